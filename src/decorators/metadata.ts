@@ -1,0 +1,94 @@
+import "reflect-metadata";
+import type { JSONSchemaObject, ToolAnnotations } from "../types";
+
+/** Metadata keys, in one place (NestJS style). Decorators only write; the scanner reads. */
+export const TOOL_METHODS = "toolnexus:tool-methods";
+export const TOOL_PARAMETERS = "toolnexus:tool-parameters";
+
+export type Constructor = abstract new (...args: never[]) => unknown;
+
+/** Anything TypeScript can use as an enum: an array of values or an enum object. */
+export type EnumLike = readonly (string | number | boolean)[] | Record<string, string | number>;
+
+export interface ToolOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  /** What the tool does; models choose tools by it. Required unless the manifest supplies one. */
+  description?: string;
+  /** Milliseconds before a call is ended with a `timeout` result. */
+  timeout?: number;
+  /** MCP hints. */
+  annotations?: ToolAnnotations;
+}
+
+export interface ParamOptions {
+  description?: string;
+  optional?: boolean;
+  /** The parameter's type when metadata cannot tell: a constructor, or `[Ctor]` for an array of Ctor. */
+  type?: Constructor | [Constructor];
+  enum?: EnumLike;
+  /** A JSON Schema fragment that replaces inference entirely. */
+  schema?: JSONSchemaObject;
+  /** Element schema for arrays, when `type: [Ctor]` cannot say it. */
+  items?: JSONSchemaObject;
+  /** A number that must be whole. */
+  integer?: boolean;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string | RegExp;
+  format?: string;
+  default?: unknown;
+}
+
+export interface ToolMethodRecord {
+  propertyKey: string;
+  options: ToolOptions;
+}
+
+export type ParameterRecord =
+  | { kind: "param"; name?: string; options: ParamOptions }
+  | { kind: "ctx" }
+  | { kind: "args"; type?: Constructor };
+
+/** The `@Tool` methods declared on exactly this prototype (not inherited ones). */
+export function ownToolMethods(prototype: object): readonly ToolMethodRecord[] {
+  return (Reflect.getOwnMetadata(TOOL_METHODS, prototype) as ToolMethodRecord[] | undefined) ?? [];
+}
+
+export function addToolMethod(prototype: object, record: ToolMethodRecord): void {
+  Reflect.defineMetadata(TOOL_METHODS, [...ownToolMethods(prototype), record], prototype);
+}
+
+/** Parameter records of one method, indexed by position (holes where nothing was declared). */
+export function ownParameterRecords(prototype: object, propertyKey: string): ReadonlyArray<ParameterRecord | undefined> {
+  return (Reflect.getOwnMetadata(TOOL_PARAMETERS, prototype, propertyKey) as ParameterRecord[] | undefined) ?? [];
+}
+
+export function addParameterRecord(
+  decorator: string,
+  prototype: object,
+  propertyKey: string | symbol | undefined,
+  index: number,
+  record: ParameterRecord,
+): void {
+  const className = typeof prototype === "function" ? prototype.name : prototype.constructor?.name;
+  if (propertyKey === undefined) {
+    throw new TypeError(`${decorator} on a constructor parameter of class ${className}: use it on parameters of @Tool methods.`);
+  }
+  if (typeof propertyKey === "symbol") {
+    throw new TypeError(`${decorator} on ${className}.${String(propertyKey)}: tool methods need string names.`);
+  }
+  if (typeof prototype === "function") {
+    throw new TypeError(`${decorator} on static method ${className}.${propertyKey}: tools are instance methods.`);
+  }
+  const records = [...ownParameterRecords(prototype, propertyKey)];
+  if (records[index] !== undefined) {
+    throw new TypeError(`${className}.${propertyKey}, parameter ${index}: only one of @Param, @Ctx, @Args per parameter.`);
+  }
+  records[index] = record;
+  Reflect.defineMetadata(TOOL_PARAMETERS, records, prototype, propertyKey);
+}

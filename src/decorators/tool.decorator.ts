@@ -1,0 +1,24 @@
+import type { Tool as ToolShape } from "../types";
+import { addToolMethod, type ToolOptions } from "./metadata";
+
+/**
+ * Marks a method as a tool. `@Tool("Current weather for a city")` or
+ * `@Tool({ name, description, timeout, annotations })`. The name defaults to the method name.
+ */
+export function Tool(descriptionOrOptions?: string | ToolOptions): MethodDecorator {
+  const options: ToolOptions =
+    typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : { ...descriptionOrOptions };
+  return (target, propertyKey, descriptor) => {
+    const className = typeof target === "function" ? target.name : target.constructor?.name;
+    if (typeof propertyKey === "symbol" || typeof descriptor?.value !== "function") {
+      throw new TypeError(`@Tool on ${className}.${String(propertyKey)}: @Tool goes on methods with string names.`);
+    }
+    if (typeof target === "function") {
+      throw new TypeError(`@Tool on static method ${className}.${propertyKey}: tools are instance methods.`);
+    }
+    addToolMethod(target, { propertyKey, options });
+  };
+}
+
+/** `Tool` is also the type of the objects toolkits hold (the decorator and the interface share the name). */
+export type Tool = ToolShape;

@@ -1,0 +1,115 @@
+import { ToolDefinitionError } from "./errors";
+import { NAME_RULES, providersAccepting } from "./names";
+import { acceptArguments } from "./runtime/arguments";
+import { invokeWithLimits } from "./runtime/invoke";
+import { errorResult } from "./runtime/result";
+import { assertValidSchema, lazyValidator } from "./runtime/validation";
+import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext, ToolResult } from "./types";
+
+export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
+  name: string;
+  description: string;
+  /** Defaults to an object with no properties. */
+  inputSchema?: JSONSchemaObject;
+  /** The tool body. Its return becomes the result; a throw becomes an error result. */
+  execute: (args: Args, ctx: ToolContext) => unknown;
+  /** Check arguments against `inputSchema` before calling (Ajv, compiled once). Default false. */
+  validate?: boolean;
+  /** Milliseconds before a call is ended with a `timeout` result, unless the call sets its own. */
+  timeout?: number;
+  annotations?: ToolAnnotations;
+}
+
+/** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */
+export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(
+  options: DefineToolOptions<Args>,
+): Tool {
+  const { name, description, execute, validate = false, timeout, annotations } = options ?? ({} as DefineToolOptions<Args>);
+  checkName(name);
+  checkDescription(name, description);
+  if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
+  checkTimeout(name, timeout);
+  const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
+  checkInputSchema(name, inputSchema);
+  const problemsOf = validate ? lazyValidator(inputSchema) : undefined;
+
+  const run: RunAccepted = (args, ctx) => {
+    if (problemsOf !== undefined) {
+      const problems = problemsOf(args);
+      if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
+    }
+    return invokeWithLimits(name, (callCtx) => execute(args as Args, callCtx), ctx, timeout);
+  };
+  return managedTool({ name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}) }, run);
+}
+
+/** Runs a call whose arguments already passed `acceptArguments`. */
+export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<ToolResult>;
+
+const RUN_ACCEPTED = Symbol("toolnexus.runAccepted");
+
+/**
+ * A Tool made by toolnexus: `execute` accepts raw arguments, and the toolkit can skip that
+ * step (it already did it) through a non-enumerable symbol, so the object stays a plain Tool.
+ */
+export function managedTool(fields: Omit<Tool, "execute">, run: RunAccepted): Tool {
+  const tool: Tool = {
+    ...fields,
+    execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult> {
+      const accepted = acceptArguments(args);
+      return accepted.ok ? run(accepted.args, ctx) : Promise.resolve(invalidArguments(fields.name, [accepted.problem]));
+    },
+  };
+  Object.defineProperty(tool, RUN_ACCEPTED, { value: run });
+  return tool;
+}
+
+/** The accepted-arguments entry of a toolnexus-made tool, if `tool` is one. */
+export function runAcceptedOf(tool: Tool): RunAccepted | undefined {
+  return (tool as unknown as { [RUN_ACCEPTED]?: RunAccepted })[RUN_ACCEPTED];
+}
+
+/** The `invalid_arguments` result every tool kind shares: the tool, then one line per problem. */
+export function invalidArguments(toolName: string, problems: string[]): ToolResult {
+  const output =
+    problems.length === 1
+      ? `Invalid arguments for tool "${toolName}": ${problems[0]}`
+      : `Invalid arguments for tool "${toolName}":\n${problems.map((p) => `- ${p}`).join("\n")}`;
+  return errorResult("invalid_arguments", output, { tool: toolName });
+}
+
+export function checkName(name: unknown): asserts name is string {
+  if (typeof name !== "string" || name.length === 0) {
+    throw new ToolDefinitionError(`A tool needs a non-empty string name (got ${JSON.stringify(name)}).`);
+  }
+  if (providersAccepting(name).length === 0) {
+    throw new ToolDefinitionError(
+      `Tool name "${name}" is accepted by no provider. Use a letter first, then letters, digits, _ or -, at most 64 characters (OpenAI: ${NAME_RULES.openai.text}).`,
+    );
+  }
+}
+
+export function checkDescription(name: string, description: unknown): asserts description is string {
+  if (typeof description !== "string" || description.trim() === "") {
+    throw new ToolDefinitionError(`Tool "${name}" needs a non-empty description: models choose tools by it.`);
+  }
+}
+
+export function checkTimeout(name: string, timeout: unknown): void {
+  if (timeout !== undefined && !(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
+    throw new ToolDefinitionError(`Tool "${name}": timeout must be a positive number of milliseconds (got ${String(timeout)}).`);
+  }
+}
+
+function checkInputSchema(name: string, schema: unknown): void {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || (schema as JSONSchemaObject).type !== "object") {
+    throw new ToolDefinitionError(
+      `Tool "${name}": inputSchema must be a JSON Schema with type "object" at its root (tool arguments are always an object), e.g. { type: "object", properties: { city: { type: "string" } }, required: ["city"] }.`,
+    );
+  }
+  try {
+    assertValidSchema(schema as JSONSchemaObject);
+  } catch (error) {
+    throw new ToolDefinitionError(`Tool "${name}": inputSchema is not a valid JSON Schema: ${(error as Error).message}.`);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Errors thrown to the *developer* (bad definitions, misused decorators). Failures of a
+ * model's call are never thrown: they are `ToolResult`s.
+ */
+export class ToolnexusError extends Error {
+  override name = "ToolnexusError";
+}
+
+/** A tool definition that cannot work: empty description, bad name, bad schema. */
+export class ToolDefinitionError extends ToolnexusError {
+  override name = "ToolDefinitionError";
+}
+
+/** Two tools with one name in a toolkit. */
+export class DuplicateToolError extends ToolnexusError {
+  override name = "DuplicateToolError";
+}
+
+/** A decorated class whose metadata cannot produce a correct tool. */
+export class ScanError extends ToolnexusError {
+  override name = "ScanError";
+}
+
+/** A toolkit that cannot be exported to a provider as it is (e.g. a name the provider rejects). */
+export class ExportError extends ToolnexusError {
+  override name = "ExportError";
+}

@@ -1,0 +1,59 @@
+/** Keys that could reach an object's prototype when user code merges arguments. */
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+export type ArgumentsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; problem: string };
+
+/**
+ * Accepts a tool call's arguments: a plain JSON object, or a JSON string of one (OpenAI).
+ * `undefined`, `null` and "" mean "no arguments". Anything else, and any object carrying a
+ * prototype-reaching key at any depth, is refused with a sentence saying what was wrong.
+ */
+export function acceptArguments(raw: unknown): ArgumentsCheck {
+  let value = raw;
+  if (typeof raw === "string") {
+    if (raw.trim() === "") return { ok: true, args: {} };
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      return { ok: false, problem: `arguments are not valid JSON (${(error as Error).message}); send one JSON object` };
+    }
+  }
+  if (value === undefined || value === null) return { ok: true, args: {} };
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, problem: `arguments must be a JSON object, got ${describeValue(value)}` };
+  }
+  const forbidden = findForbiddenKey(value);
+  if (forbidden !== undefined) {
+    return { ok: false, problem: `argument key "${forbidden.key}" at ${forbidden.path} is not allowed` };
+  }
+  return { ok: true, args: value as Record<string, unknown> };
+}
+
+/** Iterative (deeply nested payloads must not overflow the stack). */
+function findForbiddenKey(root: object): { key: string; path: string } | undefined {
+  const stack: Array<{ node: object; path: string }> = [{ node: root, path: "" }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    for (const key of Object.keys(node)) {
+      const childPath = Array.isArray(node) ? `${path}/${key}` : `${path}/${escapePointer(key)}`;
+      if (!Array.isArray(node) && FORBIDDEN_KEYS.has(key)) return { key, path: path || "/" };
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child === "object" && child !== null) stack.push({ node: child, path: childPath });
+    }
+  }
+  return undefined;
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** A short, model-readable description of a value: its type and a preview. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === "string") return `string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return `${typeof value} ${String(value)}`;
+  if (typeof value === "object") return "an object";
+  return typeof value;
+}

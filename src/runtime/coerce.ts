@@ -1,0 +1,82 @@
+import type { JSONSchemaObject } from "../types";
+
+const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
+ * Models often send "42" or "true" where a number or boolean is declared. Returns `value`
+ * with such scalar strings converted where the schema says number/integer/boolean, copying
+ * only the objects it changes (the caller's object is never mutated).
+ */
+export function coerceScalars(schema: JSONSchemaObject | undefined, value: unknown): unknown {
+  if (schema === undefined) return value;
+  const type = schema.type;
+  if (typeof value === "string") {
+    if ((type === "number" || type === "integer") && NUMERIC.test(value)) {
+      const parsed = Number(value);
+      return Number.isFinite(parsed) ? parsed : value;
+    }
+    if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+    return value;
+  }
+  if (Array.isArray(value)) {
+    if (schema.items === undefined) return value;
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const coerced = coerceScalars(schema.items, item);
+      if (coerced !== item) (copy ??= [...value])[index] = coerced;
+    });
+    return copy ?? value;
+  }
+  if (typeof value === "object" && value !== null && schema.properties !== undefined) {
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, propertySchema] of Object.entries(schema.properties)) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      const current = (value as Record<string, unknown>)[key];
+      const coerced = coerceScalars(propertySchema, current);
+      if (coerced !== current) (copy ??= { ...(value as Record<string, unknown>) })[key] = coerced;
+    }
+    return copy ?? value;
+  }
+  return value;
+}
+
+function acceptsNull(schema: JSONSchemaObject | undefined): boolean {
+  if (schema === undefined) return true;
+  const { type } = schema;
+  if (type === "null" || (Array.isArray(type) && type.includes("null")) || schema.nullable === true) return true;
+  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
+  return Array.isArray(schema.anyOf) && (schema.anyOf as JSONSchemaObject[]).some(acceptsNull);
+}
+
+/**
+ * `null` for an optional property means "not given" (OpenAI strict mode sends it for every
+ * optional value; class-validator's @IsOptional reads it the same way). Removes such keys,
+ * at every depth, unless the schema accepts null there. Copies only what it changes.
+ */
+export function dropNullOptionals(schema: JSONSchemaObject | undefined, value: unknown): unknown {
+  if (schema === undefined || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    if (schema.items === undefined) return value;
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const cleaned = dropNullOptionals(schema.items, item);
+      if (cleaned !== item) (copy ??= [...value])[index] = cleaned;
+    });
+    return copy ?? value;
+  }
+  if (schema.properties === undefined) return value;
+  const required = new Set(schema.required ?? []);
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, propertySchema] of Object.entries(schema.properties)) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    const current = (value as Record<string, unknown>)[key];
+    if (current === null && !required.has(key) && !acceptsNull(propertySchema)) {
+      copy ??= { ...(value as Record<string, unknown>) };
+      delete copy[key];
+      continue;
+    }
+    const cleaned = dropNullOptionals(propertySchema, current);
+    if (cleaned !== current) (copy ??= { ...(value as Record<string, unknown>) })[key] = cleaned;
+  }
+  return copy ?? value;
+}

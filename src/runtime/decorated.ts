@@ -1,0 +1,84 @@
+import { plainToInstance } from "class-transformer";
+import { validate, type ValidationError } from "class-validator";
+import { invalidArguments, type RunAccepted } from "../define-tool";
+import type { JSONSchemaObject, ToolContext } from "../types";
+import { describeValue } from "./arguments";
+import { coerceScalars, dropNullOptionals } from "./coerce";
+import { invokeWithLimits } from "./invoke";
+import { lazyValidator } from "./validation";
+
+/** How each position of a decorated method is filled. */
+export type ParameterBinding =
+  | { kind: "param"; name: string; convert?: { date: true } | { dto: Function; each: boolean } }
+  | { kind: "ctx" }
+  | { kind: "args"; dto: Function };
+
+export interface DecoratedToolPlan {
+  name: string;
+  inputSchema: JSONSchemaObject;
+  bindings: ParameterBinding[];
+  method: (...args: unknown[]) => unknown;
+  instance: object;
+  timeout?: number;
+}
+
+/**
+ * The run side of a decorated tool: null-for-optional removed, scalar strings coerced, the
+ * tool's own schema enforced (compiled once), arguments mapped by name to positions, DTOs
+ * made into instances and checked by class-validator (custom validators included), `Date`s
+ * made, then the method called on its instance under the call's limits.
+ */
+export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
+  const problemsOf = lazyValidator(plan.inputSchema);
+  const hasDtos = plan.bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
+  return (rawArgs, ctx) => {
+    const args = coerceScalars(plan.inputSchema, dropNullOptionals(plan.inputSchema, rawArgs)) as Record<string, unknown>;
+    const problems = problemsOf(args);
+    if (problems.length > 0) return Promise.resolve(invalidArguments(plan.name, problems));
+    return invokeWithLimits(
+      plan.name,
+      async (callCtx) => {
+        const positional = plan.bindings.map((binding) => bind(binding, args, callCtx));
+        if (hasDtos) {
+          const dtoProblems = await validateDtos(plan.bindings, positional);
+          if (dtoProblems.length > 0) return invalidArguments(plan.name, dtoProblems);
+        }
+        return plan.method.apply(plan.instance, positional);
+      },
+      ctx,
+      plan.timeout,
+    );
+  };
+}
+
+function bind(binding: ParameterBinding, args: Record<string, unknown>, ctx: ToolContext): unknown {
+  if (binding.kind === "ctx") return ctx;
+  if (binding.kind === "args") return plainToInstance(binding.dto as new () => object, args);
+  const value = Object.prototype.hasOwnProperty.call(args, binding.name) ? args[binding.name] : undefined;
+  if (value === undefined || binding.convert === undefined) return value;
+  if ("date" in binding.convert) return new Date(value as string);
+  const dto = binding.convert.dto as new () => object;
+  return binding.convert.each ? (value as unknown[]).map((item) => plainToInstance(dto, item)) : plainToInstance(dto, value);
+}
+
+async function validateDtos(bindings: ParameterBinding[], positional: unknown[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [index, binding] of bindings.entries()) {
+    const value = positional[index];
+    if (binding.kind === "ctx" || value === undefined) continue;
+    if (binding.kind === "param" && (binding.convert === undefined || "date" in binding.convert)) continue;
+    const prefix = binding.kind === "args" ? "" : binding.name;
+    const items = Array.isArray(value) ? value.map((item, i) => ({ item, path: `${prefix}[${i}]` })) : [{ item: value, path: prefix }];
+    for (const { item, path } of items) {
+      for (const error of await validate(item as object)) problems.push(...describeValidationError(error, path));
+    }
+  }
+  return problems;
+}
+
+/** class-validator's errors, flattened to one sentence per failed constraint with its path. */
+function describeValidationError(error: ValidationError, parent: string): string[] {
+  const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
+  const own = Object.values(error.constraints ?? {}).map((message) => `"${path}": ${message}, got ${describeValue(error.value)}`);
+  return [...own, ...(error.children ?? []).flatMap((child) => describeValidationError(child, path))];
+}

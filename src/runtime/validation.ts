@@ -1,0 +1,98 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import type { JSONSchemaObject } from "../types";
+import { describeValue } from "./arguments";
+
+/**
+ * One Ajv instance for the process: it is a compiler and a cache of compiled validators,
+ * holding no per-call state. `verbose` keeps the offending data and schema in each error so
+ * messages can say what came and what was expected.
+ */
+let sharedAjv: Ajv | undefined;
+function ajv(): Ajv {
+  if (sharedAjv === undefined) {
+    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true });
+    addFormats(sharedAjv);
+  }
+  return sharedAjv;
+}
+
+/** Returns the problems with `args` (empty when valid). */
+export type ArgumentsValidator = (args: Record<string, unknown>) => string[];
+
+/**
+ * Compiles `schema` on first use and keeps the compiled function (cold start stays cheap for
+ * toolkits with thousands of tools; each tool still compiles at most once). A schema that Ajv
+ * rejects throws a clear error at compile time.
+ */
+export function lazyValidator(schema: JSONSchemaObject): ArgumentsValidator {
+  let compiled: ValidateFunction | undefined;
+  return (args) => {
+    compiled ??= compileSchema(schema);
+    return compiled(args) ? [] : (compiled.errors ?? []).map(describeAjvError);
+  };
+}
+
+export function compileSchema(schema: JSONSchemaObject): ValidateFunction {
+  // `$schema` would make Ajv look up a meta-schema by URI; the dialect is always the same here.
+  const { $schema: _ignored, ...rest } = schema;
+  return ajv().compile(rest);
+}
+
+/** Throws with Ajv's own words when `schema` is not a valid JSON Schema. */
+export function assertValidSchema(schema: JSONSchemaObject): void {
+  const { $schema: _ignored, ...rest } = schema;
+  if (!ajv().validateSchema(rest)) throw new Error(ajv().errorsText(ajv().errors));
+}
+
+/** `/items/0/name` → `items[0].name`. */
+export function argumentPath(instancePath: string): string {
+  if (instancePath === "") return "";
+  return instancePath
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), "");
+}
+
+function join(parent: string, child: string): string {
+  return parent ? `${parent}.${child}` : child;
+}
+
+function typeOfSchema(schema: unknown): string | undefined {
+  if (typeof schema !== "object" || schema === null) return undefined;
+  const { type, enum: values } = schema as JSONSchemaObject;
+  if (Array.isArray(values)) return `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (typeof type === "string") return type;
+  if (Array.isArray(type)) return type.join(" or ");
+  return undefined;
+}
+
+/** One model-readable sentence per Ajv error: which argument, what was expected, what came. */
+export function describeAjvError(error: ErrorObject): string {
+  const path = argumentPath(error.instancePath);
+  const where = path ? `"${path}"` : "arguments";
+  const parentProperties = (error.parentSchema as JSONSchemaObject | undefined)?.properties;
+  switch (error.keyword) {
+    case "required": {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const expected = typeOfSchema(parentProperties?.[missing]);
+      return `missing required argument "${join(path, missing)}"${expected ? ` (expected ${expected})` : ""}`;
+    }
+    case "additionalProperties": {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      const allowed = Object.keys(parentProperties ?? {});
+      return `unknown argument "${join(path, extra)}"; ${allowed.length ? `expected only: ${allowed.join(", ")}` : "this object takes no arguments"}`;
+    }
+    case "type":
+      return `${where} must be ${(error.params as { type: string }).type}, got ${describeValue(error.data)}`;
+    case "enum": {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+      return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}, got ${describeValue(error.data)}`;
+    }
+    case "const":
+      return `${where} must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}, got ${describeValue(error.data)}`;
+    default:
+      return `${where} ${error.message ?? "is invalid"}, got ${describeValue(error.data)}`;
+  }
+}

@@ -1,0 +1,166 @@
+import { checkDescription, checkName, checkTimeout, managedTool } from "../define-tool";
+import { ownParameterRecords, ownToolMethods, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
+import { ScanError } from "../errors";
+import { decoratedRunner, type ParameterBinding } from "../runtime/decorated";
+import { canonicalSchema } from "../schema/canonical";
+import { DtoSchemaError, schemaForClass } from "../schema/dto-schema";
+import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
+import { sourceParameters } from "../schema/parameter-names";
+import type { JSONSchemaObject, Tool } from "../types";
+
+const MISSING_METADATA_FIX =
+  "This happens when the code is compiled without decorator metadata (esbuild, tsx, swc or Babel without their metadata options) or when `reflect-metadata` is not loaded. " +
+  'Fix: compile with tsc / ts-node / ts-jest and "emitDecoratorMetadata": true (swc: jsc.transform.decoratorMetadata), ' +
+  "or give each parameter its type explicitly (@Param({ type: String }), @Args(Dto)), or run `toolnexus generate` and use the manifest";
+
+/**
+ * The tools of a decorated instance, bound to it: its own `@Tool` methods and inherited ones
+ * (an override in a subclass wins). Throws `ScanError` naming class, method and parameter when
+ * a tool cannot be built correctly.
+ */
+export function scanTools(instance: object): Tool[] {
+  if (typeof instance !== "object" || instance === null) {
+    throw new ScanError(`scanTools takes an instance of a class with @Tool methods; got ${instance === null ? "null" : typeof instance}.`);
+  }
+  if (typeof Reflect.getOwnMetadata !== "function") {
+    throw new ScanError('Reflect metadata is not available: add `import "reflect-metadata";` once at the top of your entry file.');
+  }
+  const className = instance.constructor?.name ?? "(anonymous class)";
+  const found = new Map<string, { prototype: object; record: ToolMethodRecord }>();
+  for (let prototype = Object.getPrototypeOf(instance); prototype && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype)) {
+    for (const record of ownToolMethods(prototype)) {
+      if (!found.has(record.propertyKey)) found.set(record.propertyKey, { prototype, record });
+    }
+  }
+  if (found.size === 0) {
+    throw new ScanError(`${className} has no @Tool methods. Decorate the methods models may call with @Tool("what it does").`);
+  }
+  const tools: Tool[] = [];
+  const methodOfName = new Map<string, string>();
+  for (const { prototype, record } of found.values()) {
+    const tool = buildTool(instance, className, prototype, record);
+    const other = methodOfName.get(tool.name);
+    if (other !== undefined) {
+      throw new ScanError(`${className}.${other} and ${className}.${record.propertyKey} both declare the tool "${tool.name}"; give one of them another name with @Tool({ name }).`);
+    }
+    methodOfName.set(tool.name, record.propertyKey);
+    tools.push(tool);
+  }
+  return tools;
+}
+
+function buildTool(instance: object, className: string, prototype: object, { propertyKey, options }: ToolMethodRecord): Tool {
+  const where = `${className}.${propertyKey}`;
+  const method = (instance as Record<string, unknown>)[propertyKey];
+  if (typeof method !== "function") throw new ScanError(`${where} is decorated with @Tool but is not a method on the instance.`);
+  const name = options.name ?? propertyKey;
+  try {
+    checkName(name);
+    checkDescription(name, options.description);
+    checkTimeout(name, options.timeout);
+  } catch (error) {
+    throw new ScanError(`${where}: ${(error as Error).message}${options.description === undefined ? ' Use @Tool("what it does").' : ""}`);
+  }
+  const { inputSchema, bindings } = buildParameters(where, prototype, propertyKey, method as Function);
+  const run = decoratedRunner({
+    name,
+    inputSchema,
+    bindings,
+    method: method as (...args: unknown[]) => unknown,
+    instance,
+    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+  });
+  return managedTool(
+    { name, description: options.description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) },
+    run,
+  );
+}
+
+function buildParameters(
+  where: string,
+  prototype: object,
+  propertyKey: string,
+  method: Function,
+): { inputSchema: JSONSchemaObject; bindings: ParameterBinding[] } {
+  const records = ownParameterRecords(prototype, propertyKey);
+  const designTypes = Reflect.getOwnMetadata("design:paramtypes", prototype, propertyKey) as unknown[] | undefined;
+  const fromSource = sourceParameters(method);
+  const count = Math.max(records.length, designTypes?.length ?? 0, fromSource.length, method.length);
+
+  const properties: Record<string, JSONSchemaObject> = {};
+  const required: string[] = [];
+  const bindings: ParameterBinding[] = [];
+  let argsSchema: JSONSchemaObject | undefined;
+
+  for (let index = 0; index < count; index++) {
+    const record: ParameterRecord = records[index] ?? { kind: "param", options: {} };
+    const designType = designTypes?.[index];
+    const label = `${where}, parameter ${index}`;
+    if (record.kind === "ctx") {
+      bindings.push({ kind: "ctx" });
+      continue;
+    }
+    if (record.kind === "args") {
+      const dto = record.type ?? designType;
+      if (typeof dto !== "function" || !isUserClass(dto)) {
+        throw new ScanError(`${label}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? MISSING_METADATA_FIX : ""}`.trim());
+      }
+      argsSchema = guard(label, () => schemaForClass(dto));
+      bindings.push({ kind: "args", dto });
+      continue;
+    }
+    const name = record.name ?? fromSource[index]?.name;
+    if (name === undefined) {
+      throw new ScanError(`${label}: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").`);
+    }
+    const paramLabel = `${where}, parameter ${index} ("${name}")`;
+    if (designTypes === undefined && !explicitlyTyped(record.options)) {
+      throw new ScanError(`${paramLabel}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.`);
+    }
+    if (name in properties) throw new ScanError(`${paramLabel}: another parameter of this tool is also named "${name}".`);
+    properties[name] = guard(paramLabel, () => schemaForParameter(designType, record.options));
+    const optional = record.options.optional === true || record.options.default !== undefined || fromSource[index]?.hasDefault === true;
+    if (!optional) required.push(name);
+    bindings.push({ kind: "param", name, ...conversionFor(record.options.type ?? designType) });
+  }
+
+  if (argsSchema !== undefined) {
+    if (Object.keys(properties).length > 0) {
+      throw new ScanError(`${where}: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.`);
+    }
+    return { inputSchema: canonicalSchema(argsSchema), bindings };
+  }
+  const inputSchema: JSONSchemaObject = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  return { inputSchema: canonicalSchema(inputSchema), bindings };
+}
+
+function explicitlyTyped(options: ParamOptions): boolean {
+  return options.type !== undefined || options.schema !== undefined || options.enum !== undefined;
+}
+
+function conversionFor(type: unknown): Pick<Extract<ParameterBinding, { kind: "param" }>, "convert"> {
+  if (type === Date) return { convert: { date: true } };
+  if (Array.isArray(type) && isUserClass(type[0])) return { convert: { dto: type[0], each: true } };
+  if (isUserClass(type)) return { convert: { dto: type as Function, each: false } };
+  return {};
+}
+
+const BUILTINS = new Set<unknown>([String, Number, Boolean, Date, Array, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
+
+function isUserClass(value: unknown): value is Function {
+  return typeof value === "function" && !BUILTINS.has(value);
+}
+
+function describe(value: unknown): string {
+  return typeof value === "function" ? value.name || "an anonymous function" : String(value);
+}
+
+/** Runs a schema builder and re-throws its complaint with where it happened. */
+function guard<T>(label: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof ParameterSchemaError || error instanceof DtoSchemaError) throw new ScanError(`${label}: ${error.message}.`.replace(/\.\.$/, "."));
+    throw error;
+  }
+}

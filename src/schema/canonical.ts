@@ -1,0 +1,67 @@
+import type { JSONSchemaObject } from "../types";
+
+/** Keywords first in this order, then the rest alphabetically: exports are byte-stable and read naturally. */
+const KEY_ORDER = [
+  "type", "title", "description", "format", "enum", "const", "default",
+  "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+  "minLength", "maxLength", "pattern",
+  "items", "minItems", "maxItems", "uniqueItems",
+  "properties", "required", "additionalProperties",
+  "anyOf", "oneOf", "allOf",
+];
+const RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
+
+/** Keywords whose value is a map of name → schema (keys kept in their declared order). */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
+/** Keywords whose value is data, not schema: left exactly as they are. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example", "required"]);
+
+/** A deep copy of `schema` with each node's keys in canonical order. */
+export function canonicalSchema<T extends JSONSchemaObject>(schema: T): T {
+  return canonicalNode(schema) as T;
+}
+
+function canonicalNode(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(canonicalNode);
+  if (typeof node !== "object" || node === null) return node;
+  const keys = Object.keys(node).sort((a, b) => (RANK.get(a) ?? 1000) - (RANK.get(b) ?? 1000) || (RANK.has(a) ? 0 : a.localeCompare(b)));
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = (node as Record<string, unknown>)[key];
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, canonicalNode(sub)]));
+    } else out[key] = canonicalNode(value);
+  }
+  return out;
+}
+
+/**
+ * Replaces every local `$ref` (`#/definitions/X`, `#/$defs/X`) with a copy of its target,
+ * using `definitions` for lookup. A reference that leads back into itself cannot be inlined:
+ * `onCycle` is called with the chain of names and decides (throw, or a stand-in schema).
+ */
+export function inlineRefs(
+  node: unknown,
+  definitions: Record<string, unknown>,
+  onCycle: (chain: string[]) => unknown,
+  chain: string[] = [],
+): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlineRefs(item, definitions, onCycle, chain));
+  if (typeof node !== "object" || node === null) return node;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === "string") {
+    const name = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(ref)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (name === undefined || !(name in definitions)) throw new Error(`unresolvable $ref "${ref}"`);
+    if (chain.includes(name)) return onCycle([...chain, name]);
+    const { $ref: _ref, ...siblings } = node as Record<string, unknown>;
+    const target = inlineRefs(definitions[name], definitions, onCycle, [...chain, name]) as Record<string, unknown>;
+    return { ...target, ...siblings };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$defs" || key === "definitions") continue;
+    out[key] = DATA_KEYWORDS.has(key) ? value : inlineRefs(value, definitions, onCycle, chain);
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+import type { Constructor, ParamOptions } from "../decorators/metadata";
+import type { JSONSchemaObject } from "../types";
+import { schemaForClass } from "./dto-schema";
+import { enumSchema, enumValues } from "./enum-values";
+
+/** Thrown with the fix; the scanner prefixes class, method and parameter. */
+export class ParameterSchemaError extends Error {}
+
+const SCALARS = new Map<unknown, JSONSchemaObject>([
+  [String, { type: "string" }],
+  [Number, { type: "number" }],
+  [Boolean, { type: "boolean" }],
+  [Date, { type: "string", format: "date-time" }],
+]);
+
+/** Types that metadata reports but that say nothing usable about the value. */
+const OPAQUE = new Set<unknown>([undefined, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
+
+const UNKNOWN_TYPE_FIX =
+  "Say what it is with @Param({ type: TheClass }) / @Param({ type: [String] }) / @Param({ enum: [...] }) / @Param({ schema: {...} }), or run `toolnexus generate` so the manifest supplies it";
+
+/**
+ * The JSON Schema of one `@Param`, from the emitted design type and the options
+ * (explicit options win). Pure; throws `ParameterSchemaError` with the fix.
+ */
+export function schemaForParameter(designType: unknown, options: ParamOptions): JSONSchemaObject {
+  if (options.schema !== undefined) {
+    return options.description !== undefined && options.schema.description === undefined
+      ? { ...options.schema, description: options.description }
+      : { ...options.schema };
+  }
+  let schema = baseSchema(options.type ?? designType, options);
+  if (options.integer) {
+    if (schema.type !== "number" && schema.type !== "integer") throw new ParameterSchemaError(`integer: true applies to numbers, but this parameter is ${describeType(schema)}`);
+    schema = { ...schema, type: "integer" };
+  }
+  schema = withConstraints(schema, options);
+  if (options.description !== undefined) schema.description = options.description;
+  if (options.default !== undefined) schema.default = options.default;
+  return schema;
+}
+
+function baseSchema(type: unknown, options: ParamOptions): JSONSchemaObject {
+  if (options.enum !== undefined) {
+    const values = enumValues(options.enum);
+    if (values.length === 0) throw new ParameterSchemaError("enum is empty; list at least one allowed value");
+    return enumSchema(values);
+  }
+  if (Array.isArray(type)) {
+    if (type.length !== 1) throw new ParameterSchemaError("type: [Ctor] takes exactly one element type, e.g. type: [String]");
+    return { type: "array", items: itemSchema(type[0]) };
+  }
+  if (type === Array) {
+    if (options.items !== undefined) return { type: "array", items: { ...options.items } };
+    throw new ParameterSchemaError("it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})");
+  }
+  return itemSchema(type);
+}
+
+function itemSchema(type: unknown): JSONSchemaObject {
+  const scalar = SCALARS.get(type);
+  if (scalar !== undefined) return { ...scalar };
+  if (OPAQUE.has(type) || typeof type !== "function") {
+    const seen = typeof type === "function" ? type.name : String(type);
+    throw new ParameterSchemaError(`its type cannot be known (metadata says ${seen}: a parameter without a type annotation, an interface, a type alias, a union, any or unknown look like this). ${UNKNOWN_TYPE_FIX}`);
+  }
+  if (type === Array) throw new ParameterSchemaError("nested arrays need an explicit schema: @Param({ schema: {...} })");
+  return schemaForClass(type as Constructor);
+}
+
+const CONSTRAINTS: Array<{ key: keyof ParamOptions; applies: Array<JSONSchemaObject["type"]> }> = [
+  { key: "minimum", applies: ["number", "integer"] },
+  { key: "maximum", applies: ["number", "integer"] },
+  { key: "minLength", applies: ["string"] },
+  { key: "maxLength", applies: ["string"] },
+  { key: "pattern", applies: ["string"] },
+  { key: "format", applies: ["string"] },
+  { key: "minItems", applies: ["array"] },
+  { key: "maxItems", applies: ["array"] },
+];
+
+function withConstraints(schema: JSONSchemaObject, options: ParamOptions): JSONSchemaObject {
+  const out = { ...schema };
+  for (const { key, applies } of CONSTRAINTS) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!applies.includes(schema.type as JSONSchemaObject["type"])) {
+      throw new ParameterSchemaError(`${key} applies to ${applies.join("/")} parameters, but this parameter is ${describeType(schema)}`);
+    }
+    (out as Record<string, unknown>)[key] = value instanceof RegExp ? value.source : value;
+  }
+  return out;
+}
+
+function describeType(schema: JSONSchemaObject): string {
+  return typeof schema.type === "string" ? schema.type : "of no single type";
+}

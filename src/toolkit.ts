@@ -1,0 +1,155 @@
+import { checkDescription, checkName, checkTimeout, invalidArguments, runAcceptedOf, type RunAccepted } from "./define-tool";
+import { DuplicateToolError, ToolDefinitionError } from "./errors";
+import { closestNames } from "./names";
+import { runAnthropic, toAnthropic, type AnthropicCallsInput } from "./providers/anthropic";
+import { runBedrock, toBedrock, type BedrockCallsInput } from "./providers/bedrock";
+import { runGemini, toGemini, type GeminiCallsInput } from "./providers/gemini";
+import { toMcp } from "./providers/mcp";
+import { runOpenAI, toOpenAI, type OpenAICallsInput } from "./providers/openai";
+import { runOpenAIResponses, toOpenAIResponses, type OpenAIResponsesCallsInput } from "./providers/openai-responses";
+import { acceptArguments } from "./runtime/arguments";
+import { invokeWithLimits } from "./runtime/invoke";
+import { errorResult } from "./runtime/result";
+import { scanTools } from "./scanner/scan-tools";
+import type { Tool, ToolContext, ToolResult } from "./types";
+
+/** What a toolkit takes: `Tool`s, decorated instances, or arrays of either. */
+export type ToolSource = Tool | object | readonly ToolSource[];
+
+export interface ToolkitOptions {
+  /** Milliseconds before any call is ended with a `timeout` result, unless the call or tool sets one. */
+  timeout?: number;
+}
+
+interface Entry {
+  tool: Tool;
+  run: RunAccepted;
+}
+
+/** A set of uniquely named tools, their declarations for every provider, and the runtime for their calls. */
+export class Toolkit {
+  readonly #entries = new Map<string, Entry>();
+  readonly #timeout: number | undefined;
+
+  constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
+    checkTimeout("(toolkit)", options.timeout);
+    this.#timeout = options.timeout;
+    this.register(...items);
+  }
+
+  /** Adds tools and decorated instances. A name already taken, or accepted by no provider, throws. */
+  register(...items: ToolSource[]): this {
+    for (const tool of items.flatMap(toolsOf)) {
+      checkName(tool.name);
+      checkDescription(tool.name, tool.description);
+      if (this.#entries.has(tool.name)) {
+        throw new DuplicateToolError(
+          `A tool named "${tool.name}" is already registered (${this.#entries.get(tool.name)!.tool.source} tool); tool names must be unique in a toolkit. Rename one of them.`,
+        );
+      }
+      this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool) });
+    }
+    return this;
+  }
+
+  /** Every tool, in registration order. */
+  tools(): Tool[] {
+    return [...this.#entries.values()].map((entry) => entry.tool);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#entries.get(name)?.tool;
+  }
+
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * Runs one call. `args` is an object or a JSON string of one. Never rejects: unknown tools,
+   * bad arguments, throws, timeouts and aborts are all `ToolResult`s with `isError: true`.
+   */
+  execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) return Promise.resolve(this.#unknownTool(name));
+    const accepted = acceptArguments(args);
+    if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
+    const callCtx = this.#timeout !== undefined && ctx?.timeout === undefined ? { ...ctx, timeout: this.#timeout } : ctx;
+    return entry.run(accepted.args, callCtx);
+  }
+
+  #unknownTool(name: unknown): ToolResult {
+    const names = [...this.#entries.keys()];
+    const shown = typeof name === "string" ? name : String(name);
+    const close = closestNames(shown, names);
+    const parts = [`Unknown tool "${shown}".`];
+    if (close.length > 0) parts.push(`Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`);
+    parts.push(names.length > 0 ? `Available tools: ${names.join(", ")}.` : "This toolkit has no tools.");
+    return errorResult("unknown_tool", parts.join(" "), { tool: shown, suggestions: close });
+  }
+
+  // ---- Declarations -----------------------------------------------------------------
+
+  toGemini(): ReturnType<typeof toGemini> {
+    return toGemini(this.tools());
+  }
+  toOpenAI(): ReturnType<typeof toOpenAI> {
+    return toOpenAI(this.tools());
+  }
+  toOpenAIResponses(): ReturnType<typeof toOpenAIResponses> {
+    return toOpenAIResponses(this.tools());
+  }
+  toAnthropic(): ReturnType<typeof toAnthropic> {
+    return toAnthropic(this.tools());
+  }
+  toMcp(): ReturnType<typeof toMcp> {
+    return toMcp(this.tools());
+  }
+  toBedrock(): ReturnType<typeof toBedrock> {
+    return toBedrock(this.tools());
+  }
+
+  // ---- Round trips: every call in a model response, run concurrently, answered in order ----
+
+  runGemini(input: GeminiCallsInput, ctx?: ToolContext): ReturnType<typeof runGemini> {
+    return runGemini(this, input, ctx);
+  }
+  runOpenAI(input: OpenAICallsInput, ctx?: ToolContext): ReturnType<typeof runOpenAI> {
+    return runOpenAI(this, input, ctx);
+  }
+  runOpenAIResponses(input: OpenAIResponsesCallsInput, ctx?: ToolContext): ReturnType<typeof runOpenAIResponses> {
+    return runOpenAIResponses(this, input, ctx);
+  }
+  runAnthropic(input: AnthropicCallsInput, ctx?: ToolContext): ReturnType<typeof runAnthropic> {
+    return runAnthropic(this, input, ctx);
+  }
+  runBedrock(input: BedrockCallsInput, ctx?: ToolContext): ReturnType<typeof runBedrock> {
+    return runBedrock(this, input, ctx);
+  }
+}
+
+export function isTool(value: unknown): value is Tool {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Tool).name === "string" &&
+    typeof (value as Tool).execute === "function" &&
+    typeof (value as Tool).inputSchema === "object"
+  );
+}
+
+function toolsOf(item: ToolSource): Tool[] {
+  if (Array.isArray(item)) return item.flatMap(toolsOf);
+  if (isTool(item)) return [item];
+  if (typeof item === "object" && item !== null) return scanTools(item);
+  throw new ToolDefinitionError(`A toolkit takes Tools and decorated instances; got ${item === null ? "null" : typeof item}.`);
+}
+
+/** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */
+function foreignRunner(tool: Tool): RunAccepted {
+  return (args, ctx) => invokeWithLimits(tool.name, (callCtx) => tool.execute(args, callCtx), ctx);
+}
