@@ -5,10 +5,12 @@ const config: Config = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    // Type checking runs once for the whole project (`npm run typecheck`), so each test file
-    // is only transpiled here; decorator metadata is still emitted.
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", isolatedModules: true }],
+    // tsconfig's isolatedModules: ts-jest only transpiles each file (fast); type checking runs
+    // once for the whole project in `npm run typecheck`. Decorator metadata is still emitted.
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
   },
+  // Tests exercise the source; test/package checks the built package separately.
+  moduleNameMapper: { "^toolnexus$": "<rootDir>/src/index.ts" },
   testTimeout: 30_000,
 };
 
