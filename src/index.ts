@@ -14,7 +14,10 @@ export { Toolkit, isTool, type ToolSource, type ToolkitOptions } from "./toolkit
 export { toToolResult, errorResult, isToolResult } from "./runtime/result";
 
 // Providers: declarations out, calls in, results out.
-export { Adapters, EXPORTERS, type ExportFormat } from "./providers";
+export { Adapters, EXPORTERS, describeExport, type ExportFormat, type AnyExportOptions } from "./providers";
+export type { ExportOptions, ExportReport } from "./providers/shared";
+export type { SchemaChange } from "./schema/lowering";
+export { RECURSION_DEPTH } from "./schema/lowering";
 export * from "./providers/gemini";
 export * from "./providers/openai";
 export * from "./providers/openai-responses";

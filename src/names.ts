@@ -1,11 +1,11 @@
 /** Tool name rules of each provider (providers.md, "Names"). */
 export const NAME_RULES = {
-  openai: { pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
-  "openai-responses": { pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
-  anthropic: { pattern: /^[a-zA-Z0-9_-]{1,128}$/, text: "1-128 characters from a-z A-Z 0-9 _ -" },
-  gemini: { pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/, text: "starts with a letter or _, then a-z A-Z 0-9 _ . : -, at most 128 characters" },
-  mcp: { pattern: /^[A-Za-z0-9._-]{1,128}$/, text: "1-128 characters from A-Z a-z 0-9 . _ -" },
-  bedrock: { pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
+  openai: { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
+  "openai-responses": { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
+  anthropic: { max: 128, pattern: /^[a-zA-Z0-9_-]{1,128}$/, text: "1-128 characters from a-z A-Z 0-9 _ -" },
+  gemini: { max: 128, pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/, text: "starts with a letter or _, then a-z A-Z 0-9 _ . : -, at most 128 characters" },
+  mcp: { max: 128, pattern: /^[A-Za-z0-9._-]{1,128}$/, text: "1-128 characters from A-Z a-z 0-9 . _ -" },
+  bedrock: { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
 } as const;
 
 export type ProviderId = keyof typeof NAME_RULES;

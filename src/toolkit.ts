@@ -1,12 +1,19 @@
 import { checkDescription, checkName, checkTimeout, invalidArguments, runAcceptedOf, type RunAccepted } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { closestNames } from "./names";
-import { runAnthropic, toAnthropic, type AnthropicCallsInput } from "./providers/anthropic";
-import { runBedrock, toBedrock, type BedrockCallsInput } from "./providers/bedrock";
-import { runGemini, toGemini, type GeminiCallsInput } from "./providers/gemini";
-import { toMcp } from "./providers/mcp";
-import { runOpenAI, toOpenAI, type OpenAICallsInput } from "./providers/openai";
-import { runOpenAIResponses, toOpenAIResponses, type OpenAIResponsesCallsInput } from "./providers/openai-responses";
+import { describeExport, type AnyExportOptions, type ExportFormat } from "./providers";
+import { runAnthropic, toAnthropic, type AnthropicCallsInput, type AnthropicTool } from "./providers/anthropic";
+import { runBedrock, toBedrock, type BedrockCallsInput, type BedrockToolConfig } from "./providers/bedrock";
+import { runGemini, toGemini, type GeminiCallsInput, type GeminiExportOptions, type GeminiJsonSchemaTools, type GeminiTools } from "./providers/gemini";
+import { toMcp, type McpTool } from "./providers/mcp";
+import { runOpenAI, toOpenAI, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool } from "./providers/openai";
+import {
+  runOpenAIResponses,
+  toOpenAIResponses,
+  type OpenAIResponsesCallsInput,
+  type OpenAIResponsesFunctionTool,
+} from "./providers/openai-responses";
+import type { ExportOptions, ExportReport } from "./providers/shared";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits } from "./runtime/invoke";
 import { errorResult } from "./runtime/result";
@@ -92,25 +99,31 @@ export class Toolkit {
     return errorResult("unknown_tool", parts.join(" "), { tool: shown, suggestions: close });
   }
 
-  // ---- Declarations -----------------------------------------------------------------
+  // ---- Declarations (each provider's dialect applied; see describeExport for what changed) ----
 
-  toGemini(): ReturnType<typeof toGemini> {
-    return toGemini(this.tools());
+  toGemini(options: GeminiExportOptions & { jsonSchema: true }): GeminiJsonSchemaTools;
+  toGemini(options?: GeminiExportOptions): GeminiTools;
+  toGemini(options?: GeminiExportOptions): GeminiTools | GeminiJsonSchemaTools {
+    return toGemini(this.tools(), options);
   }
-  toOpenAI(): ReturnType<typeof toOpenAI> {
-    return toOpenAI(this.tools());
+  toOpenAI(options?: OpenAIExportOptions): OpenAIFunctionTool[] {
+    return toOpenAI(this.tools(), options);
   }
-  toOpenAIResponses(): ReturnType<typeof toOpenAIResponses> {
-    return toOpenAIResponses(this.tools());
+  toOpenAIResponses(options?: OpenAIExportOptions): OpenAIResponsesFunctionTool[] {
+    return toOpenAIResponses(this.tools(), options);
   }
-  toAnthropic(): ReturnType<typeof toAnthropic> {
-    return toAnthropic(this.tools());
+  toAnthropic(options?: ExportOptions): AnthropicTool[] {
+    return toAnthropic(this.tools(), options);
   }
-  toMcp(): ReturnType<typeof toMcp> {
-    return toMcp(this.tools());
+  toMcp(options?: ExportOptions): McpTool[] {
+    return toMcp(this.tools(), options);
   }
-  toBedrock(): ReturnType<typeof toBedrock> {
-    return toBedrock(this.tools());
+  toBedrock(options?: ExportOptions): BedrockToolConfig {
+    return toBedrock(this.tools(), options);
+  }
+  /** The declarations for `format` and every change its dialect made to the schemas. */
+  describeExport(format: ExportFormat, options?: AnyExportOptions): ExportReport<unknown> {
+    return describeExport(format, this.tools(), options);
   }
 
   // ---- Round trips: every call in a model response, run concurrently, answered in order ----

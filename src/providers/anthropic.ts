@@ -1,18 +1,27 @@
+import { ChangeLog, plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { assertNamesAccepted, isObject, runCalls, type ParsedCall, type ToolRunner } from "./shared";
+import { exportedNames, isObject, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations ----------------------------------------------------------------------
 
 export type AnthropicInputSchema = JSONSchemaObject & { type: "object" };
 export type AnthropicTool = { name: string; description: string; input_schema: AnthropicInputSchema };
 
-export function toAnthropic(tools: readonly Tool[]): AnthropicTool[] {
-  assertNamesAccepted("anthropic", tools);
-  return tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    input_schema: tool.inputSchema as AnthropicInputSchema,
-  }));
+export function toAnthropic(tools: readonly Tool[], options: ExportOptions = {}): AnthropicTool[] {
+  return exportAnthropic(tools, options).declarations;
+}
+
+/** `input_schema` must be an object with no combinator at its root. */
+export function exportAnthropic(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<AnthropicTool[]> {
+  const names = exportedNames("anthropic", tools, options);
+  const changes: ExportReport<unknown>["changes"] = [];
+  const declarations = tools.map((tool) => {
+    const log = new ChangeLog(tool.name);
+    const input_schema = plainObjectRoot(tool.inputSchema, log);
+    changes.push(...log.changes);
+    return { name: names.get(tool.name)!, description: tool.description, input_schema };
+  });
+  return { declarations, changes };
 }
 
 // ---- Calls in, results out -------------------------------------------------------------

@@ -1,5 +1,6 @@
+import { ChangeLog, plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { assertNamesAccepted, isObject, runCalls, type ParsedCall, type ToolRunner } from "./shared";
+import { exportedNames, isObject, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations (Converse API) -------------------------------------------------------
 
@@ -8,18 +9,33 @@ export type BedrockToolConfig = {
 };
 
 /** The Converse `toolConfig`. */
-export function toBedrock(tools: readonly Tool[]): BedrockToolConfig {
-  assertNamesAccepted("bedrock", tools);
-  return {
-    tools: tools.map((tool) => ({
-      toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.inputSchema } },
-    })),
+export function toBedrock(tools: readonly Tool[], options: ExportOptions = {}): BedrockToolConfig {
+  return exportBedrock(tools, options).declarations;
+}
+
+/** The schema goes under `inputSchema.json`, an object at the root with no combinators. */
+export function exportBedrock(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<BedrockToolConfig> {
+  const names = exportedNames("bedrock", tools, options);
+  const changes: ExportReport<unknown>["changes"] = [];
+  const declarations = {
+    tools: tools.map((tool) => {
+      const log = new ChangeLog(tool.name);
+      const json = plainObjectRoot(tool.inputSchema, log);
+      changes.push(...log.changes);
+      return { toolSpec: { name: names.get(tool.name)!, description: tool.description, inputSchema: { json } } };
+    }),
   };
+  return { declarations, changes };
 }
 
 // ---- Calls in, results out -------------------------------------------------------------
 
-export type BedrockContentBlockLike = { toolUse?: { toolUseId?: string; name?: string; input?: unknown } };
+export type BedrockToolUse = { toolUseId?: string; name?: string; input?: unknown };
+/**
+ * Any Converse content block (text, reasoning, images ... are not calls and pass by);
+ * `object` so every member of the SDK's block union is accepted as it is.
+ */
+export type BedrockContentBlockLike = { toolUse?: BedrockToolUse } | object;
 export type BedrockMessageLike = { content?: BedrockContentBlockLike[] };
 export type BedrockConverseResponseLike = { output?: { message?: BedrockMessageLike } };
 
@@ -38,8 +54,9 @@ export function parseBedrockCalls(input: BedrockCallsInput): ParsedCall[] {
     blocks = (input as BedrockConverseResponseLike).output?.message?.content ?? [];
   } else if (isObject(input)) blocks = (input as BedrockMessageLike).content ?? [];
   return blocks
-    .filter((block) => isObject(block.toolUse))
-    .map(({ toolUse }) => ({ id: toolUse!.toolUseId ?? "", name: toolUse!.name ?? "", arguments: toolUse!.input }));
+    .map((block) => (block as { toolUse?: BedrockToolUse }).toolUse)
+    .filter((toolUse): toolUse is BedrockToolUse => isObject(toolUse))
+    .map((toolUse) => ({ id: toolUse.toolUseId ?? "", name: toolUse.name ?? "", arguments: toolUse.input }));
 }
 
 export async function runBedrock(runner: ToolRunner, input: BedrockCallsInput, ctx?: ToolContext): Promise<BedrockToolResultMessage> {

@@ -1,21 +1,240 @@
+import { ExportError } from "../errors";
+import { canonicalSchema } from "../schema/canonical";
+import { ChangeLog, childPointer, inlineAllRefs } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { assertNamesAccepted, isObject, runCalls, type ParsedCall, type ToolRunner } from "./shared";
+import { exportedNames, isObject, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations ----------------------------------------------------------------------
 
-export type GeminiFunctionDeclaration = { name: string; description: string; parameters: JSONSchemaObject };
+/**
+ * Gemini's `Schema`. Typed loosely where the SDK's types are stricter than the wire: its
+ * `type` is an enum of upper-case names and its int64 fields are strings, while the REST API
+ * takes the lower-case names and numbers toolnexus sends.
+ */
+export type GeminiSchema = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type?: any;
+  format?: string;
+  title?: string;
+  description?: string;
+  nullable?: boolean;
+  enum?: string[];
+  items?: GeminiSchema;
+  properties?: Record<string, GeminiSchema>;
+  required?: string[];
+  propertyOrdering?: string[];
+  anyOf?: GeminiSchema[];
+  default?: unknown;
+  example?: unknown;
+  minimum?: number;
+  maximum?: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  minItems?: any; maxItems?: any; minLength?: any; maxLength?: any; minProperties?: any; maxProperties?: any;
+  pattern?: string;
+};
+
+export type GeminiFunctionDeclaration = { name: string; description: string; parameters: GeminiSchema };
+export type GeminiJsonSchemaFunctionDeclaration = { name: string; description: string; parametersJsonSchema: JSONSchemaObject };
 
 /** Gemini's `tools` array: always exactly ONE wrapper holding every declaration. */
 export type GeminiTools = [{ functionDeclarations: GeminiFunctionDeclaration[] }];
+/** The same with full JSON Schemas (`parametersJsonSchema`). */
+export type GeminiJsonSchemaTools = [{ functionDeclarations: GeminiJsonSchemaFunctionDeclaration[] }];
+
+export interface GeminiExportOptions extends ExportOptions {
+  /** Send the full JSON Schema as `parametersJsonSchema` instead of the OpenAPI-subset `parameters`. */
+  jsonSchema?: boolean;
+}
 
 /** Declarations for Gemini / Vertex `tools`: one wrapper, one declaration per tool, order kept. */
-export function toGemini(tools: readonly Tool[]): GeminiTools {
-  assertNamesAccepted("gemini", tools);
-  return [
-    {
-      functionDeclarations: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })),
-    },
-  ];
+export function toGemini(tools: readonly Tool[], options: GeminiExportOptions & { jsonSchema: true }): GeminiJsonSchemaTools;
+export function toGemini(tools: readonly Tool[], options?: GeminiExportOptions): GeminiTools;
+export function toGemini(tools: readonly Tool[], options: GeminiExportOptions = {}): GeminiTools | GeminiJsonSchemaTools {
+  return exportGemini(tools, options).declarations;
+}
+
+/** `toGemini` plus the report of every change the Gemini dialect made. */
+export function exportGemini(tools: readonly Tool[], options: GeminiExportOptions = {}): ExportReport<GeminiTools | GeminiJsonSchemaTools> {
+  if (options.jsonSchema) {
+    const names = exportedNames("gemini", tools, options);
+    const functionDeclarations = tools.map((tool) => ({ name: names.get(tool.name)!, description: tool.description, parametersJsonSchema: tool.inputSchema }));
+    return { declarations: [{ functionDeclarations }], changes: [] };
+  }
+  const names = exportedNames("gemini", tools, options);
+  const changes: ExportReport<GeminiTools>["changes"] = [];
+  const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
+    const name = names.get(tool.name)!;
+    const log = new ChangeLog(tool.name);
+    const parameters = toGeminiSchema(tool.inputSchema, log) as GeminiSchema;
+    changes.push(...log.changes);
+    return { name, description: tool.description, parameters };
+  });
+  return { declarations: [{ functionDeclarations }], changes };
+}
+
+// ---- Dialect: JSON Schema → Gemini's OpenAPI 3.0 subset -------------------------------------
+
+/** Keywords Gemini's `parameters` (Schema) accepts; anything else is a 400 "Unknown name". */
+const GEMINI_KEYWORDS = new Set([
+  "type", "format", "title", "description", "nullable", "enum", "items", "properties", "required",
+  "propertyOrdering", "anyOf", "default", "example", "minimum", "maximum", "minItems", "maxItems",
+  "minLength", "maxLength", "minProperties", "maxProperties", "pattern",
+]);
+
+/** Formats Gemini accepts per type; others are moved into the description. */
+const GEMINI_FORMATS: Record<string, string[]> = {
+  string: ["enum", "date-time"],
+  number: ["float", "double"],
+  integer: ["int32", "int64"],
+};
+
+const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * Lowers a tool's JSON Schema to what Gemini's `parameters` accepts, logging every change.
+ * A schema already inside the subset is returned as it is (byte-identical).
+ */
+export function toGeminiSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
+  const before = log.changes.length;
+  const lowered = lowerGeminiNode(inlineAllRefs(schema, log), "", log);
+  return log.changes.length === before ? schema : canonicalSchema(lowered);
+}
+
+function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
+  let node: JSONSchemaObject = { ...input };
+
+  // Type arrays: one type, plus `nullable`; several types become anyOf.
+  if (Array.isArray(node.type)) {
+    const types = node.type.filter((t) => t !== "null");
+    const nullable = types.length < node.type.length;
+    log.add(pointer, "type", "rewritten", `type ${JSON.stringify(node.type)} → ${types.length === 1 ? `"${types[0]}"` : "anyOf"}${nullable ? " + nullable" : ""}`);
+    const { type: _t, ...rest } = node;
+    node = types.length === 1 ? { ...rest, type: types[0] } : { ...rest, anyOf: types.map((t) => ({ type: t })) };
+    if (nullable) node.nullable = true;
+  }
+  if (node.type === "null") {
+    log.add(pointer, "type", "rewritten", 'type "null" → nullable string (Gemini has no null type)');
+    node = { ...node, type: "string", nullable: true };
+  }
+  if ("const" in node) {
+    const { const: value, ...rest } = node;
+    log.add(pointer, "const", "rewritten", `const ${JSON.stringify(value)} → enum [${JSON.stringify(value)}]`);
+    node = { ...rest, enum: [value] };
+  }
+  for (const [exclusive, inclusive] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (!(exclusive in node)) continue;
+    const { [exclusive]: bound, ...rest } = node;
+    if (typeof bound === "number" && rest[inclusive] === undefined) {
+      log.add(pointer, exclusive, "rewritten", `${exclusive} ${bound} → ${inclusive} ${bound} (the exclusive bound is still enforced when the call runs)`);
+      node = { ...rest, [inclusive]: bound };
+    } else {
+      log.add(pointer, exclusive, "dropped", `${exclusive} is not supported (still enforced when the call runs)`);
+      node = rest;
+    }
+  }
+  if (Array.isArray(node.oneOf)) {
+    const { oneOf, ...rest } = node;
+    log.add(pointer, "oneOf", "rewritten", "oneOf → anyOf (exactly-one is still enforced when the call runs)");
+    node = { ...rest, anyOf: [...((rest.anyOf as JSONSchemaObject[] | undefined) ?? []), ...(oneOf as JSONSchemaObject[])] };
+  }
+  if (Array.isArray(node.allOf)) {
+    const { allOf, ...rest } = node;
+    log.add(pointer, "allOf", "rewritten", "allOf merged into one schema");
+    node = (allOf as JSONSchemaObject[]).reduce(mergeSchemas, rest);
+  }
+  if (Array.isArray(node.examples)) {
+    const { examples, ...rest } = node;
+    log.add(pointer, "examples", "rewritten", "examples → example (the first one)");
+    node = { ...rest, ...(rest.example === undefined && examples.length > 0 ? { example: examples[0] } : {}) };
+  }
+
+  // anyOf: null branches become `nullable`; a single remaining branch replaces the anyOf.
+  if (Array.isArray(node.anyOf)) {
+    const branches = node.anyOf as JSONSchemaObject[];
+    const nonNull = branches.filter((b) => b.type !== "null");
+    if (nonNull.length < branches.length) {
+      log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "null branch → nullable");
+      node = { ...node, nullable: true, anyOf: nonNull };
+    }
+    if (nonNull.length === 1) {
+      const { anyOf: _a, ...rest } = node;
+      return lowerGeminiNode({ ...nonNull[0], ...rest }, pointer, log);
+    }
+  }
+
+  // Unknown keywords.
+  for (const key of Object.keys(node)) {
+    if (GEMINI_KEYWORDS.has(key)) continue;
+    log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? " (still enforced when the call runs)" : ""}`);
+    delete node[key];
+  }
+
+  // Formats Gemini does not know move into the description.
+  if (typeof node.format === "string" && typeof node.type === "string" && !(GEMINI_FORMATS[node.type] ?? []).includes(node.format)) {
+    log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported for ${node.type}; stated in the description instead (still enforced when the call runs)`);
+    const { format, ...rest } = node;
+    node = { ...rest, description: appendSentence(rest.description, `Format: ${format}.`) };
+  }
+
+  // Enums: strings only. Other values are stringified and marked with format "enum".
+  if (Array.isArray(node.enum) && node.enum.some((v) => typeof v !== "string")) {
+    const values = node.enum.filter((v) => v !== null);
+    if (values.length < node.enum.length) node.nullable = true;
+    log.add(childPointer(pointer, "enum"), "enum", "rewritten", `values ${JSON.stringify(node.enum)} → strings with format "enum" (answers are converted back before the call)`);
+    node = { ...node, type: "string", format: "enum", enum: values.map((v) => String(v)) };
+  }
+
+  // Children.
+  if (node.properties !== undefined) {
+    const properties: Record<string, JSONSchemaObject> = {};
+    for (const [name, child] of Object.entries(node.properties)) {
+      if (!GEMINI_PROPERTY_NAME.test(name)) {
+        throw new ExportError(
+          `Tool "${log.tool}": Gemini rejects the property name "${name}" at ${childPointer(pointer, "properties", name) || "/"} (letters, digits and _, starting with a letter or _, at most 64). Rename the parameter.`,
+        );
+      }
+      properties[name] = lowerGeminiNode(child, childPointer(pointer, "properties", name), log);
+    }
+    node.properties = properties;
+    if (Object.keys(properties).length === 0) {
+      log.add(childPointer(pointer, "properties"), "properties", "dropped", "an empty properties map is rejected for OBJECT type");
+      delete node.properties;
+    }
+  }
+  if (Array.isArray(node.required)) {
+    const known = node.required.filter((name) => node.properties !== undefined && name in node.properties);
+    if (known.length === 0) {
+      if (node.required.length > 0) log.add(childPointer(pointer, "required"), "required", "dropped", "names no property");
+      delete node.required;
+    } else if (known.length < node.required.length) node.required = known;
+  }
+  if (node.items !== undefined && !Array.isArray(node.items)) node.items = lowerGeminiNode(node.items, childPointer(pointer, "items"), log);
+  if (Array.isArray(node.anyOf)) {
+    node.anyOf = (node.anyOf as JSONSchemaObject[]).map((b, i) => lowerGeminiNode(b, childPointer(pointer, "anyOf", i), log));
+    // anyOf must stand alone on its node: every sibling moves into each branch.
+    const { anyOf, ...siblings } = node;
+    if (Object.keys(siblings).length > 0) {
+      log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
+      node = { anyOf: (anyOf as JSONSchemaObject[]).map((b) => ({ ...siblings, ...b })) };
+    }
+  }
+  return node;
+}
+
+/** Keywords the tool's own validation checks when Gemini cannot. */
+const CHECKED_AT_RUN = new Set(["additionalProperties", "not", "patternProperties", "propertyNames", "uniqueItems", "multipleOf", "dependentRequired", "dependentSchemas", "if", "then", "else", "contains", "prefixItems"]);
+
+function appendSentence(text: unknown, sentence: string): string {
+  return typeof text === "string" && text.length > 0 ? `${text} ${sentence}` : sentence;
+}
+
+function mergeSchemas(into: JSONSchemaObject, next: JSONSchemaObject): JSONSchemaObject {
+  return {
+    ...next,
+    ...into,
+    ...(into.properties || next.properties ? { properties: { ...next.properties, ...into.properties } } : {}),
+    ...(into.required || next.required ? { required: [...new Set([...(into.required ?? []), ...(next.required ?? [])])] } : {}),
+  };
 }
 
 // ---- Calls in, results out -------------------------------------------------------------
@@ -56,7 +275,7 @@ export function parseGeminiCalls(input: GeminiCallsInput): ParsedCall[] {
 
 export async function runGemini(runner: ToolRunner, input: GeminiCallsInput, ctx?: ToolContext): Promise<GeminiToolResponseContent> {
   const calls = parseGeminiCalls(input);
-  const results = await runCalls(runner, calls, "gemini", ctx);
+  const results = await runCalls(runner, calls, "gemini", ctx, restoreEnumValues);
   return {
     role: "user",
     parts: calls.map((call, i) => {
@@ -71,4 +290,34 @@ export async function runGemini(runner: ToolRunner, input: GeminiCallsInput, ctx
       };
     }),
   };
+}
+
+/**
+ * Gemini enums are strings, so a non-string enum was declared stringified: an answer like "2"
+ * is turned back into the value the tool declared (2) before the call runs.
+ */
+function restoreEnumValues(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  return restoreIn(tool.inputSchema, args) as Record<string, unknown>;
+}
+
+function restoreIn(schema: JSONSchemaObject | undefined, value: unknown): unknown {
+  if (schema === undefined) return value;
+  if (typeof value === "string" && Array.isArray(schema.enum)) {
+    const match = schema.enum.find((v) => typeof v !== "string" && String(v) === value);
+    return match === undefined ? value : match;
+  }
+  if (Array.isArray(value)) {
+    const restored = value.map((item) => restoreIn(schema.items, item));
+    return restored.some((item, i) => item !== value[i]) ? restored : value;
+  }
+  if (isObject(value) && schema.properties !== undefined) {
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, child] of Object.entries(schema.properties)) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      const restored = restoreIn(child, value[key]);
+      if (restored !== value[key]) (copy ??= { ...value })[key] = restored;
+    }
+    return copy ?? value;
+  }
+  return value;
 }

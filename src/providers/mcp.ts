@@ -1,5 +1,6 @@
+import { ChangeLog, plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolResult } from "../types";
-import { assertNamesAccepted } from "./shared";
+import { exportedNames, type ExportOptions, type ExportReport } from "./shared";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
 
@@ -19,18 +20,28 @@ export type McpTool = {
   annotations?: McpToolAnnotations;
 };
 
-export function toMcp(tools: readonly Tool[]): McpTool[] {
-  assertNamesAccepted("mcp", tools);
-  return tools.map((tool) => {
+export function toMcp(tools: readonly Tool[], options: ExportOptions = {}): McpTool[] {
+  return exportMcp(tools, options).declarations;
+}
+
+/** MCP takes full JSON Schema; only the root must be an object. Annotations come from `@Tool`. */
+export function exportMcp(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<McpTool[]> {
+  const names = exportedNames("mcp", tools, options);
+  const changes: ExportReport<unknown>["changes"] = [];
+  const declarations = tools.map((tool) => {
     const annotations = mcpAnnotations(tool);
+    const log = new ChangeLog(tool.name);
+    const inputSchema = plainObjectRoot(tool.inputSchema, log);
+    changes.push(...log.changes);
     return {
-      name: tool.name,
+      name: names.get(tool.name)!,
       ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
       description: tool.description,
-      inputSchema: tool.inputSchema as JSONSchemaObject & { type: "object" },
+      inputSchema,
       ...(annotations !== undefined ? { annotations } : {}),
     };
   });
+  return { declarations, changes };
 }
 
 function mcpAnnotations(tool: Tool): McpToolAnnotations | undefined {

@@ -1,5 +1,6 @@
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { assertNamesAccepted, isObject, runCalls, textForModel, type ParsedCall, type ToolRunner } from "./shared";
+import { dropStrictNulls, openAIFunctions, type OpenAIExportOptions } from "./openai";
+import { isObject, runCalls, textForModel, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations (Responses API: flat) ------------------------------------------------
 
@@ -12,15 +13,14 @@ export type OpenAIResponsesFunctionTool = {
   strict: boolean;
 };
 
-export function toOpenAIResponses(tools: readonly Tool[]): OpenAIResponsesFunctionTool[] {
-  assertNamesAccepted("openai-responses", tools);
-  return tools.map((tool) => ({
-    type: "function",
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.inputSchema,
-    strict: false,
-  }));
+export function toOpenAIResponses(tools: readonly Tool[], options: OpenAIExportOptions = {}): OpenAIResponsesFunctionTool[] {
+  return exportOpenAIResponses(tools, options).declarations;
+}
+
+/** Same dialect as Chat Completions' strict mode; `strict` is always sent, `false` unless asked. */
+export function exportOpenAIResponses(tools: readonly Tool[], options: OpenAIExportOptions = {}): ExportReport<OpenAIResponsesFunctionTool[]> {
+  const { declarations, changes } = openAIFunctions("openai-responses", tools, options);
+  return { declarations: declarations.map((d) => ({ type: "function", ...d })), changes };
 }
 
 // ---- Calls in, results out -------------------------------------------------------------
@@ -47,6 +47,6 @@ export async function runOpenAIResponses(
   ctx?: ToolContext,
 ): Promise<OpenAIFunctionCallOutput[]> {
   const calls = parseOpenAIResponsesCalls(input);
-  const results = await runCalls(runner, calls, "openai-responses", ctx);
+  const results = await runCalls(runner, calls, "openai-responses", ctx, dropStrictNulls);
   return calls.map((call, i) => ({ type: "function_call_output", call_id: call.id ?? "", output: textForModel(results[i]!) }));
 }

@@ -1,5 +1,7 @@
+import { dropNullOptionals } from "../runtime/coerce";
+import { ChangeLog, childPointer } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { assertNamesAccepted, isObject, runCalls, textForModel, type ParsedCall, type ToolRunner } from "./shared";
+import { exportedNames, isObject, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations (Chat Completions) ---------------------------------------------------
 
@@ -8,12 +10,130 @@ export type OpenAIFunctionTool = {
   function: { name: string; description: string; parameters: JSONSchemaObject; strict?: boolean };
 };
 
-export function toOpenAI(tools: readonly Tool[]): OpenAIFunctionTool[] {
-  assertNamesAccepted("openai", tools);
-  return tools.map((tool) => ({
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-  }));
+export interface OpenAIExportOptions extends ExportOptions {
+  /**
+   * Structured-outputs strict mode: every object closed, every property required, optional
+   * values nullable (a `null` answer is read back as "not given"). A tool whose schema cannot
+   * be strict (a free-form object) is sent with `strict: false`, and the report says why.
+   */
+  strict?: boolean;
+}
+
+export function toOpenAI(tools: readonly Tool[], options: OpenAIExportOptions = {}): OpenAIFunctionTool[] {
+  return exportOpenAI(tools, options).declarations;
+}
+
+export function exportOpenAI(tools: readonly Tool[], options: OpenAIExportOptions = {}): ExportReport<OpenAIFunctionTool[]> {
+  const { declarations, changes } = openAIFunctions("openai", tools, options);
+  return {
+    declarations: declarations.map(({ name, description, parameters, strict }) => ({
+      type: "function",
+      function: { name, description, parameters, ...(options.strict ? { strict } : {}) },
+    })),
+    changes,
+  };
+}
+
+/** Names and (strict-lowered) schemas, shared by Chat Completions and Responses. */
+export function openAIFunctions(
+  provider: "openai" | "openai-responses",
+  tools: readonly Tool[],
+  options: OpenAIExportOptions,
+): ExportReport<Array<{ name: string; description: string; parameters: JSONSchemaObject; strict: boolean }>> {
+  const names = exportedNames(provider, tools, options);
+  const changes: ExportReport<unknown>["changes"] = [];
+  const declarations = tools.map((tool) => {
+    const name = names.get(tool.name)!;
+    if (!options.strict) return { name, description: tool.description, parameters: tool.inputSchema, strict: false };
+    const log = new ChangeLog(tool.name);
+    const strictSchema = toOpenAIStrictSchema(tool.inputSchema, log);
+    changes.push(...log.changes);
+    return strictSchema === undefined
+      ? { name, description: tool.description, parameters: tool.inputSchema, strict: false }
+      : { name, description: tool.description, parameters: strictSchema, strict: true };
+  });
+  return { declarations, changes };
+}
+
+// ---- Dialect: strict mode --------------------------------------------------------------
+
+/** Keywords strict mode refuses (providers.md). */
+const STRICT_UNSUPPORTED = new Set([
+  "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
+  "patternProperties", "propertyNames", "prefixItems", "contains", "minProperties", "maxProperties",
+  "uniqueItems", "unevaluatedProperties", "unevaluatedItems", "$schema", "$id",
+]);
+
+class NotStrictable extends Error {}
+
+/**
+ * The strict-mode form of a tool schema, or `undefined` (logged) when it cannot be strict.
+ * Whatever is dropped is still enforced by the tool's own schema when the call runs.
+ */
+export function toOpenAIStrictSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject | undefined {
+  const mark = log.changes.length;
+  try {
+    if (schema.anyOf || schema.oneOf) throw new NotStrictable("the root is a union; strict mode needs a plain object at the root");
+    return strictNode(schema, "", log);
+  } catch (error) {
+    if (!(error instanceof NotStrictable)) throw error;
+    log.changes.length = mark;
+    log.add("", "strict", "disabled", `${error.message}; this tool is sent with strict: false`);
+    return undefined;
+  }
+}
+
+function strictNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
+  const node: JSONSchemaObject = { ...input };
+  for (const key of Object.keys(node)) {
+    if (!STRICT_UNSUPPORTED.has(key)) continue;
+    log.add(childPointer(pointer, key), key, "dropped", `${key} is not allowed in strict mode (still enforced when the call runs)`);
+    delete node[key];
+  }
+  if (node.oneOf !== undefined) {
+    log.add(childPointer(pointer, "oneOf"), "oneOf", "rewritten", "oneOf → anyOf (exactly-one is still enforced when the call runs)");
+    node.anyOf = [...((node.anyOf as JSONSchemaObject[] | undefined) ?? []), ...(node.oneOf as JSONSchemaObject[])];
+    delete node.oneOf;
+  }
+  const isObjectType = node.type === "object" || (Array.isArray(node.type) && node.type.includes("object")) || node.properties !== undefined;
+  if (isObjectType) {
+    const properties = node.properties ?? {};
+    if (Object.keys(properties).length === 0 && node.additionalProperties !== false) {
+      throw new NotStrictable(`the object at ${pointer || "/"} has no declared properties (free-form objects cannot be strict)`);
+    }
+    const required = new Set(node.required ?? []);
+    const lowered: Record<string, JSONSchemaObject> = {};
+    for (const [name, child] of Object.entries(properties)) {
+      const at = childPointer(pointer, "properties", name);
+      const strictChild = strictNode(child, at, log);
+      if (required.has(name)) lowered[name] = strictChild;
+      else {
+        log.add(at, "required", "rewritten", "optional → required and nullable (a null answer means not given)");
+        lowered[name] = nullable(strictChild);
+      }
+    }
+    node.properties = lowered;
+    node.required = Object.keys(lowered);
+    if (node.additionalProperties !== false) {
+      log.add(childPointer(pointer, "additionalProperties"), "additionalProperties", "added", "additionalProperties: false (strict mode closes every object)");
+      node.additionalProperties = false;
+    }
+  }
+  if (node.items !== undefined && !Array.isArray(node.items)) node.items = strictNode(node.items, childPointer(pointer, "items"), log);
+  if (Array.isArray(node.anyOf)) node.anyOf = (node.anyOf as JSONSchemaObject[]).map((b, i) => strictNode(b, childPointer(pointer, "anyOf", i), log));
+  return node;
+}
+
+function nullable(schema: JSONSchemaObject): JSONSchemaObject {
+  if (typeof schema.type === "string") {
+    if (schema.type === "null") return schema;
+    const out: JSONSchemaObject = { ...schema, type: [schema.type, "null"] };
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) out.enum = [...schema.enum, null];
+    return out;
+  }
+  if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
+  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...(schema.anyOf as JSONSchemaObject[]), { type: "null" }] };
+  return { anyOf: [schema, { type: "null" }] };
 }
 
 // ---- Calls in, results out -------------------------------------------------------------
@@ -48,8 +168,13 @@ export function parseOpenAICalls(input: OpenAICallsInput): ParsedCall[] {
   );
 }
 
+/** Strict mode answers `null` for every optional value it was not given. */
+export function dropStrictNulls(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  return dropNullOptionals(tool.inputSchema, args) as Record<string, unknown>;
+}
+
 export async function runOpenAI(runner: ToolRunner, input: OpenAICallsInput, ctx?: ToolContext): Promise<OpenAIToolMessage[]> {
   const calls = parseOpenAICalls(input);
-  const results = await runCalls(runner, calls, "openai", ctx);
+  const results = await runCalls(runner, calls, "openai", ctx, dropStrictNulls);
   return calls.map((call, i) => ({ role: "tool", tool_call_id: call.id ?? "", content: textForModel(results[i]!) }));
 }

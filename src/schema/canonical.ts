@@ -38,30 +38,36 @@ function canonicalNode(node: unknown): unknown {
 
 /**
  * Replaces every local `$ref` (`#/definitions/X`, `#/$defs/X`) with a copy of its target,
- * using `definitions` for lookup. A reference that leads back into itself cannot be inlined:
- * `onCycle` is called with the chain of names and decides (throw, or a stand-in schema).
+ * using `definitions` for lookup. When a reference repeats inside itself, `onRepeat` gets the
+ * chain of names and the JSON Pointer where it stands: it returns a stand-in schema to stop
+ * there, or `undefined` to unfold once more.
  */
 export function inlineRefs(
   node: unknown,
   definitions: Record<string, unknown>,
-  onCycle: (chain: string[]) => unknown,
+  onRepeat: (chain: string[], pointer: string) => unknown,
   chain: string[] = [],
+  pointer = "",
 ): unknown {
-  if (Array.isArray(node)) return node.map((item) => inlineRefs(item, definitions, onCycle, chain));
+  if (Array.isArray(node)) return node.map((item, i) => inlineRefs(item, definitions, onRepeat, chain, `${pointer}/${i}`));
   if (typeof node !== "object" || node === null) return node;
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === "string") {
     const name = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(ref)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (name === undefined || !(name in definitions)) throw new Error(`unresolvable $ref "${ref}"`);
-    if (chain.includes(name)) return onCycle([...chain, name]);
+    if (name === undefined || !(name in definitions)) throw new Error(`unresolvable $ref "${ref}" at ${pointer || "/"}`);
+    if (chain.includes(name)) {
+      const standIn = onRepeat([...chain, name], pointer);
+      if (standIn !== undefined) return standIn;
+    }
     const { $ref: _ref, ...siblings } = node as Record<string, unknown>;
-    const target = inlineRefs(definitions[name], definitions, onCycle, [...chain, name]) as Record<string, unknown>;
+    const target = inlineRefs(definitions[name], definitions, onRepeat, [...chain, name], pointer) as Record<string, unknown>;
     return { ...target, ...siblings };
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$defs" || key === "definitions") continue;
-    out[key] = DATA_KEYWORDS.has(key) ? value : inlineRefs(value, definitions, onCycle, chain);
+    const at = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    out[key] = DATA_KEYWORDS.has(key) ? value : inlineRefs(value, definitions, onRepeat, chain, at);
   }
   return out;
 }
