@@ -1,7 +1,8 @@
 import { ToolDefinitionError } from "./errors";
 import { NAME_RULES, providersAccepting } from "./names";
 import { acceptArguments } from "./runtime/arguments";
-import { invokeWithLimits } from "./runtime/invoke";
+import { coerceScalars, dropNullOptionals } from "./runtime/coerce";
+import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { errorResult } from "./runtime/result";
 import { assertValidSchema, lazyValidator } from "./runtime/validation";
 import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext, ToolResult } from "./types";
@@ -28,23 +29,30 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   checkName(name);
   checkDescription(name, description);
   if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
-  checkTimeout(name, timeout);
+  checkTimeout(`Tool "${name}"`, timeout);
   const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
   checkInputSchema(name, inputSchema);
   const problemsOf = validate ? lazyValidator(inputSchema) : undefined;
 
-  const run: RunAccepted = (args, ctx) => {
+  const run: RunAccepted = (sent, ctx, fallbackTimeout) => {
+    let args = sent;
     if (problemsOf !== undefined) {
+      // Validating means reading the arguments as the schema does: "42" for a number is 42,
+      // and null for an optional value means it was not given.
+      args = coerceScalars(inputSchema, dropNullOptionals(inputSchema, sent)) as Record<string, unknown>;
       const problems = problemsOf(args);
       if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
     }
-    return invokeWithLimits(name, (callCtx) => execute(args as Args, callCtx), ctx, timeout);
+    return invokeWithLimits(name, (callCtx) => execute(args as Args, callCtx), ctx, timeout ?? fallbackTimeout);
   };
   return managedTool({ name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}) }, run);
 }
 
-/** Runs a call whose arguments already passed `acceptArguments`. */
-export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<ToolResult>;
+/**
+ * Runs a call whose arguments already passed `acceptArguments`. `fallbackTimeout` (the
+ * toolkit's) applies when neither the call nor the tool sets one.
+ */
+export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined, fallbackTimeout?: number) => Promise<ToolResult>;
 
 const RUN_ACCEPTED = Symbol("toolnexus.runAccepted");
 
@@ -95,9 +103,10 @@ export function checkDescription(name: string, description: unknown): asserts de
   }
 }
 
-export function checkTimeout(name: string, timeout: unknown): void {
-  if (timeout !== undefined && !(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
-    throw new ToolDefinitionError(`Tool "${name}": timeout must be a positive number of milliseconds (got ${String(timeout)}).`);
+/** `subject` names what is being defined: `Tool "x"`, or `Toolkit`. */
+export function checkTimeout(subject: string, timeout: unknown): void {
+  if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0 && timeout <= MAX_TIMER_MS)) {
+    throw new ToolDefinitionError(`${subject}: timeout must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${String(timeout)}).`);
   }
 }
 

@@ -39,7 +39,7 @@ export class Toolkit {
   readonly #timeout: number | undefined;
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
-    checkTimeout("(toolkit)", options.timeout);
+    checkTimeout("Toolkit", options.timeout);
     this.#timeout = options.timeout;
     this.register(...items);
   }
@@ -85,14 +85,13 @@ export class Toolkit {
     if (entry === undefined) return Promise.resolve(this.#unknownTool(name));
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
-    const callCtx = this.#timeout !== undefined && ctx?.timeout === undefined ? { ...ctx, timeout: this.#timeout } : ctx;
-    return entry.run(accepted.args, callCtx);
+    return entry.run(accepted.args, ctx, this.#timeout);
   }
 
   #unknownTool(name: unknown): ToolResult {
     const names = [...this.#entries.keys()];
     const shown = typeof name === "string" ? name : String(name);
-    const close = closestNames(shown, names);
+    const close = shown === "" ? [] : closestNames(shown, names);
     const parts = [`Unknown tool "${shown}".`];
     if (close.length > 0) parts.push(`Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`);
     parts.push(names.length > 0 ? `Available tools: ${names.join(", ")}.` : "This toolkit has no tools.");
@@ -164,5 +163,5 @@ function toolsOf(item: ToolSource): Tool[] {
 
 /** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */
 function foreignRunner(tool: Tool): RunAccepted {
-  return (args, ctx) => invokeWithLimits(tool.name, (callCtx) => tool.execute(args, callCtx), ctx);
+  return (args, ctx, fallbackTimeout) => invokeWithLimits(tool.name, (callCtx) => tool.execute(args, callCtx), ctx, fallbackTimeout);
 }

@@ -25,7 +25,8 @@ export function exportOpenAIResponses(tools: readonly Tool[], options: OpenAIExp
 
 // ---- Calls in, results out -------------------------------------------------------------
 
-export type OpenAIResponsesItemLike = { type: string; call_id?: string; name?: string; arguments?: string };
+/** Any output item; fields are `unknown` because other item kinds use these names differently. */
+export type OpenAIResponsesItemLike = { type: string; call_id?: unknown; name?: unknown; arguments?: unknown };
 export type OpenAIResponseLike = { output: OpenAIResponsesItemLike[] };
 
 /** A Responses API response, or its `output` items. */
@@ -37,7 +38,7 @@ export function parseOpenAIResponsesCalls(input: OpenAIResponsesCallsInput): Par
   const items = Array.isArray(input) ? input : isObject(input) && Array.isArray((input as OpenAIResponseLike).output) ? (input as OpenAIResponseLike).output : [];
   return items
     .filter((item) => item.type === "function_call")
-    .map((item) => ({ id: item.call_id ?? "", name: item.name ?? "", arguments: item.arguments }));
+    .map((item) => ({ id: stringOr(item.call_id), name: stringOr(item.name), arguments: item.arguments }));
 }
 
 /** One `function_call_output` item per call, to add to the next request's `input`. */
@@ -49,4 +50,8 @@ export async function runOpenAIResponses(
   const calls = parseOpenAIResponsesCalls(input);
   const results = await runCalls(runner, calls, "openai-responses", ctx, dropStrictNulls);
   return calls.map((call, i) => ({ type: "function_call_output", call_id: call.id ?? "", output: textForModel(results[i]!) }));
+}
+
+function stringOr(value: unknown): string {
+  return typeof value === "string" ? value : "";
 }

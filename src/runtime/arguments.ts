@@ -24,21 +24,24 @@ export function acceptArguments(raw: unknown): ArgumentsCheck {
   }
   const forbidden = findForbiddenKey(value);
   if (forbidden !== undefined) {
-    return { ok: false, problem: `argument key "${forbidden.key}" at ${forbidden.path} is not allowed` };
+    return { ok: false, problem: `argument key "${forbidden.key}" ${forbidden.path ? `at ${forbidden.path}` : "at the top level"} is not allowed` };
   }
   return { ok: true, args: value as Record<string, unknown> };
 }
 
-/** Iterative (deeply nested payloads must not overflow the stack). */
+/** Iterative (deeply nested payloads must not overflow the stack); visits each object once (a host may pass cycles). */
 function findForbiddenKey(root: object): { key: string; path: string } | undefined {
   const stack: Array<{ node: object; path: string }> = [{ node: root, path: "" }];
+  const visited = new Set<object>([root]);
   while (stack.length > 0) {
     const { node, path } = stack.pop()!;
     for (const key of Object.keys(node)) {
-      const childPath = Array.isArray(node) ? `${path}/${key}` : `${path}/${escapePointer(key)}`;
-      if (!Array.isArray(node) && FORBIDDEN_KEYS.has(key)) return { key, path: path || "/" };
+      if (!Array.isArray(node) && FORBIDDEN_KEYS.has(key)) return { key, path };
       const child = (node as Record<string, unknown>)[key];
-      if (typeof child === "object" && child !== null) stack.push({ node: child, path: childPath });
+      if (typeof child === "object" && child !== null && !visited.has(child)) {
+        visited.add(child);
+        stack.push({ node: child, path: `${path}/${escapePointer(key)}` });
+      }
     }
   }
   return undefined;

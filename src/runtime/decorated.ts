@@ -31,7 +31,7 @@ export interface DecoratedToolPlan {
 export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
   const problemsOf = lazyValidator(plan.inputSchema);
   const hasDtos = plan.bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
-  return (rawArgs, ctx) => {
+  return (rawArgs, ctx, fallbackTimeout) => {
     const args = coerceScalars(plan.inputSchema, dropNullOptionals(plan.inputSchema, rawArgs)) as Record<string, unknown>;
     const problems = problemsOf(args);
     if (problems.length > 0) return Promise.resolve(invalidArguments(plan.name, problems));
@@ -46,7 +46,7 @@ export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
         return plan.method.apply(plan.instance, positional);
       },
       ctx,
-      plan.timeout,
+      plan.timeout ?? fallbackTimeout,
     );
   };
 }

@@ -13,7 +13,12 @@ export function invokeWithLimits(
   ctx: ToolContext | undefined,
   defaultTimeout?: number,
 ): Promise<ToolResult> {
-  const timeout = ctx?.timeout ?? defaultTimeout;
+  const requested = ctx?.timeout ?? defaultTimeout;
+  if (requested !== undefined && !(typeof requested === "number" && requested > 0)) {
+    return Promise.resolve(errorResult("execution_failed", `Tool "${toolName}" was not run: the timeout must be a positive number of milliseconds (got ${String(requested)}).`));
+  }
+  // Node fires timers longer than 2^31-1 ms at once; such a deadline is as good as none.
+  const timeout = requested !== undefined && requested <= MAX_TIMER_MS ? requested : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
   if (timeout === undefined && outerSignal === undefined) return settle(body, ctx ?? {});
@@ -41,6 +46,8 @@ export function invokeWithLimits(
     void settle(body, { ...ctx, signal: controller.signal }).then(finish);
   });
 }
+
+export const MAX_TIMER_MS = 2_147_483_647;
 
 async function settle(body: (ctx: ToolContext) => unknown, ctx: ToolContext): Promise<ToolResult> {
   try {

@@ -21,6 +21,7 @@ export function isToolResult(value: unknown): value is ToolResult {
  */
 export function toToolResult(value: unknown): ToolResult {
   if (typeof value === "string") return { output: value, isError: false };
+  if (typeof value === "bigint") return { output: value.toString(), isError: false };
   if (value === undefined) return { output: "", isError: false };
   if (isToolResult(value)) {
     const { output, isError, metadata } = value;
@@ -39,18 +40,22 @@ export function toToolResult(value: unknown): ToolResult {
  * It can still throw when a `toJSON` or getter throws; callers decide what that means.
  */
 export function safeJsonStringify(value: unknown): string | undefined {
-  const ancestors: unknown[] = [];
+  // The path from the root to the value being written: `holder` is what JSON.stringify passes
+  // as `this` for its children (a Map's stand-in object, not the Map), `source` is what a
+  // cycle would point back to.
+  const path: Array<{ source: unknown; holder: unknown }> = [];
   return JSON.stringify(value, function (this: unknown, _key: string, current: unknown) {
     if (typeof current === "bigint") return current.toString();
     if (typeof current !== "object" || current === null) return current;
-    // `this` is the object holding `current`: unwind the path back to it, then look for a cycle.
-    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
-    if (ancestors.includes(current)) return "[Circular]";
-    ancestors.push(current);
-    if (current instanceof Map) return Object.fromEntries(current);
-    if (current instanceof Set) return [...current];
-    if (current instanceof Error) return { name: current.name, message: current.message };
-    return current;
+    while (path.length > 0 && path[path.length - 1]!.holder !== this) path.pop();
+    if (path.some((entry) => entry.source === current)) return "[Circular]";
+    const holder =
+      current instanceof Map ? Object.fromEntries(current)
+      : current instanceof Set ? [...current]
+      : current instanceof Error ? { name: current.name, message: current.message }
+      : current;
+    path.push({ source: current, holder });
+    return holder;
   });
 }
 

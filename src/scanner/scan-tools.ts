@@ -57,7 +57,7 @@ function buildTool(instance: object, className: string, prototype: object, { pro
   try {
     checkName(name);
     checkDescription(name, options.description);
-    checkTimeout(name, options.timeout);
+    checkTimeout(`Tool "${name}"`, options.timeout);
   } catch (error) {
     throw new ScanError(`${where}: ${(error as Error).message}${options.description === undefined ? ' Use @Tool("what it does").' : ""}`);
   }
