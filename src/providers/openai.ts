@@ -162,9 +162,14 @@ export function parseOpenAICalls(input: OpenAICallsInput): ParsedCall[] {
   return toolCalls.map((call) =>
     call.type === "function" && call.function !== undefined
       ? { id: call.id, name: call.function.name, arguments: call.function.arguments }
-      : // A custom (free-text) tool call: toolnexus declares function tools only, so the
-        // toolkit answers it as an unknown tool rather than dropping it.
-        { id: call.id, name: call.custom?.name ?? call.function?.name ?? "", arguments: undefined },
+      : // A custom (free-text) tool call: toolnexus declares function tools only, so it is
+        // answered with an error rather than dropped, and never runs a function of that name.
+        {
+          id: call.id,
+          name: call.custom?.name ?? call.function?.name ?? "",
+          arguments: undefined,
+          refusal: `Tool "${call.custom?.name ?? call.function?.name ?? ""}" was called as a ${call.type} tool, but only function tools are declared; call it as a function with JSON arguments.`,
+        },
   );
 }
 

@@ -1,6 +1,7 @@
 import { ExportError } from "../errors";
 import { NAME_RULES, type ProviderId } from "../names";
 import { acceptArguments } from "../runtime/arguments";
+import { errorResult } from "../runtime/result";
 import type { SchemaChange } from "../schema/lowering";
 import type { Tool, ToolContext, ToolResult } from "../types";
 
@@ -16,6 +17,8 @@ export interface ParsedCall {
   id?: string;
   name: string;
   arguments: unknown;
+  /** Set when the call cannot run at all (e.g. a kind of call toolnexus does not declare). */
+  refusal?: string;
 }
 
 /** Options every exporter takes. */
@@ -52,6 +55,7 @@ export function runCalls(
   let aliases: Map<string, string> | undefined;
   return Promise.all(
     calls.map((call) => {
+      if (call.refusal !== undefined) return errorResult("unknown_tool", call.refusal, { tool: call.name });
       let name = call.name;
       if (runner.get(name) === undefined) {
         aliases ??= new Map([...sanitizedNames(runner.tools(), provider)].map(([original, exported]) => [exported, original]));

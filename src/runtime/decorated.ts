@@ -9,7 +9,7 @@ import { lazyValidator } from "./validation";
 
 /** How each position of a decorated method is filled. */
 export type ParameterBinding =
-  | { kind: "param"; name: string; convert?: { date: true } | { dto: Function; each: boolean } }
+  | { kind: "param"; name: string; convert?: { date: true; each: boolean } | { dto: Function; each: boolean }; defaultValue?: unknown }
   | { kind: "ctx" }
   | { kind: "args"; dto: Function };
 
@@ -54,11 +54,13 @@ export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
 function bind(binding: ParameterBinding, args: Record<string, unknown>, ctx: ToolContext): unknown {
   if (binding.kind === "ctx") return ctx;
   if (binding.kind === "args") return plainToInstance(binding.dto as new () => object, args);
-  const value = Object.prototype.hasOwnProperty.call(args, binding.name) ? args[binding.name] : undefined;
+  const sent = Object.prototype.hasOwnProperty.call(args, binding.name) ? args[binding.name] : undefined;
+  // A declared `@Param({ default })` is what the schema promised the model; copy it per call.
+  const value = sent === undefined && binding.defaultValue !== undefined ? structuredClone(binding.defaultValue) : sent;
   if (value === undefined || binding.convert === undefined) return value;
-  if ("date" in binding.convert) return new Date(value as string);
-  const dto = binding.convert.dto as new () => object;
-  return binding.convert.each ? (value as unknown[]).map((item) => plainToInstance(dto, item)) : plainToInstance(dto, value);
+  const { convert: how } = binding;
+  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => plainToInstance(how.dto as new () => object, item);
+  return how.each ? (value as unknown[]).map(convert) : convert(value);
 }
 
 async function validateDtos(bindings: ParameterBinding[], positional: unknown[]): Promise<string[]> {

@@ -121,7 +121,12 @@ function buildParameters(
     properties[name] = guard(paramLabel, () => schemaForParameter(designType, record.options));
     const optional = record.options.optional === true || record.options.default !== undefined || fromSource[index]?.hasDefault === true;
     if (!optional) required.push(name);
-    bindings.push({ kind: "param", name, ...conversionFor(record.options.type ?? designType) });
+    bindings.push({
+      kind: "param",
+      name,
+      ...conversionFor(record.options.type ?? designType),
+      ...(record.options.default !== undefined ? { defaultValue: record.options.default } : {}),
+    });
   }
 
   if (argsSchema !== undefined) {
@@ -139,7 +144,8 @@ function explicitlyTyped(options: ParamOptions): boolean {
 }
 
 function conversionFor(type: unknown): Pick<Extract<ParameterBinding, { kind: "param" }>, "convert"> {
-  if (type === Date) return { convert: { date: true } };
+  if (type === Date) return { convert: { date: true, each: false } };
+  if (Array.isArray(type) && type[0] === Date) return { convert: { date: true, each: true } };
   if (Array.isArray(type) && isUserClass(type[0])) return { convert: { dto: type[0], each: true } };
   if (isUserClass(type)) return { convert: { dto: type as Function, each: false } };
   return {};

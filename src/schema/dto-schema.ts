@@ -1,20 +1,46 @@
-import { IS_DATE_STRING, IS_ENUM, IS_URL } from "class-validator";
+import { IS_DATE_STRING, IS_ENUM, IS_URL, MATCHES, MAX, MIN } from "class-validator";
 import type { ValidationMetadata } from "class-validator/types/metadata/ValidationMetadata";
 import { targetConstructorToSchema } from "class-validator-jsonschema";
 import type { ISchemaConverters } from "class-validator-jsonschema/build/defaultConverters";
 import type { JSONSchemaObject } from "../types";
 import { enumSchema, enumValues } from "./enum-values";
 
+type ConvertedSchema = Exclude<ISchemaConverters[string], Function>;
+
 /**
- * class-validator-jsonschema does most mappings right; these three it gets wrong for tools:
- * numeric enums (it mixes keys and values), `@IsUrl` (`url` is no JSON Schema format) and
- * `@IsDateString` (a loose pattern instead of the standard format).
+ * class-validator-jsonschema does most mappings right; these it gets wrong for tools:
+ * numeric enums (it mixes keys and values), `@IsUrl` (`url` is no JSON Schema format),
+ * `@IsDateString` (a loose pattern instead of the standard format), `@Min`/`@Max` (they set
+ * `type: "number"` and so undo `@IsInt` written above them; the type comes from the type
+ * decorators or the property's TypeScript type instead), and `@Matches` with flags (JSON
+ * Schema patterns have none: refused rather than silently changed).
  */
 const CONVERTERS: ISchemaConverters = {
-  [IS_ENUM]: (meta: ValidationMetadata) => enumSchema(enumValues(meta.constraints[0])) as Exclude<ISchemaConverters[string], Function>,
+  [IS_ENUM]: (meta: ValidationMetadata) => enumSchema(enumValues(meta.constraints[0])) as ConvertedSchema,
   [IS_URL]: { type: "string", format: "uri" },
   [IS_DATE_STRING]: { type: "string", format: "date-time" },
+  [MIN]: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
+  [MAX]: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
+  [MATCHES]: (meta: ValidationMetadata) => ({ type: "string", pattern: patternSource(meta.constraints[0], meta.constraints[1], `${meta.target instanceof Function ? meta.target.name : "DTO"}.${meta.propertyName}`) }),
 };
+
+/** A RegExp (or pattern + modifiers) as a JSON Schema pattern; flags other than `u`/`g` cannot be kept. */
+export function patternSource(pattern: unknown, modifiers: unknown, where: string): string {
+  const flags = pattern instanceof RegExp ? pattern.flags : typeof modifiers === "string" ? modifiers : "";
+  const meaningful = flags.replace(/[gu]/g, "");
+  if (meaningful !== "") {
+    throw new DtoSchemaError(`${where}: the pattern's flags "${meaningful}" cannot be expressed in JSON Schema; write the pattern without them (e.g. [A-Za-z] instead of the i flag).`);
+  }
+  return pattern instanceof RegExp ? pattern.source : String(pattern);
+}
+
+/** Types a property's TypeScript type gives when no validator decorator states one. */
+const DESIGN_TYPES = new Map<unknown, JSONSchemaObject>([
+  [String, { type: "string" }],
+  [Number, { type: "number" }],
+  [Boolean, { type: "boolean" }],
+  [Date, { type: "string", format: "date-time" }],
+]);
 
 // class-transformer keeps `@Type` metadata in a storage its typings only declare under types/.
 const { defaultMetadataStorage } = require("class-transformer/cjs/storage") as typeof import("class-transformer/types/storage");
@@ -44,7 +70,12 @@ export function schemaForClass(ctor: Function, chain: readonly Function[] = []):
     );
   }
   const properties: Record<string, JSONSchemaObject> = {};
-  for (const [key, property] of entries) properties[key] = resolveNested(ctor, key, property as JSONSchemaObject, [...chain, ctor]);
+  for (const [key, property] of entries) {
+    const resolved = resolveNested(ctor, key, property as JSONSchemaObject, [...chain, ctor]);
+    const untyped = resolved.type === undefined && resolved.enum === undefined && resolved.anyOf === undefined && resolved.oneOf === undefined;
+    const designed = untyped ? DESIGN_TYPES.get(Reflect.getMetadata("design:type", ctor.prototype, key)) : undefined;
+    properties[key] = designed ? { ...designed, ...resolved } : resolved;
+  }
   return {
     type: "object",
     properties,

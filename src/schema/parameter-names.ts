@@ -28,8 +28,25 @@ export function sourceParameters(fn: Function): SourceParameter[] {
     });
 }
 
+/** Removes comments, leaving string literals (which may contain "//" or "/*") intact. */
 function stripComments(source: string): string {
-  return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "");
+  let out = "";
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '"' || ch === "'" || ch === "`") {
+      let j = i + 1;
+      while (j < source.length && source[j] !== ch) j += source[j] === "\\" ? 2 : 1;
+      out += source.slice(i, j + 1);
+      i = j;
+    } else if (ch === "/" && source[i + 1] === "*") {
+      const end = source.indexOf("*/", i + 2);
+      i = end < 0 ? source.length : end + 1;
+    } else if (ch === "/" && source[i + 1] === "/") {
+      const end = source.indexOf("\n", i);
+      i = end < 0 ? source.length : end - 1;
+    } else out += ch;
+  }
+  return out;
 }
 
 /** The text between the bracket at `open` and its match, skipping strings. */

@@ -87,11 +87,19 @@ function withConstraints(schema: JSONSchemaObject, options: ParamOptions): JSONS
     if (!applies.includes(schema.type as JSONSchemaObject["type"])) {
       throw new ParameterSchemaError(`${key} applies to ${applies.join("/")} parameters, but this parameter is ${describeType(schema)}`);
     }
-    (out as Record<string, unknown>)[key] = value instanceof RegExp ? value.source : value;
+    (out as Record<string, unknown>)[key] = value instanceof RegExp ? regexSource(value) : value;
   }
   return out;
 }
 
 function describeType(schema: JSONSchemaObject): string {
   return typeof schema.type === "string" ? schema.type : "of no single type";
+}
+
+function regexSource(pattern: RegExp): string {
+  const meaningful = pattern.flags.replace(/[gu]/g, "");
+  if (meaningful !== "") {
+    throw new ParameterSchemaError(`the pattern's flags "${meaningful}" cannot be expressed in JSON Schema; write the pattern without them (e.g. [A-Za-z] instead of the i flag)`);
+  }
+  return pattern.source;
 }
