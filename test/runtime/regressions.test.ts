@@ -1,5 +1,5 @@
 import { acceptArguments } from "../../src/runtime/arguments";
-import { defineTool, toToolResult, Toolkit } from "../../src";
+import { defineTool, toToolResult, Toolkit, type JSONSchemaObject } from "../../src";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -88,8 +88,8 @@ describe("arguments a host passes with cycles", () => {
 });
 
 describe("defineTool with validate: true reads arguments as its schema does", () => {
-  const schema = {
-    type: "object" as const,
+  const schema: JSONSchemaObject = {
+    type: "object",
     properties: { n: { type: "number" }, o: { type: "string" } },
     required: ["n"],
   };
