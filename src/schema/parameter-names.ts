@@ -18,8 +18,7 @@ export function sourceParameters(fn: Function): SourceParameter[] {
     const arrow = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
     return arrow ? [{ name: arrow[1], hasDefault: false }] : [];
   }
-  const list = enclosed(source, open);
-  return splitTopLevel(list)
+  return listParts(source, open)
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
     .map((part) => {
@@ -49,11 +48,13 @@ function stripComments(source: string): string {
   return out;
 }
 
-/** The text between the bracket at `open` and its match, skipping strings. */
-function enclosed(source: string, open: number): string {
+/** The comma-separated parts of the bracketed list opening at `open`, skipping strings and nested brackets. */
+function listParts(source: string, open: number): string[] {
+  const parts: string[] = [];
   let depth = 0;
   let quote: string | undefined;
-  for (let i = open; i < source.length; i++) {
+  let start = open + 1;
+  for (let i = start; i < source.length; i++) {
     const ch = source[i]!;
     if (quote !== undefined) {
       if (ch === "\\") i++;
@@ -63,33 +64,12 @@ function enclosed(source: string, open: number): string {
     if (ch === '"' || ch === "'" || ch === "`") quote = ch;
     else if (ch === "(" || ch === "[" || ch === "{") depth++;
     else if (ch === ")" || ch === "]" || ch === "}") {
+      if (depth === 0) return [...parts, source.slice(start, i)];
       depth--;
-      if (depth === 0) return source.slice(open + 1, i);
-    }
-  }
-  return source.slice(open + 1);
-}
-
-function splitTopLevel(list: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const ch = list[i]!;
-    if (quote !== undefined) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if (ch === "(" || ch === "[" || ch === "{") depth++;
-    else if (ch === ")" || ch === "]" || ch === "}") depth--;
-    else if (ch === "," && depth === 0) {
-      parts.push(list.slice(start, i));
+    } else if (ch === "," && depth === 0) {
+      parts.push(source.slice(start, i));
       start = i + 1;
     }
   }
-  parts.push(list.slice(start));
-  return parts;
+  return [...parts, source.slice(start)];
 }
