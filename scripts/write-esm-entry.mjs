@@ -1,16 +1,22 @@
-// Writes dist/esm/index.mjs: a thin ES module over the CommonJS build, so `import` and
+// Writes dist/esm/<entry>.mjs: thin ES modules over the CommonJS build, so `import` and
 // `require` share one copy of the code (one metadata store, one `instanceof` identity).
 import { createRequire } from "node:module";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 
 const require = createRequire(import.meta.url);
-const entries = { index: "../dist/cjs/index.js" };
+const entries = { index: "index.js", mcp: "mcp/index.js", nestjs: "nestjs/index.js" };
 mkdirSync(new URL("../dist/esm/", import.meta.url), { recursive: true });
 for (const [name, path] of Object.entries(entries)) {
-  const names = Object.keys(require(path)).filter((key) => key !== "default" && key !== "__esModule");
+  const file = new URL(`../dist/cjs/${path}`, import.meta.url);
+  if (!existsSync(file)) {
+    console.warn(`write-esm-entry: dist/cjs/${path} is not built yet; skipping the "${name}" entry`);
+    continue;
+  }
+  // Loading an optional edge needs its peer dependency; the build machine has them (devDependencies).
+  const names = Object.keys(require(file.pathname)).filter((key) => key !== "default" && key !== "__esModule");
   const body = [
-    `import cjs from ${JSON.stringify(`../cjs/${name}.js`)};`,
-    `export const { ${names.join(", ")} } = cjs;`,
+    `import cjs from ${JSON.stringify(`../cjs/${path}`)};`,
+    names.length > 0 ? `export const { ${names.join(", ")} } = cjs;` : "",
     `export default cjs;`,
     "",
   ].join("\n");
