@@ -1,6 +1,6 @@
 import { ExportError } from "../errors";
 import { canonicalSchema } from "../schema/canonical";
-import { ChangeLog, childPointer, inlineAllRefs } from "../schema/lowering";
+import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, tupleItems } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
 import { exportedNames, isObject, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
@@ -103,6 +103,15 @@ export function toGeminiSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSc
 function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
   let node: JSONSchemaObject = { ...input };
 
+  // Enums: strings only. Other values are stringified and marked with format "enum"; the
+  // enum decides the type, whatever `type` said (a type array included).
+  if (Array.isArray(node.enum) && node.enum.some((v) => typeof v !== "string")) {
+    const values = node.enum.filter((v) => v !== null);
+    const nullable = values.length < node.enum.length || (Array.isArray(node.type) && node.type.includes("null"));
+    log.add(childPointer(pointer, "enum"), "enum", "rewritten", `values ${JSON.stringify(node.enum)} → strings with format "enum" (answers are converted back before the call)`);
+    node = { ...node, type: "string", format: "enum", enum: values.map((v) => String(v)), ...(nullable ? { nullable: true } : {}) };
+  }
+
   // Type arrays: one type, plus `nullable`; several types become anyOf.
   if (Array.isArray(node.type)) {
     const types = node.type.filter((t) => t !== "null");
@@ -140,7 +149,7 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
   if (Array.isArray(node.allOf)) {
     const { allOf, ...rest } = node;
     log.add(pointer, "allOf", "rewritten", "allOf merged into one schema");
-    node = (allOf as JSONSchemaObject[]).reduce(mergeSchemas, rest);
+    node = mergeAllOf(rest, allOf as JSONSchemaObject[]);
   }
   if (Array.isArray(node.examples)) {
     const { examples, ...rest } = node;
@@ -176,13 +185,6 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
     node = { ...rest, description: appendSentence(rest.description, `Format: ${format}.`) };
   }
 
-  // Enums: strings only. Other values are stringified and marked with format "enum".
-  if (Array.isArray(node.enum) && node.enum.some((v) => typeof v !== "string")) {
-    const values = node.enum.filter((v) => v !== null);
-    if (values.length < node.enum.length) node.nullable = true;
-    log.add(childPointer(pointer, "enum"), "enum", "rewritten", `values ${JSON.stringify(node.enum)} → strings with format "enum" (answers are converted back before the call)`);
-    node = { ...node, type: "string", format: "enum", enum: values.map((v) => String(v)) };
-  }
 
   // Children.
   if (node.properties !== undefined) {
@@ -203,12 +205,16 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
   }
   if (Array.isArray(node.required)) {
     const known = node.required.filter((name) => node.properties !== undefined && name in node.properties);
-    if (known.length === 0) {
-      if (node.required.length > 0) log.add(childPointer(pointer, "required"), "required", "dropped", "names no property");
-      delete node.required;
-    } else if (known.length < node.required.length) node.required = known;
+    const unknown = node.required.filter((name) => !known.includes(name));
+    if (unknown.length > 0) log.add(childPointer(pointer, "required"), "required", "dropped", `${unknown.map((n) => `"${n}"`).join(", ")} named no property`);
+    if (known.length === 0) delete node.required;
+    else if (unknown.length > 0) node.required = known;
   }
-  if (node.items !== undefined && !Array.isArray(node.items)) node.items = lowerGeminiNode(node.items, childPointer(pointer, "items"), log);
+  if (Array.isArray(node.items)) {
+    log.add(childPointer(pointer, "items"), "items", "rewritten", "tuple items → one item schema (positions are still enforced when the call runs)");
+    node.items = tupleItems(node.items as JSONSchemaObject[]);
+  }
+  if (node.items !== undefined) node.items = lowerGeminiNode(node.items, childPointer(pointer, "items"), log);
   if (Array.isArray(node.anyOf)) {
     node.anyOf = (node.anyOf as JSONSchemaObject[]).map((b, i) => lowerGeminiNode(b, childPointer(pointer, "anyOf", i), log));
     // anyOf must stand alone on its node: every sibling moves into each branch.
@@ -224,18 +230,6 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
 /** Keywords the tool's own validation checks when Gemini cannot. */
 const CHECKED_AT_RUN = new Set(["additionalProperties", "not", "patternProperties", "propertyNames", "uniqueItems", "multipleOf", "dependentRequired", "dependentSchemas", "if", "then", "else", "contains", "prefixItems"]);
 
-function appendSentence(text: unknown, sentence: string): string {
-  return typeof text === "string" && text.length > 0 ? `${text} ${sentence}` : sentence;
-}
-
-function mergeSchemas(into: JSONSchemaObject, next: JSONSchemaObject): JSONSchemaObject {
-  return {
-    ...next,
-    ...into,
-    ...(into.properties || next.properties ? { properties: { ...next.properties, ...into.properties } } : {}),
-    ...(into.required || next.required ? { required: [...new Set([...(into.required ?? []), ...(next.required ?? [])])] } : {}),
-  };
-}
 
 // ---- Calls in, results out -------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 import { dropNullOptionals } from "../runtime/coerce";
-import { ChangeLog, childPointer } from "../schema/lowering";
+import { appendSentence, ChangeLog, childPointer, mergeAllOf, tupleItems } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
 import { exportedNames, isObject, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
@@ -59,10 +59,13 @@ export function openAIFunctions(
 
 /** Keywords strict mode refuses (providers.md). */
 const STRICT_UNSUPPORTED = new Set([
-  "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
+  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
   "patternProperties", "propertyNames", "prefixItems", "contains", "minProperties", "maxProperties",
   "uniqueItems", "unevaluatedProperties", "unevaluatedItems", "$schema", "$id",
 ]);
+
+/** String formats strict mode accepts; others move into the description. */
+const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 
 class NotStrictable extends Error {}
 
@@ -74,7 +77,14 @@ export function toOpenAIStrictSchema(schema: JSONSchemaObject, log: ChangeLog): 
   const mark = log.changes.length;
   try {
     if (schema.anyOf || schema.oneOf) throw new NotStrictable("the root is a union; strict mode needs a plain object at the root");
-    return strictNode(schema, "", log);
+    const lowered = strictNode(schema, "", log);
+    // Definitions that `$ref`s point at are held to the same rules.
+    for (const key of ["$defs", "definitions"] as const) {
+      const definitions = schema[key] as Record<string, JSONSchemaObject> | undefined;
+      if (definitions === undefined) continue;
+      lowered[key] = Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, strictNode(definition, childPointer("", key, name), log)]));
+    }
+    return lowered;
   } catch (error) {
     if (!(error instanceof NotStrictable)) throw error;
     log.changes.length = mark;
@@ -89,6 +99,20 @@ function strictNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): J
     if (!STRICT_UNSUPPORTED.has(key)) continue;
     log.add(childPointer(pointer, key), key, "dropped", `${key} is not allowed in strict mode (still enforced when the call runs)`);
     delete node[key];
+  }
+  if (Array.isArray(node.allOf)) {
+    const { allOf, ...rest } = node;
+    log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", "allOf merged into one schema (strict mode has no allOf)");
+    return strictNode(mergeAllOf(rest, allOf as JSONSchemaObject[]), pointer, log);
+  }
+  if (typeof node.format === "string" && !STRICT_FORMATS.has(node.format)) {
+    log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported in strict mode; stated in the description instead (still enforced when the call runs)`);
+    node.description = appendSentence(node.description, `Format: ${node.format}.`);
+    delete node.format;
+  }
+  if (Array.isArray(node.items)) {
+    log.add(childPointer(pointer, "items"), "items", "rewritten", "tuple items → one item schema (positions are still enforced when the call runs)");
+    node.items = tupleItems(node.items as JSONSchemaObject[]);
   }
   if (node.oneOf !== undefined) {
     log.add(childPointer(pointer, "oneOf"), "oneOf", "rewritten", "oneOf → anyOf (exactly-one is still enforced when the call runs)");
@@ -119,7 +143,7 @@ function strictNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): J
       node.additionalProperties = false;
     }
   }
-  if (node.items !== undefined && !Array.isArray(node.items)) node.items = strictNode(node.items, childPointer(pointer, "items"), log);
+  if (node.items !== undefined) node.items = strictNode(node.items, childPointer(pointer, "items"), log);
   if (Array.isArray(node.anyOf)) node.anyOf = (node.anyOf as JSONSchemaObject[]).map((b, i) => strictNode(b, childPointer(pointer, "anyOf", i), log));
   return node;
 }

@@ -59,3 +59,31 @@ export function plainObjectRoot(schema: JSONSchemaObject, log: ChangeLog): JSONS
   }
   return out as JSONSchemaObject & { type: "object" };
 }
+
+/** `allOf` branches merged into one schema (properties united in order, required united; earlier wins). */
+export function mergeAllOf(node: JSONSchemaObject, branches: JSONSchemaObject[]): JSONSchemaObject {
+  return branches.reduce(
+    (into, next) => ({
+      ...next,
+      ...into,
+      ...(into.properties || next.properties ? { properties: unitedProperties(into.properties, next.properties) } : {}),
+      ...(into.required || next.required ? { required: [...new Set([...(into.required ?? []), ...(next.required ?? [])])] } : {}),
+    }),
+    node,
+  );
+}
+
+function unitedProperties(first: JSONSchemaObject["properties"], second: JSONSchemaObject["properties"]): Record<string, JSONSchemaObject> {
+  const out = { ...first };
+  for (const [name, schema] of Object.entries(second ?? {})) if (!(name in out)) out[name] = schema;
+  return out;
+}
+
+/** Tuple-style `items: [A, B]` (draft 7) as one item schema: the single branch, or anyOf of them. */
+export function tupleItems(items: JSONSchemaObject[]): JSONSchemaObject {
+  return items.length === 1 ? items[0]! : { anyOf: items };
+}
+
+export function appendSentence(text: unknown, sentence: string): string {
+  return typeof text === "string" && text.length > 0 ? `${text} ${sentence}` : sentence;
+}
