@@ -1,6 +1,6 @@
-import { ChangeLog, plainObjectRoot } from "../schema/lowering";
+import { plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { exportedNames, isObject, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { isObject, lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations ----------------------------------------------------------------------
 
@@ -13,15 +13,8 @@ export function toAnthropic(tools: readonly Tool[], options: ExportOptions = {})
 
 /** `input_schema` must be an object with no combinator at its root. */
 export function exportAnthropic(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<AnthropicTool[]> {
-  const names = exportedNames("anthropic", tools, options);
-  const changes: ExportReport<unknown>["changes"] = [];
-  const declarations = tools.map((tool) => {
-    const log = new ChangeLog(tool.name);
-    const input_schema = plainObjectRoot(tool.inputSchema, log);
-    changes.push(...log.changes);
-    return { name: names.get(tool.name)!, description: tool.description, input_schema };
-  });
-  return { declarations, changes };
+  const { lowered, changes } = lowerTools("anthropic", tools, options, (tool, log) => plainObjectRoot(tool.inputSchema, log));
+  return { declarations: lowered.map(({ tool, name, schema }) => ({ name, description: tool.description, input_schema: schema })), changes };
 }
 
 // ---- Calls in, results out -------------------------------------------------------------

@@ -1,6 +1,6 @@
-import { ChangeLog, plainObjectRoot } from "../schema/lowering";
+import { plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { exportedNames, isObject, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { isObject, lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations (Converse API) -------------------------------------------------------
 
@@ -15,17 +15,11 @@ export function toBedrock(tools: readonly Tool[], options: ExportOptions = {}): 
 
 /** The schema goes under `inputSchema.json`, an object at the root with no combinators. */
 export function exportBedrock(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<BedrockToolConfig> {
-  const names = exportedNames("bedrock", tools, options);
-  const changes: ExportReport<unknown>["changes"] = [];
-  const declarations = {
-    tools: tools.map((tool) => {
-      const log = new ChangeLog(tool.name);
-      const json = plainObjectRoot(tool.inputSchema, log);
-      changes.push(...log.changes);
-      return { toolSpec: { name: names.get(tool.name)!, description: tool.description, inputSchema: { json } } };
-    }),
+  const { lowered, changes } = lowerTools("bedrock", tools, options, (tool, log) => plainObjectRoot(tool.inputSchema, log));
+  return {
+    declarations: { tools: lowered.map(({ tool, name, schema }) => ({ toolSpec: { name, description: tool.description, inputSchema: { json: schema } } })) },
+    changes,
   };
-  return { declarations, changes };
 }
 
 // ---- Calls in, results out -------------------------------------------------------------

@@ -2,7 +2,7 @@ import { ExportError } from "../errors";
 import { canonicalSchema } from "../schema/canonical";
 import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, tupleItems } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { exportedNames, isObject, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { isObject, lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations ----------------------------------------------------------------------
 
@@ -56,19 +56,12 @@ export function toGemini(tools: readonly Tool[], options: GeminiExportOptions = 
 /** `toGemini` plus the report of every change the Gemini dialect made. */
 export function exportGemini(tools: readonly Tool[], options: GeminiExportOptions = {}): ExportReport<GeminiTools | GeminiJsonSchemaTools> {
   if (options.jsonSchema) {
-    const names = exportedNames("gemini", tools, options);
-    const functionDeclarations = tools.map((tool) => ({ name: names.get(tool.name)!, description: tool.description, parametersJsonSchema: tool.inputSchema }));
+    const { lowered } = lowerTools("gemini", tools, options, (tool) => tool.inputSchema);
+    const functionDeclarations = lowered.map(({ tool, name, schema }) => ({ name, description: tool.description, parametersJsonSchema: schema }));
     return { declarations: [{ functionDeclarations }], changes: [] };
   }
-  const names = exportedNames("gemini", tools, options);
-  const changes: ExportReport<GeminiTools>["changes"] = [];
-  const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
-    const name = names.get(tool.name)!;
-    const log = new ChangeLog(tool.name);
-    const parameters = toGeminiSchema(tool.inputSchema, log) as GeminiSchema;
-    changes.push(...log.changes);
-    return { name, description: tool.description, parameters };
-  });
+  const { lowered, changes } = lowerTools("gemini", tools, options, (tool, log) => toGeminiSchema(tool.inputSchema, log) as GeminiSchema);
+  const functionDeclarations = lowered.map(({ tool, name, schema }) => ({ name, description: tool.description, parameters: schema }));
   return { declarations: [{ functionDeclarations }], changes };
 }
 

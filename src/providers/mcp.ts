@@ -1,6 +1,6 @@
-import { ChangeLog, plainObjectRoot } from "../schema/lowering";
+import { plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolResult } from "../types";
-import { exportedNames, type ExportOptions, type ExportReport } from "./shared";
+import { lowerTools, type ExportOptions, type ExportReport } from "./shared";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
 
@@ -26,15 +26,11 @@ export function toMcp(tools: readonly Tool[], options: ExportOptions = {}): McpT
 
 /** MCP takes full JSON Schema; only the root must be an object. Annotations come from `@Tool`. */
 export function exportMcp(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<McpTool[]> {
-  const names = exportedNames("mcp", tools, options);
-  const changes: ExportReport<unknown>["changes"] = [];
-  const declarations = tools.map((tool) => {
+  const { lowered, changes } = lowerTools("mcp", tools, options, (tool, log) => plainObjectRoot(tool.inputSchema, log));
+  const declarations = lowered.map(({ tool, name, schema: inputSchema }) => {
     const annotations = mcpAnnotations(tool);
-    const log = new ChangeLog(tool.name);
-    const inputSchema = plainObjectRoot(tool.inputSchema, log);
-    changes.push(...log.changes);
     return {
-      name: names.get(tool.name)!,
+      name,
       ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
       description: tool.description,
       inputSchema,

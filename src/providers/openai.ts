@@ -1,7 +1,7 @@
 import { dropNullOptionals } from "../runtime/coerce";
 import { appendSentence, ChangeLog, childPointer, mergeAllOf, tupleItems } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { exportedNames, isObject, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { isObject, lowerTools, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations (Chat Completions) ---------------------------------------------------
 
@@ -40,18 +40,12 @@ export function openAIFunctions(
   tools: readonly Tool[],
   options: OpenAIExportOptions,
 ): ExportReport<Array<{ name: string; description: string; parameters: JSONSchemaObject; strict: boolean }>> {
-  const names = exportedNames(provider, tools, options);
-  const changes: ExportReport<unknown>["changes"] = [];
-  const declarations = tools.map((tool) => {
-    const name = names.get(tool.name)!;
-    if (!options.strict) return { name, description: tool.description, parameters: tool.inputSchema, strict: false };
-    const log = new ChangeLog(tool.name);
-    const strictSchema = toOpenAIStrictSchema(tool.inputSchema, log);
-    changes.push(...log.changes);
-    return strictSchema === undefined
+  const { lowered, changes } = lowerTools(provider, tools, options, (tool, log) => (options.strict ? toOpenAIStrictSchema(tool.inputSchema, log) : undefined));
+  const declarations = lowered.map(({ tool, name, schema }) =>
+    schema === undefined
       ? { name, description: tool.description, parameters: tool.inputSchema, strict: false }
-      : { name, description: tool.description, parameters: strictSchema, strict: true };
-  });
+      : { name, description: tool.description, parameters: schema, strict: true },
+  );
   return { declarations, changes };
 }
 

@@ -2,7 +2,7 @@ import { ExportError } from "../errors";
 import { NAME_RULES, type ProviderId } from "../names";
 import { acceptArguments } from "../runtime/arguments";
 import { errorResult } from "../runtime/result";
-import type { SchemaChange } from "../schema/lowering";
+import { ChangeLog, type SchemaChange } from "../schema/lowering";
 import type { Tool, ToolContext, ToolResult } from "../types";
 
 /** What the run side needs from a toolkit. */
@@ -35,6 +35,27 @@ export interface ExportOptions {
 export interface ExportReport<D> {
   declarations: D;
   changes: SchemaChange[];
+}
+
+/**
+ * The common part of every exporter: each tool's provider name and its schema lowered by
+ * `lower` (which logs what it changed), with all the changes collected.
+ */
+export function lowerTools<S>(
+  provider: ProviderId,
+  tools: readonly Tool[],
+  options: ExportOptions,
+  lower: (tool: Tool, log: ChangeLog) => S,
+): { lowered: Array<{ tool: Tool; name: string; schema: S }>; changes: SchemaChange[] } {
+  const names = exportedNames(provider, tools, options);
+  const changes: SchemaChange[] = [];
+  const lowered = tools.map((tool) => {
+    const log = new ChangeLog(tool.name);
+    const schema = lower(tool, log);
+    changes.push(...log.changes);
+    return { tool, name: names.get(tool.name)!, schema };
+  });
+  return { lowered, changes };
 }
 
 /** A provider-specific step between parsing a call's arguments and running it. */
