@@ -8,10 +8,7 @@ const entries = { index: "index.js", mcp: "mcp/index.js", nestjs: "nestjs/index.
 mkdirSync(new URL("../dist/esm/", import.meta.url), { recursive: true });
 for (const [name, path] of Object.entries(entries)) {
   const file = new URL(`../dist/cjs/${path}`, import.meta.url);
-  if (!existsSync(file)) {
-    console.warn(`write-esm-entry: dist/cjs/${path} is not built yet; skipping the "${name}" entry`);
-    continue;
-  }
+  if (!existsSync(file)) throw new Error(`dist/cjs/${path} is missing: every entry point in package.json "exports" must be built`);
   // Loading an optional edge needs its peer dependency; the build machine has them (devDependencies).
   const names = Object.keys(require(file.pathname)).filter((key) => key !== "default" && key !== "__esModule");
   const body = [

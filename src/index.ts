@@ -7,7 +7,8 @@ export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorat
 
 // Build: tools from functions and from decorated instances.
 export { defineTool, type DefineToolOptions } from "./define-tool";
-export { scanTools } from "./scanner/scan-tools";
+export { scanTools, type ScanOptions } from "./scanner/scan-tools";
+export { loadManifest, ManifestError, MANIFEST_ENV, MANIFEST_FILE, type ManifestOption, type ToolnexusManifest } from "./manifest";
 export { Toolkit, isTool, type ToolSource, type ToolkitOptions } from "./toolkit";
 
 // Run: result helpers for hand-written tools.

@@ -17,6 +17,7 @@ import type { ExportOptions, ExportReport } from "./providers/shared";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits } from "./runtime/invoke";
 import { errorResult } from "./runtime/result";
+import { resolveManifest, type ManifestIndex, type ManifestOption } from "./manifest/load";
 import { scanTools } from "./scanner/scan-tools";
 import type { Tool, ToolContext, ToolResult } from "./types";
 
@@ -26,6 +27,13 @@ export type ToolSource = Tool | object | readonly ToolSource[];
 export interface ToolkitOptions {
   /** Milliseconds before any call is ended with a `timeout` result, unless the call or tool sets one. */
   timeout?: number;
+  /**
+   * The manifest written by `toolnexus generate`, for the decorated instances: the object, a
+   * path to it, or `false` for none. Left out: `$TOOLNEXUS_MANIFEST` if set, else
+   * `toolnexus.manifest.json` in `process.cwd()` if it exists (read when the first decorated
+   * instance is registered).
+   */
+  manifest?: ManifestOption;
 }
 
 interface Entry {
@@ -37,16 +45,20 @@ interface Entry {
 export class Toolkit {
   readonly #entries = new Map<string, Entry>();
   readonly #timeout: number | undefined;
+  readonly #manifestOption: ManifestOption;
+  #manifest: { index: ManifestIndex | undefined } | undefined;
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     checkTimeout("Toolkit", options.timeout);
     this.#timeout = options.timeout;
+    this.#manifestOption = options.manifest;
     this.register(...items);
   }
 
   /** Adds tools and decorated instances. A name already taken, or accepted by no provider, throws. */
   register(...items: ToolSource[]): this {
-    for (const tool of items.flatMap(toolsOf)) {
+    const scan = (instance: object) => scanTools(instance, { manifest: this.#resolvedManifest() ?? false });
+    for (const tool of items.flatMap((item) => toolsOf(item, scan))) {
       checkName(tool.name);
       checkDescription(tool.name, tool.description);
       if (this.#entries.has(tool.name)) {
@@ -86,6 +98,12 @@ export class Toolkit {
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
     return entry.run(accepted.args, ctx, this.#timeout);
+  }
+
+  /** The manifest, resolved once, when the first decorated instance needs it. */
+  #resolvedManifest(): ManifestIndex | undefined {
+    this.#manifest ??= { index: resolveManifest(this.#manifestOption) };
+    return this.#manifest.index;
   }
 
   #unknownTool(name: unknown): ToolResult {
@@ -154,10 +172,10 @@ export function isTool(value: unknown): value is Tool {
   );
 }
 
-function toolsOf(item: ToolSource): Tool[] {
-  if (Array.isArray(item)) return item.flatMap(toolsOf);
+function toolsOf(item: ToolSource, scan: (instance: object) => Tool[]): Tool[] {
+  if (Array.isArray(item)) return item.flatMap((inner) => toolsOf(inner, scan));
   if (isTool(item)) return [item];
-  if (typeof item === "object" && item !== null) return scanTools(item);
+  if (typeof item === "object" && item !== null) return scan(item);
   throw new ToolDefinitionError(`A toolkit takes Tools and decorated instances; got ${item === null ? "null" : typeof item}.`);
 }
 

@@ -4,7 +4,8 @@ export interface JSONSchemaObject {
   description?: string;
   properties?: Record<string, JSONSchemaObject>;
   required?: string[];
-  items?: JSONSchemaObject;
+  /** One schema for every element, or (draft 7 tuples) one per position. */
+  items?: JSONSchemaObject | JSONSchemaObject[];
   enum?: unknown[];
   [keyword: string]: unknown;
 }
@@ -51,4 +52,9 @@ export interface Tool {
   annotations?: ToolAnnotations;
   /** Runs the tool. Implementations made by toolnexus never reject. */
   execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
+}
+
+/** The schema of the element at `index` of an array described by `schema` (tuple items included). */
+export function elementSchema(schema: JSONSchemaObject, index: number): JSONSchemaObject | undefined {
+  return Array.isArray(schema.items) ? schema.items[index] : schema.items;
 }

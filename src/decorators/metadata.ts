@@ -61,6 +61,14 @@ export function ownToolMethods(prototype: object): readonly ToolMethodRecord[] {
 
 export function addToolMethod(prototype: object, record: ToolMethodRecord): void {
   Reflect.defineMetadata(TOOL_METHODS, [...ownToolMethods(prototype), record], prototype);
+  DECORATED_CLASSES.add(prototype.constructor);
+}
+
+const DECORATED_CLASSES = new Set<Function>();
+
+/** Every class whose `@Tool` decorators have run, in order (integrations report those they never saw). */
+export function decoratedClasses(): readonly Function[] {
+  return [...DECORATED_CLASSES];
 }
 
 /** Parameter records of one method, indexed by position (holes where nothing was declared). */

@@ -1,7 +1,7 @@
 import { ExportError } from "../errors";
 import { canonicalSchema } from "../schema/canonical";
 import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, tupleItems } from "../schema/lowering";
-import type { JSONSchemaObject, Tool, ToolContext } from "../types";
+import { elementSchema, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
 import { isObject, lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations ----------------------------------------------------------------------
@@ -294,7 +294,7 @@ function restoreIn(schema: JSONSchemaObject | undefined, value: unknown): unknow
     return match === undefined ? value : match;
   }
   if (Array.isArray(value)) {
-    const restored = value.map((item) => restoreIn(schema.items, item));
+    const restored = value.map((item, index) => restoreIn(elementSchema(schema, index), item));
     return restored.some((item, i) => item !== value[i]) ? restored : value;
   }
   if (isObject(value) && schema.properties !== undefined) {

@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from "../types";
+import { elementSchema, type JSONSchemaObject } from "../types";
 
 const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
@@ -22,7 +22,7 @@ export function coerceScalars(schema: JSONSchemaObject | undefined, value: unkno
     if (schema.items === undefined) return value;
     let copy: unknown[] | undefined;
     value.forEach((item, index) => {
-      const coerced = coerceScalars(schema.items, item);
+      const coerced = coerceScalars(elementSchema(schema, index), item);
       if (coerced !== item) (copy ??= [...value])[index] = coerced;
     });
     return copy ?? value;
@@ -59,7 +59,7 @@ export function dropNullOptionals(schema: JSONSchemaObject | undefined, value: u
     if (schema.items === undefined) return value;
     let copy: unknown[] | undefined;
     value.forEach((item, index) => {
-      const cleaned = dropNullOptionals(schema.items, item);
+      const cleaned = dropNullOptionals(elementSchema(schema, index), item);
       if (cleaned !== item) (copy ??= [...value])[index] = cleaned;
     });
     return copy ?? value;

@@ -13,6 +13,13 @@ export type ParameterBinding =
   | { kind: "ctx" }
   | { kind: "args"; dto: Function };
 
+/**
+ * An object scanned for tools may stand in for instances made per call (NestJS request-scoped
+ * providers): when it has a function under this key, each call runs the method on what that
+ * function returns (or resolves to) for the call's context, after the arguments are accepted.
+ */
+export const CALL_RECEIVER = Symbol.for("toolnexus.callReceiver");
+
 export interface DecoratedToolPlan {
   name: string;
   inputSchema: JSONSchemaObject;
@@ -31,6 +38,7 @@ export interface DecoratedToolPlan {
 export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
   const problemsOf = lazyValidator(plan.inputSchema);
   const hasDtos = plan.bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
+  const receiverFor = (plan.instance as { [CALL_RECEIVER]?: (ctx: ToolContext) => unknown })[CALL_RECEIVER];
   return (rawArgs, ctx, fallbackTimeout) => {
     const args = coerceScalars(plan.inputSchema, dropNullOptionals(plan.inputSchema, rawArgs)) as Record<string, unknown>;
     const problems = problemsOf(args);
@@ -43,7 +51,8 @@ export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
           const dtoProblems = await validateDtos(plan.bindings, positional);
           if (dtoProblems.length > 0) return invalidArguments(plan.name, dtoProblems);
         }
-        return plan.method.apply(plan.instance, positional);
+        const receiver = typeof receiverFor === "function" ? await receiverFor.call(plan.instance, callCtx) : plan.instance;
+        return plan.method.apply(receiver, positional);
       },
       ctx,
       plan.timeout ?? fallbackTimeout,

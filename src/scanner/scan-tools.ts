@@ -1,6 +1,10 @@
 import { checkDescription, checkName, checkTimeout, managedTool } from "../define-tool";
 import { ownParameterRecords, ownToolMethods, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
 import { ScanError } from "../errors";
+import { ManifestError } from "../manifest/errors";
+import { resolveManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
+import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type RuntimeParameter } from "../manifest/merge";
+import type { ManifestParameter, ManifestTool } from "../manifest/types";
 import { decoratedRunner, type ParameterBinding } from "../runtime/decorated";
 import { canonicalSchema } from "../schema/canonical";
 import { DtoSchemaError, schemaForClass } from "../schema/dto-schema";
@@ -13,12 +17,27 @@ const MISSING_METADATA_FIX =
   'Fix: compile with tsc / ts-node / ts-jest and "emitDecoratorMetadata": true (swc: jsc.transform.decoratorMetadata), ' +
   "or give each parameter its type explicitly (@Param({ type: String }), @Args(Dto)), or run `toolnexus generate` and use the manifest";
 
+export interface ScanOptions {
+  /**
+   * The manifest written by `toolnexus generate`: the object, a path to it, or `false` for none.
+   * Left out: `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` in `process.cwd()` if
+   * it exists. Explicit decorator options win over it; it wins over `design:paramtypes`.
+   */
+  manifest?: ManifestOption;
+  /**
+   * Put before every tool name (`"billing_"` + `refund`), for integrations that name tools per
+   * module (toolnexus/nestjs). The manifest is matched on the name without it.
+   */
+  namePrefix?: string;
+}
+
 /**
  * The tools of a decorated instance, bound to it: its own `@Tool` methods and inherited ones
  * (an override in a subclass wins). Throws `ScanError` naming class, method and parameter when
- * a tool cannot be built correctly.
+ * a tool cannot be built correctly, and `ManifestError` when the manifest is unusable or stale
+ * for one of its methods.
  */
-export function scanTools(instance: object): Tool[] {
+export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
   if (typeof instance !== "object" || instance === null) {
     throw new ScanError(`scanTools takes an instance of a class with @Tool methods; got ${instance === null ? "null" : typeof instance}.`);
   }
@@ -35,10 +54,11 @@ export function scanTools(instance: object): Tool[] {
   if (found.size === 0) {
     throw new ScanError(`${className} has no @Tool methods. Decorate the methods models may call with @Tool("what it does").`);
   }
+  const manifest = resolveManifest(options.manifest);
   const tools: Tool[] = [];
   const methodOfName = new Map<string, string>();
   for (const { prototype, record } of found.values()) {
-    const tool = buildTool(instance, className, prototype, record);
+    const tool = buildTool(instance, className, prototype, record, manifest, options.namePrefix ?? "");
     const other = methodOfName.get(tool.name);
     if (other !== undefined) {
       throw new ScanError(`${className}.${other} and ${className}.${record.propertyKey} both declare the tool "${tool.name}"; give one of them another name with @Tool({ name }).`);
@@ -49,19 +69,31 @@ export function scanTools(instance: object): Tool[] {
   return tools;
 }
 
-function buildTool(instance: object, className: string, prototype: object, { propertyKey, options }: ToolMethodRecord): Tool {
+function buildTool(instance: object, className: string, prototype: object, { propertyKey, options }: ToolMethodRecord, manifest: ManifestIndex | undefined, namePrefix: string): Tool {
   const where = `${className}.${propertyKey}`;
   const method = (instance as Record<string, unknown>)[propertyKey];
   if (typeof method !== "function") throw new ScanError(`${where} is decorated with @Tool but is not a method on the instance.`);
-  const name = options.name ?? propertyKey;
+  const ownName = options.name ?? propertyKey;
+  const name = namePrefix + ownName;
+  // The manifest is keyed by the class that declares the method (inherited tools included).
+  const declaringClass = (prototype as { constructor?: Function }).constructor?.name || className;
+  const entry = manifest?.entry(declaringClass, propertyKey);
+  const description = options.description ?? entry?.description;
   try {
     checkName(name);
-    checkDescription(name, options.description);
+    checkDescription(name, description);
     checkTimeout(`Tool "${name}"`, options.timeout);
   } catch (error) {
-    throw new ScanError(`${where}: ${(error as Error).message}${options.description === undefined ? ' Use @Tool("what it does").' : ""}`);
+    throw new ScanError(`${where}: ${(error as Error).message}${description === undefined ? ' Use @Tool("what it does").' : ""}`);
   }
-  const { inputSchema, bindings } = buildParameters(where, prototype, propertyKey, method as Function);
+  let built: { inputSchema: JSONSchemaObject; bindings: ParameterBinding[] };
+  try {
+    built = buildParameters(where, prototype, propertyKey, method as Function, entry && { entry, name: ownName, source: manifest!.source });
+  } catch (error) {
+    if (manifest === undefined || entry !== undefined || !(error instanceof ScanError) || error instanceof ManifestError) throw error;
+    throw new ScanError(`${error.message} (The manifest ${manifest.source} has no entry for ${declaringClass}.${propertyKey}: run \`npx toolnexus generate\` to add it.)`);
+  }
+  const { inputSchema, bindings } = built;
   const run = decoratedRunner({
     name,
     inputSchema,
@@ -71,7 +103,7 @@ function buildTool(instance: object, className: string, prototype: object, { pro
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
   });
   return managedTool(
-    { name, description: options.description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) },
+    { name, description: description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) },
     run,
   );
 }
@@ -81,11 +113,13 @@ function buildParameters(
   prototype: object,
   propertyKey: string,
   method: Function,
+  manifest?: { entry: ManifestTool; name: string; source: string },
 ): { inputSchema: JSONSchemaObject; bindings: ParameterBinding[] } {
   const records = ownParameterRecords(prototype, propertyKey);
   const designTypes = Reflect.getOwnMetadata("design:paramtypes", prototype, propertyKey) as unknown[] | undefined;
   const fromSource = sourceParameters(method);
   const count = Math.max(records.length, designTypes?.length ?? 0, fromSource.length, method.length);
+  if (manifest !== undefined) checkFresh(where, manifest, records, fromSource, count);
 
   const properties: Record<string, JSONSchemaObject> = {};
   const required: string[] = [];
@@ -95,6 +129,7 @@ function buildParameters(
   for (let index = 0; index < count; index++) {
     const record: ParameterRecord = records[index] ?? { kind: "param", options: {} };
     const designType = designTypes?.[index];
+    const listed: ManifestParameter | undefined = manifest?.entry.parameters[index];
     const label = `${where}, parameter ${index}`;
     if (record.kind === "ctx") {
       bindings.push({ kind: "ctx" });
@@ -105,26 +140,35 @@ function buildParameters(
       if (typeof dto !== "function" || !isUserClass(dto)) {
         throw new ScanError(`${label}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? MISSING_METADATA_FIX : ""}`.trim());
       }
-      argsSchema = guard(label, () => schemaForClass(dto));
+      argsSchema = guard(label, () => (listed?.kind === "args" ? argsSchemaWithManifest(dto, listed.schema) : schemaForClass(dto)));
       bindings.push({ kind: "args", dto });
       continue;
     }
-    const name = record.name ?? fromSource[index]?.name;
+    const fromManifest = listed?.kind === "param" ? listed : undefined;
+    const name = record.name ?? fromManifest?.name ?? fromSource[index]?.name;
     if (name === undefined) {
       throw new ScanError(`${label}: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").`);
     }
     const paramLabel = `${where}, parameter ${index} ("${name}")`;
-    if (designTypes === undefined && !explicitlyTyped(record.options)) {
+    if (designTypes === undefined && !explicitlyTyped(record.options) && fromManifest?.schema === undefined) {
       throw new ScanError(`${paramLabel}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.`);
     }
     if (name in properties) throw new ScanError(`${paramLabel}: another parameter of this tool is also named "${name}".`);
-    properties[name] = guard(paramLabel, () => schemaForParameter(designType, record.options));
-    const optional = record.options.optional === true || record.options.default !== undefined || fromSource[index]?.hasDefault === true;
+    properties[name] = guard(paramLabel, () =>
+      fromManifest !== undefined
+        ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema)
+        : schemaForParameter(designType, record.options),
+    );
+    const optional =
+      record.options.optional === true ||
+      record.options.default !== undefined ||
+      fromSource[index]?.hasDefault === true ||
+      (fromManifest?.optional === true && record.options.optional !== false);
     if (!optional) required.push(name);
     bindings.push({
       kind: "param",
       name,
-      ...conversionFor(record.options.type ?? designType),
+      ...conversionWithManifest(paramLabel, record.options, designType, fromManifest),
       ...(record.options.default !== undefined ? { defaultValue: record.options.default } : {}),
     });
   }
@@ -137,6 +181,53 @@ function buildParameters(
   }
   const inputSchema: JSONSchemaObject = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   return { inputSchema: canonicalSchema(inputSchema), bindings };
+}
+
+/** A manifest entry that no longer matches the method's parameters is an error, never silently applied. */
+function checkFresh(
+  where: string,
+  manifest: { entry: ManifestTool; name: string; source: string },
+  records: ReadonlyArray<ParameterRecord | undefined>,
+  fromSource: ReturnType<typeof sourceParameters>,
+  count: number,
+): void {
+  const parameters: RuntimeParameter[] = [];
+  for (let index = 0; index < count; index++) {
+    const record = records[index];
+    if (record !== undefined && record.kind !== "param") parameters.push({ kind: record.kind });
+    else parameters.push({ kind: "param", name: record?.name ?? fromSource[index]?.name });
+  }
+  const reason = staleReason(manifest.entry, manifest.name, parameters);
+  if (reason !== undefined) {
+    throw new ManifestError(
+      `${where}: the manifest ${manifest.source} is stale for this method (${reason}). Run \`npx toolnexus generate\` again, or scan without it ({ manifest: false }).`,
+    );
+  }
+}
+
+/** How the argument becomes what the method receives: from the runtime type when known, else from the manifest. */
+function conversionWithManifest(
+  label: string,
+  options: ParamOptions,
+  designType: unknown,
+  fromManifest: Extract<ManifestParameter, { kind: "param" }> | undefined,
+): Pick<Extract<ParameterBinding, { kind: "param" }>, "convert"> {
+  const own = conversionFor(options.type ?? designType);
+  if (own.convert !== undefined || fromManifest?.convert === undefined) return own;
+  switch (fromManifest.convert) {
+    case "date":
+      return { convert: { date: true, each: false } };
+    case "date[]":
+      return { convert: { date: true, each: true } };
+    default: {
+      if (options.schema !== undefined) return {};
+      const many = fromManifest.convert === "class[]";
+      const cls = fromManifest.className ?? "a class";
+      throw new ScanError(
+        `${label}: its type is ${many ? `an array of ${cls} instances` : `a ${cls} instance`}, and the class itself is not known at run time${designType === undefined ? " (no type metadata was emitted)" : ""}. Say it with @Param({ type: ${many ? `[${cls}]` : cls} }).`,
+      );
+    }
+  }
 }
 
 function explicitlyTyped(options: ParamOptions): boolean {

@@ -89,7 +89,7 @@ function resolveNested(owner: Function, key: string, property: JSONSchemaObject,
     const { $ref: _ref, ...siblings } = property;
     return { ...siblings, ...schemaForClass(nestedClass(owner, key), chain) };
   }
-  if (property.items !== undefined && typeof property.items.$ref === "string") {
+  if (property.items !== undefined && !Array.isArray(property.items) && typeof property.items.$ref === "string") {
     const { $ref: _ref, ...siblings } = property.items;
     return { ...property, items: { ...siblings, ...schemaForClass(nestedClass(owner, key), chain) } };
   }

@@ -1,0 +1,125 @@
+import { Option, type Command } from "commander";
+import type * as Mcp from "../../mcp";
+import { CliError, messageOf } from "../errors";
+import { finish, loadToolkit, note, wholeNumber, withModuleOptions, type ModuleOptions } from "../shared";
+
+interface ServeOptions extends ModuleOptions {
+  stdio?: boolean;
+  http?: string | true;
+  token?: string;
+  allowedHost: string[];
+  path: string;
+  maxBody?: number;
+  jsonResponse?: boolean;
+  shutdownTimeout?: number;
+  name?: string;
+}
+
+const HTTP_ONLY = ["token", "allowedHost", "path", "maxBody", "jsonResponse"] as const;
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** `toolnexus serve <module>`: an MCP server over stdio (default) or streamable HTTP. */
+export function registerServe(program: Command): Command {
+  const command = program
+    .command("serve")
+    .description("serve the tools as an MCP server, over stdio (default) or streamable HTTP (stateless)")
+    .argument("<module>", "a .ts or .js module that exports tools")
+    .option("--stdio", "serve over stdin/stdout (the default)")
+    .option("--http [address]", "serve over streamable HTTP at [host:]port (default 127.0.0.1:3000; port 0 picks a free one)")
+    .addOption(new Option("--token <token>", "HTTP: require Authorization: Bearer <token>").env("TOOLNEXUS_TOKEN"))
+    .option("--allowed-host <host>", "HTTP: also answer this Host header (repeatable; default localhost, 127.0.0.1, [::1])", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--path <path>", "HTTP: the endpoint path", "/mcp")
+    .option("--max-body <bytes>", "HTTP: request-size limit in bytes (default 1048576)", wholeNumber("--max-body", { min: 1 }))
+    .option("--json-response", "HTTP: answer with JSON bodies instead of SSE streams")
+    .option("--shutdown-timeout <ms>", "on Ctrl-C/SIGTERM, wait this long for calls in flight before aborting them (default 10000)", wholeNumber("--shutdown-timeout"))
+    .option("--name <name>", "the server name sent to clients (default toolnexus)");
+  return withModuleOptions(command).action(async (specifier: string, options: ServeOptions, self: Command) => {
+    const verbose = Boolean(self.optsWithGlobals().verbose);
+    if (options.stdio && options.http !== undefined) throw new CliError("--stdio and --http exclude each other. Pick one.");
+    if (options.http === undefined) {
+      const given = HTTP_ONLY.filter((key) => self.getOptionValueSource(key) === "cli");
+      if (given.length > 0) {
+        throw new CliError(`${given.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} ${given.length === 1 ? "applies" : "apply"} to HTTP only. Add --http [host:]port, or drop ${given.length === 1 ? "it" : "them"}.`);
+      }
+      // stdout carries the protocol: whatever the tools log goes to stderr instead.
+      console.log = console.info = console.debug = console.error;
+    }
+    const address = options.http === undefined ? undefined : parseAddress(options.http);
+    const toolkit = await loadToolkit(specifier, options);
+    const mcp = loadMcp();
+    const onError = verbose ? (error: Error) => note(`mcp: ${messageOf(error)}`) : undefined;
+    const common = {
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.shutdownTimeout !== undefined ? { shutdownTimeout: options.shutdownTimeout } : {}),
+      ...(onError ? { onError } : {}),
+    };
+    let handle: Mcp.McpServerHandle;
+    try {
+      handle =
+        address === undefined
+          ? await mcp.serveMcp(toolkit, { transport: "stdio", ...common })
+          : await mcp.serveMcp(toolkit, {
+              transport: "http",
+              host: address.host,
+              port: address.port,
+              path: options.path,
+              ...(options.token !== undefined ? { token: options.token } : {}),
+              ...(options.allowedHost.length > 0 ? { allowedHosts: [...mcp.LOCAL_HOSTS, ...options.allowedHost] } : {}),
+              ...(options.maxBody !== undefined ? { maxBodyBytes: options.maxBody } : {}),
+              ...(options.jsonResponse ? { jsonResponse: true } : {}),
+              ...common,
+            });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const where = address ? `${address.host}:${address.port}` : "stdio";
+      if (code === "EADDRINUSE") throw new CliError(`cannot listen on ${where}: the port is in use. Pick another port (--http ${address!.host}:<port>, or 0 for a free one) or stop the other server.`, 2, { cause: error });
+      if (code === "EACCES") throw new CliError(`cannot listen on ${where}: permission denied. Use a port above 1023.`, 2, { cause: error });
+      if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") throw new CliError(`cannot listen on ${where}: no such address on this machine. Use 127.0.0.1, 0.0.0.0, or one of this machine's addresses.`, 2, { cause: error });
+      throw new CliError(`cannot serve ${specifier}: ${messageOf(error)}`, 2, { cause: error });
+    }
+
+    const count = toolkit.tools().length;
+    const tools = `${count} tool${count === 1 ? "" : "s"}`;
+    if (handle.transport === "http") {
+      note(`serving ${tools} over MCP at ${handle.url} (streamable HTTP, stateless; Ctrl-C to stop)`);
+      if (!LOOPBACK.has(address!.host) && options.token === undefined) note("warning: listening beyond this machine without --token: anyone who can reach the port can run these tools.");
+      if ((address!.host === "0.0.0.0" || address!.host === "::") && options.allowedHost.length === 0) {
+        note("note: only the Host headers localhost, 127.0.0.1 and [::1] are answered; add --allowed-host <name> for each name clients use.");
+      }
+    } else {
+      note(`serving ${tools} over MCP on stdio`);
+    }
+
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      note("stopping: finishing the calls in flight (press Ctrl-C again to quit at once)");
+      void handle.close();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    await handle.closed;
+    return finish(0);
+  });
+}
+
+function parseAddress(value: string | true): { host: string; port: number } {
+  if (value === true) return { host: "127.0.0.1", port: 3000 };
+  const match = /^(?:(\[[^\]]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (match === null || port > 65535) throw new CliError(`--http takes [host:]port, e.g. 3000, 127.0.0.1:3000 or [::1]:3000; got "${value}".`);
+  return { host: match[1] ? match[1].replace(/^\[|\]$/g, "") : "127.0.0.1", port };
+}
+
+/** The MCP entry needs the optional peer dependency @modelcontextprotocol/sdk: loaded only here. */
+function loadMcp(): typeof Mcp {
+  try {
+    return require("../../mcp") as typeof Mcp;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" && messageOf(error).includes("@modelcontextprotocol/sdk")) {
+      throw new CliError("serving MCP needs @modelcontextprotocol/sdk, an optional peer dependency that is not installed. Install it: npm install @modelcontextprotocol/sdk", 2, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,103 @@
+import * as ts from "typescript";
+
+export type DecoratorKind = "Tool" | "Param" | "Ctx" | "Args";
+const KINDS = new Set<string>(["Tool", "Param", "Ctx", "Args"]);
+
+/** The file each toolnexus decorator is declared in (source or built `.d.ts`). */
+const DECORATOR_FILE = /[\\/]decorators[\\/](tool|param|ctx|args)\.decorator\.(d\.)?[cm]?ts$/;
+/** Import specifiers that are toolnexus itself. */
+const TOOLNEXUS_MODULE = /^toolnexus(\/|$)/;
+
+export interface FoundTool {
+  classNode: ts.ClassLikeDeclaration;
+  /** The name the class has at run time (`constructor.name`). */
+  className: string | undefined;
+  method: ts.MethodDeclaration;
+  decorator: ts.Decorator;
+}
+
+/**
+ * Recognizes toolnexus's decorators by what they resolve to (through re-exports and renamed
+ * imports), falling back to the import specifier when the declaration cannot be followed.
+ */
+export class DecoratorResolver {
+  readonly #cache = new Map<ts.Symbol, DecoratorKind | undefined>();
+
+  constructor(private readonly checker: ts.TypeChecker) {}
+
+  kindOf(decorator: ts.Decorator): DecoratorKind | undefined {
+    let callee = decorator.expression;
+    if (ts.isCallExpression(callee)) callee = callee.expression;
+    const nameNode = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+    if (nameNode === undefined) return undefined;
+    const symbol = this.checker.getSymbolAtLocation(nameNode);
+    if (symbol === undefined) return undefined;
+    if (this.#cache.has(symbol)) return this.#cache.get(symbol);
+    const kind = this.#resolve(symbol, ts.isPropertyAccessExpression(callee) ? callee.expression : undefined);
+    this.#cache.set(symbol, kind);
+    return kind;
+  }
+
+  #resolve(symbol: ts.Symbol, namespace: ts.Expression | undefined): DecoratorKind | undefined {
+    const resolved = symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
+    const declaration = resolved.declarations?.[0];
+    if (declaration !== undefined && KINDS.has(resolved.name) && DECORATOR_FILE.test(declaration.getSourceFile().fileName)) {
+      return resolved.name as DecoratorKind;
+    }
+    // `import { Tool as T } from "toolnexus"`, or `import * as tn from "toolnexus"` + `@tn.Tool()`.
+    for (const candidate of symbol.declarations ?? []) {
+      if (ts.isImportSpecifier(candidate)) {
+        const from = candidate.parent.parent.parent.moduleSpecifier;
+        const imported = (candidate.propertyName ?? candidate.name).text;
+        if (ts.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text) && KINDS.has(imported)) return imported as DecoratorKind;
+      }
+    }
+    if (namespace !== undefined && ts.isIdentifier(namespace) && KINDS.has(symbol.name)) {
+      const ns = this.checker.getSymbolAtLocation(namespace);
+      for (const candidate of ns?.declarations ?? []) {
+        if (ts.isNamespaceImport(candidate)) {
+          const from = candidate.parent.parent.moduleSpecifier;
+          if (ts.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text)) return symbol.name as DecoratorKind;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The toolnexus decorator of `node` of one of `kinds`, if it has one. */
+  find(node: ts.Node, kinds: readonly DecoratorKind[]): { decorator: ts.Decorator; kind: DecoratorKind } | undefined {
+    if (!ts.canHaveDecorators(node)) return undefined;
+    for (const decorator of ts.getDecorators(node) ?? []) {
+      const kind = this.kindOf(decorator);
+      if (kind !== undefined && kinds.includes(kind)) return { decorator, kind };
+    }
+    return undefined;
+  }
+}
+
+/** Every method decorated with `@Tool` in `file`, in source order (classes nested anywhere included). */
+export function findToolMethods(file: ts.SourceFile, resolver: DecoratorResolver): FoundTool[] {
+  const found: FoundTool[] = [];
+  if (!file.text.includes("@")) return found;
+  const visit = (node: ts.Node): void => {
+    if (ts.isClassLike(node)) {
+      for (const member of node.members) {
+        if (!ts.isMethodDeclaration(member)) continue;
+        const tool = resolver.find(member, ["Tool"]);
+        if (tool !== undefined) found.push({ classNode: node, className: runtimeClassName(node), method: member, decorator: tool.decorator });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** `constructor.name` as the class will have it: its own name, the variable it is assigned to, or "default". */
+function runtimeClassName(node: ts.ClassLikeDeclaration): string | undefined {
+  if (node.name !== undefined) return node.name.text;
+  if (ts.isClassDeclaration(node) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) return "default";
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  return undefined;
+}

@@ -1,0 +1,68 @@
+import { createHash } from "node:crypto";
+import * as ts from "typescript";
+
+/** Bump when the generator's output for unchanged sources changes: every tool's hash changes with it. */
+export const GENERATOR_REVISION = "1";
+
+export function digest(parts: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(`${part.length}:${part}`);
+  return `sha256:${hash.digest("hex").slice(0, 32)}`;
+}
+
+/** JSDoc blocks attached to `node`, as written. */
+function jsDocText(node: ts.Node): string {
+  return ts
+    .getJSDocCommentsAndTags(node)
+    .filter((doc) => doc.kind === ts.SyntaxKind.JSDoc)
+    .map((doc) => doc.getText())
+    .join("\n");
+}
+
+/** `node`'s text without its decorators (they feed the runtime, not the manifest). */
+function withoutDecorators(node: ts.Node): string {
+  const decorators = ts.canHaveDecorators(node) ? ts.getDecorators(node) : undefined;
+  const source = node.getSourceFile();
+  if (decorators === undefined || decorators.length === 0) return node.getText(source);
+  return source.text.slice(decorators[decorators.length - 1]!.end, node.end).trim();
+}
+
+/**
+ * What a tool's entry is generated from, in the method: its JSDoc, its decorators (names and
+ * options), name, type parameters and parameters. The body and the return type are left out,
+ * so editing what the method does never makes the manifest stale.
+ */
+export function methodSignatureText(method: ts.MethodDeclaration): string {
+  const source = method.getSourceFile();
+  const decorators = (ts.getDecorators(method) ?? []).map((d) => d.getText(source));
+  return [
+    jsDocText(method),
+    ...decorators,
+    method.name.getText(source),
+    method.typeParameters?.map((p) => p.getText(source)).join(",") ?? "",
+    ...method.parameters.map((p) => p.getText(source)),
+  ].join("\n");
+}
+
+/**
+ * What a reached type declaration contributes: interfaces, aliases and enums as written (with
+ * JSDoc); classes only as far as their shape goes (heritage, properties and accessors with
+ * their JSDoc, without decorators or method bodies).
+ */
+export function declarationText(declaration: ts.Declaration): string {
+  const source = declaration.getSourceFile();
+  if (ts.isClassLike(declaration)) {
+    const parts = [`class ${declaration.name?.getText(source) ?? ""}`, ...(declaration.heritageClauses ?? []).map((h) => h.getText(source))];
+    for (const member of declaration.members) {
+      if (ts.isPropertyDeclaration(member) || ts.isGetAccessorDeclaration(member) || ts.isSetAccessorDeclaration(member)) {
+        parts.push(`${jsDocText(member)}${ts.isPropertyDeclaration(member) ? withoutDecorators(member) : `${member.name.getText(source)}:${member.type?.getText(source) ?? ""}`}`);
+      } else if (ts.isConstructorDeclaration(member)) {
+        for (const parameter of member.parameters) {
+          if (ts.isParameterPropertyDeclaration(parameter, member)) parts.push(withoutDecorators(parameter));
+        }
+      }
+    }
+    return parts.join("\n");
+  }
+  return `${jsDocText(declaration)}${declaration.getText(source)}`;
+}

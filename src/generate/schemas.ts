@@ -1,0 +1,118 @@
+import * as ts from "typescript";
+import * as tjs from "typescript-json-schema";
+import { canonicalSchema, inlineRefs } from "../schema/canonical";
+import type { JSONSchemaObject } from "../types";
+
+/** The part of typescript-json-schema's generator this uses: the per-type entry point behind `getSchemaForSymbol`. */
+interface TypeDefinitions {
+  getTypeDefinition(type: ts.Type, asRef?: boolean, unionModifier?: string, prop?: ts.Symbol): tjs.Definition;
+  getClassDefinition(type: ts.Type, definition: tjs.Definition): tjs.Definition;
+  readonly ReffedDefinitions: Record<string, tjs.Definition>;
+}
+
+/**
+ * typescript-json-schema settings for tool arguments: close objects, required from `?`. Named
+ * types are generated once and referenced (`ref`), then copied into each schema, so a type
+ * used by many tools costs one generation.
+ */
+const SETTINGS: tjs.PartialArgs = {
+  ref: true,
+  aliasRef: false,
+  topRef: false,
+  required: true,
+  noExtraProps: true,
+  excludePrivate: true,
+  strictNullChecks: true,
+  ignoreErrors: true,
+  titles: false,
+  defaultProps: false,
+  propOrder: false,
+  defaultNumberType: "number",
+};
+
+/** Keywords typescript-json-schema can emit that are not JSON Schema. */
+const NOT_SCHEMA = new Set(["propertyOrder", "defaultProperties", "typeof", "$schema", "definitions", "$id"]);
+
+/**
+ * JSON Schemas of parameter types, from one typescript-json-schema generator over the
+ * project's one program (the generator is built once and asked once per parameter; the
+ * definitions of named types it collects are shared by every tool).
+ */
+export class SchemaGenerator {
+  readonly #generator: TypeDefinitions;
+  readonly warnings: string[] = [];
+
+  constructor(checker: ts.TypeChecker) {
+    const generator = new tjs.JsonSchemaGenerator([], {}, {}, {}, checker, { ...tjs.getDefaultArgs(), ...SETTINGS }) as unknown as TypeDefinitions;
+    if (typeof generator.getTypeDefinition !== "function" || typeof generator.getClassDefinition !== "function") {
+      throw new Error("This version of typescript-json-schema lacks getTypeDefinition/getClassDefinition; toolnexus generate needs typescript-json-schema ^0.68.");
+    }
+    // typescript-json-schema reads index signatures from declarations, so a mapped type such as
+    // Record<string, X> comes out closed ({ additionalProperties: false }): give it its values' schema.
+    const classDefinition = generator.getClassDefinition.bind(generator);
+    generator.getClassDefinition = (type, definition) => {
+      const result = classDefinition(type, definition);
+      const index = checker.getIndexInfoOfType(type, ts.IndexKind.String);
+      if (index !== undefined && (result.additionalProperties === false || result.additionalProperties === undefined)) {
+        result.additionalProperties = generator.getTypeDefinition(index.type);
+      }
+      return result;
+    };
+    this.#generator = generator;
+  }
+
+  /**
+   * The schema of `type`, self-contained and in canonical key order. `symbol` is the parameter
+   * (its JSDoc `@param` text becomes the description) or the property it comes from.
+   */
+  schemaOf(type: ts.Type, symbol: ts.Symbol | undefined): JSONSchemaObject {
+    const definition = this.#quietly(() => this.#generator.getTypeDefinition(type, false, "anyOf", symbol));
+    // Named types were generated once and referenced (`#/definitions/<URI-encoded name>`): copy them in.
+    const definitions: Record<string, unknown> = {};
+    for (const [name, target] of Object.entries(this.#generator.ReffedDefinitions)) definitions[encodeURIComponent(name)] = target;
+    const inlined = inlineRefs(definition, definitions, (chain) => {
+      throw new Error(`the type refers to itself (${chain.map(decodeURIComponent).join(" → ")})`);
+    });
+    return canonicalSchema(tidy(inlined) as JSONSchemaObject);
+  }
+
+  /** typescript-json-schema reports odd initializers with console.warn: kept as warnings instead of stray output. */
+  #quietly<T>(run: () => T): T {
+    const { warn, error } = console;
+    console.warn = (...args: unknown[]) => void this.warnings.push(args.map(String).join(" "));
+    console.error = console.warn;
+    try {
+      return run();
+    } finally {
+      console.warn = warn;
+      console.error = error;
+    }
+  }
+}
+
+/**
+ * typescript-json-schema's output made into a tool schema: its own keywords dropped, numeric
+ * enums of whole numbers typed `integer` (as class-validator's are), and properties with a
+ * default (a class property initializer, `@default`) not required.
+ */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (NOT_SCHEMA.has(key)) continue;
+    if (key === "enum" || key === "const" || key === "default" || key === "examples" || key === "required") out[key] = value;
+    else if (key === "properties" && typeof value === "object" && value !== null) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, tidy(sub)]));
+    } else out[key] = tidy(value);
+  }
+  if (out.type === "number" && Array.isArray(out.enum) && out.enum.every((v) => Number.isInteger(v))) out.type = "integer";
+  if (out.type === "number" && Number.isInteger(out.const)) out.type = "integer";
+  if (Array.isArray(out.required) && typeof out.properties === "object" && out.properties !== null) {
+    const properties = out.properties as Record<string, { default?: unknown }>;
+    const required = (out.required as string[]).filter((name) => properties[name]?.default === undefined);
+    if (required.length > 0) out.required = required;
+    else delete out.required;
+  }
+  return out;
+}

@@ -1,0 +1,354 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolSource } from "../toolkit";
+import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+
+/** Hosts a local server answers to by default (any port). */
+export const LOCAL_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/** Default request-size limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Options of the streamable HTTP handler (and of `serveMcp` in HTTP mode). */
+export interface McpHttpOptions extends McpServerOptions {
+  /**
+   * `Host` header values the handler answers (DNS rebinding protection); anything else gets
+   * 403. An entry is a host name (`"localhost"`, any port), a `host:port`, or `"*"` (no check:
+   * only behind a proxy that checks `Host` itself). IPv6 addresses in brackets: `"[::1]"`.
+   * Default: `localhost`, `127.0.0.1`, `[::1]`.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * `Origin` header values accepted (browsers send one). Default: an origin whose host passes
+   * `allowedHosts`. A request without `Origin` (every non-browser client) is not affected.
+   */
+  allowedOrigins?: readonly string[];
+  /** When set, every request needs `Authorization: Bearer <token>`; otherwise 401. */
+  token?: string;
+  /**
+   * Largest request body in bytes (declared `Content-Length` or counted while reading); larger
+   * ones get 413 unread. Default 1 MiB. When you pass `parsedBody`, your body parser's own
+   * limit applied when it read the body; the declared `Content-Length` is still checked.
+   */
+  maxBodyBytes?: number;
+  /** Answer with a single JSON body instead of an SSE stream. Default false (SSE keeps long calls alive through proxies). */
+  jsonResponse?: boolean;
+  /** Host data for the tools (`ctx.state`) from the request: the user, the tenant ... */
+  state?: (req: IncomingMessage) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+}
+
+/**
+ * A Node `(req, res, parsedBody?)` handler for MCP's streamable HTTP transport, stateless,
+ * plus what a host needs to drain it.
+ */
+export interface McpHttpHandler {
+  (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void>;
+  /** HTTP requests being answered right now. */
+  readonly activeRequests: number;
+  /**
+   * Graceful stop: new requests get 503 (`Connection: close`); resolves once every request
+   * in flight has been answered. After `timeout` ms (default 10 s) the calls still running are
+   * aborted (their tools see `ctx.signal` fire and answer with an `aborted` result).
+   */
+  close(options?: { timeout?: number }): Promise<void>;
+}
+
+/**
+ * Creates a framework-free handler that serves a toolkit over MCP's streamable HTTP
+ * transport, stateless: every request gets a fresh SDK `Server` and transport (as the SDK's
+ * stateless example does), so nothing is kept between requests and any number of instances
+ * can run behind a load balancer.
+ *
+ * Before anything reaches the SDK, each request is checked, in this order:
+ * 1. `Host` against `allowedHosts` (403) and `Origin` against `allowedOrigins` (403);
+ * 2. `Authorization: Bearer <token>` when `token` is set (401, `WWW-Authenticate: Bearer`);
+ * 3. method: POST only (GET and DELETE are for sessions; 405 with `Allow: POST`);
+ * 4. size: `Content-Length` and the bytes read against `maxBodyBytes` (413);
+ * 5. JSON (400, `-32700 Parse error`) and JSON-RPC shape (400, `-32600 Invalid Request`).
+ * Refusals are JSON-RPC error bodies with `id: null`. A `notifications/cancelled` aborts the
+ * matching call running in this process (matched by request id, client address and
+ * `Authorization`; ambiguous matches are ignored). A client that closes the connection
+ * aborts its calls.
+ *
+ * Mounting: call it from any Node HTTP framework with the raw `IncomingMessage` and
+ * `ServerResponse`. If a body parser already read the JSON body, pass it as `parsedBody`
+ * (Express: `req.body`; NestJS: `@Req() req, @Res() res` and `req.body`); otherwise the
+ * handler reads the body itself. The handler does not look at the path: mount it at the
+ * route you want (conventionally `/mcp`). It never throws; an unexpected failure is a 500.
+ *
+ * @example
+ * ```ts
+ * const handler = createMcpHttpHandler(toolkit, { allowedHosts: ["localhost", "tools.example.com"], token: process.env.MCP_TOKEN });
+ * app.post("/mcp", (req, res) => handler(req, res, req.body));        // Express with express.json()
+ * http.createServer((req, res) => handler(req, res)).listen(3000, "127.0.0.1");   // plain Node
+ * process.on("SIGTERM", () => handler.close().then(() => process.exit(0)));
+ * ```
+ */
+export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[], options: McpHttpOptions = {}): McpHttpHandler {
+  const kit = asToolkit(toolkit);
+  const allowedHosts = (options.allowedHosts ?? LOCAL_HOSTS).map(normalizeHostEntry);
+  const allowedOrigins = options.allowedOrigins?.map((origin) => origin.toLowerCase().replace(/\/+$/, ""));
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new TypeError(`maxBodyBytes must be a positive whole number of bytes; got ${String(options.maxBodyBytes)}.`);
+  if (options.token !== undefined && options.token.length === 0) throw new TypeError("token must not be empty; leave it out to serve without a token.");
+  const tokenDigest = options.token === undefined ? undefined : digest(options.token);
+  const calls = new CallRegistry();
+  const onError = options.onError ?? (() => {});
+
+  let active = 0;
+  let closing = false;
+  const drained = new Set<() => void>();
+  const settle = () => {
+    if (active === 0) for (const resolve of drained) resolve();
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    if (closing) {
+      return refuse(res, 503, "The server is shutting down; send the request again (another instance will answer it).", { connection: "close", "retry-after": "1" });
+    }
+    active++;
+    res.once("close", () => {
+      active--;
+      settle();
+    });
+    try {
+      const denied = checkHost(req, allowedHosts, allowedOrigins) ?? checkToken(req, tokenDigest);
+      if (denied !== undefined) return refuse(res, denied.status, denied.message, denied.headers);
+      if (req.method !== "POST") {
+        return refuse(res, 405, `Method ${req.method ?? "?"} not allowed: this MCP server is stateless, so it takes POST only (no sessions, no GET stream).`, { allow: "POST" });
+      }
+      const declared = Number(req.headers["content-length"]);
+      if (Number.isFinite(declared) && declared > maxBodyBytes) return refuse(res, 413, tooLarge(maxBodyBytes), { connection: "close" });
+
+      let body = parsedBody;
+      if (body === undefined) {
+        const read = await readBody(req, maxBodyBytes);
+        if (read === ABORTED) return; // the client went away mid-body: nobody to answer
+        if (read === TOO_LARGE) return refuse(res, 413, tooLarge(maxBodyBytes), { connection: "close" });
+        try {
+          body = JSON.parse(read);
+        } catch (error) {
+          return refuse(res, 400, `Parse error: the body is not JSON (${(error as Error).message}).`, {}, ErrorCode.ParseError);
+        }
+      }
+      const invalid = checkMessages(body);
+      if (invalid !== undefined) return refuse(res, 400, invalid, {}, ErrorCode.InvalidRequest);
+
+      const client = clientKey(req);
+      for (const message of [body].flat() as Array<{ method?: string; params?: { requestId?: RequestId; reason?: unknown } }>) {
+        if (message.method === "notifications/cancelled" && message.params?.requestId !== undefined) {
+          const reason = typeof message.params.reason === "string" && message.params.reason !== "" ? message.params.reason : "Cancelled by the client.";
+          calls.cancel(client, message.params.requestId, reason);
+        }
+      }
+      const state = await options.state?.(req);
+      if (res.destroyed || res.writableEnded) return;
+      const server = serverFor(kit, options, {
+        ...(state !== undefined ? { state } : {}),
+        track: (requestId, controller) => calls.add(client, requestId, controller),
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.jsonResponse ?? false });
+      res.once("close", () => {
+        // Done, or the client went away: either way this request's server ends (and aborts what still runs).
+        void transport.close().catch(() => {});
+        void server.close().catch(() => {});
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) refuse(res, 500, "Internal error while handling the MCP request.", {}, ErrorCode.InternalError);
+      else res.end();
+    }
+  };
+
+  const close = async ({ timeout = 10_000 }: { timeout?: number } = {}): Promise<void> => {
+    closing = true;
+    if (active === 0) return;
+    let resolveDrained!: () => void;
+    const done = new Promise<void>((resolve) => drained.add((resolveDrained = resolve)));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeout)));
+    const outcome = await Promise.race([done, late]);
+    clearTimeout(timer);
+    if (outcome === "late") {
+      calls.abortAll(new Error("The MCP server is shutting down."));
+      // Aborted calls answer at once; give their responses a moment to go out.
+      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    }
+    drained.delete(resolveDrained);
+  };
+
+  return Object.defineProperties(handle, {
+    activeRequests: { get: () => active, enumerable: true },
+    close: { value: close, enumerable: true },
+  }) as McpHttpHandler;
+}
+
+// ---- Checks --------------------------------------------------------------------------
+
+interface Refusal {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
+
+function checkHost(req: IncomingMessage, allowedHosts: readonly HostEntry[], allowedOrigins: readonly string[] | undefined): Refusal | undefined {
+  const host = req.headers.host;
+  if (!hostAllowed(host, allowedHosts)) {
+    return {
+      status: 403,
+      message: `Host "${host ?? ""}" is not allowed (DNS rebinding protection). If clients really reach this server under that name, add it to allowedHosts (toolnexus serve --allowed-host ${hostnameOf(host ?? "name")}).`,
+      headers: {},
+    };
+  }
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  const normalized = origin.toLowerCase().replace(/\/+$/, "");
+  let ok: boolean;
+  if (allowedOrigins !== undefined) ok = allowedOrigins.includes("*") || allowedOrigins.includes(normalized);
+  else {
+    try {
+      ok = normalized !== "null" && hostAllowed(new URL(normalized).host, allowedHosts);
+    } catch {
+      ok = false;
+    }
+  }
+  return ok ? undefined : { status: 403, message: `Origin "${origin}" is not allowed; add it to allowedOrigins if browsers on that origin may call these tools.`, headers: {} };
+}
+
+function checkToken(req: IncomingMessage, expected: Buffer | undefined): Refusal | undefined {
+  if (expected === undefined) return undefined;
+  const header = req.headers.authorization;
+  const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  const challenge = { "www-authenticate": 'Bearer realm="toolnexus"' };
+  if (match === null) return { status: 401, message: "Unauthorized: send the token as `Authorization: Bearer <token>`.", headers: challenge };
+  if (!timingSafeEqual(digest(match[1]!), expected)) {
+    return { status: 401, message: "Unauthorized: the bearer token is not the one this server was started with.", headers: { "www-authenticate": 'Bearer realm="toolnexus", error="invalid_token"' } };
+  }
+  return undefined;
+}
+
+function checkMessages(body: unknown): string | undefined {
+  const messages = [body].flat();
+  if (messages.length === 0) return "Invalid Request: an empty batch.";
+  for (const [index, message] of messages.entries()) {
+    const parsed = JSONRPCMessageSchema.safeParse(message);
+    if (!parsed.success) {
+      const where = Array.isArray(body) ? ` (batch element ${index})` : "";
+      return `Invalid Request${where}: not a JSON-RPC 2.0 request, notification or response (it needs "jsonrpc": "2.0", and a string "method" or a "result"/"error" with an "id").`;
+    }
+  }
+  return undefined;
+}
+
+type HostEntry = { hostname: string; port?: string } | "*";
+
+function normalizeHostEntry(entry: string): HostEntry {
+  const trimmed = entry.trim().toLowerCase();
+  if (trimmed === "*") return "*";
+  // A bare IPv6 address (more than one colon, no brackets) is a host name without a port.
+  if (!trimmed.startsWith("[") && trimmed.split(":").length > 2) return { hostname: `[${trimmed}]` };
+  return splitHost(trimmed);
+}
+
+function splitHost(host: string): { hostname: string; port?: string } {
+  if (host.startsWith("[")) {
+    const end = host.indexOf("]");
+    const rest = host.slice(end + 1);
+    return { hostname: host.slice(0, end + 1), ...(rest.startsWith(":") ? { port: rest.slice(1) } : {}) };
+  }
+  const colon = host.lastIndexOf(":");
+  return colon === -1 ? { hostname: host } : { hostname: host.slice(0, colon), port: host.slice(colon + 1) };
+}
+
+function hostnameOf(host: string): string {
+  return splitHost(host.toLowerCase()).hostname;
+}
+
+function hostAllowed(host: string | undefined, allowed: readonly HostEntry[]): boolean {
+  if (allowed.includes("*")) return true;
+  if (host === undefined || host.length === 0) return false;
+  const { hostname, port } = splitHost(host.toLowerCase());
+  return allowed.some((entry) => entry !== "*" && entry.hostname === hostname && (entry.port === undefined || entry.port === port));
+}
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+function tooLarge(limit: number): string {
+  return `Request body too large: the limit is ${limit} bytes.`;
+}
+
+const TOO_LARGE = Symbol("too large");
+const ABORTED = Symbol("aborted");
+
+/** The body as text; TOO_LARGE once it passes `limit` (reading stops there); ABORTED when the client goes away first. */
+function readBody(req: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE | typeof ABORTED> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off("data", onData);
+        req.pause();
+        resolve(TOO_LARGE);
+      } else chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.once("close", () => resolve(ABORTED)); // after "end" this changes nothing: a promise settles once
+    req.once("error", reject);
+  });
+}
+
+/** A JSON-RPC error response with `id: null`, as JSON-RPC prescribes when no id can be known. */
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code: number = ErrorCode.ConnectionClosed): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+// ---- Cancellation across requests -------------------------------------------------------
+
+/**
+ * Stateless HTTP delivers `notifications/cancelled` in a request of its own, to a fresh
+ * server that never saw the call. Calls running in this process are registered here by
+ * client (address + Authorization) and request id so that the notification can reach them.
+ */
+class CallRegistry {
+  readonly #calls = new Map<string, Set<AbortController>>();
+
+  add(client: string, requestId: RequestId, controller: AbortController): () => void {
+    const key = `${client}\u0000${JSON.stringify(requestId)}`;
+    let set = this.#calls.get(key);
+    if (set === undefined) this.#calls.set(key, (set = new Set()));
+    set.add(controller);
+    return () => {
+      set!.delete(controller);
+      if (set!.size === 0 && this.#calls.get(key) === set) this.#calls.delete(key);
+    };
+  }
+
+  cancel(client: string, requestId: RequestId, reason: string): void {
+    const set = this.#calls.get(`${client}\u0000${JSON.stringify(requestId)}`);
+    // Two clients behind one address can both have a call with this id: then nobody can tell whose it is.
+    if (set?.size === 1) for (const controller of set) controller.abort(new Error(reason));
+  }
+
+  abortAll(reason: Error): void {
+    for (const set of this.#calls.values()) for (const controller of set) controller.abort(reason);
+  }
+}
+
+function clientKey(req: IncomingMessage): string {
+  return `${req.socket?.remoteAddress ?? ""}\u0000${req.headers.authorization ?? ""}`;
+}

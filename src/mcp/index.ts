@@ -1,0 +1,8 @@
+/**
+ * `toolnexus/mcp`: serve a toolkit as an MCP server (official `@modelcontextprotocol/sdk`,
+ * an optional peer dependency: install it to use this entry point). The core entry never
+ * imports this file.
+ */
+export { serveMcp, DEFAULT_SHUTDOWN_TIMEOUT, type ServeMcpOptions, type ServeStdioOptions, type ServeHttpOptions, type McpServerHandle } from "./serve";
+export { createMcpHttpHandler, DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS, type McpHttpHandler, type McpHttpOptions } from "./http";
+export { createMcpServer, type McpServerOptions, type McpToolkit } from "./server";

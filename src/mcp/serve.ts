@@ -1,0 +1,206 @@
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Readable, Writable } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ErrorCode, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolSource } from "../toolkit";
+import { createMcpHttpHandler, LOCAL_HOSTS, type McpHttpOptions } from "./http";
+import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+
+/** How long `close()` waits for calls in flight before aborting them. */
+export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
+
+export interface ServeStdioOptions extends McpServerOptions {
+  transport?: "stdio";
+  /** Default `process.stdin` / `process.stdout`. */
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Host data for every call (`ctx.state`). */
+  state?: Record<string, unknown>;
+  /** Milliseconds `close()` waits for calls in flight before aborting them. Default 10 000. */
+  shutdownTimeout?: number;
+}
+
+export interface ServeHttpOptions extends McpHttpOptions {
+  transport: "http";
+  /** Interface to bind. Default "127.0.0.1" (this machine only). "0.0.0.0" binds every interface: set `token` and `allowedHosts` then. */
+  host?: string;
+  /** Default 3000; 0 picks a free port (read it from the handle). */
+  port?: number;
+  /** Where the endpoint lives. Default "/mcp"; other paths get 404. */
+  path?: string;
+  /** Milliseconds `close()` waits for calls in flight before aborting them. Default 10 000. */
+  shutdownTimeout?: number;
+}
+
+export type ServeMcpOptions = ServeStdioOptions | ServeHttpOptions;
+
+/** A running MCP server. */
+export interface McpServerHandle {
+  readonly transport: "stdio" | "http";
+  /** HTTP: the endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url?: string;
+  /** HTTP: the port actually bound (useful with `port: 0`). */
+  readonly port?: number;
+  /** HTTP: the interface bound. */
+  readonly host?: string;
+  /** Settles when the server has stopped: after `close()`, or (stdio) when the client closed stdin. */
+  readonly closed: Promise<void>;
+  /** Graceful stop: takes no new calls, waits for the calls in flight (up to `shutdownTimeout`), then releases everything. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a toolkit as an MCP server over stdio (default) or streamable HTTP (stateless; see
+ * `createMcpHttpHandler` for the checks every request passes). Resolves once the server is
+ * listening.
+ *
+ * ```ts
+ * const server = await serveMcp(toolkit, { transport: "http", port: 3000, token: process.env.MCP_TOKEN });
+ * console.log(server.url); // http://127.0.0.1:3000/mcp
+ * ```
+ */
+export async function serveMcp(toolkit: McpToolkit | readonly ToolSource[], options: ServeMcpOptions = {}): Promise<McpServerHandle> {
+  const kit = asToolkit(toolkit);
+  return options.transport === "http" ? serveHttp(kit, options) : serveStdio(kit, options);
+}
+
+// ---- stdio ---------------------------------------------------------------------------
+
+async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<McpServerHandle> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const onError = options.onError ?? (() => {});
+  const server = serverFor(kit, { ...options, onError: undefined }, options.state !== undefined ? { state: options.state } : {});
+  const transport = new StdioServerTransport(stdin, stdout);
+
+  // A line that is not JSON, or not JSON-RPC, is answered with a JSON-RPC error (no id can be
+  // known); the SDK itself would only report it. Either way the server keeps reading.
+  server.onerror = (error) => {
+    const code = error instanceof SyntaxError ? ErrorCode.ParseError : isSchemaError(error) ? ErrorCode.InvalidRequest : undefined;
+    if (code !== undefined) {
+      const message = code === ErrorCode.ParseError ? `Parse error: ${error.message}` : "Invalid Request: not a JSON-RPC 2.0 message.";
+      void transport.send({ jsonrpc: "2.0", error: { code, message } } as JSONRPCMessage).catch(() => {});
+    }
+    onError(error);
+  };
+
+  await server.connect(transport);
+
+  // In-flight accounting: a request is in flight from the moment it is read until its response is written.
+  const pending = new Set<RequestId>();
+  let closing = false;
+  let idle: (() => void) | undefined;
+  const receive = transport.onmessage!;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if (closing && isJSONRPCRequest(message)) {
+      void transport.send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.ConnectionClosed, message: "The server is shutting down." } }).catch(() => {});
+      return;
+    }
+    if (isJSONRPCRequest(message)) pending.add(message.id);
+    receive(message);
+    // A cancelled request gets no response: it is no longer in flight.
+    if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined && pending.delete(id) && pending.size === 0) idle?.();
+    }
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if ("id" in message && message.id !== undefined && !("method" in message) && pending.delete(message.id) && pending.size === 0) idle?.();
+  };
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closePromise: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closePromise ??= (async () => {
+      closing = true;
+      stdin.pause();
+      await waitUntil(() => pending.size === 0, (resolve) => (idle = resolve), options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
+      stdin.off("end", onEnd);
+      await server.close(); // aborts what still runs
+      resolveClosed();
+    })());
+  const onEnd = () => void close();
+  stdin.once("end", onEnd);
+
+  return { transport: "stdio", closed, close };
+}
+
+function isSchemaError(error: Error): boolean {
+  return error.name === "ZodError" || Array.isArray((error as { issues?: unknown }).issues);
+}
+
+/** Resolves when `done()` holds (re-checked whenever `register`'s callback is called) or after `timeout` ms. */
+async function waitUntil(done: () => boolean, register: (wake: () => void) => void, timeout: number): Promise<void> {
+  if (done()) return;
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    register(() => {
+      if (done()) resolve();
+    });
+    timer = setTimeout(resolve, timeout);
+  });
+  clearTimeout(timer);
+}
+
+// ---- HTTP ----------------------------------------------------------------------------
+
+async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<McpServerHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  if (!path.startsWith("/")) throw new TypeError(`path must start with "/"; got "${path}".`);
+  const port = options.port ?? 3000;
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new TypeError(`port must be a whole number from 0 to 65535; got ${String(options.port)}.`);
+
+  const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host);
+  const handler = createMcpHttpHandler(kit, { ...options, allowedHosts });
+  const server: HttpServer = createServer((req, res) => {
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (pathname !== path) {
+      const body = JSON.stringify({ jsonrpc: "2.0", error: { code: ErrorCode.ConnectionClosed, message: `Not found: the MCP endpoint is ${path}.` }, id: null });
+      res.writeHead(404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    void handler(req, res);
+  });
+  // Proxies in front of the instances hold connections open; keep them a little longer than the usual 60 s proxy idle timeout.
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" || address.address.includes(":") ? `[${address.address}]` : address.address;
+  const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : urlHost;
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closePromise: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closePromise ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await handler.close({ timeout: options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT });
+      server.closeAllConnections();
+      await stopped;
+      resolveClosed();
+    })());
+
+  return { transport: "http", url: `http://${shownHost}:${address.port}${path}`, port: address.port, host: address.address, closed, close };
+}
+
+/** Loopback names always; the bound address too when it is a specific one. */
+function defaultAllowedHosts(host: string): string[] {
+  const hosts = [...LOCAL_HOSTS];
+  const wildcard = host === "0.0.0.0" || host === "::" || host === "";
+  if (!wildcard && !hosts.includes(host.toLowerCase())) hosts.push(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
+  return hosts;
+}

@@ -1,0 +1,141 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { toMcp, toMcpResult, type McpTool } from "../providers/mcp";
+import { Toolkit, type ToolSource } from "../toolkit";
+import type { Tool, ToolContext, ToolResult } from "../types";
+import { packageVersion } from "./version";
+
+/** What the MCP server needs from a toolkit (a `Toolkit`, or anything shaped like one). */
+export interface McpToolkit {
+  tools(): Tool[];
+  get(name: string): Tool | undefined;
+  execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult>;
+}
+
+/** Options of the MCP server itself, whatever the transport. */
+export interface McpServerOptions {
+  /** `serverInfo.name` sent to clients. Default "toolnexus". */
+  name?: string;
+  /** `serverInfo.version`. Default: this package's version. */
+  version?: string;
+  /** Sent to clients in the `initialize` result: how to use these tools. */
+  instructions?: string;
+  /**
+   * Called with errors the server cannot answer with a response (a broken message on stdio,
+   * a failed write). Never called for a tool's failure: that is a result with `isError: true`.
+   */
+  onError?: (error: Error) => void;
+}
+
+/** What the calls of one server know beyond their arguments (internal: set by the transports). */
+export interface CallScope {
+  /** Host data handed to the tool as `ctx.state`. */
+  state?: Record<string, unknown>;
+  /** Told when a call starts; the controller aborts the call (out-of-band cancellation); the returned function is called when it ends. */
+  track?: (requestId: string | number, controller: AbortController) => () => void;
+}
+
+/** Accepts a Toolkit, or the tools and decorated instances to build one from. */
+export function asToolkit(toolkit: McpToolkit | readonly ToolSource[]): McpToolkit {
+  if (Array.isArray(toolkit)) return new Toolkit(toolkit as readonly ToolSource[]);
+  const kit = toolkit as McpToolkit;
+  if (typeof kit?.tools !== "function" || typeof kit.execute !== "function" || typeof kit.get !== "function") {
+    throw new TypeError("serveMcp takes a Toolkit (or an array of Tools and decorated instances).");
+  }
+  return kit;
+}
+
+/**
+ * The tool names clients see. MCP allows `A-Z a-z 0-9 . _ -` up to 128 characters; a name
+ * outside that (a Gemini-only `:`) is mapped reversibly, as `toMcp(tools, { names: "sanitize" })` does.
+ */
+class Declarations {
+  #key = "";
+  #tools: McpTool[] = [];
+  #toOriginal = new Map<string, string>();
+
+  constructor(private readonly toolkit: McpToolkit) {}
+
+  current(): { tools: McpTool[]; toOriginal: Map<string, string> } {
+    const tools = this.toolkit.tools();
+    const key = tools.map((tool) => tool.name).join("\u0000");
+    if (key !== this.#key || this.#tools.length !== tools.length) {
+      this.#tools = toMcp(tools, { names: "sanitize" });
+      this.#toOriginal = new Map(this.#tools.map((declaration, index) => [declaration.name, tools[index]!.name]));
+      this.#key = key;
+    }
+    return { tools: this.#tools, toOriginal: this.#toOriginal };
+  }
+}
+
+const declarationsOf = new WeakMap<McpToolkit, Declarations>();
+
+function declarations(toolkit: McpToolkit): Declarations {
+  let found = declarationsOf.get(toolkit);
+  if (found === undefined) declarationsOf.set(toolkit, (found = new Declarations(toolkit)));
+  return found;
+}
+
+/**
+ * A low-level MCP `Server` (official SDK) whose `tools/list` returns every tool of the toolkit
+ * (name, description, `inputSchema` as toolnexus built it, annotations from `@Tool`) and whose
+ * `tools/call` runs the tool through the toolkit. A tool failure is a `CallToolResult` with
+ * `isError: true`; an unknown tool is the SDK's invalid-params error; a client's
+ * `notifications/cancelled` aborts the tool's `ctx.signal`. Connect it to any SDK transport;
+ * `state` becomes every call's `ctx.state`.
+ */
+export function createMcpServer(toolkit: McpToolkit | readonly ToolSource[], options: McpServerOptions & { state?: Record<string, unknown> } = {}): Server {
+  return serverFor(asToolkit(toolkit), options, options.state !== undefined ? { state: options.state } : {});
+}
+
+/** createMcpServer with what the transports add: per-request state and call tracking. */
+export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: CallScope): Server {
+  const server = new Server(
+    { name: options.name ?? "toolnexus", version: options.version ?? packageVersion() },
+    { capabilities: { tools: { listChanged: false } }, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) },
+  );
+  if (options.onError) server.onerror = options.onError;
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: declarations(kit).current().tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const requested = request.params.name;
+    const name = declarations(kit).current().toOriginal.get(requested) ?? requested;
+    if (kit.get(name) === undefined) {
+      // The toolkit's own text: the closest names and the list of valid ones.
+      const unknown = await kit.execute(requested, {});
+      throw new McpError(ErrorCode.InvalidParams, unknown.output);
+    }
+    const controller = new AbortController();
+    const release = scope.track?.(extra.requestId, controller);
+    const signal = anySignal([extra.signal, controller.signal]);
+    try {
+      const result = await kit.execute(name, request.params.arguments ?? {}, {
+        signal,
+        callId: String(extra.requestId),
+        provider: "mcp",
+        ...(scope.state !== undefined ? { state: scope.state } : {}),
+      });
+      return toMcpResult(result);
+    } finally {
+      release?.();
+    }
+  });
+  return server;
+}
+
+/** One signal aborted when any of `signals` is (AbortSignal.any needs Node 20.3). */
+function anySignal(present: readonly AbortSignal[]): AbortSignal {
+  const controller = new AbortController();
+  const already = present.find((signal) => signal.aborted);
+  if (already) {
+    controller.abort(already.reason);
+    return controller.signal;
+  }
+  const onAbort = (event: Event) => {
+    for (const signal of present) signal.removeEventListener("abort", onAbort);
+    controller.abort((event.target as AbortSignal).reason);
+  };
+  for (const signal of present) signal.addEventListener("abort", onAbort, { once: true });
+  return controller.signal;
+}

@@ -1,0 +1,79 @@
+import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from "@nestjs/common";
+import type { Constructor } from "../decorators/metadata";
+import type { ManifestOption } from "../manifest/load";
+import type { McpHttpOptions } from "../mcp";
+import type { Tool } from "../types";
+
+/** Injection token of the options `ToolnexusModule.forRoot` / `forRootAsync` received. */
+export const TOOLNEXUS_OPTIONS = Symbol.for("toolnexus.nestjs.options");
+
+/** Injection token of the manifest the module resolved (a `ManifestIndex`, or null for none). */
+export const TOOLNEXUS_MANIFEST = Symbol.for("toolnexus.nestjs.manifest");
+
+/** The `ToolContext.state` key a request-scoped provider's tools read the current request from. */
+export const REQUEST_STATE_KEY = "request";
+
+/** Where a discovered provider lives, as `prefix` and the report see it. */
+export interface ProviderLocation {
+  /** The module class that declares the provider (the one in whose `providers` it is listed). */
+  module: Function;
+  /** The provider's class. */
+  provider: Function;
+}
+
+/**
+ * Tool name prefixes per module: the tool `refund` of a provider in `BillingModule` becomes
+ * `billing_refund`.
+ * - `true`: from the module's class name, `BillingModule` → `billing`, `UserAccountsModule` → `user_accounts`;
+ * - a `Map` from module class to prefix (modules not in it get none);
+ * - a function of the provider's location returning the prefix, or `undefined` for none.
+ */
+export type ToolPrefixOption = boolean | ReadonlyMap<Function, string> | ((location: ProviderLocation) => string | undefined);
+
+/**
+ * The MCP endpoint mounted on the Nest app's own HTTP adapter: `path` plus every option of
+ * `createMcpHttpHandler` from `toolnexus/mcp` (`allowedHosts`, `token`, `name`, ...). The
+ * HTTP request is always added to the tools' `ctx.state` as `state.request` (next to what your
+ * own `state(req)` returns), so request-scoped providers work over MCP too.
+ */
+export interface ToolnexusMcpOptions extends McpHttpOptions {
+  /** The route on the HTTP adapter itself (Nest's global prefix does not apply), e.g. `"/mcp"`. */
+  path: string;
+}
+
+export interface ToolnexusModuleOptions {
+  /**
+   * Only providers whose class, or whose module's class, is listed here give tools. Default:
+   * every provider of every module.
+   */
+  include?: readonly Constructor[];
+  /** Providers whose class, or whose module's class, is listed here give no tools (wins over `include`). */
+  exclude?: readonly Constructor[];
+  /** Prefix tool names per module; see `ToolPrefixOption`. Default: no prefix. */
+  prefix?: ToolPrefixOption;
+  /** Tools that are not on providers (e.g. `defineTool(...)`), added to the same toolkit. */
+  tools?: readonly Tool[];
+  /** The toolkit's default timeout in milliseconds (`new Toolkit(items, { timeout })`). */
+  timeout?: number;
+  /**
+   * The manifest written by `toolnexus generate` (a path, the object, or `false` for none),
+   * used for every provider's tools and given to the toolkit. Left out: as for `new Toolkit`,
+   * `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` in the working directory if it
+   * exists. Read once, at startup.
+   */
+  manifest?: ManifestOption;
+  /** Mount the streamable HTTP MCP endpoint on the Nest app's own HTTP adapter. */
+  mcp?: ToolnexusMcpOptions;
+  /**
+   * Warn at startup about classes whose `@Tool` decorators ran but that no module provides.
+   * Default true.
+   */
+  warnUnregistered?: boolean;
+}
+
+export interface ToolnexusModuleAsyncOptions extends Pick<ModuleMetadata, "imports"> {
+  /** Providers handed to `useFactory`, in order. */
+  inject?: Array<InjectionToken | OptionalFactoryDependency>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  useFactory: (...args: any[]) => ToolnexusModuleOptions | Promise<ToolnexusModuleOptions>;
+}

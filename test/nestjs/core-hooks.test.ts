@@ -1,0 +1,74 @@
+/**
+ * The three small core hooks toolnexus/nestjs is built on, checked on the core directly:
+ * `scanTools(instance, { namePrefix })`, the per-call receiver of a scanned stand-in
+ * (`CALL_RECEIVER`), and the list of classes `@Tool` has decorated.
+ */
+import "reflect-metadata";
+import { scanTools, Tool, Toolkit } from "toolnexus";
+import { decoratedClasses } from "../../src/decorators/metadata";
+import { CALL_RECEIVER } from "../../src/runtime/decorated";
+
+class Greeter {
+  constructor(private readonly greeting = "hello") {}
+
+  @Tool("Greet someone")
+  greet(name: string) {
+    return `${this.greeting} ${name}`;
+  }
+}
+
+describe("scanTools namePrefix", () => {
+  it("puts the prefix before every tool name, and the tool answers under that name", async () => {
+    const [tool] = scanTools(new Greeter(), { namePrefix: "front_" });
+    expect(tool!.name).toBe("front_greet");
+    const toolkit = new Toolkit([tool!]);
+    expect((await toolkit.execute("front_greet", { name: "Ada" })).output).toBe("hello Ada");
+    expect((await toolkit.execute("front_greet", {})).output).toContain('tool "front_greet"');
+  });
+});
+
+describe("CALL_RECEIVER", () => {
+  function standIn(receiver: (ctx: { state?: Record<string, unknown> }) => unknown): object {
+    const target = Object.create(Greeter.prototype) as object;
+    Object.defineProperty(target, CALL_RECEIVER, { value: receiver });
+    return target;
+  }
+
+  it("runs each call on the instance the receiver gives for that call's context", async () => {
+    const toolkit = new Toolkit([standIn(async (ctx) => new Greeter(String(ctx.state?.greeting)))]);
+    expect((await toolkit.execute("greet", { name: "Ada" }, { state: { greeting: "hi" } })).output).toBe("hi Ada");
+    expect((await toolkit.execute("greet", { name: "Bob" }, { state: { greeting: "hey" } })).output).toBe("hey Bob");
+  });
+
+  it("is not asked when the arguments are invalid", async () => {
+    const receiver = jest.fn(() => new Greeter());
+    const result = await new Toolkit([standIn(receiver)]).execute("greet", { name: 1 });
+    expect(result.metadata?.error).toBe("invalid_arguments");
+    expect(receiver).not.toHaveBeenCalled();
+  });
+
+  it("a receiver that fails or hangs is an error result, under the call's limits", async () => {
+    const failing = new Toolkit([
+      standIn(() => {
+        throw new Error("cannot build Greeter");
+      }),
+    ]);
+    expect(await failing.execute("greet", { name: "Ada" })).toEqual({ output: "cannot build Greeter", isError: true, metadata: { error: "execution_failed" } });
+    const hanging = new Toolkit([standIn(() => new Promise(() => {}))]);
+    expect((await hanging.execute("greet", { name: "Ada" }, { timeout: 20 })).metadata?.error).toBe("timeout");
+  });
+});
+
+describe("decoratedClasses", () => {
+  it("lists every class whose @Tool decorators ran, once", () => {
+    class LateService {
+      @Tool("One")
+      one() {}
+      @Tool("Two")
+      two() {}
+    }
+    const classes = decoratedClasses();
+    expect(classes).toContain(Greeter);
+    expect(classes.filter((cls) => cls === LateService)).toHaveLength(1);
+  });
+});
