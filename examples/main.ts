@@ -4,6 +4,7 @@ import * as requestBody from "./gemini-request-body";
 import * as roundTrip from "./gemini-round-trip";
 import * as services from "./services";
 import * as agentLoop from "./agent-loop";
+import * as nest from "./nestjs/main";
 
 async function run() {
   const examples: Array<[string, { main: () => unknown }]> = [
@@ -12,6 +13,7 @@ async function run() {
     ["3. A functionCall part, run and answered", roundTrip],
     ["4. Decorated services, every provider, a Gemini round trip", services],
     ["5. The agent loop with the openai client (against a local mock)", { main: printAgentLoop }],
+    ["6. A NestJS app whose services are tools, chatting with Gemini (against a local mock)", { main: printNestChat }],
   ];
   for (const [title, example] of examples) {
     console.log(`\n=== ${title} ===`);
@@ -21,6 +23,12 @@ async function run() {
 
 async function printAgentLoop() {
   agentLoop.printConversation(await agentLoop.main());
+}
+
+async function printNestChat() {
+  const { reply } = await nest.main({ logger: ["warn", "error"] });
+  for (const call of reply.calls) console.log(`tool ${call.name}(${JSON.stringify(call.args)})${call.isError ? " failed" : ""}`);
+  console.log(reply.answer);
 }
 
 void run();
