@@ -1,7 +1,7 @@
 import { ToolDefinitionError } from "./errors";
 import { NAME_RULES, providersAccepting } from "./names";
 import { acceptArguments } from "./runtime/arguments";
-import { coerceScalars, dropNullOptionals } from "./runtime/coerce";
+import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { errorResult } from "./runtime/result";
 import { assertValidSchema, lazyValidator } from "./runtime/validation";
@@ -33,13 +33,14 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
   checkInputSchema(name, inputSchema);
   const problemsOf = validate ? lazyValidator(inputSchema) : undefined;
+  const clean = validate ? compileArgumentCleaner(inputSchema, { coerce: true }) : undefined;
 
   const run: RunAccepted = (sent, ctx, fallbackTimeout) => {
     let args = sent;
     if (problemsOf !== undefined) {
       // Validating means reading the arguments as the schema does: "42" for a number is 42,
       // and null for an optional value means it was not given.
-      args = coerceScalars(inputSchema, dropNullOptionals(inputSchema, sent)) as Record<string, unknown>;
+      args = clean!(sent);
       const problems = problemsOf(args);
       if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
     }
@@ -77,8 +78,15 @@ export function runAcceptedOf(tool: Tool): RunAccepted | undefined {
   return (tool as unknown as { [RUN_ACCEPTED]?: RunAccepted })[RUN_ACCEPTED];
 }
 
+/** At most this many problems are listed; the rest are counted (a model needs the first few, not 10,000). */
+export const MAX_LISTED_PROBLEMS = 20;
+
 /** The `invalid_arguments` result every tool kind shares: the tool, then one line per problem. */
-export function invalidArguments(toolName: string, problems: string[]): ToolResult {
+export function invalidArguments(toolName: string, allProblems: string[]): ToolResult {
+  const problems =
+    allProblems.length > MAX_LISTED_PROBLEMS
+      ? [...allProblems.slice(0, MAX_LISTED_PROBLEMS), `... and ${allProblems.length - MAX_LISTED_PROBLEMS} more problems`]
+      : allProblems;
   const output =
     problems.length === 1
       ? `Invalid arguments for tool "${toolName}": ${problems[0]}`

@@ -108,8 +108,10 @@ export class Toolkit {
 
   #unknownTool(name: unknown): ToolResult {
     const names = [...this.#entries.keys()];
-    const shown = typeof name === "string" ? name : String(name);
-    const close = shown === "" ? [] : closestNames(shown, names);
+    // No provider accepts names over 128 characters: a longer one gets no suggestions, and is cut.
+    const full = typeof name === "string" ? name : String(name);
+    const shown = full.length > 128 ? `${full.slice(0, 128)}...` : full;
+    const close = full === "" || full.length > 128 ? [] : closestNames(full, names);
     const parts = [`Unknown tool "${shown}".`];
     if (close.length > 0) parts.push(`Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`);
     parts.push(names.length > 0 ? `Available tools: ${names.join(", ")}.` : "This toolkit has no tools.");

@@ -90,7 +90,9 @@ const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export function toGeminiSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   const before = log.changes.length;
   const lowered = lowerGeminiNode(inlineAllRefs(schema, log), "", log);
-  return log.changes.length === before ? schema : canonicalSchema(lowered);
+  if (log.changes.length === before) return schema;
+  // Dropping keys keeps the remaining ones in canonical order: only other changes need re-sorting.
+  return log.changes.slice(before).every((change) => change.action === "dropped") ? lowered : canonicalSchema(lowered);
 }
 
 function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {

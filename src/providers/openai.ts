@@ -1,4 +1,4 @@
-import { dropNullOptionals } from "../runtime/coerce";
+import { compileArgumentCleaner } from "../runtime/coerce";
 import { appendSentence, ChangeLog, childPointer, mergeAllOf, tupleItems } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolContext } from "../types";
 import { isObject, lowerTools, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
@@ -191,9 +191,14 @@ export function parseOpenAICalls(input: OpenAICallsInput): ParsedCall[] {
   );
 }
 
-/** Strict mode answers `null` for every optional value it was not given. */
+/** Per tool schema, planned on its first call (a cache, keyed weakly: tools come and go). */
+const strictNullDroppers = new WeakMap<JSONSchemaObject, (args: Record<string, unknown>) => Record<string, unknown>>();
+
+/** Strict mode answers `null` for every optional value it was not given: that means "absent". */
 export function dropStrictNulls(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
-  return dropNullOptionals(tool.inputSchema, args) as Record<string, unknown>;
+  let drop = strictNullDroppers.get(tool.inputSchema);
+  if (drop === undefined) strictNullDroppers.set(tool.inputSchema, (drop = compileArgumentCleaner(tool.inputSchema, { coerce: false })));
+  return drop(args);
 }
 
 export async function runOpenAI(runner: ToolRunner, input: OpenAICallsInput, ctx?: ToolContext): Promise<OpenAIToolMessage[]> {

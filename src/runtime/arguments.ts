@@ -31,6 +31,14 @@ export function acceptArguments(raw: unknown): ArgumentsCheck {
 
 /** Iterative (deeply nested payloads must not overflow the stack); visits each object once (a host may pass cycles). */
 function findForbiddenKey(root: object): { key: string; path: string } | undefined {
+  // Fast path: most calls are flat objects of scalars, which need no stack and no visited set.
+  let nested = false;
+  for (const key of Object.keys(root)) {
+    if (key === "__proto__" || key === "constructor" || key === "prototype") return { key, path: "" };
+    const child = (root as Record<string, unknown>)[key];
+    if (typeof child === "object" && child !== null) nested = true;
+  }
+  if (!nested) return undefined;
   const stack: Array<{ node: object; path: string }> = [{ node: root, path: "" }];
   const visited = new Set<object>([root]);
   while (stack.length > 0) {

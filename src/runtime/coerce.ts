@@ -1,6 +1,7 @@
 import { elementSchema, type JSONSchemaObject } from "../types";
 
-const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+// Unambiguous alternatives: no catastrophic backtracking on long digit runs.
+const NUMERIC = /^\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /**
  * Models often send "42" or "true" where a number or boolean is declared. Returns `value`
@@ -79,4 +80,48 @@ export function dropNullOptionals(schema: JSONSchemaObject | undefined, value: u
     if (cleaned !== current) (copy ??= { ...(value as Record<string, unknown>) })[key] = cleaned;
   }
   return copy ?? value;
+}
+
+/**
+ * `dropNullOptionals` (and, with `coerce`, `coerceScalars`) for a tool's root schema, planned
+ * once: one pass over the declared properties, nothing allocated unless a value changes.
+ * Deeper levels use the general functions.
+ */
+export function compileArgumentCleaner(
+  schema: JSONSchemaObject,
+  { coerce }: { coerce: boolean },
+): (args: Record<string, unknown>) => Record<string, unknown> {
+  const properties = schema.properties;
+  if (properties === undefined) return (args) => args;
+  const required = new Set(schema.required ?? []);
+  const plan = Object.entries(properties).map(([key, child]) => ({
+    key,
+    child,
+    dropNull: !required.has(key) && !acceptsNull(child),
+    scalar: coerce && (child.type === "number" || child.type === "integer" || child.type === "boolean"),
+    deep: child.properties !== undefined || child.items !== undefined,
+  }));
+  const hasOwn = Object.prototype.hasOwnProperty;
+  return (args) => {
+    let copy: Record<string, unknown> | undefined;
+    for (const step of plan) {
+      if (!hasOwn.call(args, step.key)) continue;
+      const current = args[step.key];
+      let next = current;
+      if (current === null) {
+        if (step.dropNull) {
+          copy ??= { ...args };
+          delete copy[step.key];
+          continue;
+        }
+      } else if (typeof current === "string") {
+        if (step.scalar) next = coerceScalars(step.child, current);
+      } else if (typeof current === "object" && step.deep) {
+        const cleaned = dropNullOptionals(step.child, current);
+        next = coerce ? coerceScalars(step.child, cleaned) : cleaned;
+      }
+      if (next !== current) (copy ??= { ...args })[step.key] = next;
+    }
+    return copy ?? args;
+  };
 }

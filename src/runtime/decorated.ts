@@ -3,7 +3,7 @@ import { validate, type ValidationError } from "class-validator";
 import { invalidArguments, type RunAccepted } from "../define-tool";
 import type { JSONSchemaObject, ToolContext } from "../types";
 import { describeValue } from "./arguments";
-import { coerceScalars, dropNullOptionals } from "./coerce";
+import { compileArgumentCleaner } from "./coerce";
 import { invokeWithLimits } from "./invoke";
 import { lazyValidator } from "./validation";
 
@@ -37,27 +37,36 @@ export interface DecoratedToolPlan {
  */
 export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
   const problemsOf = lazyValidator(plan.inputSchema);
+  // Planned on the first call, like the validator: scanning thousands of tools stays cheap.
+  let clean: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
   const hasDtos = plan.bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
   const receiverFor = (plan.instance as { [CALL_RECEIVER]?: (ctx: ToolContext) => unknown })[CALL_RECEIVER];
+  const synchronous = !hasDtos && typeof receiverFor !== "function";
   return (rawArgs, ctx, fallbackTimeout) => {
-    const args = coerceScalars(plan.inputSchema, dropNullOptionals(plan.inputSchema, rawArgs)) as Record<string, unknown>;
+    clean ??= compileArgumentCleaner(plan.inputSchema, { coerce: true });
+    const args = clean(rawArgs);
     const problems = problemsOf(args);
     if (problems.length > 0) return Promise.resolve(invalidArguments(plan.name, problems));
-    return invokeWithLimits(
-      plan.name,
-      async (callCtx) => {
-        const positional = plan.bindings.map((binding) => bind(binding, args, callCtx));
-        if (hasDtos) {
-          const dtoProblems = await validateDtos(plan.bindings, positional);
-          if (dtoProblems.length > 0) return invalidArguments(plan.name, dtoProblems);
-        }
-        const receiver = typeof receiverFor === "function" ? await receiverFor.call(plan.instance, callCtx) : plan.instance;
-        return plan.method.apply(receiver, positional);
-      },
-      ctx,
-      plan.timeout ?? fallbackTimeout,
-    );
+    const body = synchronous
+      ? // Nothing to await before the call (no DTO, no per-call receiver): call in the same tick.
+        (callCtx: ToolContext) => plan.method.apply(plan.instance, bindAll(plan.bindings, args, callCtx))
+      : async (callCtx: ToolContext) => {
+          const positional = bindAll(plan.bindings, args, callCtx);
+          if (hasDtos) {
+            const dtoProblems = await validateDtos(plan.bindings, positional);
+            if (dtoProblems.length > 0) return invalidArguments(plan.name, dtoProblems);
+          }
+          const receiver = typeof receiverFor === "function" ? await receiverFor.call(plan.instance, callCtx) : plan.instance;
+          return plan.method.apply(receiver, positional);
+        };
+    return invokeWithLimits(plan.name, body, ctx, plan.timeout ?? fallbackTimeout);
   };
+}
+
+function bindAll(bindings: ParameterBinding[], args: Record<string, unknown>, ctx: ToolContext): unknown[] {
+  const positional = new Array<unknown>(bindings.length);
+  for (let i = 0; i < bindings.length; i++) positional[i] = bind(bindings[i]!, args, ctx);
+  return positional;
 }
 
 function bind(binding: ParameterBinding, args: Record<string, unknown>, ctx: ToolContext): unknown {

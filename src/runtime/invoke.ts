@@ -49,12 +49,25 @@ export function invokeWithLimits(
 
 export const MAX_TIMER_MS = 2_147_483_647;
 
-async function settle(body: (ctx: ToolContext) => unknown, ctx: ToolContext): Promise<ToolResult> {
+/**
+ * Runs the body and settles its outcome. A synchronous return settles without an extra
+ * async frame; only a thenable is awaited.
+ */
+function settle(body: (ctx: ToolContext) => unknown, ctx: ToolContext): Promise<ToolResult> {
   try {
-    return toToolResult(await body(ctx));
+    const value = body(ctx);
+    // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
+    if (((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function") {
+      return Promise.resolve(value).then(toToolResult, failed);
+    }
+    return Promise.resolve(toToolResult(value));
   } catch (thrown) {
-    return errorResult("execution_failed", errorMessage(thrown));
+    return Promise.resolve(failed(thrown));
   }
+}
+
+function failed(thrown: unknown): ToolResult {
+  return errorResult("execution_failed", errorMessage(thrown));
 }
 
 function abortedResult(toolName: string, signal: AbortSignal): ToolResult {

@@ -11,7 +11,7 @@ import { describeValue } from "./arguments";
 let sharedAjv: Ajv | undefined;
 function ajv(): Ajv {
   if (sharedAjv === undefined) {
-    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true });
+    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, strictNumbers: true });
     addFormats(sharedAjv);
   }
   return sharedAjv;

@@ -24,6 +24,17 @@ export function childPointer(pointer: string, ...segments: Array<string | number
   return segments.reduce<string>((path, segment) => `${path}/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`, pointer);
 }
 
+function containsRef(node: unknown): boolean {
+  if (typeof node !== "object" || node === null) return false;
+  if (Array.isArray(node)) return node.some(containsRef);
+  for (const key in node) {
+    const value = (node as Record<string, unknown>)[key];
+    if (key === "$ref" && typeof value === "string") return true;
+    if (typeof value === "object" && containsRef(value)) return true;
+  }
+  return false;
+}
+
 /** How many times a recursive `$ref` is unfolded before it is cut (Gemini and friends cannot refer). */
 export const RECURSION_DEPTH = 3;
 
@@ -33,7 +44,7 @@ export const RECURSION_DEPTH = 3;
  */
 export function inlineAllRefs(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   const definitions = { ...(schema.definitions as object | undefined), ...(schema.$defs as object | undefined) } as Record<string, unknown>;
-  if (!JSON.stringify(schema).includes('"$ref"')) return schema;
+  if (!containsRef(schema)) return schema;
   const inlined = inlineRefs(schema, definitions, (chain, pointer) => {
     const name = chain[chain.length - 1]!;
     if (chain.filter((n) => n === name).length <= RECURSION_DEPTH) return undefined;

@@ -121,3 +121,41 @@ describe("unknown tool with an empty name", () => {
     expect(result.output).toBe('Unknown tool "". Available tools: alpha.');
   });
 });
+
+describe("numeric strings the model sends for number parameters", () => {
+  // A long run of digits followed by a letter once made the numeric pattern backtrack for
+  // seconds (blocking every other call); it must now be refused at once like any other text.
+  it("refuses a million digits followed by a letter as not a number", async () => {
+    const tool = defineTool({
+      name: "n",
+      description: "d",
+      inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      validate: true,
+      execute: () => "ran",
+    });
+    const result = await tool.execute({ n: `${"9".repeat(1_000_000)}x` });
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/"n" must be number, got string "9{57}\.\.\."/);
+  });
+
+  it("still reads the usual numeric forms", async () => {
+    const tool = defineTool({
+      name: "n",
+      description: "d",
+      inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      validate: true,
+      execute: ({ n }) => JSON.stringify(n),
+    });
+    for (const [text, value] of [["42", 42], ["-1.5", -1.5], [".5", 0.5], ["3.", 3], ["1e3", 1000], [" 7 ", 7]] as const) {
+      expect((await tool.execute({ n: text })).output).toBe(JSON.stringify(value));
+    }
+  });
+});
+
+describe("unknown tool names no provider could send", () => {
+  it("cuts a very long name and suggests nothing", async () => {
+    const kit = new Toolkit([defineTool({ name: "alpha", description: "d", execute: () => "" })]);
+    const result = await kit.execute("a".repeat(100_000), {});
+    expect(result.output).toBe(`Unknown tool "${"a".repeat(128)}...". Available tools: alpha.`);
+  });
+});
