@@ -3,8 +3,8 @@ import { NAME_RULES, providersAccepting } from "./names";
 import { acceptArguments } from "./runtime/arguments";
 import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
-import { errorResult } from "./runtime/result";
-import { assertValidSchema, lazyValidator } from "./runtime/validation";
+import { errorMessage, errorResult } from "./runtime/result";
+import { assertValidSchema, eagerValidator, type ArgumentsValidator } from "./runtime/validation";
 import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext, ToolResult } from "./types";
 
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
@@ -32,7 +32,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   checkTimeout(`Tool "${name}"`, timeout);
   const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
   checkInputSchema(name, inputSchema);
-  const problemsOf = validate ? lazyValidator(inputSchema) : undefined;
+  const problemsOf = validate ? validatorOrThrow(name, inputSchema) : undefined;
   const clean = validate ? compileArgumentCleaner(inputSchema, { coerce: true }) : undefined;
 
   const run: RunAccepted = (sent, ctx, fallbackTimeout) => {
@@ -61,7 +61,8 @@ const RUN_ACCEPTED = Symbol("toolnexus.runAccepted");
  * A Tool made by toolnexus: `execute` accepts raw arguments, and the toolkit can skip that
  * step (it already did it) through a non-enumerable symbol, so the object stays a plain Tool.
  */
-export function managedTool(fields: Omit<Tool, "execute">, run: RunAccepted): Tool {
+export function managedTool(fields: Omit<Tool, "execute">, unguardedRun: RunAccepted): Tool {
+  const run = guarded(fields.name, unguardedRun);
   const tool: Tool = {
     ...fields,
     execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult> {
@@ -71,6 +72,21 @@ export function managedTool(fields: Omit<Tool, "execute">, run: RunAccepted): To
   };
   Object.defineProperty(tool, RUN_ACCEPTED, { value: run });
   return tool;
+}
+
+/**
+ * The last line of "never rejects": whatever escapes a run (a schema Ajv cannot compile on
+ * the first call, a bug) becomes an `execution_failed` result.
+ */
+function guarded(toolName: string, run: RunAccepted): RunAccepted {
+  const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${toolName}" could not run: ${errorMessage(thrown)}`);
+  return (args, ctx, fallbackTimeout) => {
+    try {
+      return run(args, ctx, fallbackTimeout).then(undefined, failed);
+    } catch (thrown) {
+      return Promise.resolve(failed(thrown));
+    }
+  };
 }
 
 /** The accepted-arguments entry of a toolnexus-made tool, if `tool` is one. */
@@ -115,6 +131,15 @@ export function checkDescription(name: string, description: unknown): asserts de
 export function checkTimeout(subject: string, timeout: unknown): void {
   if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0 && timeout <= MAX_TIMER_MS)) {
     throw new ToolDefinitionError(`${subject}: timeout must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${String(timeout)}).`);
+  }
+}
+
+/** With `validate: true` the schema is compiled at once, so an unusable one fails the definition. */
+function validatorOrThrow(name: string, schema: JSONSchemaObject): ArgumentsValidator {
+  try {
+    return eagerValidator(schema);
+  } catch (error) {
+    throw new ToolDefinitionError(`Tool "${name}": inputSchema cannot be compiled for validation: ${(error as Error).message}.`);
   }
 }
 

@@ -58,16 +58,20 @@ export class Toolkit {
   /** Adds tools and decorated instances. A name already taken, or accepted by no provider, throws. */
   register(...items: ToolSource[]): this {
     const scan = (instance: object) => scanTools(instance, { manifest: this.#resolvedManifest() ?? false });
+    const incoming = new Map<string, Tool>();
+    // Every check first, then every insert: a refused batch leaves the toolkit as it was.
     for (const tool of items.flatMap((item) => toolsOf(item, scan))) {
       checkName(tool.name);
       checkDescription(tool.name, tool.description);
-      if (this.#entries.has(tool.name)) {
+      const taken = this.#entries.get(tool.name)?.tool ?? incoming.get(tool.name);
+      if (taken !== undefined) {
         throw new DuplicateToolError(
-          `A tool named "${tool.name}" is already registered (${this.#entries.get(tool.name)!.tool.source} tool); tool names must be unique in a toolkit. Rename one of them.`,
+          `A tool named "${tool.name}" is already registered (${taken.source} tool); tool names must be unique in a toolkit. Rename one of them.`,
         );
       }
-      this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool) });
+      incoming.set(tool.name, tool);
     }
+    for (const tool of incoming.values()) this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool) });
     return this;
   }
 

@@ -158,14 +158,18 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
   const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host);
   const handler = createMcpHttpHandler(kit, { ...options, allowedHosts });
   const server: HttpServer = createServer((req, res) => {
-    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    // Only the path matters, and a malformed request target must not throw in this listener.
+    const pathname = (req.url ?? "/").split("?")[0];
     if (pathname !== path) {
       const body = JSON.stringify({ jsonrpc: "2.0", error: { code: ErrorCode.ConnectionClosed, message: `Not found: the MCP endpoint is ${path}.` }, id: null });
       res.writeHead(404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
       return;
     }
-    void handler(req, res);
+    handler(req, res).catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
   });
   // Proxies in front of the instances hold connections open; keep them a little longer than the usual 60 s proxy idle timeout.
   server.keepAliveTimeout = 65_000;
@@ -198,7 +202,7 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
 }
 
 /** Loopback names always; the bound address too when it is a specific one. */
-function defaultAllowedHosts(host: string): string[] {
+export function defaultAllowedHosts(host: string): string[] {
   const hosts = [...LOCAL_HOSTS];
   const wildcard = host === "0.0.0.0" || host === "::" || host === "";
   if (!wildcard && !hosts.includes(host.toLowerCase())) hosts.push(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);

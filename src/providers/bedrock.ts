@@ -61,7 +61,8 @@ export async function runBedrock(runner: ToolRunner, input: BedrockCallsInput, c
     content: calls.map((call, i) => ({
       toolResult: {
         toolUseId: call.id ?? "",
-        content: [{ text: results[i]!.output }],
+        // Converse refuses empty text blocks, which would wedge the conversation.
+        content: [{ text: results[i]!.output === "" ? "(no output)" : results[i]!.output }],
         status: results[i]!.isError ? "error" : "success",
       },
     })),

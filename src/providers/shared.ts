@@ -1,7 +1,7 @@
 import { ExportError } from "../errors";
 import { NAME_RULES, type ProviderId } from "../names";
 import { acceptArguments } from "../runtime/arguments";
-import { errorResult } from "../runtime/result";
+import { errorMessage, errorResult } from "../runtime/result";
 import { ChangeLog, type SchemaChange } from "../schema/lowering";
 import type { Tool, ToolContext, ToolResult } from "../types";
 
@@ -74,8 +74,17 @@ export function runCalls(
   adjust?: ArgumentsAdjuster,
 ): Promise<ToolResult[]> {
   let aliases: Map<string, string> | undefined;
+  // Each call is isolated: whatever one throws becomes its own result, never the batch's rejection.
+  const isolated = (call: ParsedCall, run: () => ToolResult | Promise<ToolResult>): Promise<ToolResult> => {
+    const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${call.name}" could not run: ${errorMessage(thrown)}`);
+    try {
+      return Promise.resolve(run()).then(undefined, failed);
+    } catch (thrown) {
+      return Promise.resolve(failed(thrown));
+    }
+  };
   return Promise.all(
-    calls.map((call) => {
+    calls.map((call) => isolated(call, () => {
       if (call.refusal !== undefined) return errorResult("unknown_tool", call.refusal, { tool: call.name });
       let name = call.name;
       if (runner.get(name) === undefined) {
@@ -89,7 +98,7 @@ export function runCalls(
         if (accepted.ok) args = adjust!(tool, accepted.args);
       }
       return runner.execute(name, args, { ...ctx, callId: call.id, provider });
-    }),
+    })),
   );
 }
 

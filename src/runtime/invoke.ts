@@ -58,7 +58,7 @@ function settle(body: (ctx: ToolContext) => unknown, ctx: ToolContext): Promise<
     const value = body(ctx);
     // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
     if (((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function") {
-      return Promise.resolve(value).then(toToolResult, failed);
+      return Promise.resolve(value).then(toToolResult).then(undefined, failed);
     }
     return Promise.resolve(toToolResult(value));
   } catch (thrown) {

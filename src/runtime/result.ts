@@ -23,11 +23,12 @@ export function toToolResult(value: unknown): ToolResult {
   if (typeof value === "string") return { output: value, isError: false };
   if (typeof value === "bigint") return { output: value.toString(), isError: false };
   if (value === undefined) return { output: "", isError: false };
-  if (isToolResult(value)) {
-    const { output, isError, metadata } = value;
-    return metadata === undefined ? { output, isError } : { output, isError, metadata };
-  }
+  // Everything below may run user getters (a Proxy, a throwing `output`, `toJSON`).
   try {
+    if (isToolResult(value)) {
+      const { output, isError, metadata } = value;
+      return metadata === undefined ? { output, isError } : { output, isError, metadata };
+    }
     return { output: safeJsonStringify(value) ?? "", isError: false };
   } catch (error) {
     return errorResult("execution_failed", `The tool's result could not be serialized: ${errorMessage(error)}`);
@@ -61,12 +62,13 @@ export function safeJsonStringify(value: unknown): string | undefined {
 
 /** The message of anything thrown, without stack traces (model-facing text). */
 export function errorMessage(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message || thrown.name;
   if (typeof thrown === "string") return thrown;
-  if (typeof thrown === "object" && thrown !== null && typeof (thrown as { message?: unknown }).message === "string") {
-    return (thrown as { message: string }).message;
-  }
+  // Reading `message` runs user code (getters, Proxies): never let it throw from here.
   try {
+    if (thrown instanceof Error) return String(thrown.message || thrown.name);
+    if (typeof thrown === "object" && thrown !== null && typeof (thrown as { message?: unknown }).message === "string") {
+      return (thrown as { message: string }).message;
+    }
     return safeJsonStringify(thrown) ?? String(thrown);
   } catch {
     return "unknown error";

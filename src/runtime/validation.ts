@@ -11,7 +11,8 @@ import { describeValue } from "./arguments";
 let sharedAjv: Ajv | undefined;
 function ajv(): Ajv {
   if (sharedAjv === undefined) {
-    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, strictNumbers: true });
+    // unicodeRegExp off: `pattern`s mean what they mean to JavaScript and class-validator.
+    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, strictNumbers: true, unicodeRegExp: false });
     addFormats(sharedAjv);
   }
   return sharedAjv;
@@ -23,7 +24,7 @@ export type ArgumentsValidator = (args: Record<string, unknown>) => string[];
 /**
  * Compiles `schema` on first use and keeps the compiled function (cold start stays cheap for
  * toolkits with thousands of tools; each tool still compiles at most once). A schema that Ajv
- * rejects throws a clear error at compile time.
+ * cannot compile throws then, on that first call; the toolkit turns it into an error result.
  */
 export function lazyValidator(schema: JSONSchemaObject): ArgumentsValidator {
   let compiled: ValidateFunction | undefined;
@@ -33,15 +34,26 @@ export function lazyValidator(schema: JSONSchemaObject): ArgumentsValidator {
   };
 }
 
+/** The same, compiled now: a schema Ajv cannot compile throws here, at definition time. */
+export function eagerValidator(schema: JSONSchemaObject): ArgumentsValidator {
+  const compiled = compileSchema(schema);
+  return (args) => (compiled(args) ? [] : (compiled.errors ?? []).map(describeAjvError));
+}
+
 export function compileSchema(schema: JSONSchemaObject): ValidateFunction {
-  // `$schema` would make Ajv look up a meta-schema by URI; the dialect is always the same here.
-  const { $schema: _ignored, ...rest } = schema;
-  return ajv().compile(rest);
+  // `$schema` would make Ajv look up a meta-schema by URI (the dialect is always the same
+  // here), and an `$id` would be registered process-wide, clashing with the next tool that has it.
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  const validate = ajv().compile(rest);
+  // The compiled function is ours to keep; Ajv's own cache would only grow (never hit: each
+  // tool compiles once).
+  ajv().removeSchema(rest);
+  return validate;
 }
 
 /** Throws with Ajv's own words when `schema` is not a valid JSON Schema. */
 export function assertValidSchema(schema: JSONSchemaObject): void {
-  const { $schema: _ignored, ...rest } = schema;
+  const { $schema: _schema, $id: _id, ...rest } = schema;
   if (!ajv().validateSchema(rest)) throw new Error(ajv().errorsText(ajv().errors));
 }
 

@@ -153,17 +153,19 @@ function buildParameters(
     if (designTypes === undefined && !explicitlyTyped(record.options) && fromManifest?.schema === undefined) {
       throw new ScanError(`${paramLabel}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.`);
     }
-    if (name in properties) throw new ScanError(`${paramLabel}: another parameter of this tool is also named "${name}".`);
+    if (name === "__proto__" || name === "constructor" || name === "prototype") {
+      throw new ScanError(`${paramLabel}: "${name}" cannot be an argument name (calls carrying that key are refused as prototype pollution). Name it otherwise: @Param("other").`);
+    }
+    if (Object.hasOwn(properties, name)) throw new ScanError(`${paramLabel}: another parameter of this tool is also named "${name}".`);
     properties[name] = guard(paramLabel, () =>
       fromManifest !== undefined
         ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema)
         : schemaForParameter(designType, record.options),
     );
+    // An explicit `optional` wins over what the default value, the source or the manifest say.
     const optional =
-      record.options.optional === true ||
-      record.options.default !== undefined ||
-      fromSource[index]?.hasDefault === true ||
-      (fromManifest?.optional === true && record.options.optional !== false);
+      record.options.optional ??
+      (record.options.default !== undefined || fromSource[index]?.hasDefault === true || fromManifest?.optional === true);
     if (!optional) required.push(name);
     bindings.push({
       kind: "param",

@@ -24,7 +24,7 @@ export function canonicalSchema<T extends JSONSchemaObject>(schema: T): T {
 function canonicalNode(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(canonicalNode);
   if (typeof node !== "object" || node === null) return node;
-  const keys = Object.keys(node).sort((a, b) => (RANK.get(a) ?? 1000) - (RANK.get(b) ?? 1000) || (RANK.has(a) ? 0 : a.localeCompare(b)));
+  const keys = Object.keys(node).sort((a, b) => (RANK.get(a) ?? 1000) - (RANK.get(b) ?? 1000) || (RANK.has(a) ? 0 : a < b ? -1 : a > b ? 1 : 0));
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const value = (node as Record<string, unknown>)[key];

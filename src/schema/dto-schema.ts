@@ -4,6 +4,7 @@ import { targetConstructorToSchema } from "class-validator-jsonschema";
 import type { ISchemaConverters } from "class-validator-jsonschema/build/defaultConverters";
 import type { JSONSchemaObject } from "../types";
 import { enumSchema, enumValues } from "./enum-values";
+import { flagsProblem, patternSource, SCALAR_SCHEMAS } from "./scalars";
 
 type ConvertedSchema = Exclude<ISchemaConverters[string], Function>;
 
@@ -21,26 +22,16 @@ const CONVERTERS: ISchemaConverters = {
   [IS_DATE_STRING]: { type: "string", format: "date-time" },
   [MIN]: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
   [MAX]: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
-  [MATCHES]: (meta: ValidationMetadata) => ({ type: "string", pattern: patternSource(meta.constraints[0], meta.constraints[1], `${meta.target instanceof Function ? meta.target.name : "DTO"}.${meta.propertyName}`) }),
+  [MATCHES]: (meta: ValidationMetadata) => ({ type: "string", pattern: matchesPattern(meta) }),
 };
 
-/** A RegExp (or pattern + modifiers) as a JSON Schema pattern; flags other than `u`/`g` cannot be kept. */
-export function patternSource(pattern: unknown, modifiers: unknown, where: string): string {
-  const flags = pattern instanceof RegExp ? pattern.flags : typeof modifiers === "string" ? modifiers : "";
-  const meaningful = flags.replace(/[gu]/g, "");
-  if (meaningful !== "") {
-    throw new DtoSchemaError(`${where}: the pattern's flags "${meaningful}" cannot be expressed in JSON Schema; write the pattern without them (e.g. [A-Za-z] instead of the i flag).`);
+function matchesPattern(meta: ValidationMetadata): string {
+  const result = patternSource(meta.constraints[0], meta.constraints[1]);
+  if ("flags" in result) {
+    throw new DtoSchemaError(`${meta.target instanceof Function ? meta.target.name : "DTO"}.${meta.propertyName}: ${flagsProblem(result.flags)}.`);
   }
-  return pattern instanceof RegExp ? pattern.source : String(pattern);
+  return result.source;
 }
-
-/** Types a property's TypeScript type gives when no validator decorator states one. */
-const DESIGN_TYPES = new Map<unknown, JSONSchemaObject>([
-  [String, { type: "string" }],
-  [Number, { type: "number" }],
-  [Boolean, { type: "boolean" }],
-  [Date, { type: "string", format: "date-time" }],
-]);
 
 // class-transformer keeps `@Type` metadata in a storage its typings only declare under types/.
 const { defaultMetadataStorage } = require("class-transformer/cjs/storage") as typeof import("class-transformer/types/storage");
@@ -73,7 +64,7 @@ export function schemaForClass(ctor: Function, chain: readonly Function[] = []):
   for (const [key, property] of entries) {
     const resolved = resolveNested(ctor, key, property as JSONSchemaObject, [...chain, ctor]);
     const untyped = resolved.type === undefined && resolved.enum === undefined && resolved.anyOf === undefined && resolved.oneOf === undefined;
-    const designed = untyped ? DESIGN_TYPES.get(Reflect.getMetadata("design:type", ctor.prototype, key)) : undefined;
+    const designed = untyped ? SCALAR_SCHEMAS.get(Reflect.getMetadata("design:type", ctor.prototype, key)) : undefined;
     properties[key] = designed ? { ...designed, ...resolved } : resolved;
   }
   return {

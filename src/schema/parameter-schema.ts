@@ -2,16 +2,11 @@ import type { Constructor, ParamOptions } from "../decorators/metadata";
 import type { JSONSchemaObject } from "../types";
 import { schemaForClass } from "./dto-schema";
 import { enumSchema, enumValues } from "./enum-values";
+import { flagsProblem, patternSource, SCALAR_SCHEMAS } from "./scalars";
 
 /** Thrown with the fix; the scanner prefixes class, method and parameter. */
 export class ParameterSchemaError extends Error {}
 
-const SCALARS = new Map<unknown, JSONSchemaObject>([
-  [String, { type: "string" }],
-  [Number, { type: "number" }],
-  [Boolean, { type: "boolean" }],
-  [Date, { type: "string", format: "date-time" }],
-]);
 
 /** Types that metadata reports but that say nothing usable about the value. */
 const OPAQUE = new Set<unknown>([undefined, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
@@ -58,7 +53,7 @@ function baseSchema(type: unknown, options: ParamOptions): JSONSchemaObject {
 }
 
 function itemSchema(type: unknown): JSONSchemaObject {
-  const scalar = SCALARS.get(type);
+  const scalar = SCALAR_SCHEMAS.get(type);
   if (scalar !== undefined) return { ...scalar };
   if (OPAQUE.has(type) || typeof type !== "function") {
     const seen = typeof type === "function" ? type.name : String(type);
@@ -97,9 +92,7 @@ function describeType(schema: JSONSchemaObject): string {
 }
 
 function regexSource(pattern: RegExp): string {
-  const meaningful = pattern.flags.replace(/[gu]/g, "");
-  if (meaningful !== "") {
-    throw new ParameterSchemaError(`the pattern's flags "${meaningful}" cannot be expressed in JSON Schema; write the pattern without them (e.g. [A-Za-z] instead of the i flag)`);
-  }
-  return pattern.source;
+  const result = patternSource(pattern);
+  if ("flags" in result) throw new ParameterSchemaError(flagsProblem(result.flags));
+  return result.source;
 }

@@ -64,7 +64,7 @@ export function registerServe(program: Command): Command {
               port: address.port,
               path: options.path,
               ...(options.token !== undefined ? { token: options.token } : {}),
-              ...(options.allowedHost.length > 0 ? { allowedHosts: [...mcp.LOCAL_HOSTS, ...options.allowedHost] } : {}),
+              ...(options.allowedHost.length > 0 ? { allowedHosts: [...mcp.defaultAllowedHosts(address.host), ...options.allowedHost] } : {}),
               ...(options.maxBody !== undefined ? { maxBodyBytes: options.maxBody } : {}),
               ...(options.jsonResponse ? { jsonResponse: true } : {}),
               ...common,
