@@ -1,4 +1,4 @@
-import { ownToolMethods } from "../decorators/metadata";
+import { toolMethodsOf } from "../decorators/metadata";
 import { isTool, Toolkit, type ToolSource } from "../toolkit";
 import { CliError, messageOf, withFix } from "./errors";
 
@@ -25,10 +25,7 @@ export function isToolkitLike(value: unknown): value is ToolkitLike {
 
 /** True when the prototype chain declares at least one `@Tool` method. */
 function hasToolMethods(prototype: unknown): boolean {
-  for (let p = prototype; typeof p === "object" && p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    if (ownToolMethods(p).length > 0) return true;
-  }
-  return false;
+  return toolMethodsOf(prototype).length > 0;
 }
 
 const isDecoratedClass = (value: unknown): value is new () => object => typeof value === "function" && hasToolMethods((value as { prototype?: unknown }).prototype);

@@ -59,6 +59,18 @@ export function ownToolMethods(prototype: object): readonly ToolMethodRecord[] {
   return (Reflect.getOwnMetadata(TOOL_METHODS, prototype) as ToolMethodRecord[] | undefined) ?? [];
 }
 
+/**
+ * The `@Tool` methods of a prototype and the ones it inherits, each with the prototype that
+ * declares it: the nearest declaration wins (an override in a subclass replaces its base's).
+ */
+export function toolMethodsOf(prototype: unknown): Array<{ prototype: object; record: ToolMethodRecord }> {
+  const found = new Map<string, { prototype: object; record: ToolMethodRecord }>();
+  for (let owner = prototype; typeof owner === "object" && owner !== null && owner !== Object.prototype; owner = Object.getPrototypeOf(owner)) {
+    for (const record of ownToolMethods(owner)) if (!found.has(record.propertyKey)) found.set(record.propertyKey, { prototype: owner, record });
+  }
+  return [...found.values()];
+}
+
 export function addToolMethod(prototype: object, record: ToolMethodRecord): void {
   Reflect.defineMetadata(TOOL_METHODS, [...ownToolMethods(prototype), record], prototype);
   DECORATED_CLASSES.add(prototype.constructor);

@@ -1,4 +1,4 @@
-import { ownToolMethods, type ToolMethodRecord } from "../decorators/metadata";
+import { toolMethodsOf, type ToolMethodRecord } from "../decorators/metadata";
 import type { ManifestIndex } from "../manifest/load";
 import { CALL_RECEIVER } from "../runtime/decorated";
 import { scanTools } from "../scanner/scan-tools";
@@ -9,11 +9,7 @@ export type Receiver = (ctx: ToolContext) => unknown;
 
 /** The `@Tool` methods of a prototype chain as `scanTools` sees them: nearest declaration wins. */
 export function effectiveToolMethods(prototype: object | null | undefined): ToolMethodRecord[] {
-  const found = new Map<string, ToolMethodRecord>();
-  for (let owner = prototype; owner && owner !== Object.prototype; owner = Object.getPrototypeOf(owner)) {
-    for (const record of ownToolMethods(owner)) if (!found.has(record.propertyKey)) found.set(record.propertyKey, record);
-  }
-  return [...found.values()];
+  return toolMethodsOf(prototype).map(({ record }) => record);
 }
 
 /** Every object of a prototype chain, Object.prototype excluded. */

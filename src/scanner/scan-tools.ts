@@ -1,5 +1,5 @@
 import { checkDescription, checkName, checkTimeout, managedTool } from "../define-tool";
-import { ownParameterRecords, ownToolMethods, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
+import { ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
 import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
 import { resolveManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
@@ -45,19 +45,14 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
     throw new ScanError('Reflect metadata is not available: add `import "reflect-metadata";` once at the top of your entry file.');
   }
   const className = instance.constructor?.name ?? "(anonymous class)";
-  const found = new Map<string, { prototype: object; record: ToolMethodRecord }>();
-  for (let prototype = Object.getPrototypeOf(instance); prototype && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype)) {
-    for (const record of ownToolMethods(prototype)) {
-      if (!found.has(record.propertyKey)) found.set(record.propertyKey, { prototype, record });
-    }
-  }
-  if (found.size === 0) {
+  const found = toolMethodsOf(Object.getPrototypeOf(instance));
+  if (found.length === 0) {
     throw new ScanError(`${className} has no @Tool methods. Decorate the methods models may call with @Tool("what it does").`);
   }
   const manifest = resolveManifest(options.manifest);
   const tools: Tool[] = [];
   const methodOfName = new Map<string, string>();
-  for (const { prototype, record } of found.values()) {
+  for (const { prototype, record } of found) {
     const tool = buildTool(instance, className, prototype, record, manifest, options.namePrefix ?? "");
     const other = methodOfName.get(tool.name);
     if (other !== undefined) {
