@@ -10,13 +10,14 @@ const NUMERIC = /^\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
  */
 export function coerceScalars(schema: JSONSchemaObject | undefined, value: unknown): unknown {
   if (schema === undefined) return value;
-  const type = schema.type;
   if (typeof value === "string") {
-    if ((type === "number" || type === "integer") && NUMERIC.test(value)) {
+    // A schema that also takes strings keeps the string as sent.
+    if (admits(schema, "string")) return value;
+    if ((admits(schema, "number") || admits(schema, "integer")) && NUMERIC.test(value)) {
       const parsed = Number(value);
       return Number.isFinite(parsed) ? parsed : value;
     }
-    if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+    if (admits(schema, "boolean") && (value === "true" || value === "false")) return value === "true";
     return value;
   }
   if (Array.isArray(value)) {
@@ -39,6 +40,14 @@ export function coerceScalars(schema: JSONSchemaObject | undefined, value: unkno
     return copy ?? value;
   }
   return value;
+}
+
+/** Whether `schema` declares `type` for a value: by `type` (one or a list) or in an `anyOf`/`oneOf` branch. */
+function admits(schema: JSONSchemaObject, type: string): boolean {
+  const declared = schema.type;
+  if (declared === type || (Array.isArray(declared) && declared.includes(type as never))) return true;
+  const branches = (schema.anyOf ?? schema.oneOf) as JSONSchemaObject[] | undefined;
+  return Array.isArray(branches) && branches.some((branch) => admits(branch, type));
 }
 
 function acceptsNull(schema: JSONSchemaObject | undefined): boolean {
@@ -98,7 +107,7 @@ export function compileArgumentCleaner(
     key,
     child,
     dropNull: !required.has(key) && !acceptsNull(child),
-    scalar: coerce && (child.type === "number" || child.type === "integer" || child.type === "boolean"),
+    scalar: coerce && !admits(child, "string") && (admits(child, "number") || admits(child, "integer") || admits(child, "boolean")),
     deep: child.properties !== undefined || child.items !== undefined,
   }));
   const hasOwn = Object.prototype.hasOwnProperty;

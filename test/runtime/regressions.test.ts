@@ -159,3 +159,23 @@ describe("unknown tool names no provider could send", () => {
     expect(result.output).toBe(`Unknown tool "${"a".repeat(128)}...". Available tools: alpha.`);
   });
 });
+
+describe("numeric strings for nullable and union number types", () => {
+  const tool = (property: JSONSchemaObject) =>
+    defineTool({
+      name: "t",
+      description: "d",
+      inputSchema: { type: "object", properties: { n: property }, required: ["n"] },
+      validate: true,
+      execute: ({ n }) => JSON.stringify(n),
+    });
+
+  it('reads "42" as 42 for type ["number", "null"] and for anyOf [integer, null]', async () => {
+    expect((await tool({ type: ["number", "null"] }).execute({ n: "42" })).output).toBe("42");
+    expect((await tool({ anyOf: [{ type: "integer" }, { type: "null" }] }).execute({ n: "7" })).output).toBe("7");
+  });
+
+  it("keeps the string when the schema also takes strings", async () => {
+    expect((await tool({ type: ["string", "number"] }).execute({ n: "42" })).output).toBe('"42"');
+  });
+});
