@@ -54,6 +54,11 @@ export interface Tool {
   execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
 }
 
+/** A JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** The schema of the element at `index` of an array described by `schema` (tuple items included). */
 export function elementSchema(schema: JSONSchemaObject, index: number): JSONSchemaObject | undefined {
   return Array.isArray(schema.items) ? schema.items[index] : schema.items;

@@ -12,6 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readJson, send } from "../support/json-http";
 
 export interface MockGemini {
   /** Pass as `httpOptions.baseUrl` of `new GoogleGenAI(...)`. */
@@ -85,24 +86,4 @@ function reply(res: ServerResponse, model: string, parts: Part[]): void {
     usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 12, totalTokenCount: 52 },
     modelVersion: model,
   });
-}
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("error", reject);
-    req.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}"));
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
-}
-
-function send(res: ServerResponse, status: number, payload: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(payload));
 }

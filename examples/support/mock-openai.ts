@@ -12,6 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readJson, send } from "./json-http";
 
 export interface MockOpenAI {
   /** Pass as the client's `baseURL`. */
@@ -127,24 +128,4 @@ function parse(text: string | undefined): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("error", reject);
-    req.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}"));
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
-}
-
-function send(res: ServerResponse, status: number, payload: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(payload));
 }

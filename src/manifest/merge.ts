@@ -1,8 +1,11 @@
 import type { ParamOptions } from "../decorators/metadata";
 import { schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
-import type { JSONSchemaObject } from "../types";
+import { isUserClass } from "../schema/scalars";
+import { isObject, type JSONSchemaObject } from "../types";
 import type { ManifestParameter, ManifestTool } from "./types";
+
+const isSchema = isObject as (value: unknown) => value is JSONSchemaObject;
 
 /**
  * How the manifest meets runtime metadata (DESIGN §3): explicit decorator options (`@Param`
@@ -86,11 +89,6 @@ function classSchema(dtoClass: Function, fromManifest: JSONSchemaObject): JSONSc
   return dtoWithManifest(schemaForClass(dtoClass), fromManifest);
 }
 
-const BUILTINS = new Set<unknown>([String, Number, Boolean, Date, Array, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
-
-function isUserClass(value: unknown): value is Function {
-  return typeof value === "function" && !BUILTINS.has(value);
-}
 
 /**
  * class-validator's schema of a DTO, with what only the TypeScript types know filled in
@@ -217,6 +215,3 @@ function pick(schema: JSONSchemaObject, keys: string[]): JSONSchemaObject {
   return Object.fromEntries(keys.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]]));
 }
 
-function isSchema(value: unknown): value is JSONSchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

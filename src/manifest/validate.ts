@@ -1,3 +1,4 @@
+import { isObject } from "../types";
 import { ManifestError } from "./errors";
 import { MANIFEST_VERSION, type ManifestParameter, type ManifestTool, type ToolnexusManifest } from "./types";
 
@@ -13,7 +14,7 @@ export function validateManifest(value: unknown, source: string): ToolnexusManif
   const fail = (pointer: string, problem: string): never => {
     throw new ManifestError(`The toolnexus manifest ${source} is invalid: ${pointer || "the root"} ${problem}. Regenerate it with \`npx toolnexus generate\`.`);
   };
-  if (!isPlainObject(value)) return fail("", "must be an object");
+  if (!isObject(value)) return fail("", "must be an object");
   const version = value.manifestVersion;
   if (version !== MANIFEST_VERSION) {
     if (typeof version === "number" && version > MANIFEST_VERSION) {
@@ -24,7 +25,7 @@ export function validateManifest(value: unknown, source: string): ToolnexusManif
     return fail("/manifestVersion", `must be ${MANIFEST_VERSION}`);
   }
   if (typeof value.hash !== "string") fail("/hash", "must be a string");
-  if (!isPlainObject(value.tools)) return fail("/tools", "must be an object keyed by \"Class.method\"");
+  if (!isObject(value.tools)) return fail("/tools", "must be an object keyed by \"Class.method\"");
   for (const [key, tool] of Object.entries(value.tools)) {
     const at = `/tools/${escapePointer(key)}`;
     if (!/^[^.]+\.[^.]+$/.test(key)) fail(at, 'must be keyed "ClassName.methodName"');
@@ -34,7 +35,7 @@ export function validateManifest(value: unknown, source: string): ToolnexusManif
 }
 
 function checkTool(tool: unknown, at: string, fail: (pointer: string, problem: string) => never): asserts tool is ManifestTool {
-  if (!isPlainObject(tool)) fail(at, "must be an object");
+  if (!isObject(tool)) fail(at, "must be an object");
   const entry = tool as Record<string, unknown>;
   for (const key of ["file", "hash"]) if (typeof entry[key] !== "string") fail(`${at}/${key}`, "must be a string");
   for (const key of ["name", "description"]) if (entry[key] !== undefined && typeof entry[key] !== "string") fail(`${at}/${key}`, "must be a string when present");
@@ -43,12 +44,12 @@ function checkTool(tool: unknown, at: string, fail: (pointer: string, problem: s
 }
 
 function checkParameter(parameter: unknown, at: string, fail: (pointer: string, problem: string) => never): asserts parameter is ManifestParameter {
-  if (!isPlainObject(parameter)) fail(at, "must be an object");
+  if (!isObject(parameter)) fail(at, "must be an object");
   const entry = parameter as Record<string, unknown>;
   if (typeof entry.kind !== "string" || !KINDS.has(entry.kind)) fail(`${at}/kind`, 'must be "param", "args" or "ctx"');
   if (entry.name !== undefined && typeof entry.name !== "string") fail(`${at}/name`, "must be a string when present");
   if (entry.kind === "ctx") return;
-  if (entry.schema !== undefined && !isPlainObject(entry.schema)) fail(`${at}/schema`, "must be a JSON Schema object when present");
+  if (entry.schema !== undefined && !isObject(entry.schema)) fail(`${at}/schema`, "must be a JSON Schema object when present");
   if (entry.className !== undefined && typeof entry.className !== "string") fail(`${at}/className`, "must be a string when present");
   if (entry.kind === "args") return;
   if (typeof entry.optional !== "boolean") fail(`${at}/optional`, "must be true or false");
@@ -56,9 +57,6 @@ function checkParameter(parameter: unknown, at: string, fail: (pointer: string, 
   if ((entry.convert === "class" || entry.convert === "class[]") && typeof entry.className !== "string") fail(`${at}/className`, `must name the class when convert is "${entry.convert as string}"`);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");

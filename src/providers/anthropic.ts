@@ -1,6 +1,6 @@
 import { plainObjectRoot } from "../schema/lowering";
-import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { isObject, lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
+import { lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations ----------------------------------------------------------------------
 

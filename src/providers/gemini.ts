@@ -1,8 +1,8 @@
 import { ExportError } from "../errors";
 import { canonicalSchema } from "../schema/canonical";
 import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, tupleItems } from "../schema/lowering";
-import { elementSchema, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
-import { isObject, lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { isObject, elementSchema, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
+import { lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations ----------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
-import type { JSONSchemaObject, Tool, ToolContext } from "../types";
+import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
 import { dropStrictNulls, openAIFunctions, type OpenAIExportOptions } from "./openai";
-import { isObject, runCalls, textForModel, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { runCalls, textForModel, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations (Responses API: flat) ------------------------------------------------
 

@@ -1,7 +1,7 @@
 import { compileArgumentCleaner } from "../runtime/coerce";
 import { appendSentence, ChangeLog, childPointer, mergeAllOf, tupleItems } from "../schema/lowering";
-import type { JSONSchemaObject, Tool, ToolContext } from "../types";
-import { isObject, lowerTools, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
+import { lowerTools, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
 
 // ---- Declarations (Chat Completions) ---------------------------------------------------
 

@@ -150,10 +150,6 @@ function shortHash(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** An error result's text for providers whose result message has no error flag. */
 export function textForModel(result: ToolResult): string {
   return result.isError ? `Error: ${result.output}` : result.output;

@@ -10,6 +10,7 @@ import { canonicalSchema } from "../schema/canonical";
 import { DtoSchemaError, schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { sourceParameters } from "../schema/parameter-names";
+import { isUserClass } from "../schema/scalars";
 import type { JSONSchemaObject, Tool } from "../types";
 
 const MISSING_METADATA_FIX =
@@ -239,11 +240,6 @@ function conversionFor(type: unknown): Pick<Extract<ParameterBinding, { kind: "p
   return {};
 }
 
-const BUILTINS = new Set<unknown>([String, Number, Boolean, Date, Array, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
-
-function isUserClass(value: unknown): value is Function {
-  return typeof value === "function" && !BUILTINS.has(value);
-}
 
 function describe(value: unknown): string {
   return typeof value === "function" ? value.name || "an anonymous function" : String(value);

@@ -8,6 +8,13 @@ export const SCALAR_SCHEMAS: ReadonlyMap<unknown, JSONSchemaObject> = new Map<un
   [Date, { type: "string", format: "date-time" }],
 ]);
 
+/** Built-in constructors metadata can report; any other function is a user's class (a DTO). */
+const BUILTINS = new Set<unknown>([String, Number, Boolean, Date, Array, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
+
+export function isUserClass(value: unknown): value is Function {
+  return typeof value === "function" && !BUILTINS.has(value);
+}
+
 /**
  * A RegExp (or a pattern + modifiers, as `@Matches` takes them) as a JSON Schema pattern.
  * Flags other than `u`/`g` cannot be expressed: they come back instead, for the caller to refuse.
