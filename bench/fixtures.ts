@@ -10,14 +10,9 @@ import { tool as aiTool } from "ai";
 import { tool as lcTool } from "@langchain/core/tools";
 import { z } from "zod";
 import { Param, Tool } from "../src";
+import { SORTS, searchBody, type Sort } from "./search-body";
 
-export const SORTS = ["relevance", "price", "newest"] as const;
-export type Sort = (typeof SORTS)[number];
-
-/** The tool body every implementation calls: cheap, so the runtime around it is what is measured. */
-export function searchBody(query: string, sort: string, limit: number): string {
-  return `${limit} results for "${query}" by ${sort}`;
-}
+export { SORTS, searchBody, type Sort };
 
 export class CatalogService {
   @Tool("Search the catalogue")

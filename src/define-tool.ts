@@ -1,10 +1,10 @@
 import { ToolDefinitionError } from "./errors";
-import { NAME_RULES, providersAccepting } from "./names";
+import { NAME_RULES, PORTABLE_NAME, providersAccepting } from "./names";
 import { acceptArguments } from "./runtime/arguments";
 import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { errorMessage, errorResult } from "./runtime/result";
-import { assertValidSchema, eagerValidator, type ArgumentsValidator } from "./runtime/validation";
+import { assertValidSchema, compileValidator, type ArgumentsValidator } from "./runtime/validation";
 import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext, ToolResult } from "./types";
 
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
@@ -44,7 +44,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
       const problems = problemsOf(args);
       if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
     }
-    return invokeWithLimits(name, (callCtx) => execute(args as Args, callCtx), ctx, timeout ?? fallbackTimeout);
+    return invokeWithLimits(name, execute, args as Args, ctx, timeout ?? fallbackTimeout);
   };
   return managedTool({ name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}) }, run);
 }
@@ -75,14 +75,15 @@ export function managedTool(fields: Omit<Tool, "execute">, unguardedRun: RunAcce
 }
 
 /**
- * The last line of "never rejects": whatever escapes a run (a schema Ajv cannot compile on
- * the first call, a bug) becomes an `execution_failed` result.
+ * The last line of "never rejects": whatever a run throws before it has a promise (a schema
+ * Ajv cannot compile on the first call, a bug) becomes an `execution_failed` result. The
+ * promises themselves need no guard: `invokeWithLimits` settles every outcome into a result.
  */
-function guarded(toolName: string, run: RunAccepted): RunAccepted {
+export function guarded(toolName: string, run: RunAccepted): RunAccepted {
   const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${toolName}" could not run: ${errorMessage(thrown)}`);
   return (args, ctx, fallbackTimeout) => {
     try {
-      return run(args, ctx, fallbackTimeout).then(undefined, failed);
+      return run(args, ctx, fallbackTimeout);
     } catch (thrown) {
       return Promise.resolve(failed(thrown));
     }
@@ -114,7 +115,8 @@ export function checkName(name: unknown): asserts name is string {
   if (typeof name !== "string" || name.length === 0) {
     throw new ToolDefinitionError(`A tool needs a non-empty string name (got ${JSON.stringify(name)}).`);
   }
-  if (providersAccepting(name).length === 0) {
+  // A portable name (the usual case) is accepted by every provider: no need to ask each.
+  if (!PORTABLE_NAME.test(name) && providersAccepting(name).length === 0) {
     throw new ToolDefinitionError(
       `Tool name "${name}" is accepted by no provider. Use a letter first, then letters, digits, _ or -, at most 64 characters (OpenAI: ${NAME_RULES.openai.text}).`,
     );
@@ -137,7 +139,7 @@ export function checkTimeout(subject: string, timeout: unknown): void {
 /** With `validate: true` the schema is compiled at once, so an unusable one fails the definition. */
 function validatorOrThrow(name: string, schema: JSONSchemaObject): ArgumentsValidator {
   try {
-    return eagerValidator(schema);
+    return compileValidator(schema);
   } catch (error) {
     throw new ToolDefinitionError(`Tool "${name}": inputSchema cannot be compiled for validation: ${(error as Error).message}.`);
   }

@@ -1,4 +1,4 @@
-import { checkDescription, checkName, checkTimeout, invalidArguments, runAcceptedOf, type RunAccepted } from "./define-tool";
+import { checkDescription, checkName, checkTimeout, guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { closestNames } from "./names";
 import { describeExport, type AnyExportOptions, type ExportFormat } from "./providers";
@@ -187,5 +187,6 @@ function toolsOf(item: ToolSource, scan: (instance: object) => Tool[]): Tool[] {
 
 /** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */
 function foreignRunner(tool: Tool): RunAccepted {
-  return (args, ctx, fallbackTimeout) => invokeWithLimits(tool.name, (callCtx) => tool.execute(args, callCtx), ctx, fallbackTimeout);
+  const body = (args: Record<string, unknown>, ctx: ToolContext) => tool.execute(args, ctx);
+  return guarded(tool.name, (args, ctx, fallbackTimeout) => invokeWithLimits(tool.name, body, args, ctx, fallbackTimeout));
 }

@@ -12,8 +12,8 @@ import "reflect-metadata";
 import { tool as aiTool } from "ai";
 import { tool as lcTool } from "@langchain/core/tools";
 import { z } from "zod";
-import { Toolkit } from "../../src";
-import { SORTS, searchBody } from "../fixtures";
+import { Param, Tool, Toolkit } from "../../src";
+import { SORTS, searchBody } from "../search-body";
 import { isChild, row, runChild } from "../harness";
 import type { BenchSuite } from "../types";
 import { defineDecoratedServices } from "./cold-start";
@@ -30,7 +30,7 @@ function zodSchemaFor(index: number) {
 }
 
 const builders = {
-  toolnexus: (count: number, tag: string) => new Toolkit(defineDecoratedServices(count, tag)),
+  toolnexus: (count: number, tag: string) => new Toolkit(defineDecoratedServices(count, tag, { Param, Tool })),
   ai: (count: number, tag: string) => {
     const tools: Record<string, unknown> = {};
     for (let index = 0; index < count; index++) {

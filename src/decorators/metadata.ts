@@ -72,7 +72,10 @@ export function toolMethodsOf(prototype: unknown): Array<{ prototype: object; re
 }
 
 export function addToolMethod(prototype: object, record: ToolMethodRecord): void {
-  Reflect.defineMetadata(TOOL_METHODS, [...ownToolMethods(prototype), record], prototype);
+  // Own metadata only: the list is this prototype's, so it is extended in place.
+  const records = Reflect.getOwnMetadata(TOOL_METHODS, prototype) as ToolMethodRecord[] | undefined;
+  if (records === undefined) Reflect.defineMetadata(TOOL_METHODS, [record], prototype);
+  else records.push(record);
   DECORATED_CLASSES.add(prototype.constructor);
 }
 
@@ -105,10 +108,12 @@ export function addParameterRecord(
   if (typeof prototype === "function") {
     throw new TypeError(`${decorator} on static method ${className}.${propertyKey}: tools are instance methods.`);
   }
-  const records = [...ownParameterRecords(prototype, propertyKey)];
+  // Own metadata only: the list is this method's, so it is filled in place.
+  const existing = Reflect.getOwnMetadata(TOOL_PARAMETERS, prototype, propertyKey) as ParameterRecord[] | undefined;
+  const records = existing ?? [];
   if (records[index] !== undefined) {
     throw new TypeError(`${className}.${propertyKey}, parameter ${index}: only one of @Param, @Ctx, @Args per parameter.`);
   }
   records[index] = record;
-  Reflect.defineMetadata(TOOL_PARAMETERS, records, prototype, propertyKey);
+  if (existing === undefined) Reflect.defineMetadata(TOOL_PARAMETERS, records, prototype, propertyKey);
 }

@@ -81,6 +81,11 @@ const GEMINI_FORMATS: Record<string, string[]> = {
   integer: ["int32", "int64"],
 };
 
+const EXCLUSIVE_BOUNDS = [
+  { exclusive: "exclusiveMinimum", inclusive: "minimum" },
+  { exclusive: "exclusiveMaximum", inclusive: "maximum" },
+] as const;
+
 const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /**
@@ -92,11 +97,17 @@ export function toGeminiSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSc
   const lowered = lowerGeminiNode(inlineAllRefs(schema, log), "", log);
   if (log.changes.length === before) return schema;
   // Dropping keys keeps the remaining ones in canonical order: only other changes need re-sorting.
-  return log.changes.slice(before).every((change) => change.action === "dropped") ? lowered : canonicalSchema(lowered);
+  for (let i = before; i < log.changes.length; i++) if (log.changes[i]!.action !== "dropped") return canonicalSchema(lowered);
+  return lowered;
 }
 
+/**
+ * Copy-on-write: a node (and a subtree) that needs no change is returned as it is, so a
+ * schema already inside the subset costs no copies; every change makes a new object.
+ */
 function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
-  let node: JSONSchemaObject = { ...input };
+  if (isGeminiLeaf(input)) return input;
+  let node: JSONSchemaObject = input;
 
   // Enums: strings only. Other values are stringified and marked with format "enum"; the
   // enum decides the type, whatever `type` said (a type array included).
@@ -125,7 +136,7 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
     log.add(pointer, "const", "rewritten", `const ${JSON.stringify(value)} → enum [${JSON.stringify(value)}]`);
     node = { ...rest, enum: [value] };
   }
-  for (const [exclusive, inclusive] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const { exclusive, inclusive } of EXCLUSIVE_BOUNDS) {
     if (!(exclusive in node)) continue;
     const { [exclusive]: bound, ...rest } = node;
     if (typeof bound === "number" && rest[inclusive] === undefined) {
@@ -167,10 +178,13 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
   }
 
   // Unknown keywords.
-  for (const key of Object.keys(node)) {
-    if (GEMINI_KEYWORDS.has(key)) continue;
-    log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? " (still enforced when the call runs)" : ""}`);
-    delete node[key];
+  let unknownKeys: string[] | undefined;
+  for (const key in node) if (!GEMINI_KEYWORDS.has(key)) (unknownKeys ??= []).push(key);
+  if (unknownKeys !== undefined) {
+    for (const key of unknownKeys) {
+      log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? " (still enforced when the call runs)" : ""}`);
+    }
+    node = withoutKeys(node, unknownKeys);
   }
 
   // Formats Gemini does not know move into the description.
@@ -180,46 +194,77 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
     node = { ...rest, description: appendSentence(rest.description, `Format: ${format}.`) };
   }
 
-
   // Children.
   if (node.properties !== undefined) {
-    const properties: Record<string, JSONSchemaObject> = {};
-    for (const [name, child] of Object.entries(node.properties)) {
+    const declared = node.properties;
+    const names = Object.keys(declared);
+    let properties: Record<string, JSONSchemaObject> | undefined; // a copy, made at the first change
+    for (const name of names) {
+      const child = declared[name]!;
       if (!GEMINI_PROPERTY_NAME.test(name)) {
         throw new ExportError(
           `Tool "${log.tool}": Gemini rejects the property name "${name}" at ${childPointer(pointer, "properties", name) || "/"} (letters, digits and _, starting with a letter or _, at most 64). Rename the parameter.`,
         );
       }
-      properties[name] = lowerGeminiNode(child, childPointer(pointer, "properties", name), log);
+      // A leaf is checked before its pointer is made: most properties are leaves.
+      const lowered = isGeminiLeaf(child) ? child : lowerGeminiNode(child, childPointer(pointer, "properties", name), log);
+      if (lowered !== child) (properties ??= { ...declared })[name] = lowered;
     }
-    node.properties = properties;
-    if (Object.keys(properties).length === 0) {
+    if (names.length === 0) {
       log.add(childPointer(pointer, "properties"), "properties", "dropped", "an empty properties map is rejected for OBJECT type");
-      delete node.properties;
-    }
+      node = withoutKeys(node, ["properties"]);
+    } else if (properties !== undefined) node = { ...node, properties };
   }
   if (Array.isArray(node.required)) {
-    const known = node.required.filter((name) => node.properties !== undefined && name in node.properties);
-    const unknown = node.required.filter((name) => !known.includes(name));
-    if (unknown.length > 0) log.add(childPointer(pointer, "required"), "required", "dropped", `${unknown.map((n) => `"${n}"`).join(", ")} named no property`);
-    if (known.length === 0) delete node.required;
-    else if (unknown.length > 0) node.required = known;
+    const declared = node.properties;
+    const names = node.required;
+    const isKnown = (name: string) => declared !== undefined && Object.prototype.hasOwnProperty.call(declared, name);
+    if (names.length === 0) node = withoutKeys(node, ["required"]);
+    else if (!names.every(isKnown)) {
+      const known = names.filter(isKnown);
+      const unknown = names.filter((name) => !isKnown(name));
+      log.add(childPointer(pointer, "required"), "required", "dropped", `${unknown.map((n) => `"${n}"`).join(", ")} named no property`);
+      node = known.length === 0 ? withoutKeys(node, ["required"]) : { ...node, required: known };
+    }
   }
   if (Array.isArray(node.items)) {
     log.add(childPointer(pointer, "items"), "items", "rewritten", "tuple items → one item schema (positions are still enforced when the call runs)");
-    node.items = tupleItems(node.items as JSONSchemaObject[]);
+    node = { ...node, items: tupleItems(node.items as JSONSchemaObject[]) };
   }
-  if (node.items !== undefined) node.items = lowerGeminiNode(node.items, childPointer(pointer, "items"), log);
+  if (node.items !== undefined) {
+    const items = lowerGeminiNode(node.items as JSONSchemaObject, childPointer(pointer, "items"), log);
+    if (items !== node.items) node = { ...node, items };
+  }
   if (Array.isArray(node.anyOf)) {
-    node.anyOf = (node.anyOf as JSONSchemaObject[]).map((b, i) => lowerGeminiNode(b, childPointer(pointer, "anyOf", i), log));
-    // anyOf must stand alone on its node: every sibling moves into each branch.
     const { anyOf, ...siblings } = node;
+    const branches = (anyOf as JSONSchemaObject[]).map((b, i) => lowerGeminiNode(b, childPointer(pointer, "anyOf", i), log));
+    // anyOf must stand alone on its node: every sibling moves into each branch.
     if (Object.keys(siblings).length > 0) {
       log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
-      node = { anyOf: (anyOf as JSONSchemaObject[]).map((b) => ({ ...siblings, ...b })) };
-    }
+      node = { anyOf: branches.map((b) => ({ ...siblings, ...b })) };
+    } else if (branches.some((b, i) => b !== (anyOf as JSONSchemaObject[])[i])) node = { anyOf: branches };
   }
   return node;
+}
+
+/**
+ * A leaf Gemini takes exactly as it is: one named type, known keywords, string enum values, a
+ * format Gemini knows. Most nodes of most schemas are such leaves; they skip the lowering
+ * steps above, none of which would change them. (Conservative: anything else is lowered.)
+ */
+export function isGeminiLeaf(node: JSONSchemaObject): boolean {
+  const { type, format, enum: values } = node;
+  if (typeof type !== "string" || type === "null" || type === "object" || type === "array") return false;
+  for (const key in node) if (!GEMINI_KEYWORDS.has(key) || key === "anyOf" || key === "properties" || key === "items" || key === "required") return false;
+  if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === "string"))) return false;
+  return format === undefined || (typeof format === "string" && GEMINI_FORMATS[type]?.includes(format) === true);
+}
+
+/** `node` without `keys`, the rest in their order. */
+function withoutKeys(node: JSONSchemaObject, keys: readonly string[]): JSONSchemaObject {
+  const out: JSONSchemaObject = {};
+  for (const key of Object.keys(node)) if (!keys.includes(key)) out[key] = node[key];
+  return out;
 }
 
 /** Keywords the tool's own validation checks when Gemini cannot. */

@@ -52,7 +52,7 @@ export function lowerTools<S>(
   const lowered = tools.map((tool) => {
     const log = new ChangeLog(tool.name);
     const schema = lower(tool, log);
-    changes.push(...log.changes);
+    for (const change of log.changes) changes.push(change);
     return { tool, name: names.get(tool.name)!, schema };
   });
   return { lowered, changes };

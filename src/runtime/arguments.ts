@@ -32,8 +32,9 @@ export function acceptArguments(raw: unknown): ArgumentsCheck {
 /** Iterative (deeply nested payloads must not overflow the stack); visits each object once (a host may pass cycles). */
 function findForbiddenKey(root: object): { key: string; path: string } | undefined {
   // Fast path: most calls are flat objects of scalars, which need no stack and no visited set.
+  // `for...in` (no key array; it also sees inherited enumerable keys, which only makes it stricter).
   let nested = false;
-  for (const key of Object.keys(root)) {
+  for (const key in root) {
     if (key === "__proto__" || key === "constructor" || key === "prototype") return { key, path: "" };
     const child = (root as Record<string, unknown>)[key];
     if (typeof child === "object" && child !== null) nested = true;

@@ -103,13 +103,17 @@ export function compileArgumentCleaner(
   const properties = schema.properties;
   if (properties === undefined) return (args) => args;
   const required = new Set(schema.required ?? []);
-  const plan = Object.entries(properties).map(([key, child]) => ({
-    key,
-    child,
-    dropNull: !required.has(key) && !acceptsNull(child),
-    scalar: coerce && !admits(child, "string") && (admits(child, "number") || admits(child, "integer") || admits(child, "boolean")),
-    deep: child.properties !== undefined || child.items !== undefined,
-  }));
+  const plan = Object.entries(properties)
+    .map(([key, child]) => ({
+      key,
+      child,
+      dropNull: !required.has(key) && !acceptsNull(child),
+      scalar: coerce && !admits(child, "string") && (admits(child, "number") || admits(child, "integer") || admits(child, "boolean")),
+      deep: child.properties !== undefined || child.items !== undefined,
+    }))
+    // A required string, say, is never changed: it needs no step at all.
+    .filter((step) => step.dropNull || step.scalar || step.deep);
+  if (plan.length === 0) return (args) => args;
   const hasOwn = Object.prototype.hasOwnProperty;
   return (args) => {
     let copy: Record<string, unknown> | undefined;

@@ -7,9 +7,10 @@ import { errorMessage, errorResult, toToolResult } from "./result";
  * or an abort of `ctx.signal`. Never rejects. A body still running when its deadline passes
  * is told through `ctx.signal` and its late result is discarded.
  */
-export function invokeWithLimits(
+export function invokeWithLimits<Args>(
   toolName: string,
-  body: (ctx: ToolContext) => unknown,
+  body: (args: Args, ctx: ToolContext) => unknown,
+  args: Args,
   ctx: ToolContext | undefined,
   defaultTimeout?: number,
 ): Promise<ToolResult> {
@@ -21,29 +22,38 @@ export function invokeWithLimits(
   const timeout = requested !== undefined && requested <= MAX_TIMER_MS ? requested : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
-  if (timeout === undefined && outerSignal === undefined) return settle(body, ctx ?? {});
+  if (timeout === undefined && outerSignal === undefined) return settle(body, args, ctx ?? {});
   return new Promise<ToolResult>((resolve) => {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const finish = (result: ToolResult) => {
-      if (timer !== undefined) clearTimeout(timer);
-      outerSignal?.removeEventListener("abort", onOuterAbort);
+      // `resolve` ignores every call after the first, so a late result never leaks.
       resolve(result);
+      if (timer !== undefined) clearTimeout(timer);
+      try {
+        outerSignal?.removeEventListener("abort", onOuterAbort);
+      } catch {
+        // A host's signal-like object that cannot unsubscribe: the call is answered all the same.
+      }
     };
     const onOuterAbort = () => {
       controller.abort(outerSignal!.reason);
       finish(abortedResult(toolName, outerSignal!));
     };
-    outerSignal?.addEventListener("abort", onOuterAbort, { once: true });
-    if (timeout !== undefined) {
-      timer = setTimeout(() => {
-        const message = `Tool "${toolName}" timed out after ${timeout} ms`;
-        controller.abort(new DOMException(message, "TimeoutError"));
-        finish(errorResult("timeout", message, { timeoutMs: timeout }));
-      }, timeout);
+    // A host's signal-like object or context getter can throw here: the call is then not run.
+    try {
+      outerSignal?.addEventListener("abort", onOuterAbort, { once: true });
+      if (timeout !== undefined) {
+        timer = setTimeout(() => {
+          const message = `Tool "${toolName}" timed out after ${timeout} ms`;
+          controller.abort(new DOMException(message, "TimeoutError"));
+          finish(errorResult("timeout", message, { timeoutMs: timeout }));
+        }, timeout);
+      }
+      void settle(body, args, { ...ctx, signal: controller.signal }).then(finish);
+    } catch (thrown) {
+      finish(errorResult("execution_failed", `Tool "${toolName}" was not run: ${errorMessage(thrown)}`));
     }
-    // `resolve` ignores every call after the first, so a late result never leaks.
-    void settle(body, { ...ctx, signal: controller.signal }).then(finish);
   });
 }
 
@@ -53,12 +63,13 @@ export const MAX_TIMER_MS = 2_147_483_647;
  * Runs the body and settles its outcome. A synchronous return settles without an extra
  * async frame; only a thenable is awaited.
  */
-function settle(body: (ctx: ToolContext) => unknown, ctx: ToolContext): Promise<ToolResult> {
+function settle<Args>(body: (args: Args, ctx: ToolContext) => unknown, args: Args, ctx: ToolContext): Promise<ToolResult> {
   try {
-    const value = body(ctx);
+    const value = body(args, ctx);
     // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
     if (((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function") {
-      return Promise.resolve(value).then(toToolResult).then(undefined, failed);
+      // toToolResult never throws, so one reaction settles both outcomes.
+      return Promise.resolve(value).then(toToolResult, failed);
     }
     return Promise.resolve(toToolResult(value));
   } catch (thrown) {
@@ -71,6 +82,11 @@ function failed(thrown: unknown): ToolResult {
 }
 
 function abortedResult(toolName: string, signal: AbortSignal): ToolResult {
-  const reason = signal.reason === undefined ? "" : `: ${errorMessage(signal.reason)}`;
+  let reason = "";
+  try {
+    if (signal.reason !== undefined) reason = `: ${errorMessage(signal.reason)}`;
+  } catch {
+    // A signal whose `reason` cannot be read still aborted the call.
+  }
   return errorResult("aborted", `Tool "${toolName}" was aborted${reason}`);
 }

@@ -21,21 +21,8 @@ function ajv(): Ajv {
 /** Returns the problems with `args` (empty when valid). */
 export type ArgumentsValidator = (args: Record<string, unknown>) => string[];
 
-/**
- * Compiles `schema` on first use and keeps the compiled function (cold start stays cheap for
- * toolkits with thousands of tools; each tool still compiles at most once). A schema that Ajv
- * cannot compile throws then, on that first call; the toolkit turns it into an error result.
- */
-export function lazyValidator(schema: JSONSchemaObject): ArgumentsValidator {
-  let compiled: ValidateFunction | undefined;
-  return (args) => {
-    compiled ??= compileSchema(schema);
-    return compiled(args) ? [] : (compiled.errors ?? []).map(describeAjvError);
-  };
-}
-
-/** The same, compiled now: a schema Ajv cannot compile throws here, at definition time. */
-export function eagerValidator(schema: JSONSchemaObject): ArgumentsValidator {
+/** `schema` compiled now (a schema Ajv cannot compile throws here); the validator returns each problem as a sentence. */
+export function compileValidator(schema: JSONSchemaObject): ArgumentsValidator {
   const compiled = compileSchema(schema);
   return (args) => (compiled(args) ? [] : (compiled.errors ?? []).map(describeAjvError));
 }

@@ -126,7 +126,6 @@ function buildParameters(
     const record: ParameterRecord = records[index] ?? { kind: "param", options: {} };
     const designType = designTypes?.[index];
     const listed: ManifestParameter | undefined = manifest?.entry.parameters[index];
-    const label = `${where}, parameter ${index}`;
     if (record.kind === "ctx") {
       bindings.push({ kind: "ctx" });
       continue;
@@ -134,41 +133,46 @@ function buildParameters(
     if (record.kind === "args") {
       const dto = record.type ?? designType;
       if (typeof dto !== "function" || !isUserClass(dto)) {
-        throw new ScanError(`${label}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? MISSING_METADATA_FIX : ""}`.trim());
+        throw new ScanError(`${parameterLabel(where, index)}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? MISSING_METADATA_FIX : ""}`.trim());
       }
-      argsSchema = guard(label, () => (listed?.kind === "args" ? argsSchemaWithManifest(dto, listed.schema) : schemaForClass(dto)));
+      try {
+        argsSchema = listed?.kind === "args" ? argsSchemaWithManifest(dto, listed.schema) : schemaForClass(dto);
+      } catch (error) {
+        throw located(parameterLabel(where, index), error);
+      }
       bindings.push({ kind: "args", dto });
       continue;
     }
     const fromManifest = listed?.kind === "param" ? listed : undefined;
     const name = record.name ?? fromManifest?.name ?? fromSource[index]?.name;
     if (name === undefined) {
-      throw new ScanError(`${label}: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").`);
+      throw new ScanError(`${parameterLabel(where, index)}: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").`);
     }
-    const paramLabel = `${where}, parameter ${index} ("${name}")`;
     if (designTypes === undefined && !explicitlyTyped(record.options) && fromManifest?.schema === undefined) {
-      throw new ScanError(`${paramLabel}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.`);
+      throw new ScanError(`${parameterLabel(where, index, name)}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.`);
     }
     if (name === "__proto__" || name === "constructor" || name === "prototype") {
-      throw new ScanError(`${paramLabel}: "${name}" cannot be an argument name (calls carrying that key are refused as prototype pollution). Name it otherwise: @Param("other").`);
+      throw new ScanError(`${parameterLabel(where, index, name)}: "${name}" cannot be an argument name (calls carrying that key are refused as prototype pollution). Name it otherwise: @Param("other").`);
     }
-    if (Object.hasOwn(properties, name)) throw new ScanError(`${paramLabel}: another parameter of this tool is also named "${name}".`);
-    properties[name] = guard(paramLabel, () =>
-      fromManifest !== undefined
-        ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema)
-        : schemaForParameter(designType, record.options),
-    );
+    if (Object.hasOwn(properties, name)) throw new ScanError(`${parameterLabel(where, index, name)}: another parameter of this tool is also named "${name}".`);
+    try {
+      properties[name] =
+        fromManifest !== undefined
+          ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema)
+          : schemaForParameter(designType, record.options);
+    } catch (error) {
+      throw located(parameterLabel(where, index, name), error);
+    }
     // An explicit `optional` wins over what the default value, the source or the manifest say.
     const optional =
       record.options.optional ??
       (record.options.default !== undefined || fromSource[index]?.hasDefault === true || fromManifest?.optional === true);
     if (!optional) required.push(name);
-    bindings.push({
-      kind: "param",
-      name,
-      ...conversionWithManifest(paramLabel, record.options, designType, fromManifest),
-      ...(record.options.default !== undefined ? { defaultValue: record.options.default } : {}),
-    });
+    const binding: ParameterBinding = { kind: "param", name };
+    const convert = conversionWithManifest(where, index, name, record.options, designType, fromManifest);
+    if (convert !== undefined) binding.convert = convert;
+    if (record.options.default !== undefined) binding.defaultValue = record.options.default;
+    bindings.push(binding);
   }
 
   if (argsSchema !== undefined) {
@@ -205,24 +209,26 @@ function checkFresh(
 
 /** How the argument becomes what the method receives: from the runtime type when known, else from the manifest. */
 function conversionWithManifest(
-  label: string,
+  where: string,
+  index: number,
+  name: string,
   options: ParamOptions,
   designType: unknown,
   fromManifest: Extract<ManifestParameter, { kind: "param" }> | undefined,
-): Pick<Extract<ParameterBinding, { kind: "param" }>, "convert"> {
+): Conversion | undefined {
   const own = conversionFor(options.type ?? designType);
-  if (own.convert !== undefined || fromManifest?.convert === undefined) return own;
+  if (own !== undefined || fromManifest?.convert === undefined) return own;
   switch (fromManifest.convert) {
     case "date":
-      return { convert: { date: true, each: false } };
+      return { date: true, each: false };
     case "date[]":
-      return { convert: { date: true, each: true } };
+      return { date: true, each: true };
     default: {
-      if (options.schema !== undefined) return {};
+      if (options.schema !== undefined) return undefined;
       const many = fromManifest.convert === "class[]";
       const cls = fromManifest.className ?? "a class";
       throw new ScanError(
-        `${label}: its type is ${many ? `an array of ${cls} instances` : `a ${cls} instance`}, and the class itself is not known at run time${designType === undefined ? " (no type metadata was emitted)" : ""}. Say it with @Param({ type: ${many ? `[${cls}]` : cls} }).`,
+        `${parameterLabel(where, index, name)}: its type is ${many ? `an array of ${cls} instances` : `a ${cls} instance`}, and the class itself is not known at run time${designType === undefined ? " (no type metadata was emitted)" : ""}. Say it with @Param({ type: ${many ? `[${cls}]` : cls} }).`,
       );
     }
   }
@@ -232,25 +238,27 @@ function explicitlyTyped(options: ParamOptions): boolean {
   return options.type !== undefined || options.schema !== undefined || options.enum !== undefined;
 }
 
-function conversionFor(type: unknown): Pick<Extract<ParameterBinding, { kind: "param" }>, "convert"> {
-  if (type === Date) return { convert: { date: true, each: false } };
-  if (Array.isArray(type) && type[0] === Date) return { convert: { date: true, each: true } };
-  if (Array.isArray(type) && isUserClass(type[0])) return { convert: { dto: type[0], each: true } };
-  if (isUserClass(type)) return { convert: { dto: type as Function, each: false } };
-  return {};
+type Conversion = NonNullable<Extract<ParameterBinding, { kind: "param" }>["convert"]>;
+
+function conversionFor(type: unknown): Conversion | undefined {
+  if (type === Date) return { date: true, each: false };
+  if (Array.isArray(type) && type[0] === Date) return { date: true, each: true };
+  if (Array.isArray(type) && isUserClass(type[0])) return { dto: type[0], each: true };
+  if (isUserClass(type)) return { dto: type as Function, each: false };
+  return undefined;
 }
 
+
+function parameterLabel(where: string, index: number, name?: string): string {
+  return name === undefined ? `${where}, parameter ${index}` : `${where}, parameter ${index} ("${name}")`;
+}
 
 function describe(value: unknown): string {
   return typeof value === "function" ? value.name || "an anonymous function" : String(value);
 }
 
-/** Runs a schema builder and re-throws its complaint with where it happened. */
-function guard<T>(label: string, build: () => T): T {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof ParameterSchemaError || error instanceof DtoSchemaError) throw new ScanError(`${label}: ${error.message}.`.replace(/\.\.$/, "."));
-    throw error;
-  }
+/** A schema builder's complaint, re-thrown as a ScanError saying where it happened; other errors as they are. */
+function located(label: string, error: unknown): unknown {
+  if (error instanceof ParameterSchemaError || error instanceof DtoSchemaError) return new ScanError(`${label}: ${error.message}.`.replace(/\.\.$/, "."));
+  return error;
 }

@@ -16,24 +16,54 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "defini
 /** Keywords whose value is data, not schema: left exactly as they are. */
 const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example", "required"]);
 
-/** A deep copy of `schema` with each node's keys in canonical order. */
+/**
+ * `schema` with each node's keys in canonical order. Copy-on-write: a node already in order,
+ * with every child in order, is returned as it is (schemas are never mutated once built).
+ */
 export function canonicalSchema<T extends JSONSchemaObject>(schema: T): T {
   return canonicalNode(schema) as T;
 }
 
+function rank(key: string): number {
+  return RANK.get(key) ?? KEY_ORDER.length;
+}
+
+function compareKeys(a: string, b: string): number {
+  return rank(a) - rank(b) || (RANK.has(a) ? 0 : a < b ? -1 : a > b ? 1 : 0);
+}
+
 function canonicalNode(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(canonicalNode);
+  if (Array.isArray(node)) return sameOrCopy(node, node.map(canonicalNode));
   if (typeof node !== "object" || node === null) return node;
-  const keys = Object.keys(node).sort((a, b) => (RANK.get(a) ?? 1000) - (RANK.get(b) ?? 1000) || (RANK.has(a) ? 0 : a < b ? -1 : a > b ? 1 : 0));
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
+  const keys = Object.keys(node);
+  let ordered = true;
+  let changed: Map<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (i > 0 && compareKeys(keys[i - 1]!, key) > 0) ordered = false;
     const value = (node as Record<string, unknown>)[key];
-    if (DATA_KEYWORDS.has(key)) out[key] = value;
-    else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, canonicalNode(sub)]));
-    } else out[key] = canonicalNode(value);
+    const next = DATA_KEYWORDS.has(key) ? value : SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null ? canonicalMap(value) : canonicalNode(value);
+    if (next !== value) (changed ??= new Map()).set(key, next);
   }
+  if (ordered && changed === undefined) return node;
+  const out: Record<string, unknown> = {};
+  for (const key of ordered ? keys : keys.sort(compareKeys)) out[key] = changed?.has(key) ? changed.get(key) : (node as Record<string, unknown>)[key];
   return out;
+}
+
+/** A map of name → schema: names keep their declared order, each schema is made canonical. */
+function canonicalMap(map: object): object {
+  let copy: Record<string, unknown> | undefined;
+  for (const name of Object.keys(map)) {
+    const sub = (map as Record<string, unknown>)[name];
+    const next = canonicalNode(sub);
+    if (next !== sub) (copy ??= { ...map })[name] = next;
+  }
+  return copy ?? map;
+}
+
+function sameOrCopy(original: unknown[], mapped: unknown[]): unknown[] {
+  return mapped.every((item, i) => item === original[i]) ? original : mapped;
 }
 
 /**

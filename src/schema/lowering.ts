@@ -21,7 +21,12 @@ export class ChangeLog {
 }
 
 export function childPointer(pointer: string, ...segments: Array<string | number>): string {
-  return segments.reduce<string>((path, segment) => `${path}/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`, pointer);
+  let path = pointer;
+  for (const segment of segments) {
+    const text = String(segment);
+    path += `/${text.includes("~") || text.includes("/") ? text.replace(/~/g, "~0").replace(/\//g, "~1") : text}`;
+  }
+  return path;
 }
 
 function containsRef(node: unknown): boolean {

@@ -11,14 +11,14 @@ export interface SourceParameter {
  * ones, which is why `@Param` takes an explicit name.
  */
 export function sourceParameters(fn: Function): SourceParameter[] {
-  const source = stripComments(Function.prototype.toString.call(fn));
-  const open = source.indexOf("(");
-  if (open < 0) {
+  const source = Function.prototype.toString.call(fn);
+  const parts = parameterParts(source);
+  if (parts === undefined) {
     // `x => ...` (an arrow with one bare parameter)
     const arrow = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
     return arrow ? [{ name: arrow[1], hasDefault: false }] : [];
   }
-  return listParts(source, open)
+  return parts
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
     .map((part) => {
@@ -27,49 +27,42 @@ export function sourceParameters(fn: Function): SourceParameter[] {
     });
 }
 
-/** Removes comments, leaving string literals (which may contain "//" or "/*") intact. */
-function stripComments(source: string): string {
-  let out = "";
+/**
+ * The comma-separated parts of a function's parameter list, comments removed, string
+ * literals and nested brackets kept whole; `undefined` when an arrow comes before any "("
+ * (`x => ...`). Reads no further than the list's closing parenthesis, so a method's body,
+ * however long, costs nothing.
+ */
+function parameterParts(source: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = -1; // -1 until the list's "(" is reached
+  let partStart = 0; // where the text of the current part resumes
+  let current = ""; // the current part's text before its last comment
   for (let i = 0; i < source.length; i++) {
     const ch = source[i]!;
-    if (ch === '"' || ch === "'" || ch === "`") {
+    if (ch === "/" && (source[i + 1] === "*" || source[i + 1] === "/")) {
+      if (depth >= 0) current += source.slice(partStart, i);
+      const end = source[i + 1] === "*" ? source.indexOf("*/", i + 2) + 1 : source.indexOf("\n", i) - 1;
+      i = end < 1 ? source.length : end;
+      partStart = i + 1;
+    } else if (ch === '"' || ch === "'" || ch === "`") {
       let j = i + 1;
       while (j < source.length && source[j] !== ch) j += source[j] === "\\" ? 2 : 1;
-      out += source.slice(i, j + 1);
       i = j;
-    } else if (ch === "/" && source[i + 1] === "*") {
-      const end = source.indexOf("*/", i + 2);
-      i = end < 0 ? source.length : end + 1;
-    } else if (ch === "/" && source[i + 1] === "/") {
-      const end = source.indexOf("\n", i);
-      i = end < 0 ? source.length : end - 1;
-    } else out += ch;
-  }
-  return out;
-}
-
-/** The comma-separated parts of the bracketed list opening at `open`, skipping strings and nested brackets. */
-function listParts(source: string, open: number): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let start = open + 1;
-  for (let i = start; i < source.length; i++) {
-    const ch = source[i]!;
-    if (quote !== undefined) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if (ch === "(" || ch === "[" || ch === "{") depth++;
+    } else if (depth < 0) {
+      if (ch === "(") {
+        depth = 0;
+        partStart = i + 1;
+      } else if (ch === "=" && source[i + 1] === ">") return undefined;
+    } else if (ch === "(" || ch === "[" || ch === "{") depth++;
     else if (ch === ")" || ch === "]" || ch === "}") {
-      if (depth === 0) return [...parts, source.slice(start, i)];
+      if (depth === 0) return [...parts, current + source.slice(partStart, i)];
       depth--;
     } else if (ch === "," && depth === 0) {
-      parts.push(source.slice(start, i));
-      start = i + 1;
+      parts.push(current + source.slice(partStart, i));
+      current = "";
+      partStart = i + 1;
     }
   }
-  return [...parts, source.slice(start)];
+  return [...parts, current + source.slice(partStart)];
 }

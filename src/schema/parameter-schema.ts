@@ -30,9 +30,12 @@ export function schemaForParameter(designType: unknown, options: ParamOptions): 
     schema = { ...schema, type: "integer" };
   }
   schema = withConstraints(schema, options);
-  if (options.description !== undefined) schema.description = options.description;
-  if (options.default !== undefined) schema.default = options.default;
-  return schema;
+  if (options.description !== undefined) {
+    // Right after `type`, where the canonical order puts it: the scanner need not re-sort.
+    const { type, ...rest } = schema;
+    schema = type === undefined ? { description: options.description, ...rest } : { type, description: options.description, ...rest };
+  }
+  return options.default === undefined ? schema : { ...schema, default: options.default };
 }
 
 function baseSchema(type: unknown, options: ParamOptions): JSONSchemaObject {
@@ -75,16 +78,18 @@ const CONSTRAINTS: Array<{ key: keyof ParamOptions; applies: Array<JSONSchemaObj
 ];
 
 function withConstraints(schema: JSONSchemaObject, options: ParamOptions): JSONSchemaObject {
-  const out = { ...schema };
-  for (const { key, applies } of CONSTRAINTS) {
+  let out: JSONSchemaObject | undefined;
+  for (let i = 0; i < CONSTRAINTS.length; i++) {
+    const { key, applies } = CONSTRAINTS[i]!;
     const value = options[key];
     if (value === undefined) continue;
+    out ??= { ...schema };
     if (!applies.includes(schema.type as JSONSchemaObject["type"])) {
       throw new ParameterSchemaError(`${key} applies to ${applies.join("/")} parameters, but this parameter is ${describeType(schema)}`);
     }
     (out as Record<string, unknown>)[key] = value instanceof RegExp ? regexSource(value) : value;
   }
-  return out;
+  return out ?? schema;
 }
 
 function describeType(schema: JSONSchemaObject): string {

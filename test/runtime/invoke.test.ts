@@ -3,6 +3,10 @@ import { invokeWithLimits } from "../../src/runtime/invoke";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The calls below are about limits, not arguments: each body takes only the ctx. */
+const invoke = (toolName: string, body: (ctx: ToolContext) => unknown, ctx: ToolContext | undefined, defaultTimeout?: number) =>
+  invokeWithLimits(toolName, (_args: Record<string, never>, callCtx) => body(callCtx), {}, ctx, defaultTimeout);
+
 /** A body that never settles on its own and records the ctx it was given. */
 function hangingBody() {
   const seen: { ctx?: ToolContext } = {};
@@ -28,7 +32,7 @@ function slowBody(ms: number, value: unknown) {
 describe("invokeWithLimits: timeouts", () => {
   it('ends a call that outlives ctx.timeout with a "timeout" result', async () => {
     const { body } = hangingBody();
-    expect(await invokeWithLimits("slow", body, { timeout: 20 })).toEqual({
+    expect(await invoke("slow", body, { timeout: 20 })).toEqual({
       output: 'Tool "slow" timed out after 20 ms',
       isError: true,
       metadata: { timeoutMs: 20, error: "timeout" },
@@ -37,7 +41,7 @@ describe("invokeWithLimits: timeouts", () => {
 
   it("aborts the tool's ctx.signal with a TimeoutError when the deadline passes", async () => {
     const { body, seen } = hangingBody();
-    await invokeWithLimits("slow", body, { timeout: 20 });
+    await invoke("slow", body, { timeout: 20 });
     expect(seen.ctx?.signal).toBeInstanceOf(AbortSignal);
     expect(seen.ctx?.signal?.aborted).toBe(true);
     expect((seen.ctx?.signal?.reason as DOMException).name).toBe("TimeoutError");
@@ -46,7 +50,7 @@ describe("invokeWithLimits: timeouts", () => {
 
   it("uses the tool's own timeout when the call sets none", async () => {
     const { body, seen } = hangingBody();
-    expect(await invokeWithLimits("slow", body, undefined, 25)).toEqual({
+    expect(await invoke("slow", body, undefined, 25)).toEqual({
       output: 'Tool "slow" timed out after 25 ms',
       isError: true,
       metadata: { timeoutMs: 25, error: "timeout" },
@@ -56,14 +60,14 @@ describe("invokeWithLimits: timeouts", () => {
 
   it("lets ctx.timeout win over the tool's own timeout", async () => {
     const { body } = hangingBody();
-    expect((await invokeWithLimits("slow", body, { timeout: 20 }, 10_000)).output).toBe('Tool "slow" timed out after 20 ms');
+    expect((await invoke("slow", body, { timeout: 20 }, 10_000)).output).toBe('Tool "slow" timed out after 20 ms');
     const quick = slowBody(40, "finished");
-    expect(await invokeWithLimits("slow", quick.body, { timeout: 10_000 }, 10)).toEqual({ output: "finished", isError: false });
+    expect(await invoke("slow", quick.body, { timeout: 10_000 }, 10)).toEqual({ output: "finished", isError: false });
   });
 
   it("returns the body's result when it finishes first, and never aborts its signal afterwards", async () => {
     const { body, seen } = slowBody(0, { ok: true });
-    expect(await invokeWithLimits("fast", body, { timeout: 30 })).toEqual({ output: '{"ok":true}', isError: false });
+    expect(await invoke("fast", body, { timeout: 30 })).toEqual({ output: '{"ok":true}', isError: false });
     await sleep(50); // past the deadline: the timer was cleared
     expect(seen.ctx?.signal?.aborted).toBe(false);
   });
@@ -71,7 +75,7 @@ describe("invokeWithLimits: timeouts", () => {
   it("discards a result that arrives after the deadline (the call resolves once, with the timeout)", async () => {
     const { body, seen } = slowBody(50, "late value");
     const results: ToolResult[] = [];
-    const call = invokeWithLimits("slow", body, { timeout: 20 });
+    const call = invoke("slow", body, { timeout: 20 });
     void call.then((result) => results.push(result));
     const result = await call;
     expect(result.metadata?.error).toBe("timeout");
@@ -87,7 +91,7 @@ describe("invokeWithLimits: timeouts", () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
     try {
-      const result = await invokeWithLimits(
+      const result = await invoke(
         "slow",
         async () => {
           await sleep(40);
@@ -109,7 +113,7 @@ describe("invokeWithLimits: ctx.signal", () => {
     const controller = new AbortController();
     controller.abort("user cancelled");
     const body = jest.fn(() => "should not run");
-    expect(await invokeWithLimits("search", body, { signal: controller.signal })).toEqual({
+    expect(await invoke("search", body, { signal: controller.signal })).toEqual({
       output: 'Tool "search" was aborted: user cancelled',
       isError: true,
       metadata: { error: "aborted" },
@@ -120,7 +124,7 @@ describe("invokeWithLimits: ctx.signal", () => {
   it("gives the abort reason's message when the reason is an Error", async () => {
     const controller = new AbortController();
     controller.abort(new Error("client went away"));
-    expect((await invokeWithLimits("search", () => "x", { signal: controller.signal })).output).toBe(
+    expect((await invoke("search", () => "x", { signal: controller.signal })).output).toBe(
       'Tool "search" was aborted: client went away',
     );
   });
@@ -128,7 +132,7 @@ describe("invokeWithLimits: ctx.signal", () => {
   it('answers an abort in the middle of the call with "aborted" and aborts the tool\'s own signal', async () => {
     const controller = new AbortController();
     const { body, seen } = hangingBody();
-    const call = invokeWithLimits("search", body, { signal: controller.signal, timeout: 10_000 });
+    const call = invoke("search", body, { signal: controller.signal, timeout: 10_000 });
     await sleep(5);
     expect(body).toHaveBeenCalledTimes(1);
     expect(seen.ctx?.signal?.aborted).toBe(false);
@@ -141,7 +145,7 @@ describe("invokeWithLimits: ctx.signal", () => {
   it("discards the body's later result after an abort", async () => {
     const controller = new AbortController();
     const { body, seen } = slowBody(30, "late");
-    const call = invokeWithLimits("search", body, { signal: controller.signal });
+    const call = invoke("search", body, { signal: controller.signal });
     await sleep(5);
     controller.abort("stop");
     const result = await call;
@@ -153,7 +157,7 @@ describe("invokeWithLimits: ctx.signal", () => {
   it("does not pass an abort that happens after the call finished on to the tool", async () => {
     const controller = new AbortController();
     const { body, seen } = slowBody(0, "done");
-    expect(await invokeWithLimits("search", body, { signal: controller.signal })).toEqual({ output: "done", isError: false });
+    expect(await invoke("search", body, { signal: controller.signal })).toEqual({ output: "done", isError: false });
     controller.abort("later");
     expect(seen.ctx?.signal?.aborted).toBe(false);
   });
@@ -161,10 +165,44 @@ describe("invokeWithLimits: ctx.signal", () => {
   it("gives the tool its own signal, not the caller's, and keeps the rest of ctx", async () => {
     const controller = new AbortController();
     const { body, seen } = slowBody(0, "ok");
-    await invokeWithLimits("t", body, { signal: controller.signal, callId: "call_1", provider: "openai", state: { user: "u1" } });
+    await invoke("t", body, { signal: controller.signal, callId: "call_1", provider: "openai", state: { user: "u1" } });
     expect(seen.ctx?.signal).toBeInstanceOf(AbortSignal);
     expect(seen.ctx?.signal).not.toBe(controller.signal);
     expect(seen.ctx).toMatchObject({ callId: "call_1", provider: "openai", state: { user: "u1" } });
+  });
+});
+
+describe("invokeWithLimits: arguments and hostile contexts", () => {
+  it("hands the body the arguments it was given, and the ctx", async () => {
+    const body = jest.fn((args: { city: string }, ctx: ToolContext) => `${args.city} ${ctx.callId}`);
+    expect(await invokeWithLimits("t", body, { city: "Oslo" }, { callId: "c1" })).toEqual({ output: "Oslo c1", isError: false });
+    expect(await invokeWithLimits("t", body, { city: "Oslo" }, { callId: "c2", timeout: 1000 })).toEqual({ output: "Oslo c2", isError: false });
+  });
+
+  it("answers a ctx.signal that is not an AbortSignal with a result, without running the body", async () => {
+    const body = jest.fn(() => "should not run");
+    const notASignal = { aborted: false } as unknown as AbortSignal;
+    const result = await invoke("t", body, { signal: notASignal });
+    expect(result.isError).toBe(true);
+    expect(result.metadata?.error).toBe("execution_failed");
+    expect(result.output).toMatch(/^Tool "t" was not run: /);
+    expect(body).not.toHaveBeenCalled();
+  });
+
+  it("answers a ctx whose getter throws with a result, and clears its timer", async () => {
+    const body = jest.fn(() => "should not run");
+    const ctx = {
+      timeout: 10_000,
+      get state(): never {
+        throw new Error("state is not readable");
+      },
+    };
+    Object.defineProperty(ctx, "state", { enumerable: true });
+    const started = Date.now();
+    const result = await invoke("t", body, ctx as ToolContext);
+    expect(result).toEqual({ output: 'Tool "t" was not run: state is not readable', isError: true, metadata: { error: "execution_failed" } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(body).not.toHaveBeenCalled();
   });
 });
 
@@ -174,9 +212,9 @@ describe("invokeWithLimits: throws and returns", () => {
       throw new Error("sync boom");
     };
     const expected = { output: "sync boom", isError: true, metadata: { error: "execution_failed" } };
-    expect(await invokeWithLimits("t", body, undefined)).toEqual(expected);
-    expect(await invokeWithLimits("t", body, { timeout: 1000 })).toEqual(expected);
-    expect(await invokeWithLimits("t", body, { signal: new AbortController().signal })).toEqual(expected);
+    expect(await invoke("t", body, undefined)).toEqual(expected);
+    expect(await invoke("t", body, { timeout: 1000 })).toEqual(expected);
+    expect(await invoke("t", body, { signal: new AbortController().signal })).toEqual(expected);
   });
 
   it("turns an asynchronous throw into an execution_failed result (with and without limits)", async () => {
@@ -185,20 +223,20 @@ describe("invokeWithLimits: throws and returns", () => {
       throw new Error("async boom");
     };
     const expected = { output: "async boom", isError: true, metadata: { error: "execution_failed" } };
-    expect(await invokeWithLimits("t", body, undefined)).toEqual(expected);
-    expect(await invokeWithLimits("t", body, { timeout: 1000 })).toEqual(expected);
+    expect(await invoke("t", body, undefined)).toEqual(expected);
+    expect(await invoke("t", body, { timeout: 1000 })).toEqual(expected);
   });
 
   it("gives the body an object ctx even when the caller passed none", async () => {
     const body = jest.fn((ctx: ToolContext) => typeof ctx);
-    expect(await invokeWithLimits("t", body, undefined)).toEqual({ output: "object", isError: false });
+    expect(await invoke("t", body, undefined)).toEqual({ output: "object", isError: false });
     expect(body.mock.calls[0]![0]).toEqual({});
   });
 
   it("normalizes what the body returns", async () => {
-    expect(await invokeWithLimits("t", () => undefined, undefined)).toEqual({ output: "", isError: false });
-    expect(await invokeWithLimits("t", async () => [1, 2], { timeout: 1000 })).toEqual({ output: "[1,2]", isError: false });
-    expect(await invokeWithLimits("t", () => ({ output: "custom", isError: true }), undefined)).toEqual({ output: "custom", isError: true });
+    expect(await invoke("t", () => undefined, undefined)).toEqual({ output: "", isError: false });
+    expect(await invoke("t", async () => [1, 2], { timeout: 1000 })).toEqual({ output: "[1,2]", isError: false });
+    expect(await invoke("t", () => ({ output: "custom", isError: true }), undefined)).toEqual({ output: "custom", isError: true });
   });
 });
 

@@ -1,5 +1,5 @@
 import { defineTool, type JSONSchemaObject } from "../../src";
-import { argumentPath, assertValidSchema, lazyValidator } from "../../src/runtime/validation";
+import { argumentPath, assertValidSchema, compileValidator } from "../../src/runtime/validation";
 
 const weatherSchema: JSONSchemaObject = {
   type: "object",
@@ -13,8 +13,8 @@ const weatherSchema: JSONSchemaObject = {
   additionalProperties: false,
 };
 
-describe("lazyValidator: one model-readable sentence per problem", () => {
-  const problemsOf = lazyValidator(weatherSchema);
+describe("compileValidator: one model-readable sentence per problem", () => {
+  const problemsOf = compileValidator(weatherSchema);
 
   it("returns no problems for valid arguments", () => {
     expect(problemsOf({ city: "Chennai" })).toEqual([]);
@@ -26,7 +26,7 @@ describe("lazyValidator: one model-readable sentence per problem", () => {
   });
 
   it("names a missing required enum argument with the values it expects", () => {
-    const check = lazyValidator({
+    const check = compileValidator({
       type: "object",
       properties: { units: { type: "string", enum: ["metric", "imperial"] } },
       required: ["units"],
@@ -35,7 +35,7 @@ describe("lazyValidator: one model-readable sentence per problem", () => {
   });
 
   it("omits the expectation when the schema of a missing argument says no type", () => {
-    const check = lazyValidator({ type: "object", properties: { anything: {} }, required: ["anything"] });
+    const check = compileValidator({ type: "object", properties: { anything: {} }, required: ["anything"] });
     expect(check({})).toEqual(['missing required argument "anything"']);
   });
 
@@ -46,7 +46,7 @@ describe("lazyValidator: one model-readable sentence per problem", () => {
   });
 
   it("says an object without properties takes no arguments", () => {
-    const check = lazyValidator({ type: "object", properties: {}, additionalProperties: false });
+    const check = compileValidator({ type: "object", properties: {}, additionalProperties: false });
     expect(check({ x: 1 })).toEqual(['unknown argument "x"; this object takes no arguments']);
   });
 
@@ -82,7 +82,7 @@ describe("lazyValidator: one model-readable sentence per problem", () => {
   });
 
   it("gives nested paths with dots and array indexes", () => {
-    const check = lazyValidator({
+    const check = compileValidator({
       type: "object",
       properties: {
         trip: {
@@ -103,7 +103,7 @@ describe("lazyValidator: one model-readable sentence per problem", () => {
   });
 
   it("checks formats", () => {
-    const check = lazyValidator({ type: "object", properties: { email: { type: "string", format: "email" } } });
+    const check = compileValidator({ type: "object", properties: { email: { type: "string", format: "email" } } });
     expect(check({ email: "someone@example.com" })).toEqual([]);
     expect(check({ email: "not an email" })).toEqual(['"email" must match format "email", got string "not an email"']);
   });
