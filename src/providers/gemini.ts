@@ -172,6 +172,7 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
       node = { ...node, nullable: true, anyOf: nonNull };
     }
     if (nonNull.length === 1) {
+      log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
       const { anyOf: _a, ...rest } = node;
       return lowerGeminiNode({ ...nonNull[0], ...rest }, pointer, log);
     }
@@ -219,7 +220,10 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
     const declared = node.properties;
     const names = node.required;
     const isKnown = (name: string) => declared !== undefined && Object.prototype.hasOwnProperty.call(declared, name);
-    if (names.length === 0) node = withoutKeys(node, ["required"]);
+    if (names.length === 0) {
+      log.add(childPointer(pointer, "required"), "required", "dropped", "an empty required list says nothing");
+      node = withoutKeys(node, ["required"]);
+    }
     else if (!names.every(isKnown)) {
       const known = names.filter(isKnown);
       const unknown = names.filter((name) => !isKnown(name));

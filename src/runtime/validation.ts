@@ -12,7 +12,8 @@ let sharedAjv: Ajv | undefined;
 function ajv(): Ajv {
   if (sharedAjv === undefined) {
     // unicodeRegExp off: `pattern`s mean what they mean to JavaScript and class-validator.
-    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, strictNumbers: true, unicodeRegExp: false });
+    // ownProperties: an argument named "toString" that was not sent is missing, not a function.
+    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, strictNumbers: true, unicodeRegExp: false, ownProperties: true });
     addFormats(sharedAjv);
   }
   return sharedAjv;

@@ -20,9 +20,12 @@ const UNKNOWN_TYPE_FIX =
  */
 export function schemaForParameter(designType: unknown, options: ParamOptions): JSONSchemaObject {
   if (options.schema !== undefined) {
-    return options.description !== undefined && options.schema.description === undefined
-      ? { ...options.schema, description: options.description }
-      : { ...options.schema };
+    // The schema given wins; `description` and `default` fill in what it leaves out.
+    return {
+      ...options.schema,
+      ...(options.description !== undefined && options.schema.description === undefined ? { description: options.description } : {}),
+      ...(options.default !== undefined && options.schema.default === undefined ? { default: options.default } : {}),
+    };
   }
   let schema = baseSchema(options.type ?? designType, options);
   if (options.integer) {

@@ -95,6 +95,22 @@ describe("@Param({ default })", () => {
     expect(seen[1]).toEqual(["a", "mutated"]);
     expect(seen[0]).not.toBe(seen[1]);
   });
+
+  it("declares the default next to an explicit schema too (the schema's own default wins)", () => {
+    class Svc {
+      @Tool("t")
+      t(
+        @Param("units", { schema: { type: "string", enum: ["c", "f"] }, default: "c", description: "Units" }) units: string,
+        @Param("mode", { schema: { type: "string", default: "fast" }, default: "slow" }) mode: string,
+      ) {
+        return `${units} ${mode}`;
+      }
+    }
+    const schema = new Toolkit([new Svc()]).get("t")!.inputSchema;
+    expect(schema.properties!.units).toEqual({ type: "string", description: "Units", enum: ["c", "f"], default: "c" });
+    expect(schema.properties!.mode!.default).toBe("fast");
+    expect(schema.required).toBeUndefined();
+  });
 });
 
 describe("arrays of Date", () => {
