@@ -106,6 +106,11 @@ export function toGeminiSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSc
  * schema already inside the subset costs no copies; every change makes a new object.
  */
 function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
+  if (typeof input !== "object" || input === null) {
+    // A boolean schema (`true`: anything): Gemini takes object schemas only.
+    log.add(pointer, "schema", "rewritten", `${JSON.stringify(input)} → {} (Gemini takes object schemas only; the value is still checked when the call runs)`);
+    return {};
+  }
   if (isGeminiLeaf(input)) return input;
   let node: JSONSchemaObject = input;
 
@@ -172,7 +177,8 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
       node = { ...node, nullable: true, anyOf: nonNull };
     }
     if (nonNull.length === 1) {
-      log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
+      // Only a one-branch anyOf of the input's own needs its own entry: other paths here were logged above.
+      if (input.anyOf === branches && branches.length === 1) log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
       const { anyOf: _a, ...rest } = node;
       return lowerGeminiNode({ ...nonNull[0], ...rest }, pointer, log);
     }
@@ -257,6 +263,7 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
  * steps above, none of which would change them. (Conservative: anything else is lowered.)
  */
 export function isGeminiLeaf(node: JSONSchemaObject): boolean {
+  if (typeof node !== "object" || node === null) return false;
   const { type, format, enum: values } = node;
   if (typeof type !== "string" || type === "null" || type === "object" || type === "array") return false;
   for (const key in node) if (!GEMINI_KEYWORDS.has(key) || key === "anyOf" || key === "properties" || key === "items" || key === "required") return false;

@@ -1,3 +1,5 @@
+import { errorMessage } from "./result";
+
 /** Keys that could reach an object's prototype when user code merges arguments. */
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -19,14 +21,29 @@ export function acceptArguments(raw: unknown): ArgumentsCheck {
     }
   }
   if (value === undefined || value === null) return { ok: true, args: {} };
-  if (typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, problem: `arguments must be a JSON object, got ${describeValue(value)}` };
+  // A host's object may be a Proxy or carry getters that throw: reading it is part of accepting it.
+  try {
+    if (typeof value !== "object" || Array.isArray(value)) {
+      return { ok: false, problem: `arguments must be a JSON object, got ${describeValue(value)}` };
+    }
+    const forbidden = findForbiddenKey(value);
+    if (forbidden !== undefined) {
+      return { ok: false, problem: `argument key "${forbidden.key}" ${forbidden.path ? `at ${forbidden.path}` : "at the top level"} is not allowed` };
+    }
+    return { ok: true, args: ownData(value) };
+  } catch (error) {
+    return { ok: false, problem: `arguments could not be read (${errorMessage(error)}); send one JSON object` };
   }
-  const forbidden = findForbiddenKey(value);
-  if (forbidden !== undefined) {
-    return { ok: false, problem: `argument key "${forbidden.key}" ${forbidden.path ? `at ${forbidden.path}` : "at the top level"} is not allowed` };
-  }
-  return { ok: true, args: value as Record<string, unknown> };
+}
+
+/**
+ * Arguments are data: an object with another prototype (a class instance, say) is copied to
+ * its own enumerable properties, so validation (which reads own properties) and the tool see
+ * the same values.
+ */
+function ownData(value: object): Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null ? (value as Record<string, unknown>) : { ...value };
 }
 
 /** Iterative (deeply nested payloads must not overflow the stack); visits each object once (a host may pass cycles). */

@@ -59,6 +59,8 @@ export function invokeWithLimits<Args>(
 
 export const MAX_TIMER_MS = 2_147_483_647;
 
+const PROMISE_THEN = Promise.prototype.then;
+
 /**
  * Runs the body and settles its outcome. A synchronous return settles without an extra
  * async frame; only a thenable is awaited.
@@ -68,8 +70,9 @@ function settle<Args>(body: (args: Args, ctx: ToolContext) => unknown, args: Arg
     const value = body(args, ctx);
     // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
     if (((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function") {
-      // toToolResult never throws, so one reaction settles both outcomes.
-      return Promise.resolve(value).then(toToolResult, failed);
+      // toToolResult never throws, so one reaction settles both outcomes. The prototype's
+      // `then`, not the value's own: a promise carrying its own `then` must not answer for us.
+      return PROMISE_THEN.call(Promise.resolve(value), toToolResult, failed) as Promise<ToolResult>;
     }
     return Promise.resolve(toToolResult(value));
   } catch (thrown) {

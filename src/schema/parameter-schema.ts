@@ -20,9 +20,10 @@ const UNKNOWN_TYPE_FIX =
  */
 export function schemaForParameter(designType: unknown, options: ParamOptions): JSONSchemaObject {
   if (options.schema !== undefined) {
-    // The schema given wins; `description` and `default` fill in what it leaves out.
+    // The schema given wins; `description` and `default` fill in what it leaves out. A copy:
+    // the tool's schema must not change when the caller's object does.
     return {
-      ...options.schema,
+      ...plainCopy(options.schema, "schema"),
       ...(options.description !== undefined && options.schema.description === undefined ? { description: options.description } : {}),
       ...(options.default !== undefined && options.schema.default === undefined ? { default: options.default } : {}),
     };
@@ -52,7 +53,7 @@ function baseSchema(type: unknown, options: ParamOptions): JSONSchemaObject {
     return { type: "array", items: itemSchema(type[0]) };
   }
   if (type === Array) {
-    if (options.items !== undefined) return { type: "array", items: { ...options.items } };
+    if (options.items !== undefined) return { type: "array", items: plainCopy(options.items, "items") };
     throw new ParameterSchemaError("it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})");
   }
   return itemSchema(type);
@@ -93,6 +94,14 @@ function withConstraints(schema: JSONSchemaObject, options: ParamOptions): JSONS
     (out as Record<string, unknown>)[key] = value instanceof RegExp ? regexSource(value) : value;
   }
   return out ?? schema;
+}
+
+function plainCopy(schema: JSONSchemaObject, option: string): JSONSchemaObject {
+  try {
+    return structuredClone(schema);
+  } catch (error) {
+    throw new ParameterSchemaError(`${option} must be plain JSON Schema data (${(error as Error).message})`);
+  }
 }
 
 function describeType(schema: JSONSchemaObject): string {

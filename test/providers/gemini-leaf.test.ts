@@ -298,3 +298,29 @@ describe("changes Gemini lowering makes without a keyword to drop are still repo
     expect(log.changes).toEqual([expect.objectContaining({ pointer: "/properties/q/anyOf", keyword: "anyOf", action: "rewritten" })]);
   });
 });
+
+describe("boolean subschemas", () => {
+  it("become {} with the change reported (Gemini takes object schemas only), wherever they stand", () => {
+    const log = new ChangeLog("t");
+    const schema = { type: "object", properties: { a: true, b: { type: "array", items: true } } } as unknown as JSONSchemaObject;
+    expect(toGeminiSchema(schema, log)).toEqual({ type: "object", properties: { a: {}, b: { type: "array", items: {} } } });
+    expect(log.changes.map((c) => [c.pointer, c.action])).toEqual([
+      ["/properties/a", "rewritten"],
+      ["/properties/b/items", "rewritten"],
+    ]);
+  });
+
+  it("do not crash the leaf check", () => {
+    expect(isGeminiLeaf(true as unknown as JSONSchemaObject)).toBe(false);
+    expect(isGeminiLeaf(null as unknown as JSONSchemaObject)).toBe(false);
+  });
+
+  it("a oneOf or nullable anyOf of one real branch is reported once, not twice", () => {
+    const oneOf = new ChangeLog("t");
+    toGeminiSchema({ type: "object", properties: { a: { oneOf: [{ type: "string" }] } } }, oneOf);
+    expect(oneOf.changes.map((c) => c.keyword)).toEqual(["oneOf"]);
+    const nullable = new ChangeLog("t");
+    toGeminiSchema({ type: "object", properties: { a: { anyOf: [{ type: "string" }, { type: "null" }] } } }, nullable);
+    expect(nullable.changes.map((c) => c.keyword)).toEqual(["anyOf"]);
+  });
+});
