@@ -40,9 +40,11 @@ function canonicalNode(node: unknown): unknown {
   let changed: Map<string, unknown> | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (i > 0 && compareKeys(keys[i - 1]!, key) > 0) ordered = false;
+    if (ordered && i > 0 && compareKeys(keys[i - 1]!, key) > 0) ordered = false;
     const value = (node as Record<string, unknown>)[key];
-    const next = DATA_KEYWORDS.has(key) ? value : SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null ? canonicalMap(value) : canonicalNode(value);
+    // Strings, numbers and data keywords are kept as they are: only schemas below are visited.
+    if (typeof value !== "object" || value === null || DATA_KEYWORDS.has(key)) continue;
+    const next = SCHEMA_MAPS.has(key) ? canonicalMap(value) : canonicalNode(value);
     if (next !== value) (changed ??= new Map()).set(key, next);
   }
   if (ordered && changed === undefined) return node;
