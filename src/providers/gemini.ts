@@ -111,7 +111,6 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
     log.add(pointer, "schema", "rewritten", `${JSON.stringify(input)} → {} (Gemini takes object schemas only; the value is still checked when the call runs)`);
     return {};
   }
-  if (isGeminiLeaf(input)) return input;
   let node: JSONSchemaObject = input;
 
   // Enums: strings only. Other values are stringified and marked with format "enum"; the
@@ -213,8 +212,7 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
           `Tool "${log.tool}": Gemini rejects the property name "${name}" at ${childPointer(pointer, "properties", name) || "/"} (letters, digits and _, starting with a letter or _, at most 64). Rename the parameter.`,
         );
       }
-      // A leaf is checked before its pointer is made: most properties are leaves.
-      const lowered = isGeminiLeaf(child) ? child : lowerGeminiNode(child, childPointer(pointer, "properties", name), log);
+      const lowered = lowerChild(child, log, pointer, "properties", name);
       if (lowered !== child) (properties ??= { ...declared })[name] = lowered;
     }
     if (names.length === 0) {
@@ -242,12 +240,12 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
     node = { ...node, items: tupleItems(node.items as JSONSchemaObject[]) };
   }
   if (node.items !== undefined) {
-    const items = lowerGeminiNode(node.items as JSONSchemaObject, childPointer(pointer, "items"), log);
+    const items = lowerChild(node.items as JSONSchemaObject, log, pointer, "items");
     if (items !== node.items) node = { ...node, items };
   }
   if (Array.isArray(node.anyOf)) {
     const { anyOf, ...siblings } = node;
-    const branches = (anyOf as JSONSchemaObject[]).map((b, i) => lowerGeminiNode(b, childPointer(pointer, "anyOf", i), log));
+    const branches = (anyOf as JSONSchemaObject[]).map((b, i) => lowerChild(b, log, pointer, "anyOf", i));
     // anyOf must stand alone on its node: every sibling moves into each branch.
     if (Object.keys(siblings).length > 0) {
       log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
@@ -255,6 +253,11 @@ function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLo
     } else if (branches.some((b, i) => b !== (anyOf as JSONSchemaObject[])[i])) node = { anyOf: branches };
   }
   return node;
+}
+
+/** A child schema, lowered. A leaf is recognised before its pointer is made: most children are leaves. */
+function lowerChild(child: JSONSchemaObject, log: ChangeLog, pointer: string, ...segments: Array<string | number>): JSONSchemaObject {
+  return isGeminiLeaf(child) ? child : lowerGeminiNode(child, childPointer(pointer, ...segments), log);
 }
 
 /**
