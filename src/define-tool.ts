@@ -1,11 +1,11 @@
 import { ToolDefinitionError } from "./errors";
-import { NAME_RULES, PORTABLE_NAME, providersAccepting } from "./names";
-import { acceptArguments } from "./runtime/arguments";
+import { acceptedBySomeProvider, PORTABLE_NAME } from "./names";
+import { rootRefTarget } from "./schema/lowering";
 import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
-import { errorMessage, errorResult } from "./runtime/result";
+import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
 import { assertValidSchema, compileValidator, type ArgumentsValidator } from "./runtime/validation";
-import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext, ToolResult } from "./types";
+import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext } from "./types";
 
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
   name: string;
@@ -46,69 +46,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
     }
     return invokeWithLimits(name, execute, args as Args, ctx, timeout ?? fallbackTimeout);
   };
-  return managedTool({ name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}) }, run);
-}
-
-/**
- * Runs a call whose arguments already passed `acceptArguments`. `fallbackTimeout` (the
- * toolkit's) applies when neither the call nor the tool sets one.
- */
-export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined, fallbackTimeout?: number) => Promise<ToolResult>;
-
-const RUN_ACCEPTED = Symbol("toolnexus.runAccepted");
-
-/**
- * A Tool made by toolnexus: `execute` accepts raw arguments, and the toolkit can skip that
- * step (it already did it) through a non-enumerable symbol, so the object stays a plain Tool.
- */
-export function managedTool(fields: Omit<Tool, "execute">, unguardedRun: RunAccepted): Tool {
-  const run = guarded(fields.name, unguardedRun);
-  const tool: Tool = {
-    ...fields,
-    execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult> {
-      const accepted = acceptArguments(args);
-      return accepted.ok ? run(accepted.args, ctx) : Promise.resolve(invalidArguments(fields.name, [accepted.problem]));
-    },
-  };
-  Object.defineProperty(tool, RUN_ACCEPTED, { value: run });
-  return tool;
-}
-
-/**
- * The last line of "never rejects": whatever a run throws before it has a promise (a schema
- * Ajv cannot compile on the first call, a bug) becomes an `execution_failed` result. The
- * promises themselves need no guard: `invokeWithLimits` settles every outcome into a result.
- */
-export function guarded(toolName: string, run: RunAccepted): RunAccepted {
-  const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${toolName}" could not run: ${errorMessage(thrown)}`);
-  return (args, ctx, fallbackTimeout) => {
-    try {
-      return run(args, ctx, fallbackTimeout);
-    } catch (thrown) {
-      return Promise.resolve(failed(thrown));
-    }
-  };
-}
-
-/** The accepted-arguments entry of a toolnexus-made tool, if `tool` is one. */
-export function runAcceptedOf(tool: Tool): RunAccepted | undefined {
-  return (tool as unknown as { [RUN_ACCEPTED]?: RunAccepted })[RUN_ACCEPTED];
-}
-
-/** At most this many problems are listed; the rest are counted (a model needs the first few, not 10,000). */
-export const MAX_LISTED_PROBLEMS = 20;
-
-/** The `invalid_arguments` result every tool kind shares: the tool, then one line per problem. */
-export function invalidArguments(toolName: string, allProblems: string[]): ToolResult {
-  const problems =
-    allProblems.length > MAX_LISTED_PROBLEMS
-      ? [...allProblems.slice(0, MAX_LISTED_PROBLEMS), `... and ${allProblems.length - MAX_LISTED_PROBLEMS} more problems`]
-      : allProblems;
-  const output =
-    problems.length === 1
-      ? `Invalid arguments for tool "${toolName}": ${problems[0]}`
-      : `Invalid arguments for tool "${toolName}":\n${problems.map((p) => `- ${p}`).join("\n")}`;
-  return errorResult("invalid_arguments", output, { tool: toolName });
+  return managedTool({ name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}) }, run, validate);
 }
 
 export function checkName(name: unknown): asserts name is string {
@@ -116,9 +54,9 @@ export function checkName(name: unknown): asserts name is string {
     throw new ToolDefinitionError(`A tool needs a non-empty string name (got ${JSON.stringify(name)}).`);
   }
   // A portable name (the usual case) is accepted by every provider: no need to ask each.
-  if (!PORTABLE_NAME.test(name) && providersAccepting(name).length === 0) {
+  if (!PORTABLE_NAME.test(name) && !acceptedBySomeProvider(name)) {
     throw new ToolDefinitionError(
-      `Tool name "${name}" is accepted by no provider. Use a letter first, then letters, digits, _ or -, at most 64 characters (OpenAI: ${NAME_RULES.openai.text}).`,
+      `Tool name "${name}" is accepted by no provider. Use a letter first, then letters, digits, _ or -, at most 64 characters.`,
     );
   }
 }
@@ -145,8 +83,21 @@ function validatorOrThrow(name: string, schema: JSONSchemaObject): ArgumentsVali
   }
 }
 
+/**
+ * Whether a root schema describes objects: `type: "object"`, or no type with object keywords,
+ * or a root `$ref` to such a schema, or object branches in root combinators.
+ */
+function describesObjects(schema: JSONSchemaObject, root: JSONSchemaObject = schema): boolean {
+  if (schema.type !== undefined) return schema.type === "object";
+  const target = rootRefTarget({ ...root, $ref: schema.$ref });
+  if (target !== undefined) return describesObjects(target, root);
+  if ("properties" in schema || "required" in schema || "additionalProperties" in schema) return true;
+  const branches = [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? []), ...((schema.allOf as unknown[]) ?? [])];
+  return branches.length > 0 && branches.every((branch) => typeof branch === "object" && branch !== null && describesObjects(branch as JSONSchemaObject, root));
+}
+
 function checkInputSchema(name: string, schema: unknown): void {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || (schema as JSONSchemaObject).type !== "object") {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !describesObjects(schema as JSONSchemaObject)) {
     throw new ToolDefinitionError(
       `Tool "${name}": inputSchema must be a JSON Schema with type "object" at its root (tool arguments are always an object), e.g. { type: "object", properties: { city: { type: "string" } }, required: ["city"] }.`,
     );

@@ -14,20 +14,21 @@ export { Toolkit, isTool, type ToolSource, type ToolkitOptions } from "./toolkit
 // Run: result helpers for hand-written tools.
 export { toToolResult, errorResult, isToolResult } from "./runtime/result";
 
-// Providers: declarations out, calls in, results out.
-export { Adapters, EXPORTERS, describeExport, type ExportFormat, type AnyExportOptions } from "./providers";
-export type { ExportOptions, ExportReport } from "./providers/shared";
+// Providers: declarations out (each also a Toolkit method and an `Adapters` member).
+export { Adapters, describeExport, toAnthropic, toBedrock, toGemini, toMcp, toOpenAI, toOpenAIResponses, type AnyExportOptions, type ExportFormat } from "./providers";
+export type { ExportOptions, ExportReport } from "./providers/adapter";
 export type { SchemaChange } from "./schema/lowering";
 export { RECURSION_DEPTH } from "./schema/lowering";
-export * from "./providers/gemini";
-export * from "./providers/openai";
-export * from "./providers/openai-responses";
-export * from "./providers/anthropic";
-export * from "./providers/bedrock";
-export * from "./providers/mcp";
-export type { ToolRunner } from "./providers/shared";
+export type {
+  GeminiCallsInput, GeminiContentLike, GeminiExportOptions, GeminiFunctionCallLike, GeminiFunctionDeclaration, GeminiFunctionResponsePart,
+  GeminiJsonSchemaFunctionDeclaration, GeminiJsonSchemaTools, GeminiPartLike, GeminiResponseLike, GeminiSchema, GeminiToolResponseContent, GeminiTools,
+} from "./providers/gemini";
+export type { OpenAICallsInput, OpenAICompletionLike, OpenAIExportOptions, OpenAIFunctionTool, OpenAIMessageLike, OpenAIToolCallLike, OpenAIToolMessage } from "./providers/openai";
+export type { OpenAIFunctionCallOutput, OpenAIResponseLike, OpenAIResponsesCallsInput, OpenAIResponsesFunctionTool, OpenAIResponsesItemLike } from "./providers/openai-responses";
+export type { AnthropicBlockLike, AnthropicCallsInput, AnthropicInputSchema, AnthropicMessageLike, AnthropicTool, AnthropicToolResultBlock, AnthropicToolResultMessage } from "./providers/anthropic";
+export type { BedrockCallsInput, BedrockContentBlockLike, BedrockConverseResponseLike, BedrockMessageLike, BedrockToolConfig, BedrockToolResultMessage, BedrockToolUse } from "./providers/bedrock";
+export { toMcpResult, type McpCallToolResult, type McpTool, type McpToolAnnotations } from "./providers/mcp";
 
-export { NAME_RULES, PORTABLE_NAME, providersAccepting, type ProviderId } from "./names";
 export * from "./errors";
 export type {
   JSONSchemaObject,

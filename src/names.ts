@@ -1,21 +1,35 @@
-/** Tool name rules of each provider (providers.md, "Names"). */
-export const NAME_RULES = {
-  openai: { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
-  "openai-responses": { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
-  anthropic: { max: 128, pattern: /^[a-zA-Z0-9_-]{1,128}$/, text: "1-128 characters from a-z A-Z 0-9 _ -" },
-  gemini: { max: 128, pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/, text: "starts with a letter or _, then a-z A-Z 0-9 _ . : -, at most 128 characters" },
-  mcp: { max: 128, pattern: /^[A-Za-z0-9._-]{1,128}$/, text: "1-128 characters from A-Z a-z 0-9 . _ -" },
-  bedrock: { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" },
-} as const;
-
-export type ProviderId = keyof typeof NAME_RULES;
+/** A provider's rule for tool names. */
+export interface NameRule {
+  max: number;
+  pattern: RegExp;
+  /** The rule in words, for error messages. */
+  text: string;
+}
 
 /** Accepted by every provider: a letter first, then letters, digits, _ and -, at most 64. */
 export const PORTABLE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
-/** The providers that accept `name`. */
-export function providersAccepting(name: string): ProviderId[] {
-  return (Object.keys(NAME_RULES) as ProviderId[]).filter((id) => NAME_RULES[id].pattern.test(name));
+/**
+ * Accepted by at least one provider: the union of every adapter's rule (MCP's
+ * `[A-Za-z0-9._-]{1,128}` and Gemini's `[A-Za-z_][A-Za-z0-9_.:-]{0,127}` cover the others).
+ */
+export function acceptedBySomeProvider(name: string): boolean {
+  return /^[A-Za-z0-9._-]{1,128}$/.test(name) || /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(name);
+}
+
+/** A provider-safe form of `name`: invalid characters → "_", a letter first, long names shortened with a hash. */
+export function sanitizedName(name: string, rule: NameRule): string {
+  if (rule.pattern.test(name)) return name;
+  let safe = name.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (!/^[A-Za-z]/.test(safe)) safe = `t_${safe}`;
+  if (safe.length > rule.max) safe = `${safe.slice(0, rule.max - 9)}_${shortHash(name)}`;
+  return safe;
+}
+
+function shortHash(text: string): string {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
 /** Levenshtein distance, for "did you mean" suggestions. */

@@ -1,25 +1,21 @@
-import { checkDescription, checkName, checkTimeout, guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./define-tool";
+import { checkDescription, checkName, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
+import { resolveManifest, type ManifestIndex, type ManifestOption } from "./manifest/load";
 import { closestNames } from "./names";
-import { describeExport, type AnyExportOptions, type ExportFormat } from "./providers";
-import { runAnthropic, toAnthropic, type AnthropicCallsInput, type AnthropicTool } from "./providers/anthropic";
-import { runBedrock, toBedrock, type BedrockCallsInput, type BedrockToolConfig } from "./providers/bedrock";
-import { runGemini, toGemini, type GeminiCallsInput, type GeminiExportOptions, type GeminiJsonSchemaTools, type GeminiTools } from "./providers/gemini";
-import { toMcp, type McpTool } from "./providers/mcp";
-import { runOpenAI, toOpenAI, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool } from "./providers/openai";
-import {
-  runOpenAIResponses,
-  toOpenAIResponses,
-  type OpenAIResponsesCallsInput,
-  type OpenAIResponsesFunctionTool,
-} from "./providers/openai-responses";
-import type { ExportOptions, ExportReport } from "./providers/shared";
+import { adapterFor, type AnyExportOptions, type ExportFormat } from "./providers";
+import { answerCalls, defaultBinding, exportTools, type Export, type ExportBinding, type ExportOptions, type ExportReport, type ProviderAdapter } from "./providers/adapter";
+import { anthropic, type AnthropicCallsInput, type AnthropicTool, type AnthropicToolResultMessage } from "./providers/anthropic";
+import { bedrock, type BedrockCallsInput, type BedrockToolConfig, type BedrockToolResultMessage } from "./providers/bedrock";
+import { gemini, type GeminiCallsInput, type GeminiExportOptions, type GeminiJsonSchemaTools, type GeminiToolResponseContent, type GeminiTools } from "./providers/gemini";
+import { mcp, type McpTool } from "./providers/mcp";
+import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool, type OpenAIToolMessage } from "./providers/openai";
+import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits } from "./runtime/invoke";
 import { errorResult } from "./runtime/result";
-import { resolveManifest, type ManifestIndex, type ManifestOption } from "./manifest/load";
+import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
 import { scanTools } from "./scanner/scan-tools";
-import type { Tool, ToolContext, ToolResult } from "./types";
+import { isObject, type Tool, type ToolContext, type ToolResult } from "./types";
 
 /** What a toolkit takes: `Tool`s, decorated instances, or arrays of either. */
 export type ToolSource = Tool | object | readonly ToolSource[];
@@ -47,6 +43,11 @@ export class Toolkit {
   readonly #timeout: number | undefined;
   readonly #manifestOption: ManifestOption;
   #manifest: { index: ManifestIndex | undefined } | undefined;
+  /**
+   * Per provider, the options of the latest export and the binding its calls are read with
+   * (exported names → tools, and the way back for their arguments). Rebuilt when tools change.
+   */
+  readonly #exports = new Map<string, { options: ExportOptions; binding?: ExportBinding }>();
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     checkTimeout("Toolkit", options.timeout);
@@ -72,6 +73,7 @@ export class Toolkit {
       incoming.set(tool.name, tool);
     }
     for (const tool of incoming.values()) this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool) });
+    if (incoming.size > 0) for (const made of this.#exports.values()) delete made.binding;
     return this;
   }
 
@@ -97,12 +99,22 @@ export class Toolkit {
    * bad arguments, throws, timeouts and aborts are all `ToolResult`s with `isError: true`.
    */
   execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult> {
+    return this.#run(name, args, ctx);
+  }
+
+  /** One call: the name looked up once, the arguments accepted once, then read back the provider's way. */
+  readonly #run = (name: string, args: unknown, ctx: ToolContext | undefined, decode?: (args: Record<string, unknown>) => unknown): Promise<ToolResult> => {
     const entry = this.#entries.get(name);
     if (entry === undefined) return Promise.resolve(this.#unknownTool(name));
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
-    return entry.run(accepted.args, ctx, this.#timeout);
-  }
+    let values = accepted.args;
+    if (decode !== undefined) {
+      const decoded = decode(values);
+      if (isObject(decoded)) values = decoded;
+    }
+    return entry.run(values, ctx, this.#timeout);
+  };
 
   /** The manifest, resolved once, when the first decorated instance needs it. */
   #resolvedManifest(): ManifestIndex | undefined {
@@ -123,48 +135,83 @@ export class Toolkit {
   }
 
   // ---- Declarations (each provider's dialect applied; see describeExport for what changed) ----
+  // Each export is remembered per provider: the run methods read the model's calls with it.
 
   toGemini(options: GeminiExportOptions & { jsonSchema: true }): GeminiJsonSchemaTools;
   toGemini(options?: GeminiExportOptions): GeminiTools;
-  toGemini(options?: GeminiExportOptions): GeminiTools | GeminiJsonSchemaTools {
-    return toGemini(this.tools(), options);
+  toGemini(options: GeminiExportOptions = {}): GeminiTools | GeminiJsonSchemaTools {
+    return this.#export(gemini, options).declarations;
   }
-  toOpenAI(options?: OpenAIExportOptions): OpenAIFunctionTool[] {
-    return toOpenAI(this.tools(), options);
+  toOpenAI(options: OpenAIExportOptions = {}): OpenAIFunctionTool[] {
+    return this.#export(openai, options).declarations;
   }
-  toOpenAIResponses(options?: OpenAIExportOptions): OpenAIResponsesFunctionTool[] {
-    return toOpenAIResponses(this.tools(), options);
+  toOpenAIResponses(options: OpenAIExportOptions = {}): OpenAIResponsesFunctionTool[] {
+    return this.#export(openaiResponses, options).declarations;
   }
-  toAnthropic(options?: ExportOptions): AnthropicTool[] {
-    return toAnthropic(this.tools(), options);
+  toAnthropic(options: ExportOptions = {}): AnthropicTool[] {
+    return this.#export(anthropic, options).declarations;
   }
-  toMcp(options?: ExportOptions): McpTool[] {
-    return toMcp(this.tools(), options);
+  toMcp(options: ExportOptions = {}): McpTool[] {
+    return this.#export(mcp, options).declarations;
   }
-  toBedrock(options?: ExportOptions): BedrockToolConfig {
-    return toBedrock(this.tools(), options);
+  toBedrock(options: ExportOptions = {}): BedrockToolConfig {
+    return this.#export(bedrock, options).declarations;
   }
   /** The declarations for `format` and every change its dialect made to the schemas. */
-  describeExport(format: ExportFormat, options?: AnyExportOptions): ExportReport<unknown> {
-    return describeExport(format, this.tools(), options);
+  describeExport(format: ExportFormat, options: AnyExportOptions = {}): ExportReport<unknown> {
+    const { declarations, changes } = this.#export(adapterFor(format), options);
+    return { declarations, changes };
+  }
+
+  #export<D, O extends ExportOptions>(adapter: ProviderAdapter<D, O>, options: O): Export<D> {
+    const made = exportTools(adapter, this.tools(), options);
+    this.#exports.set(adapter.id, { options, binding: made.binding });
+    return made;
+  }
+
+  /** The binding of the latest export for `adapter`, or of the default one; never throws. */
+  #binding(adapter: ProviderAdapter): ExportBinding {
+    const made = this.#exports.get(adapter.id) ?? { options: {} };
+    if (made.binding === undefined) {
+      try {
+        made.binding = exportTools(adapter, this.tools(), made.options).binding;
+      } catch {
+        // Names the provider rejects, or a schema it cannot take: calls still run by tool name.
+        made.binding = defaultBinding(adapter, this.tools());
+      }
+      this.#exports.set(adapter.id, made);
+    }
+    return made.binding;
   }
 
   // ---- Round trips: every call in a model response, run concurrently, answered in order ----
+  // Never reject, whatever they are handed. Gemini, Anthropic and Bedrock answer with one
+  // turn, or `undefined` when the response held no calls (nothing to append).
 
-  runGemini(input: GeminiCallsInput, ctx?: ToolContext): ReturnType<typeof runGemini> {
-    return runGemini(this, input, ctx);
+  runGemini(input: GeminiCallsInput, ctx?: ToolContext): Promise<GeminiToolResponseContent | undefined> {
+    return this.#answer(gemini, input, ctx);
   }
-  runOpenAI(input: OpenAICallsInput, ctx?: ToolContext): ReturnType<typeof runOpenAI> {
-    return runOpenAI(this, input, ctx);
+  runOpenAI(input: OpenAICallsInput, ctx?: ToolContext): Promise<OpenAIToolMessage[]> {
+    return this.#answer(openai, input, ctx);
   }
-  runOpenAIResponses(input: OpenAIResponsesCallsInput, ctx?: ToolContext): ReturnType<typeof runOpenAIResponses> {
-    return runOpenAIResponses(this, input, ctx);
+  runOpenAIResponses(input: OpenAIResponsesCallsInput, ctx?: ToolContext): Promise<OpenAIFunctionCallOutput[]> {
+    return this.#answer(openaiResponses, input, ctx);
   }
-  runAnthropic(input: AnthropicCallsInput, ctx?: ToolContext): ReturnType<typeof runAnthropic> {
-    return runAnthropic(this, input, ctx);
+  runAnthropic(input: AnthropicCallsInput, ctx?: ToolContext): Promise<AnthropicToolResultMessage | undefined> {
+    return this.#answer(anthropic, input, ctx);
   }
-  runBedrock(input: BedrockCallsInput, ctx?: ToolContext): ReturnType<typeof runBedrock> {
-    return runBedrock(this, input, ctx);
+  runBedrock(input: BedrockCallsInput, ctx?: ToolContext): Promise<BedrockToolResultMessage | undefined> {
+    return this.#answer(bedrock, input, ctx);
+  }
+
+  #answer<R>(adapter: ProviderAdapter<unknown, never, R>, input: unknown, ctx: ToolContext | undefined): Promise<R> {
+    let binding: ExportBinding;
+    try {
+      binding = this.#binding(adapter as unknown as ProviderAdapter);
+    } catch {
+      binding = new Map();
+    }
+    return answerCalls(adapter as unknown as ProviderAdapter<unknown, ExportOptions, R>, binding, this.#run, input, ctx);
   }
 }
 

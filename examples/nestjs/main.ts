@@ -21,7 +21,6 @@ import type { ChatReply } from "./chat.controller";
 import { startMockGemini } from "./mock-gemini";
 
 // @google/genai's `require` entry is typed by an ES-module .d.ts: require() it, typed as the module it is.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { GoogleGenAI }: typeof import("@google/genai", { with: { "resolution-mode": "import" } }) = require("@google/genai");
 
 export interface ExampleResult {

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { toMcp, toMcpResult, type McpTool } from "../providers/mcp";
+import { exportTools, type ExportBinding } from "../providers/adapter";
+import { mcp, toMcpResult, type McpTool } from "../providers/mcp";
 import { Toolkit, type ToolSource } from "../toolkit";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { packageVersion } from "./version";
@@ -52,19 +53,20 @@ export function asToolkit(toolkit: McpToolkit | readonly ToolSource[]): McpToolk
 class Declarations {
   #key = "";
   #tools: McpTool[] = [];
-  #toOriginal = new Map<string, string>();
+  #binding: ExportBinding = new Map();
 
   constructor(private readonly toolkit: McpToolkit) {}
 
-  current(): { tools: McpTool[]; toOriginal: Map<string, string> } {
+  current(): { tools: McpTool[]; binding: ExportBinding } {
     const tools = this.toolkit.tools();
     const key = tools.map((tool) => tool.name).join("\u0000");
     if (key !== this.#key || this.#tools.length !== tools.length) {
-      this.#tools = toMcp(tools, { names: "sanitize" });
-      this.#toOriginal = new Map(this.#tools.map((declaration, index) => [declaration.name, tools[index]!.name]));
+      const made = exportTools(mcp, tools, { names: "sanitize" });
+      this.#tools = made.declarations;
+      this.#binding = made.binding;
       this.#key = key;
     }
-    return { tools: this.#tools, toOriginal: this.#toOriginal };
+    return { tools: this.#tools, binding: this.#binding };
   }
 }
 
@@ -100,7 +102,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const requested = request.params.name;
-    const name = declarations(kit).current().toOriginal.get(requested) ?? requested;
+    const name = declarations(kit).current().binding.get(requested)?.tool ?? requested;
     if (kit.get(name) === undefined) {
       // The toolkit's own text: the closest names and the list of valid ones.
       const unknown = await kit.execute(requested, {});

@@ -33,7 +33,6 @@ export function mountMcpEndpoint(
     throw new Error(`ToolnexusModule: mcp.path must be a route starting with "/", e.g. "/mcp"; got ${JSON.stringify(path)}.`);
   }
   // Loaded lazily so that an app without the mcp option never needs @modelcontextprotocol/sdk.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createMcpHttpHandler } = require("../mcp") as typeof import("../mcp");
   const handler = createMcpHttpHandler(toolkit, {
     ...handlerOptions,

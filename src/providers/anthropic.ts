@@ -1,26 +1,17 @@
+import type { NameRule } from "../names";
 import { plainObjectRoot } from "../schema/lowering";
-import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
-import { lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import type { JSONSchemaObject } from "../types";
+import { callOf, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
 
 // ---- Declarations ----------------------------------------------------------------------
 
 export type AnthropicInputSchema = JSONSchemaObject & { type: "object" };
 export type AnthropicTool = { name: string; description: string; input_schema: AnthropicInputSchema };
 
-export function toAnthropic(tools: readonly Tool[], options: ExportOptions = {}): AnthropicTool[] {
-  return exportAnthropic(tools, options).declarations;
-}
+// ---- Calls in, results out: types ------------------------------------------------------
 
-/** `input_schema` must be an object with no combinator at its root. */
-export function exportAnthropic(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<AnthropicTool[]> {
-  const { lowered, changes } = lowerTools("anthropic", tools, options, (tool, log) => plainObjectRoot(tool.inputSchema, log));
-  return { declarations: lowered.map(({ tool, name, schema }) => ({ name, description: tool.description, input_schema: schema })), changes };
-}
-
-// ---- Calls in, results out -------------------------------------------------------------
-
-export type AnthropicBlockLike = { type: string; id?: string; name?: string; input?: unknown };
-export type AnthropicMessageLike = { content: AnthropicBlockLike[] };
+export type AnthropicBlockLike = { type: string; id?: string; name?: string; input?: unknown; [field: string]: unknown };
+export type AnthropicMessageLike = { content: AnthropicBlockLike[]; [field: string]: unknown };
 
 /** A Messages API response, or its `content` blocks. */
 export type AnthropicCallsInput = AnthropicMessageLike | readonly AnthropicBlockLike[];
@@ -30,23 +21,31 @@ export type AnthropicToolResultBlock = { type: "tool_result"; tool_use_id: strin
 /** The one user turn that answers every `tool_use` block. */
 export type AnthropicToolResultMessage = { role: "user"; content: AnthropicToolResultBlock[] };
 
-export function parseAnthropicCalls(input: AnthropicCallsInput): ParsedCall[] {
-  const blocks = Array.isArray(input) ? input : isObject(input) && Array.isArray((input as AnthropicMessageLike).content) ? (input as AnthropicMessageLike).content : [];
-  return blocks
-    .filter((block) => block.type === "tool_use")
-    .map((block) => ({ id: block.id ?? "", name: block.name ?? "", arguments: block.input }));
-}
+// ---- The adapter -----------------------------------------------------------------------
 
-export async function runAnthropic(runner: ToolRunner, input: AnthropicCallsInput, ctx?: ToolContext): Promise<AnthropicToolResultMessage> {
-  const calls = parseAnthropicCalls(input);
-  const results = await runCalls(runner, calls, "anthropic", ctx);
-  return {
-    role: "user",
-    content: calls.map((call, i) => ({
-      type: "tool_result",
-      tool_use_id: call.id ?? "",
-      content: results[i]!.output,
-      ...(results[i]!.isError ? { is_error: true } : {}),
-    })),
-  };
-}
+const NAMES: NameRule = { max: 128, pattern: /^[a-zA-Z0-9_-]{1,128}$/, text: "1-128 characters from a-z A-Z 0-9 _ -" };
+
+/** `input_schema` must be an object with no combinator at its root; nothing else is rewritten. */
+export const anthropic: ProviderAdapter<AnthropicTool[], ExportOptions, AnthropicToolResultMessage | undefined> = {
+  id: "anthropic",
+  names: NAMES,
+  lower: (schema, log) => ({ schema: plainObjectRoot(schema, log), codec: undefined }),
+  declare: (tools) => tools.map(({ tool, name, lowering }) => ({ name, description: tool.description, input_schema: lowering.schema as AnthropicInputSchema })),
+  readCalls(input) {
+    const blocks = Array.isArray(input) ? input : field(input, "content");
+    return readEntries(blocks, (block) => (field(block, "type") === "tool_use" ? callOf(field(block, "name"), field(block, "input"), field(block, "id")) : undefined));
+  },
+  reply(calls, results) {
+    // Anthropic rejects a user turn with no content: with no calls there is nothing to append.
+    if (calls.length === 0) return undefined;
+    return {
+      role: "user",
+      content: calls.map((call, i) => ({
+        type: "tool_result",
+        tool_use_id: call.id ?? "",
+        content: results[i]!.output,
+        ...(results[i]!.isError ? { is_error: true } : {}),
+      })),
+    };
+  },
+};

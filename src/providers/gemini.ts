@@ -1,8 +1,10 @@
 import { ExportError } from "../errors";
+import type { NameRule } from "../names";
 import { canonicalSchema } from "../schema/canonical";
-import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, tupleItems } from "../schema/lowering";
-import { isObject, elementSchema, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
-import { lowerTools, runCalls, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
+import type { JSONSchemaObject } from "../types";
+import { callOf, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, tokenCodec, unionCodec, valueKey, type MaybeCodec, type UnionBranch } from "./codec";
 
 // ---- Declarations ----------------------------------------------------------------------
 
@@ -46,24 +48,70 @@ export interface GeminiExportOptions extends ExportOptions {
   jsonSchema?: boolean;
 }
 
-/** Declarations for Gemini / Vertex `tools`: one wrapper, one declaration per tool, order kept. */
-export function toGemini(tools: readonly Tool[], options: GeminiExportOptions & { jsonSchema: true }): GeminiJsonSchemaTools;
-export function toGemini(tools: readonly Tool[], options?: GeminiExportOptions): GeminiTools;
-export function toGemini(tools: readonly Tool[], options: GeminiExportOptions = {}): GeminiTools | GeminiJsonSchemaTools {
-  return exportGemini(tools, options).declarations;
-}
+// ---- Calls in, results out: types ------------------------------------------------------
 
-/** `toGemini` plus the report of every change the Gemini dialect made. */
-export function exportGemini(tools: readonly Tool[], options: GeminiExportOptions = {}): ExportReport<GeminiTools | GeminiJsonSchemaTools> {
-  if (options.jsonSchema) {
-    const { lowered } = lowerTools("gemini", tools, options, (tool) => tool.inputSchema);
-    const functionDeclarations = lowered.map(({ tool, name, schema }) => ({ name, description: tool.description, parametersJsonSchema: schema }));
-    return { declarations: [{ functionDeclarations }], changes: [] };
-  }
-  const { lowered, changes } = lowerTools("gemini", tools, options, (tool, log) => toGeminiSchema(tool.inputSchema, log) as GeminiSchema);
-  const functionDeclarations = lowered.map(({ tool, name, schema }) => ({ name, description: tool.description, parameters: schema }));
-  return { declarations: [{ functionDeclarations }], changes };
-}
+export type GeminiFunctionCallLike = { id?: string; name?: string; args?: Record<string, unknown>; [field: string]: unknown };
+export type GeminiPartLike = { functionCall?: GeminiFunctionCallLike; [field: string]: unknown };
+export type GeminiContentLike = { role?: string; parts?: GeminiPartLike[]; [field: string]: unknown };
+export type GeminiResponseLike = { candidates?: Array<{ content?: GeminiContentLike; [field: string]: unknown }>; [field: string]: unknown };
+
+/** A `generateContent` response, the model's `Content`, its parts, or bare `functionCall`s. */
+export type GeminiCallsInput = GeminiResponseLike | GeminiContentLike | ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike>;
+
+export type GeminiFunctionResponsePart = {
+  functionResponse: { name: string; response: { output: string } | { error: string }; id?: string };
+};
+
+/** The one user turn that answers every call: append it to `contents`. */
+export type GeminiToolResponseContent = { role: "user"; parts: GeminiFunctionResponsePart[] };
+
+// ---- The adapter -----------------------------------------------------------------------
+
+const NAMES: NameRule = { max: 128, pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/, text: "starts with a letter or _, then a-z A-Z 0-9 _ . : -, at most 128 characters" };
+
+export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, GeminiExportOptions, GeminiToolResponseContent | undefined> = {
+  id: "gemini",
+  names: NAMES,
+  lower: (schema, log, options) => (options.jsonSchema ? { schema, codec: undefined } : lowerGeminiParameters(schema, log)),
+  declare(tools, options) {
+    if (options.jsonSchema) {
+      return [{ functionDeclarations: tools.map(({ tool, name, lowering }) => ({ name, description: tool.description, parametersJsonSchema: lowering.schema })) }];
+    }
+    return [{ functionDeclarations: tools.map(({ tool, name, lowering }) => ({ name, description: tool.description, parameters: lowering.schema as GeminiSchema })) }];
+  },
+  readCalls(input) {
+    let items: unknown = input;
+    if (!Array.isArray(input)) {
+      const candidates = field(input, "candidates");
+      items = Array.isArray(candidates) ? field(field(candidates[0], "content"), "parts") : field(input, "parts");
+    }
+    return readEntries(items, (item) => {
+      const part = field(item, "functionCall");
+      const call = part !== undefined ? part : typeof field(item, "name") === "string" && field(item, "text") === undefined ? item : undefined;
+      // Text, thoughts and other parts are not calls.
+      if (call === undefined) return undefined;
+      return callOf(field(call, "name"), field(call, "args"), field(call, "id"));
+    });
+  },
+  reply(calls, results) {
+    // Gemini rejects a turn with no parts: with no calls there is nothing to append.
+    if (calls.length === 0) return undefined;
+    return {
+      role: "user",
+      parts: calls.map((call, i) => {
+        const result = results[i]!;
+        // Vertex rejects an `id` the call did not carry: echo it only when present.
+        return {
+          functionResponse: {
+            name: call.name,
+            response: result.isError ? { error: result.output } : { output: result.output },
+            ...(call.id !== undefined ? { id: call.id } : {}),
+          },
+        };
+      }),
+    };
+  },
+};
 
 // ---- Dialect: JSON Schema → Gemini's OpenAPI 3.0 subset -------------------------------------
 
@@ -81,291 +129,456 @@ const GEMINI_FORMATS: Record<string, string[]> = {
   integer: ["int32", "int64"],
 };
 
-const EXCLUSIVE_BOUNDS = [
-  { exclusive: "exclusiveMinimum", inclusive: "minimum" },
-  { exclusive: "exclusiveMaximum", inclusive: "maximum" },
-] as const;
+/** Which keywords belong to which type, for splitting `type: [a, b]` into one branch per type. */
+const TYPE_KEYWORDS: Record<string, readonly string[]> = {
+  string: ["minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"],
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"],
+  integer: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"],
+  array: ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"],
+  object: ["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas"],
+  boolean: [],
+};
+const TYPED_KEYWORDS = new Set(Object.values(TYPE_KEYWORDS).flat());
 
 const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/**
- * Lowers a tool's JSON Schema to what Gemini's `parameters` accepts, logging every change.
- * A schema already inside the subset is returned as it is (byte-identical).
- */
-export function toGeminiSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
-  const before = log.changes.length;
-  const lowered = lowerGeminiNode(inlineAllRefs(schema, log), "", log);
-  if (log.changes.length === before) return schema;
-  // Dropping keys keeps the remaining ones in canonical order: only other changes need re-sorting.
-  for (let i = before; i < log.changes.length; i++) if (log.changes[i]!.action !== "dropped") return canonicalSchema(lowered);
-  return lowered;
+const ANY_JSON = "Any JSON value, written as JSON text.";
+
+/** One tool's lowering: its change log, and every string literal its schema holds (no value's string may pass for one). */
+interface Walk {
+  log: ChangeLog;
+  literals: ReadonlySet<string>;
+}
+
+interface Lowered {
+  /** `undefined`: the node admits no value (`false`). */
+  node: JSONSchemaObject | undefined;
+  codec: MaybeCodec;
+  /** For an enum node: each value's string. */
+  tokens?: ReadonlyArray<readonly [string, unknown]>;
 }
 
 /**
- * Copy-on-write: a node (and a subtree) that needs no change is returned as it is, so a
- * schema already inside the subset costs no copies; every change makes a new object.
+ * A tool's JSON Schema lowered to what Gemini's `parameters` accepts, with the way back for
+ * the answers, every change logged. A schema already inside the subset is returned as it is.
  */
-function lowerGeminiNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
-  if (typeof input !== "object" || input === null) {
-    // A boolean schema (`true`: anything): Gemini takes object schemas only.
-    log.add(pointer, "schema", "rewritten", `${JSON.stringify(input)} → {} (Gemini takes object schemas only; the value is still checked when the call runs)`);
-    return {};
-  }
-  let node: JSONSchemaObject = input;
+function lowerGeminiParameters(schema: JSONSchemaObject, log: ChangeLog): { schema: JSONSchemaObject; codec: MaybeCodec } {
+  const before = log.changes.length;
+  const root = inlineAllRefs(plainObjectRoot(schema, log), log);
+  const walk: Walk = { log, literals: stringLiterals(root) };
+  const { node, codec } = lowerNode(root, "", walk);
+  if (walk.log.changes.length === before) return { schema, codec };
+  const lowered: JSONSchemaObject = node ?? { type: "object" };
+  if (lowered.type !== "object") throw new ExportError(`Tool "${walk.log.tool}": its root schema cannot be an OBJECT for Gemini; declare the arguments as one object.`);
+  return { schema: canonicalSchema(lowered), codec };
+}
 
-  // Enums: strings only. Other values are stringified and marked with format "enum"; the
-  // enum decides the type, whatever `type` said (a type array included).
-  if (Array.isArray(node.enum) && node.enum.some((v) => typeof v !== "string")) {
-    const values = node.enum.filter((v) => v !== null);
-    const nullable = values.length < node.enum.length || (Array.isArray(node.type) && node.type.includes("null"));
-    log.add(childPointer(pointer, "enum"), "enum", "rewritten", `values ${JSON.stringify(node.enum)} → strings with format "enum" (answers are converted back before the call)`);
-    node = { ...node, type: "string", format: "enum", enum: values.map((v) => String(v)), ...(nullable ? { nullable: true } : {}) };
-  }
+function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
+  if (input === false) return { node: undefined, codec: undefined };
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return anything({}, pointer, walk, input === true ? "true" : "{}");
+  if (isGeminiLeaf(input as JSONSchemaObject)) return { node: input as JSONSchemaObject, codec: undefined };
+  let node = { ...(input as JSONSchemaObject) };
 
-  // Type arrays: one type, plus `nullable`; several types become anyOf.
-  if (Array.isArray(node.type)) {
-    const types = node.type.filter((t) => t !== "null");
-    const nullable = types.length < node.type.length;
-    log.add(pointer, "type", "rewritten", `type ${JSON.stringify(node.type)} → ${types.length === 1 ? `"${types[0]}"` : "anyOf"}${nullable ? " + nullable" : ""}`);
-    const { type: _t, ...rest } = node;
-    node = types.length === 1 ? { ...rest, type: types[0] } : { ...rest, anyOf: types.map((t) => ({ type: t })) };
-    if (nullable) node.nullable = true;
-  }
-  if (node.type === "null") {
-    log.add(pointer, "type", "rewritten", 'type "null" → nullable string (Gemini has no null type)');
-    node = { ...node, type: "string", nullable: true };
-  }
-  if ("const" in node) {
-    const { const: value, ...rest } = node;
-    log.add(pointer, "const", "rewritten", `const ${JSON.stringify(value)} → enum [${JSON.stringify(value)}]`);
-    node = { ...rest, enum: [value] };
-  }
-  for (const { exclusive, inclusive } of EXCLUSIVE_BOUNDS) {
-    if (!(exclusive in node)) continue;
-    const { [exclusive]: bound, ...rest } = node;
-    if (typeof bound === "number" && rest[inclusive] === undefined) {
-      log.add(pointer, exclusive, "rewritten", `${exclusive} ${bound} → ${inclusive} ${bound} (the exclusive bound is still enforced when the call runs)`);
-      node = { ...rest, [inclusive]: bound };
-    } else {
-      log.add(pointer, exclusive, "dropped", `${exclusive} is not supported (still enforced when the call runs)`);
-      node = rest;
-    }
-  }
-  if (Array.isArray(node.oneOf)) {
-    const { oneOf, ...rest } = node;
-    log.add(pointer, "oneOf", "rewritten", "oneOf → anyOf (exactly-one is still enforced when the call runs)");
-    node = { ...rest, anyOf: [...((rest.anyOf as JSONSchemaObject[] | undefined) ?? []), ...(oneOf as JSONSchemaObject[])] };
-  }
-  if (Array.isArray(node.allOf)) {
-    const { allOf, ...rest } = node;
-    log.add(pointer, "allOf", "rewritten", "allOf merged into one schema");
-    node = mergeAllOf(rest, allOf as JSONSchemaObject[]);
+  for (const key of ["$schema", "$id", "$comment", "$anchor", "definitions", "$defs"]) {
+    if (!(key in node)) continue;
+    delete node[key];
+    walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${key === "$defs" || key === "definitions" ? " (nothing refers to these definitions)" : ""}`);
   }
   if (Array.isArray(node.examples)) {
     const { examples, ...rest } = node;
-    log.add(pointer, "examples", "rewritten", "examples → example (the first one)");
+    walk.log.add(pointer, "examples", "rewritten", "examples → example (the first one)");
     node = { ...rest, ...(rest.example === undefined && examples.length > 0 ? { example: examples[0] } : {}) };
   }
+  if ("not" in node) {
+    walk.log.add(childPointer(pointer, "not"), "not", "dropped", `not is not supported by Gemini${walk.log.whenRun}`);
+    delete node.not;
+  }
+  if (Array.isArray(node.allOf)) {
+    const { allOf, ...rest } = node;
+    walk.log.add(pointer, "allOf", "rewritten", "allOf merged into one schema");
+    node = mergeAllOf(rest, (allOf as unknown[]).filter(isSchema));
+  }
+  if (Array.isArray(node.oneOf)) {
+    const { oneOf, ...rest } = node;
+    walk.log.add(pointer, "oneOf", "rewritten", `oneOf → anyOf (${walk.log.holds("exactly-one")})`);
+    node = { ...rest, anyOf: [...((rest.anyOf as unknown[] | undefined) ?? []), ...(oneOf as unknown[])] };
+  }
+  if ("const" in node) {
+    const { const: value, ...rest } = node;
+    const values = Array.isArray(rest.enum) ? rest.enum.filter((v) => valueKey(v) === valueKey(value)) : [value];
+    walk.log.add(pointer, "const", "rewritten", `const ${JSON.stringify(value)} → enum [${JSON.stringify(value)}]`);
+    node = { ...rest, enum: values };
+  }
+  if (Array.isArray(node.anyOf)) return lowerUnion(node, pointer, walk);
+  if (Array.isArray(node.enum)) return lowerEnum(node, pointer, walk);
 
-  // anyOf: null branches become `nullable`; a single remaining branch replaces the anyOf.
-  if (Array.isArray(node.anyOf)) {
-    const branches = node.anyOf as JSONSchemaObject[];
-    const nonNull = branches.filter((b) => b.type !== "null");
-    if (nonNull.length < branches.length) {
-      log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "null branch → nullable");
-      node = { ...node, nullable: true, anyOf: nonNull };
+  // One type: a type array becomes a union of one branch per type, null becoming `nullable`.
+  if (Array.isArray(node.type)) {
+    const types = [...new Set(node.type)] as string[];
+    const nonNull = types.filter((t) => t !== "null");
+    if (nonNull.length !== 1) {
+      walk.log.add(pointer, "type", "rewritten", `type ${JSON.stringify(node.type)} → anyOf of one schema per type`);
+      const { type: _type, ...rest } = node;
+      return lowerUnion({ ...rest, anyOf: types.map((type) => ({ type })) }, pointer, walk, false);
     }
-    if (nonNull.length === 1) {
-      // Only a one-branch anyOf of the input's own needs its own entry: other paths here were logged above.
-      if (input.anyOf === branches && branches.length === 1) log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
-      const { anyOf: _a, ...rest } = node;
-      return lowerGeminiNode({ ...nonNull[0], ...rest }, pointer, log);
-    }
+    walk.log.add(pointer, "type", "rewritten", `type ${JSON.stringify(node.type)} → "${nonNull[0]}" + nullable`);
+    node = { ...node, type: nonNull[0] as JSONSchemaObject["type"], ...(types.includes("null") ? { nullable: true } : {}) };
+  }
+  if (node.type === undefined) {
+    const inferred = inferType(node);
+    if (inferred === undefined) return anything(node, pointer, walk, "a schema without a type");
+    walk.log.add(childPointer(pointer, "type"), "type", "added", `type "${inferred}" added (Gemini needs a type on every schema)`);
+    node.type = inferred as JSONSchemaObject["type"];
+  }
+  if (node.type === "null") {
+    walk.log.add(pointer, "type", "rewritten", 'type "null" → nullable string (Gemini has no null type; only null is accepted)');
+    node = { ...withoutTyped(node), type: "string", nullable: true };
   }
 
-  // Unknown keywords.
-  let unknownKeys: string[] | undefined;
-  for (const key in node) if (!GEMINI_KEYWORDS.has(key)) (unknownKeys ??= []).push(key);
-  if (unknownKeys !== undefined) {
-    for (const key of unknownKeys) {
-      log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? " (still enforced when the call runs)" : ""}`);
+  for (const [exclusive, inclusive] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (!(exclusive in node)) continue;
+    const { [exclusive]: bound, ...rest } = node;
+    if (typeof bound === "number" && rest[inclusive] === undefined) {
+      walk.log.add(pointer, exclusive, "rewritten", `${exclusive} ${bound} → ${inclusive} ${bound} (${walk.log.holds("the exclusive bound")})`);
+      node = { ...rest, [inclusive]: bound };
+    } else {
+      walk.log.add(pointer, exclusive, "dropped", `${exclusive} is not supported${walk.log.whenRun}`);
+      node = rest;
     }
-    node = withoutKeys(node, unknownKeys);
   }
-
-  // Formats Gemini does not know move into the description.
-  if (typeof node.format === "string" && typeof node.type === "string" && !(GEMINI_FORMATS[node.type] ?? []).includes(node.format)) {
-    log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported for ${node.type}; stated in the description instead (still enforced when the call runs)`);
+  if (typeof node.format === "string" && !(GEMINI_FORMATS[node.type as string] ?? []).includes(node.format)) {
+    walk.log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported for ${String(node.type)}; stated in the description instead${walk.log.whenRun}`);
     const { format, ...rest } = node;
     node = { ...rest, description: appendSentence(rest.description, `Format: ${format}.`) };
   }
 
-  // Children.
-  if (node.properties !== undefined) {
-    const declared = node.properties;
-    const names = Object.keys(declared);
-    let properties: Record<string, JSONSchemaObject> | undefined; // a copy, made at the first change
-    for (const name of names) {
-      const child = declared[name]!;
-      if (!GEMINI_PROPERTY_NAME.test(name)) {
-        throw new ExportError(
-          `Tool "${log.tool}": Gemini rejects the property name "${name}" at ${childPointer(pointer, "properties", name) || "/"} (letters, digits and _, starting with a letter or _, at most 64). Rename the parameter.`,
-        );
-      }
-      const lowered = lowerChild(child, log, pointer, "properties", name);
-      if (lowered !== child) (properties ??= { ...declared })[name] = lowered;
-    }
-    if (names.length === 0) {
-      log.add(childPointer(pointer, "properties"), "properties", "dropped", "an empty properties map is rejected for OBJECT type");
-      node = withoutKeys(node, ["properties"]);
-    } else if (properties !== undefined) node = { ...node, properties };
-  }
-  if (Array.isArray(node.required)) {
-    const declared = node.properties;
-    const names = node.required;
-    const isKnown = (name: string) => declared !== undefined && Object.prototype.hasOwnProperty.call(declared, name);
-    if (names.length === 0) {
-      log.add(childPointer(pointer, "required"), "required", "dropped", "an empty required list says nothing");
-      node = withoutKeys(node, ["required"]);
-    }
-    else if (!names.every(isKnown)) {
-      const known = names.filter(isKnown);
-      const unknown = names.filter((name) => !isKnown(name));
-      log.add(childPointer(pointer, "required"), "required", "dropped", `${unknown.map((n) => `"${n}"`).join(", ")} named no property`);
-      node = known.length === 0 ? withoutKeys(node, ["required"]) : { ...node, required: known };
-    }
-  }
-  if (Array.isArray(node.items)) {
-    log.add(childPointer(pointer, "items"), "items", "rewritten", "tuple items → one item schema (positions are still enforced when the call runs)");
-    node = { ...node, items: tupleItems(node.items as JSONSchemaObject[]) };
-  }
-  if (node.items !== undefined) {
-    const items = lowerChild(node.items as JSONSchemaObject, log, pointer, "items");
-    if (items !== node.items) node = { ...node, items };
-  }
-  if (Array.isArray(node.anyOf)) {
-    const { anyOf, ...siblings } = node;
-    const branches = (anyOf as JSONSchemaObject[]).map((b, i) => lowerChild(b, log, pointer, "anyOf", i));
-    // anyOf must stand alone on its node: every sibling moves into each branch.
-    if (Object.keys(siblings).length > 0) {
-      log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
-      node = { anyOf: branches.map((b) => ({ ...siblings, ...b })) };
-    } else if (branches.some((b, i) => b !== (anyOf as JSONSchemaObject[])[i])) node = { anyOf: branches };
-  }
-  return node;
+  let codec: MaybeCodec;
+  if (node.type === "object") ({ node, codec } = lowerObject(node, pointer, walk));
+  else if (node.type === "array") ({ node, codec } = lowerArray(node, pointer, walk));
+  return { node: withoutUnknownKeys(node, pointer, walk), codec };
 }
 
-/** A child schema, lowered. A leaf is recognised before its pointer is made: most children are leaves. */
-function lowerChild(child: JSONSchemaObject, log: ChangeLog, pointer: string, ...segments: Array<string | number>): JSONSchemaObject {
-  return isGeminiLeaf(child) ? child : lowerGeminiNode(child, childPointer(pointer, ...segments), log);
+/** `enum` (and `const`, made an enum): Gemini takes non-empty strings only, so other values get a string each. */
+function lowerEnum(node: JSONSchemaObject, pointer: string, walk: Walk): Lowered {
+  const values = node.enum as unknown[];
+  const nullable = node.nullable === true || values.includes(null) || (Array.isArray(node.type) && node.type.includes("null")) || node.type === "null";
+  const tokens = enumTokens(values.filter((v) => v !== null), walk.literals);
+  const codec = tokenCodec(tokens);
+  const out: JSONSchemaObject = {};
+  for (const key of ["title", "description"]) if (typeof node[key] === "string") out[key] = node[key];
+  out.type = "string";
+  if (codec !== undefined) {
+    out.format = "enum";
+    walk.log.add(childPointer(pointer, "enum"), "enum", "rewritten", `values ${JSON.stringify(values)} → strings ${JSON.stringify(tokens.map(([t]) => t))} (answers are read back as the declared values before the call)`);
+  } else if (node.type !== "string" || Object.keys(node).some((key) => !["enum", "type", "title", "description", "default", "example", "nullable"].includes(key))) {
+    walk.log.add(pointer, "enum", "rewritten", "enum of strings written as a STRING enum (other keywords are implied by the values)");
+  }
+  if (tokens.length > 0) out.enum = tokens.map(([token]) => token);
+  else out.description = appendSentence(out.description, "Always null.");
+  if (nullable) out.nullable = true;
+  for (const key of ["default", "example"]) {
+    if (node[key] !== undefined) out[key] = node[key] === null ? null : codec === undefined ? node[key] : codec.encode(node[key]);
+  }
+  return { node: out, codec, tokens };
 }
 
 /**
- * A leaf Gemini takes exactly as it is: one named type, known keywords, string enum values, a
- * format Gemini knows. Most nodes of most schemas are such leaves; they skip the lowering
- * steps above, none of which would change them. (Conservative: anything else is lowered.)
+ * Each enum value's string: a non-empty string is itself; anything else its JSON text (the
+ * empty string "(empty string)"), made distinct from every string literal of the tool's schema
+ * and from every other value's by naming its type, so an answer names one value only.
  */
-export function isGeminiLeaf(node: JSONSchemaObject): boolean {
-  if (typeof node !== "object" || node === null) return false;
-  const { type, format, enum: values } = node;
-  if (typeof type !== "string" || type === "null" || type === "object" || type === "array") return false;
-  for (const key in node) if (!GEMINI_KEYWORDS.has(key) || key === "anyOf" || key === "properties" || key === "items" || key === "required") return false;
-  if (values !== undefined && !(Array.isArray(values) && values.every((value) => typeof value === "string"))) return false;
-  return format === undefined || (typeof format === "string" && GEMINI_FORMATS[type]?.includes(format) === true);
+function enumTokens(values: readonly unknown[], literals: ReadonlySet<string>): Array<readonly [string, unknown]> {
+  const taken = new Set<string>(literals);
+  const tokens = new Map<unknown, string>();
+  const unique = values.filter((v, i) => values.findIndex((w) => valueKey(w) === valueKey(v)) === i);
+  for (const value of unique) {
+    if (typeof value === "string" && value !== "") {
+      taken.add(value);
+      tokens.set(value, value);
+    }
+  }
+  for (const value of unique) {
+    if (tokens.has(value)) continue;
+    const base = value === "" ? "(empty string)" : typeof value === "object" ? JSON.stringify(value) : String(value);
+    let token = base;
+    for (let n = 1; taken.has(token); n++) token = `${base} (${Array.isArray(value) ? "array" : typeof value}${n > 1 ? ` ${n}` : ""})`;
+    taken.add(token);
+    tokens.set(value, token);
+  }
+  return unique.map((value) => [tokens.get(value)!, value] as const);
 }
 
-/** `node` without `keys`, the rest in their order. */
-function withoutKeys(node: JSONSchemaObject, keys: readonly string[]): JSONSchemaObject {
-  const out: JSONSchemaObject = {};
-  for (const key of Object.keys(node)) if (!keys.includes(key)) out[key] = node[key];
+/**
+ * `anyOf`: Gemini wants it alone on its node, so siblings move into each branch; null
+ * branches become `nullable`; one branch left replaces the union. Answers are read by the
+ * first branch that accepts them; where two branches' encodings meet, the loss is logged.
+ */
+function lowerUnion(node: JSONSchemaObject, pointer: string, walk: Walk, logMoves = true): Lowered {
+  const { anyOf, ...siblings } = node;
+  const sharedNullable = siblings.nullable === true;
+  delete siblings.nullable;
+  const hasSiblings = Object.keys(siblings).some((key) => key !== "description" && key !== "title");
+  if (logMoves && hasSiblings) walk.log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
+  const branches = (anyOf as unknown[]).map((branch) => (branch === true ? {} : branch)).filter((branch) => branch !== false);
+  if (branches.length < (anyOf as unknown[]).length) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "dropped", "branches that accept nothing (false) removed");
+  const full = branches.map((branch) => (isSchema(branch) ? (hasSiblings ? mergeAllOf({ ...siblings }, [branch]) : branch) : {}));
+  const isNull = (branch: JSONSchemaObject) => branch.type === "null" || (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null) || (branch.const === null);
+  const nonNull = full.filter((branch) => !isNull(branch));
+  const nullable = sharedNullable || nonNull.length < full.length;
+  if (nonNull.length < full.length) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "null branch → nullable");
+  if (nonNull.length === 0) return { node: { type: "string", nullable: true, description: appendSentence(siblings.description, "Always null.") }, codec: undefined };
+  if (nonNull.length === 1) {
+    if ((anyOf as unknown[]).length === 1) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
+    const only = lowerNode(nullable ? { ...nonNull[0], nullable: true } : nonNull[0], pointer, walk);
+    return only;
+  }
+  const lowered = nonNull.map((branch) => lowerNode(nullable ? { ...branch, nullable: true } : branch, childPointer(pointer, "anyOf", full.indexOf(branch)), walk));
+  // A branch that takes any value makes the union take any value: one JSON text, nothing lost.
+  if (lowered.some((branch) => branch.codec === JSON_TEXT)) return anything({ ...siblings, ...(nullable ? { nullable: true } : {}) }, pointer, walk, "a union with a branch that takes any value");
+  const kept = lowered.filter((branch) => branch.node !== undefined);
+  const union: UnionBranch[] = full.map((branch) => {
+    const index = nonNull.indexOf(branch);
+    const sentAs = index === -1 ? new Set(["null"]) : sentTypes(lowered[index]!.node);
+    return { codec: index === -1 ? undefined : lowered[index]!.codec, accepts: acceptsLazily(branch, {}), ...(sentAs !== undefined ? { sentAs } : {}) };
+  });
+  const codec = unionCodec(union);
+  if (codec !== undefined) reportOverlaps(full, lowered, nonNull, pointer, walk);
+  if (kept.length === 1) return kept[0]!;
+  return { node: { anyOf: kept.map((branch) => branch.node!) }, codec };
+}
+
+/** The JSON types a lowered Gemini schema takes (`undefined`: any). */
+function sentTypes(node: JSONSchemaObject | undefined): Set<string> | undefined {
+  if (node === undefined) return new Set();
+  if (Array.isArray(node.anyOf)) {
+    const all = new Set<string>();
+    for (const branch of node.anyOf as JSONSchemaObject[]) {
+      const types = sentTypes(branch);
+      if (types === undefined) return undefined;
+      for (const type of types) all.add(type);
+    }
+    return all;
+  }
+  if (typeof node.type !== "string") return undefined;
+  const types = new Set([node.type === "integer" ? "number" : node.type]);
+  if (node.nullable === true) types.add("null");
+  return types;
+}
+
+/** Every string an `enum` or `const` of the schema holds. */
+function stringLiterals(schema: unknown, into = new Set<string>(), isMap = false): Set<string> {
+  if (Array.isArray(schema)) for (const item of schema) stringLiterals(item, into);
+  else if (typeof schema === "object" && schema !== null) {
+    for (const [key, value] of Object.entries(schema)) {
+      if (!isMap && key === "enum" && Array.isArray(value)) for (const v of value) typeof v === "string" && into.add(v);
+      else if (!isMap && key === "const") typeof value === "string" && into.add(value);
+      else if (isMap || !["default", "examples", "example"].includes(key)) stringLiterals(value, into, !isMap && SCHEMA_MAPS.has(key));
+    }
+  }
+  return into;
+}
+
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * Where a branch writes values as strings (enum values, JSON text) that a free string of
+ * another branch also accepts, an answer could mean either: it is read by the first branch
+ * that accepts it, and the report says so.
+ */
+function reportOverlaps(branches: readonly JSONSchemaObject[], lowered: readonly Lowered[], nonNull: readonly JSONSchemaObject[], pointer: string, walk: Walk): void {
+  const lost: string[] = [];
+  nonNull.forEach((branch, j) => {
+    const { tokens, jsonText } = writtenStrings(lowered[j]!.node, walk.literals);
+    if (tokens.length === 0 && !jsonText) return;
+    branches.forEach((other, i) => {
+      if (other === branch) return;
+      for (const leaf of freeStrings(other)) {
+        const accepts = acceptsLazily(leaf, {});
+        const clash = jsonText ? "any JSON text" : tokens.find((token) => accepts(token));
+        if (clash !== undefined) {
+          lost.push(`anyOf branch ${branches.indexOf(branch)} writes ${JSON.stringify(clash)}, which a string of anyOf branch ${i} also accepts`);
+          return;
+        }
+      }
+    });
+  });
+  if (lost.length > 0) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "lossy", `${lost.join("; ")}: such an answer is read by the first branch that accepts it`);
+}
+
+/** The strings a lowered schema writes in place of other values: enum tokens, and whether it holds JSON text anywhere. */
+function writtenStrings(node: unknown, literals: ReadonlySet<string>, out = { tokens: [] as string[], jsonText: false }): { tokens: string[]; jsonText: boolean } {
+  if (typeof node !== "object" || node === null) return out;
+  if (Array.isArray(node)) {
+    for (const item of node) writtenStrings(item, literals, out);
+    return out;
+  }
+  const n = node as JSONSchemaObject;
+  if (Array.isArray(n.enum)) for (const value of n.enum) if (typeof value === "string" && !literals.has(value)) out.tokens.push(value);
+  if (typeof n.description === "string" && n.description.endsWith(ANY_JSON)) out.jsonText = true;
+  for (const child of [...Object.values(n.properties ?? {}), n.items, n.anyOf]) writtenStrings(child, literals, out);
   return out;
 }
 
-/** Keywords the tool's own validation checks when Gemini cannot. */
-const CHECKED_AT_RUN = new Set(["additionalProperties", "not", "patternProperties", "propertyNames", "uniqueItems", "multipleOf", "dependentRequired", "dependentSchemas", "if", "then", "else", "contains", "prefixItems"]);
-
-
-// ---- Calls in, results out -------------------------------------------------------------
-
-export type GeminiFunctionCallLike = { id?: string; name?: string; args?: Record<string, unknown> };
-export type GeminiPartLike = { functionCall?: GeminiFunctionCallLike };
-export type GeminiContentLike = { role?: string; parts?: GeminiPartLike[] };
-export type GeminiResponseLike = { candidates?: Array<{ content?: GeminiContentLike }> };
-
-/** A `generateContent` response, the model's `Content`, its parts, or bare `functionCall`s. */
-export type GeminiCallsInput = GeminiResponseLike | GeminiContentLike | ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike>;
-
-export type GeminiFunctionResponsePart = {
-  functionResponse: { name: string; response: { output: string } | { error: string }; id?: string };
-};
-
-/** The one user turn that answers every call: append it to `contents`. */
-export type GeminiToolResponseContent = { role: "user"; parts: GeminiFunctionResponsePart[] };
-
-export function parseGeminiCalls(input: GeminiCallsInput): ParsedCall[] {
-  let items: ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike> = [];
-  if (Array.isArray(input)) items = input;
-  else if (isObject(input) && Array.isArray((input as GeminiResponseLike).candidates)) {
-    items = (input as GeminiResponseLike).candidates?.[0]?.content?.parts ?? [];
-  } else if (isObject(input) && Array.isArray((input as GeminiContentLike).parts)) items = (input as GeminiContentLike).parts!;
-  const calls: ParsedCall[] = [];
-  for (const item of items) {
-    const call = isObject((item as GeminiPartLike).functionCall)
-      ? (item as GeminiPartLike).functionCall!
-      : typeof (item as GeminiFunctionCallLike).name === "string"
-        ? (item as GeminiFunctionCallLike)
-        : undefined;
-    if (call === undefined) continue; // text, thoughts and other parts are not calls
-    calls.push({ name: call.name ?? "", arguments: call.args, ...(call.id !== undefined ? { id: call.id } : {}) });
+/** The nodes of a schema (as the tool declared it) that take strings other than fixed literals. */
+function freeStrings(schema: unknown, out: JSONSchemaObject[] = []): JSONSchemaObject[] {
+  if (typeof schema !== "object" || schema === null) return out;
+  if (Array.isArray(schema)) {
+    for (const item of schema) freeStrings(item, out);
+    return out;
   }
-  return calls;
+  const node = schema as JSONSchemaObject;
+  const literal = "enum" in node || "const" in node;
+  const takesStrings = node.type === "string" || (Array.isArray(node.type) && node.type.includes("string")) || (node.type === undefined && inferType(node) === undefined && !Array.isArray(node.anyOf) && !Array.isArray(node.oneOf) && !Array.isArray(node.allOf));
+  if (takesStrings && !literal) out.push(node);
+  for (const child of [...Object.values(node.properties ?? {}), node.items, node.prefixItems, node.additionalProperties, node.anyOf, node.oneOf, node.allOf]) freeStrings(child, out);
+  return out;
 }
 
-export async function runGemini(runner: ToolRunner, input: GeminiCallsInput, ctx?: ToolContext): Promise<GeminiToolResponseContent> {
-  const calls = parseGeminiCalls(input);
-  const results = await runCalls(runner, calls, "gemini", ctx, restoreEnumValues);
-  return {
-    role: "user",
-    parts: calls.map((call, i) => {
-      const result = results[i]!;
-      // Vertex rejects an `id` the call did not carry: echo it only when present.
-      return {
-        functionResponse: {
-          name: call.name,
-          response: result.isError ? { error: result.output } : { output: result.output },
-          ...(call.id !== undefined ? { id: call.id } : {}),
-        },
-      };
-    }),
+
+function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { node: JSONSchemaObject; codec: MaybeCodec } {
+  let node = input;
+  const codecs = new Map<string, MaybeCodec>();
+  if (node.properties !== undefined) {
+    const declared = node.properties as Record<string, unknown>;
+    const properties: Record<string, JSONSchemaObject> = {};
+    for (const [name, child] of Object.entries(declared)) {
+      const at = childPointer(pointer, "properties", name);
+      if (!GEMINI_PROPERTY_NAME.test(name)) {
+        throw new ExportError(`Tool "${walk.log.tool}": Gemini rejects the property name "${name}" at ${at} (letters, digits and _, starting with a letter or _, at most 64). Rename the parameter.`);
+      }
+      const lowered = lowerNode(child, at, walk);
+      if (lowered.node === undefined) {
+        walk.log.add(at, "properties", "dropped", `"${name}" accepts no value (false), so it is not declared`);
+        continue;
+      }
+      properties[name] = lowered.node;
+      codecs.set(name, lowered.codec);
+    }
+    if (Object.keys(properties).length === 0) {
+      if (Object.keys(declared).length === 0) walk.log.add(childPointer(pointer, "properties"), "properties", "dropped", "an empty properties map is rejected for OBJECT type");
+      const { properties: _p, ...rest } = node;
+      node = rest;
+    } else node = { ...node, properties };
+  }
+  if (Array.isArray(node.required)) {
+    const known = node.required.filter((name) => node.properties !== undefined && Object.prototype.hasOwnProperty.call(node.properties, name));
+    if (known.length < node.required.length) {
+      const unknown = node.required.filter((name) => !known.includes(name));
+      walk.log.add(childPointer(pointer, "required"), "required", "dropped", node.required.length === 0 ? "an empty required list says nothing" : `${unknown.map((n) => `"${n}"`).join(", ")} named no declared property${walk.log.whenRun}`);
+    }
+    const { required: _r, ...rest } = node;
+    node = known.length > 0 ? { ...rest, required: known } : rest;
+  }
+  const rest = restCodec(node, pointer, walk);
+  return { node, codec: objectCodec({ properties: codecs, ...(rest !== undefined ? { rest } : {}) }) };
+}
+
+/** Undeclared keys (`patternProperties`, `additionalProperties`) keep their way back, though Gemini cannot declare them. */
+function restCodec(node: JSONSchemaObject, pointer: string, walk: Walk): ((key: string) => MaybeCodec) | undefined {
+  const scratch = { log: new ChangeLog(walk.log.tool, walk.log.enforced), literals: walk.literals };
+  const patterns: Array<[RegExp, MaybeCodec]> = [];
+  for (const [pattern, schema] of Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {})) {
+    try {
+      patterns.push([new RegExp(pattern), lowerNode(schema, "", scratch).codec]);
+    } catch {
+      // A pattern JavaScript cannot compile matches nothing here; validation reports it.
+    }
+  }
+  const additional = isSchema(node.additionalProperties) ? lowerNode(node.additionalProperties, "", scratch).codec : undefined;
+  // Undeclared keys are not in the declaration, but what their values lose still is.
+  for (const change of scratch.log.changes) if (change.action === "lossy") walk.log.add(`${pointer}/(undeclared keys)${change.pointer}`, change.keyword, "lossy", change.detail);
+  if (additional === undefined && patterns.every(([, codec]) => codec === undefined)) return undefined;
+  return (key) => {
+    const matched = patterns.filter(([pattern]) => pattern.test(key));
+    return matched.length > 0 ? matched[0]![1] : additional;
   };
 }
 
-/**
- * Gemini enums are strings, so a non-string enum was declared stringified: an answer like "2"
- * is turned back into the value the tool declared (2) before the call runs.
- */
-function restoreEnumValues(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
-  return restoreIn(tool.inputSchema, args) as Record<string, unknown>;
+function lowerArray(input: JSONSchemaObject, pointer: string, walk: Walk): { node: JSONSchemaObject; codec: MaybeCodec } {
+  const tuple = tupleOf(input);
+  const { prefixItems: _p, additionalItems: _a, ...node } = input;
+  if (tuple !== undefined) {
+    const key = Array.isArray(input.prefixItems) ? "prefixItems" : "items";
+    const positions = tuple.positions.map((schema, i) => lowerNode(schema, childPointer(pointer, key, i), walk));
+    // Open unless extra elements are refused (`false`) or `maxItems` leaves no room for them.
+    const closed = tuple.rest === false || (typeof input.maxItems === "number" && input.maxItems <= positions.length);
+    const restAt = childPointer(pointer, key === "items" ? "additionalItems" : "items");
+    const rest = closed ? { node: undefined, codec: undefined } : tuple.rest === undefined ? anything({}, restAt, walk, "elements after the tuple") : lowerNode(tuple.rest, restAt, walk);
+    const items = distinctSchemas([...positions, rest].map((p) => p.node).filter((n): n is JSONSchemaObject => n !== undefined));
+    walk.log.add(childPointer(pointer, key), key, "rewritten", `tuple → one item schema${items.length > 1 ? " (anyOf of the positions)" : ""}; each answer is read back by its position's schema, and ${walk.log.holds("the order")}`);
+    const lowered: JSONSchemaObject = { ...node, items: items.length === 1 ? items[0]! : items.length === 0 ? { type: "string" } : { anyOf: items } };
+    if (closed && (typeof lowered.maxItems !== "number" || lowered.maxItems > positions.length)) lowered.maxItems = positions.length;
+    return { node: lowered, codec: arrayCodec(positions.map((p) => p.codec), rest.codec) };
+  }
+  if (node.items === undefined || (node.items as unknown) === true) {
+    const what = anything({}, childPointer(pointer, "items"), walk, node.items === undefined ? "an array without items" : "items: true");
+    return { node: { ...node, items: what.node }, codec: arrayCodec([], what.codec) };
+  }
+  const items = lowerNode(node.items, childPointer(pointer, "items"), walk);
+  if (items.node === undefined) {
+    walk.log.add(childPointer(pointer, "items"), "items", "rewritten", "items: false → an array that must be empty (maxItems 0)");
+    return { node: { ...node, items: { type: "string" }, maxItems: 0 }, codec: undefined };
+  }
+  return { node: items.node === node.items ? node : { ...node, items: items.node }, codec: arrayCodec([], items.codec) };
 }
 
-function restoreIn(schema: JSONSchemaObject | undefined, value: unknown): unknown {
-  if (schema === undefined) return value;
-  if (typeof value === "string" && Array.isArray(schema.enum)) {
-    const match = schema.enum.find((v) => typeof v !== "string" && String(v) === value);
-    return match === undefined ? value : match;
-  }
-  if (Array.isArray(value)) {
-    const restored = value.map((item, index) => restoreIn(elementSchema(schema, index), item));
-    return restored.some((item, i) => item !== value[i]) ? restored : value;
-  }
-  if (isObject(value) && schema.properties !== undefined) {
-    let copy: Record<string, unknown> | undefined;
-    for (const [key, child] of Object.entries(schema.properties)) {
-      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-      const restored = restoreIn(child, value[key]);
-      if (restored !== value[key]) (copy ??= { ...value })[key] = restored;
-    }
-    return copy ?? value;
-  }
-  return value;
+/**
+ * A schema that takes any value: Gemini cannot say "anything", so it is a string holding
+ * JSON text, parsed back before the call. Nothing is lost: every value has its JSON text.
+ */
+function anything(node: JSONSchemaObject, pointer: string, walk: Walk, what: string): Lowered {
+  walk.log.add(pointer, "type", "rewritten", `${what} (any value) → a string holding JSON text (answers are parsed back before the call)`);
+  const out: JSONSchemaObject = { type: "string", description: appendSentence(node.description, ANY_JSON) };
+  if (typeof node.title === "string") out.title = node.title;
+  if (node.nullable === true) out.nullable = true;
+  return { node: out, codec: JSON_TEXT };
 }
+
+function inferType(node: JSONSchemaObject): string | undefined {
+  if (["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames"].some((key) => key in node)) return "object";
+  if (["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains"].some((key) => key in node)) return "array";
+  if (["minLength", "maxLength", "pattern"].some((key) => key in node)) return "string";
+  if (["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].some((key) => key in node)) return "number";
+  return undefined;
+}
+
+/** Type-specific keywords removed (for a node whose type was replaced). */
+function withoutTyped(node: JSONSchemaObject): JSONSchemaObject {
+  return Object.fromEntries(Object.entries(node).filter(([key]) => !TYPED_KEYWORDS.has(key))) as JSONSchemaObject;
+}
+
+function withoutUnknownKeys(node: JSONSchemaObject, pointer: string, walk: Walk): JSONSchemaObject {
+  let out: JSONSchemaObject | undefined;
+  for (const key of Object.keys(node)) {
+    if (GEMINI_KEYWORDS.has(key)) continue;
+    walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`);
+    out ??= { ...node };
+    delete out[key];
+  }
+  return out ?? node;
+}
+
+/** Keywords that constrain values (as opposed to annotations), so their drop is worth the note. */
+const CHECKED_AT_RUN = new Set([
+  "additionalProperties", "patternProperties", "propertyNames", "uniqueItems", "multipleOf", "dependentRequired", "dependentSchemas",
+  "if", "then", "else", "contains", "minContains", "maxContains", "contentEncoding", "contentMediaType", "unevaluatedProperties", "unevaluatedItems",
+]);
+
+
+function isSchema(value: unknown): value is JSONSchemaObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A leaf Gemini takes exactly as it is: one named scalar type, known keywords, non-empty
+ * string enum values, a format Gemini knows. Most nodes of most schemas are such leaves; they
+ * skip the lowering steps, none of which would change them.
+ */
+function isGeminiLeaf(node: JSONSchemaObject): boolean {
+  const { type, format, enum: values } = node;
+  if (typeof type !== "string" || type === "null" || type === "object" || type === "array") return false;
+  for (const key in node) if (!GEMINI_KEYWORDS.has(key) || key === "anyOf" || key === "properties" || key === "items" || key === "required") return false;
+  if (values !== undefined && !(Array.isArray(values) && values.length > 0 && type === "string" && values.every((value) => typeof value === "string" && value !== ""))) return false;
+  return format === undefined || (typeof format === "string" && GEMINI_FORMATS[type]?.includes(format) === true);
+}
+

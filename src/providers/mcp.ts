@@ -1,6 +1,7 @@
-import { plainObjectRoot } from "../schema/lowering";
+import type { NameRule } from "../names";
+import { ChangeLog, childPointer, plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolResult } from "../types";
-import { lowerTools, type ExportOptions, type ExportReport } from "./shared";
+import { callOf, field, type ExportOptions, type ProviderAdapter } from "./adapter";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
 
@@ -20,24 +21,69 @@ export type McpTool = {
   annotations?: McpToolAnnotations;
 };
 
-export function toMcp(tools: readonly Tool[], options: ExportOptions = {}): McpTool[] {
-  return exportMcp(tools, options).declarations;
+// ---- Results out (`tools/call`) --------------------------------------------------------
+
+export type McpCallToolResult = { content: Array<{ type: "text"; text: string }>; isError: boolean };
+
+/** A tool failure is a result with `isError: true`, never a JSON-RPC error. */
+export function toMcpResult(result: ToolResult): McpCallToolResult {
+  return { content: [{ type: "text", text: result.output }], isError: result.isError };
 }
 
-/** MCP takes full JSON Schema; only the root must be an object. Annotations come from `@Tool`. */
-export function exportMcp(tools: readonly Tool[], options: ExportOptions = {}): ExportReport<McpTool[]> {
-  const { lowered, changes } = lowerTools("mcp", tools, options, (tool, log) => plainObjectRoot(tool.inputSchema, log));
-  const declarations = lowered.map(({ tool, name, schema: inputSchema }) => {
-    const annotations = mcpAnnotations(tool);
-    return {
-      name,
-      ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
-      description: tool.description,
-      inputSchema,
-      ...(annotations !== undefined ? { annotations } : {}),
-    };
-  });
-  return { declarations, changes };
+// ---- The adapter -----------------------------------------------------------------------
+
+const NAMES: NameRule = { max: 128, pattern: /^[A-Za-z0-9._-]{1,128}$/, text: "1-128 characters from A-Z a-z 0-9 . _ -" };
+
+/**
+ * MCP takes full JSON Schema with an object at the root; the SDK's `Tool` schema wants every
+ * property's schema to be an object, so boolean subschemas are written as the schemas they
+ * mean (`true` → `{}`, `false` → `{ not: {} }`). Annotations come from `@Tool`. A call is a
+ * `tools/call` request's `params`; the reply is its `CallToolResult`.
+ */
+export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | undefined> = {
+  id: "mcp",
+  names: NAMES,
+  lower: (schema, log) => ({ schema: withSchemaObjects(plainObjectRoot(schema, log), "", log) as JSONSchemaObject, codec: undefined }),
+  declare: (tools) =>
+    tools.map(({ tool, name, lowering }) => {
+      const annotations = mcpAnnotations(tool);
+      return {
+        name,
+        ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
+        description: tool.description,
+        inputSchema: lowering.schema as McpTool["inputSchema"],
+        ...(annotations !== undefined ? { annotations } : {}),
+      };
+    }),
+  readCalls: (params) => [callOf(field(params, "name"), field(params, "arguments"), undefined)],
+  reply: (_calls, results) => (results[0] === undefined ? undefined : toMcpResult(results[0])),
+};
+
+/** Keywords whose value is one subschema, a list of them, or a map of them. */
+const ONE = new Set(["additionalProperties", "items", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
+const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+const MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/** Boolean subschemas written as schemas; copy-on-write. */
+function withSchemaObjects(node: unknown, pointer: string, log: ChangeLog): unknown {
+  if (node === true || node === false) {
+    log.add(pointer, "schema", "rewritten", node ? "true → {} (the same: any value)" : "false → { not: {} } (the same: no value)");
+    return node ? {} : { not: {} };
+  }
+  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(node)) {
+    let next = value;
+    if (MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const entries = Object.entries(value).map(([name, child]) => [name, withSchemaObjects(child, childPointer(pointer, key, name), log)] as const);
+      if (entries.some(([name, child]) => child !== (value as Record<string, unknown>)[name])) next = Object.fromEntries(entries);
+    } else if (LIST.has(key) && Array.isArray(value)) {
+      const items = value.map((child, i) => withSchemaObjects(child, childPointer(pointer, key, i), log));
+      if (items.some((child, i) => child !== value[i])) next = items;
+    } else if (ONE.has(key)) next = withSchemaObjects(value, childPointer(pointer, key), log);
+    if (next !== value) (copy ??= { ...node })[key] = next;
+  }
+  return copy ?? node;
 }
 
 function mcpAnnotations(tool: Tool): McpToolAnnotations | undefined {
@@ -50,13 +96,4 @@ function mcpAnnotations(tool: Tool): McpToolAnnotations | undefined {
   if (a.idempotent !== undefined) hints.idempotentHint = a.idempotent;
   if (a.openWorld !== undefined) hints.openWorldHint = a.openWorld;
   return Object.keys(hints).length > 0 ? hints : undefined;
-}
-
-// ---- Results out (`tools/call`) --------------------------------------------------------
-
-export type McpCallToolResult = { content: Array<{ type: "text"; text: string }>; isError: boolean };
-
-/** A tool failure is a result with `isError: true`, never a JSON-RPC error. */
-export function toMcpResult(result: ToolResult): McpCallToolResult {
-  return { content: [{ type: "text", text: result.output }], isError: result.isError };
 }

@@ -1,7 +1,8 @@
-import { compileArgumentCleaner } from "../runtime/coerce";
-import { appendSentence, ChangeLog, childPointer, mergeAllOf, tupleItems } from "../schema/lowering";
-import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
-import { lowerTools, runCalls, textForModel, type ExportOptions, type ExportReport, type ParsedCall, type ToolRunner } from "./shared";
+import type { NameRule } from "../names";
+import { appendSentence, ChangeLog, childPointer, distinctSchemas, mergeAllOf, mergedObject, plainObjectRoot, rootRefTarget, tupleOf } from "../schema/lowering";
+import type { JSONSchemaObject } from "../types";
+import { callOf, field, readEntries, textForModel, type ExportOptions, type Lowering, type ProviderAdapter } from "./adapter";
+import { acceptsLazily, arrayCodec, lazyCodec, objectCodec, unionCodec, type MaybeCodec } from "./codec";
 
 // ---- Declarations (Chat Completions) ---------------------------------------------------
 
@@ -14,156 +15,23 @@ export interface OpenAIExportOptions extends ExportOptions {
   /**
    * Structured-outputs strict mode: every object closed, every property required, optional
    * values nullable (a `null` answer is read back as "not given"). A tool whose schema cannot
-   * be strict (a free-form object) is sent with `strict: false`, and the report says why.
+   * be strict (a free-form object, a limit passed) is sent with `strict: false`, and the
+   * report says why.
    */
   strict?: boolean;
 }
 
-export function toOpenAI(tools: readonly Tool[], options: OpenAIExportOptions = {}): OpenAIFunctionTool[] {
-  return exportOpenAI(tools, options).declarations;
-}
-
-export function exportOpenAI(tools: readonly Tool[], options: OpenAIExportOptions = {}): ExportReport<OpenAIFunctionTool[]> {
-  const { declarations, changes } = openAIFunctions("openai", tools, options);
-  return {
-    declarations: declarations.map(({ name, description, parameters, strict }) => ({
-      type: "function",
-      function: { name, description, parameters, ...(options.strict ? { strict } : {}) },
-    })),
-    changes,
-  };
-}
-
-/** Names and (strict-lowered) schemas, shared by Chat Completions and Responses. */
-export function openAIFunctions(
-  provider: "openai" | "openai-responses",
-  tools: readonly Tool[],
-  options: OpenAIExportOptions,
-): ExportReport<Array<{ name: string; description: string; parameters: JSONSchemaObject; strict: boolean }>> {
-  const { lowered, changes } = lowerTools(provider, tools, options, (tool, log) => (options.strict ? toOpenAIStrictSchema(tool.inputSchema, log) : undefined));
-  const declarations = lowered.map(({ tool, name, schema }) =>
-    schema === undefined
-      ? { name, description: tool.description, parameters: tool.inputSchema, strict: false }
-      : { name, description: tool.description, parameters: schema, strict: true },
-  );
-  return { declarations, changes };
-}
-
-// ---- Dialect: strict mode --------------------------------------------------------------
-
-/** Keywords strict mode refuses (providers.md). */
-const STRICT_UNSUPPORTED = new Set([
-  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
-  "patternProperties", "propertyNames", "prefixItems", "contains", "minProperties", "maxProperties",
-  "uniqueItems", "unevaluatedProperties", "unevaluatedItems", "$schema", "$id",
-]);
-
-/** String formats strict mode accepts; others move into the description. */
-const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
-
-class NotStrictable extends Error {}
-
-/**
- * The strict-mode form of a tool schema, or `undefined` (logged) when it cannot be strict.
- * Whatever is dropped is still enforced by the tool's own schema when the call runs.
- */
-export function toOpenAIStrictSchema(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject | undefined {
-  const mark = log.changes.length;
-  try {
-    if (schema.anyOf || schema.oneOf) throw new NotStrictable("the root is a union; strict mode needs a plain object at the root");
-    const lowered = strictNode(schema, "", log);
-    // Definitions that `$ref`s point at are held to the same rules.
-    for (const key of ["$defs", "definitions"] as const) {
-      const definitions = schema[key] as Record<string, JSONSchemaObject> | undefined;
-      if (definitions === undefined) continue;
-      lowered[key] = Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, strictNode(definition, childPointer("", key, name), log)]));
-    }
-    return lowered;
-  } catch (error) {
-    if (!(error instanceof NotStrictable)) throw error;
-    log.changes.length = mark;
-    log.add("", "strict", "disabled", `${error.message}; this tool is sent with strict: false`);
-    return undefined;
-  }
-}
-
-function strictNode(input: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
-  const node: JSONSchemaObject = { ...input };
-  for (const key of Object.keys(node)) {
-    if (!STRICT_UNSUPPORTED.has(key)) continue;
-    log.add(childPointer(pointer, key), key, "dropped", `${key} is not allowed in strict mode (still enforced when the call runs)`);
-    delete node[key];
-  }
-  if (Array.isArray(node.allOf)) {
-    const { allOf, ...rest } = node;
-    log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", "allOf merged into one schema (strict mode has no allOf)");
-    return strictNode(mergeAllOf(rest, allOf as JSONSchemaObject[]), pointer, log);
-  }
-  if (typeof node.format === "string" && !STRICT_FORMATS.has(node.format)) {
-    log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported in strict mode; stated in the description instead (still enforced when the call runs)`);
-    node.description = appendSentence(node.description, `Format: ${node.format}.`);
-    delete node.format;
-  }
-  if (Array.isArray(node.items)) {
-    log.add(childPointer(pointer, "items"), "items", "rewritten", "tuple items → one item schema (positions are still enforced when the call runs)");
-    node.items = tupleItems(node.items as JSONSchemaObject[]);
-  }
-  if (node.oneOf !== undefined) {
-    log.add(childPointer(pointer, "oneOf"), "oneOf", "rewritten", "oneOf → anyOf (exactly-one is still enforced when the call runs)");
-    node.anyOf = [...((node.anyOf as JSONSchemaObject[] | undefined) ?? []), ...(node.oneOf as JSONSchemaObject[])];
-    delete node.oneOf;
-  }
-  const isObjectType = node.type === "object" || (Array.isArray(node.type) && node.type.includes("object")) || node.properties !== undefined;
-  if (isObjectType) {
-    const properties = node.properties ?? {};
-    if (Object.keys(properties).length === 0 && node.additionalProperties !== false) {
-      throw new NotStrictable(`the object at ${pointer || "/"} has no declared properties (free-form objects cannot be strict)`);
-    }
-    const required = new Set(node.required ?? []);
-    const lowered: Record<string, JSONSchemaObject> = {};
-    for (const [name, child] of Object.entries(properties)) {
-      const at = childPointer(pointer, "properties", name);
-      const strictChild = strictNode(child, at, log);
-      if (required.has(name)) lowered[name] = strictChild;
-      else {
-        log.add(at, "required", "rewritten", "optional → required and nullable (a null answer means not given)");
-        lowered[name] = nullable(strictChild);
-      }
-    }
-    node.properties = lowered;
-    node.required = Object.keys(lowered);
-    if (node.additionalProperties !== false) {
-      log.add(childPointer(pointer, "additionalProperties"), "additionalProperties", "added", "additionalProperties: false (strict mode closes every object)");
-      node.additionalProperties = false;
-    }
-  }
-  if (node.items !== undefined) node.items = strictNode(node.items, childPointer(pointer, "items"), log);
-  if (Array.isArray(node.anyOf)) node.anyOf = (node.anyOf as JSONSchemaObject[]).map((b, i) => strictNode(b, childPointer(pointer, "anyOf", i), log));
-  return node;
-}
-
-function nullable(schema: JSONSchemaObject): JSONSchemaObject {
-  if (typeof schema.type === "string") {
-    if (schema.type === "null") return schema;
-    const out: JSONSchemaObject = { ...schema, type: [schema.type, "null"] };
-    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) out.enum = [...schema.enum, null];
-    return out;
-  }
-  if (Array.isArray(schema.type)) return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...(schema.anyOf as JSONSchemaObject[]), { type: "null" }] };
-  return { anyOf: [schema, { type: "null" }] };
-}
-
-// ---- Calls in, results out -------------------------------------------------------------
+// ---- Calls in, results out: types ------------------------------------------------------
 
 export type OpenAIToolCallLike = {
   id: string;
   type: string;
-  function?: { name: string; arguments: string };
-  custom?: { name: string; input: string };
+  function?: { name: string; arguments: string; [field: string]: unknown };
+  custom?: { name: string; input: string; [field: string]: unknown };
+  [field: string]: unknown;
 };
-export type OpenAIMessageLike = { tool_calls?: OpenAIToolCallLike[] | null };
-export type OpenAICompletionLike = { choices: Array<{ message: OpenAIMessageLike }> };
+export type OpenAIMessageLike = { tool_calls?: OpenAIToolCallLike[] | null; [field: string]: unknown };
+export type OpenAICompletionLike = { choices: Array<{ message: OpenAIMessageLike; [field: string]: unknown }>; [field: string]: unknown };
 
 /** A chat completion (its first choice), an assistant message, or its `tool_calls`. */
 export type OpenAICallsInput = OpenAICompletionLike | OpenAIMessageLike | readonly OpenAIToolCallLike[];
@@ -171,38 +39,352 @@ export type OpenAICallsInput = OpenAICompletionLike | OpenAIMessageLike | readon
 /** One per call, to append right after the assistant message. */
 export type OpenAIToolMessage = { role: "tool"; tool_call_id: string; content: string };
 
-export function parseOpenAICalls(input: OpenAICallsInput): ParsedCall[] {
-  let toolCalls: readonly OpenAIToolCallLike[] = [];
-  if (Array.isArray(input)) toolCalls = input;
-  else if (isObject(input) && Array.isArray((input as OpenAICompletionLike).choices)) {
-    toolCalls = (input as OpenAICompletionLike).choices[0]?.message?.tool_calls ?? [];
-  } else if (isObject(input)) toolCalls = (input as OpenAIMessageLike).tool_calls ?? [];
-  return toolCalls.map((call) =>
-    call.type === "function" && call.function !== undefined
-      ? { id: call.id, name: call.function.name, arguments: call.function.arguments }
-      : // A custom (free-text) tool call: toolnexus declares function tools only, so it is
-        // answered with an error rather than dropped, and never runs a function of that name.
-        {
-          id: call.id,
-          name: call.custom?.name ?? call.function?.name ?? "",
-          arguments: undefined,
-          refusal: `Tool "${call.custom?.name ?? call.function?.name ?? ""}" was called as a ${call.type} tool, but only function tools are declared; call it as a function with JSON arguments.`,
-        },
-  );
+// ---- The adapter -----------------------------------------------------------------------
+
+export const OPENAI_NAMES: NameRule = { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" };
+
+export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, OpenAIToolMessage[]> = {
+  id: "openai",
+  names: OPENAI_NAMES,
+  lower: lowerOpenAI,
+  declare: (tools, options) =>
+    tools.map(({ tool, name, lowering }) => ({
+      type: "function",
+      function: { name, description: tool.description, parameters: lowering.schema, ...(options.strict ? { strict: lowering.strict === true } : {}) },
+    })),
+  readCalls(input) {
+    let list: unknown = input;
+    if (!Array.isArray(input)) {
+      const choices = field(input, "choices");
+      list = field(Array.isArray(choices) ? field(choices[0], "message") : input, "tool_calls");
+    }
+    return readEntries(list, (entry) => {
+      const fn = field(entry, "function");
+      if (field(entry, "type") === "function" && fn !== undefined) return callOf(field(fn, "name"), field(fn, "arguments"), field(entry, "id"));
+      // A custom (free-text) tool call: toolnexus declares function tools only, so it is
+      // answered with an error rather than dropped, and never runs a function of that name.
+      const name = field(field(entry, "custom"), "name") ?? field(fn, "name");
+      const call = callOf(name, undefined, field(entry, "id"));
+      call.refusal ??= `Tool "${call.name}" was called as a ${String(field(entry, "type"))} tool, but only function tools are declared; call it as a function with JSON arguments.`;
+      return call;
+    });
+  },
+  reply: (calls, results) => calls.map((call, i) => ({ role: "tool", tool_call_id: call.id ?? "", content: textForModel(results[i]!) })),
+};
+
+// ---- Dialect -----------------------------------------------------------------------------
+
+/**
+ * OpenAI's schema for a tool: never a union, `enum` or `not` at the root (OpenAI refuses those
+ * even without strict mode); with `strict`, the strict-mode form when the schema allows one.
+ * Answers are read back the strict way in both cases: a `null` for an optional value the tool
+ * does not take as null means "not given".
+ */
+export function lowerOpenAI(schema: JSONSchemaObject, log: ChangeLog, options: OpenAIExportOptions): Lowering {
+  const root = plainObjectRoot(schema, log);
+  const strictLog = new ChangeLog(log.tool, log.enforced);
+  const strict = new StrictWalk(root, strictLog).run();
+  if (options.strict && strict.unstrictable === undefined) {
+    log.changes.push(...strictLog.changes);
+    return { schema: strict.schema, codec: strict.codec, strict: true };
+  }
+  if (options.strict) log.add("", "strict", "disabled", `${strict.unstrictable}; this tool is sent with strict: false`);
+  const decodeOnly: MaybeCodec = strict.codec && { encode: (value) => value, decode: strict.codec.decode };
+  return { schema: root, codec: decodeOnly, strict: false };
 }
 
-/** Per tool schema, planned on its first call (a cache, keyed weakly: tools come and go). */
-const strictNullDroppers = new WeakMap<JSONSchemaObject, (args: Record<string, unknown>) => Record<string, unknown>>();
+/** Keywords strict mode refuses. */
+const STRICT_UNSUPPORTED = new Set([
+  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "propertyNames", "contains",
+  "minContains", "maxContains", "minProperties", "maxProperties", "uniqueItems", "unevaluatedProperties", "unevaluatedItems",
+  "contentEncoding", "contentMediaType", "$schema", "$id", "$comment", "$anchor",
+]);
 
-/** Strict mode answers `null` for every optional value it was not given: that means "absent". */
-export function dropStrictNulls(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
-  let drop = strictNullDroppers.get(tool.inputSchema);
-  if (drop === undefined) strictNullDroppers.set(tool.inputSchema, (drop = compileArgumentCleaner(tool.inputSchema, { coerce: false })));
-  return drop(args);
+/** String formats strict mode accepts; others move into the description. */
+const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+
+/** OpenAI's documented structured-outputs limits. */
+export const STRICT_LIMITS = { depth: 10, properties: 5_000, enumValues: 1_000, stringLength: 120_000, largeEnum: 250, largeEnumLength: 15_000 } as const;
+
+interface Walked {
+  node: JSONSchemaObject | undefined;
+  codec: MaybeCodec;
 }
 
-export async function runOpenAI(runner: ToolRunner, input: OpenAICallsInput, ctx?: ToolContext): Promise<OpenAIToolMessage[]> {
-  const calls = parseOpenAICalls(input);
-  const results = await runCalls(runner, calls, "openai", ctx, dropStrictNulls);
-  return calls.map((call, i) => ({ role: "tool", tool_call_id: call.id ?? "", content: textForModel(results[i]!) }));
+/** One walk to strict mode: the schema, the way back, and the first reason it cannot be strict. */
+class StrictWalk {
+  unstrictable: string | undefined;
+  readonly #definitions = new Map<string, MaybeCodec>();
+
+  constructor(
+    private readonly root: JSONSchemaObject,
+    private readonly log: ChangeLog,
+  ) {}
+
+  run(): { schema: JSONSchemaObject; codec: MaybeCodec; unstrictable: string | undefined } {
+    const { node, codec } = this.node(this.root, "");
+    const schema = node ?? this.root;
+    for (const key of ["$defs", "definitions"] as const) {
+      const definitions = this.root[key] as Record<string, unknown> | undefined;
+      if (definitions === undefined) continue;
+      schema[key] = Object.fromEntries(
+        Object.entries(definitions).map(([name, definition]) => {
+          const walked = this.node(definition, childPointer("", key, name));
+          this.#definitions.set(`#/${key}/${name}`, walked.codec);
+          return [name, walked.node ?? { not: {} }];
+        }),
+      );
+    }
+    this.unstrictable ??= limitPassed(schema);
+    return { schema, codec, unstrictable: this.unstrictable };
+  }
+
+  #refuse(pointer: string, why: string): void {
+    this.unstrictable ??= `${why} at ${pointer || "/"}`;
+  }
+
+  node(input: unknown, pointer: string): Walked {
+    if (input === false) return { node: undefined, codec: undefined };
+    if (typeof input !== "object" || input === null || Array.isArray(input) || Object.keys(input).every((key) => key === "description" || key === "title")) {
+      this.#refuse(pointer, "a schema that accepts any value (strict mode needs a type on every schema)");
+      return { node: input === true ? {} : (input as JSONSchemaObject), codec: undefined };
+    }
+    let node: JSONSchemaObject = { ...(input as JSONSchemaObject) };
+    if (typeof node.$ref === "string") {
+      const ref = node.$ref;
+      this.#dropUnsupported(node, pointer);
+      return { node, codec: lazyCodec(() => this.#definitions.get(ref)) };
+    }
+    const isObjectNode = hasType(node, "object") || (node.type === undefined && ("properties" in node || "required" in node));
+    // An object with combinators: strict mode closes every object, so the branches become one object.
+    if (isObjectNode && ["allOf", "anyOf", "oneOf"].some((key) => Array.isArray(node[key]))) node = mergedObject(node, this.root, pointer, this.log);
+    if (Array.isArray(node.allOf)) {
+      const { allOf, ...rest } = node;
+      this.log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", "allOf merged into one schema (strict mode has no allOf)");
+      // A branch that refers to a definition is merged as that definition.
+      const resolved = (branch: JSONSchemaObject) => {
+        const target = rootRefTarget({ ...this.root, $ref: branch.$ref });
+        return target === undefined ? branch : { ...target, ...Object.fromEntries(Object.entries(branch).filter(([key]) => key !== "$ref")) };
+      };
+      node = mergeAllOf(rest, (allOf as unknown[]).filter(isSchema).map(resolved));
+    }
+    if (Array.isArray(node.oneOf)) {
+      const { oneOf, ...rest } = node;
+      this.log.add(childPointer(pointer, "oneOf"), "oneOf", "rewritten", `oneOf → anyOf (${this.log.holds("exactly-one")})`);
+      node = { ...rest, anyOf: [...((rest.anyOf as unknown[] | undefined) ?? []), ...(oneOf as unknown[])] };
+    }
+    this.#dropUnsupported(node, pointer);
+    if ("patternProperties" in node || (node.additionalProperties !== undefined && node.additionalProperties !== false)) {
+      this.#refuse(pointer, "an object that takes keys beyond its declared properties");
+    }
+    const values = "const" in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+    if (values !== undefined) {
+      if (values.some((value) => typeof value === "object" && value !== null)) this.#refuse(pointer, "an enum or const with object or array values");
+      if (node.type === undefined) {
+        const types = [...new Set(values.map(jsonType))];
+        node.type = (types.length === 1 ? types[0] : types) as JSONSchemaObject["type"];
+        this.log.add(childPointer(pointer, "type"), "type", "added", `type ${JSON.stringify(node.type)} added from the values (strict mode needs a type on every schema)`);
+      }
+    }
+    let codec: MaybeCodec;
+    if (Array.isArray(node.anyOf)) {
+      const branches = node.anyOf as unknown[];
+      const walked = branches.map((branch, i) => this.node(branch, childPointer(pointer, "anyOf", i)));
+      node.anyOf = walked.filter((w) => w.node !== undefined).map((w) => w.node!);
+      codec = unionCodec(branches.map((branch, i) => ({ codec: walked[i]!.codec, accepts: acceptsLazily(branch, this.root) })));
+    } else if (node.type === undefined) {
+      const inferred = "properties" in node || "required" in node ? "object" : "items" in node || "prefixItems" in node ? "array" : undefined;
+      if (inferred === undefined) this.#refuse(pointer, "a schema without a type");
+      else {
+        node.type = inferred;
+        this.log.add(childPointer(pointer, "type"), "type", "added", `type "${inferred}" added (strict mode needs a type on every schema)`);
+      }
+    }
+    if (typeof node.format === "string" && !STRICT_FORMATS.has(node.format)) {
+      this.log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported in strict mode; stated in the description instead${this.log.whenRun}`);
+      node.description = appendSentence(node.description, `Format: ${node.format}.`);
+      delete node.format;
+    }
+    if (hasType(node, "object")) codec = this.#object(node, pointer) ?? codec;
+    if (hasType(node, "array")) codec = this.#array(node, pointer) ?? codec;
+    return { node, codec };
+  }
+
+  #dropUnsupported(node: JSONSchemaObject, pointer: string): void {
+    for (const key of Object.keys(node)) {
+      if (!STRICT_UNSUPPORTED.has(key)) continue;
+      this.log.add(childPointer(pointer, key), key, "dropped", `${key} is not allowed in strict mode${this.log.whenRun}`);
+      delete node[key];
+    }
+  }
+
+  /** Every property required, the optional ones nullable (null read back as "not given"), the object closed. */
+  #object(node: JSONSchemaObject, pointer: string): MaybeCodec {
+    const declared = (node.properties ?? {}) as Record<string, unknown>;
+    if (Object.keys(declared).length === 0 && node.additionalProperties !== false) this.#refuse(pointer, "an object with no declared properties (a free-form object)");
+    const required = new Set(node.required ?? []);
+    const ghosts = [...required].filter((name) => !Object.prototype.hasOwnProperty.call(declared, name));
+    if (ghosts.length > 0) this.log.add(childPointer(pointer, "required"), "required", "dropped", `${ghosts.map((n) => `"${n}"`).join(", ")} named no declared property${this.log.whenRun}`);
+    const properties: Record<string, JSONSchemaObject> = {};
+    const codecs = new Map<string, MaybeCodec>();
+    const nullMeansAbsent = new Set<string>();
+    const absentSentAsNull = new Set<string>();
+    for (const [name, child] of Object.entries(declared)) {
+      const at = childPointer(pointer, "properties", name);
+      const walked = this.node(child, at);
+      if (walked.node === undefined) {
+        this.log.add(at, "properties", "dropped", `"${name}" accepts no value (false), so it is not declared`);
+        continue;
+      }
+      codecs.set(name, walked.codec);
+      if (required.has(name)) {
+        properties[name] = walked.node;
+        continue;
+      }
+      properties[name] = this.#acceptsNull(walked.node) ? walked.node : nullable(walked.node);
+      if (this.#acceptsNull(child)) {
+        absentSentAsNull.add(name);
+        this.log.add(at, "required", "lossy", `optional and nullable: "not given" can only be sent as null, which is passed on as null`);
+      } else {
+        nullMeansAbsent.add(name);
+        this.log.add(at, "required", "rewritten", "optional → required and nullable (a null answer means not given)");
+      }
+    }
+    node.properties = properties;
+    node.required = Object.keys(properties);
+    if (node.additionalProperties !== false) {
+      this.log.add(childPointer(pointer, "additionalProperties"), "additionalProperties", "lossy", "additionalProperties: false added (strict mode closes every object): keys the schema does not declare can no longer be sent");
+      node.additionalProperties = false;
+    }
+    return objectCodec({ properties: codecs, nullMeansAbsent, absentSentAsNull });
+  }
+
+  /** Whether the schema as the tool declared it takes `null` (references followed). */
+  #acceptsNull(schema: unknown, seen = new Set<string>()): boolean {
+    if (typeof schema === "object" && schema !== null && typeof (schema as JSONSchemaObject).$ref === "string") {
+      const ref = (schema as JSONSchemaObject).$ref as string;
+      if (seen.has(ref)) return false;
+      seen.add(ref);
+      return this.#acceptsNull(rootRefTarget({ ...this.root, $ref: ref }), seen);
+    }
+    if (typeof schema !== "object" || schema === null) return acceptsNull(schema);
+    const { anyOf, oneOf, allOf, ...own } = schema as JSONSchemaObject;
+    if (Array.isArray(allOf) && !allOf.every((branch) => this.#acceptsNull(branch, seen))) return false;
+    if (Array.isArray(anyOf) || Array.isArray(oneOf)) return [...((anyOf as unknown[]) ?? []), ...((oneOf as unknown[]) ?? [])].some((branch) => this.#acceptsNull(branch, seen));
+    return acceptsNull(own);
+  }
+
+  /** One item schema: a tuple's positions become an anyOf, each answer read back by its position's schema. */
+  #array(node: JSONSchemaObject, pointer: string): MaybeCodec {
+    const tuple = tupleOf(node);
+    if (tuple !== undefined) {
+      const key = Array.isArray(node.prefixItems) ? "prefixItems" : "items";
+      const positions = tuple.positions.map((schema, i) => this.node(schema, childPointer(pointer, key, i)));
+      const closed = tuple.rest === false || (typeof node.maxItems === "number" && node.maxItems <= positions.length);
+      if (!closed && tuple.rest === undefined) this.#refuse(pointer, "a tuple that takes any further elements");
+      const rest = closed || tuple.rest === undefined ? { node: undefined, codec: undefined } : this.node(tuple.rest, childPointer(pointer, "items"));
+      const items = distinctSchemas([...positions, rest].map((p) => p.node).filter((n): n is JSONSchemaObject => n !== undefined));
+      delete node.prefixItems;
+      delete node.additionalItems;
+      node.items = items.length === 1 ? items[0]! : { anyOf: items };
+      if (closed && (typeof node.maxItems !== "number" || node.maxItems > positions.length)) node.maxItems = positions.length;
+      this.log.add(childPointer(pointer, key), key, "rewritten", `tuple → one item schema; each answer is read back by its position's schema, and ${this.log.holds("the order")}`);
+      return arrayCodec(positions.map((p) => p.codec), rest.codec);
+    }
+    if ("additionalItems" in node) {
+      this.log.add(childPointer(pointer, "additionalItems"), "additionalItems", "dropped", `additionalItems without a tuple says nothing`);
+      delete node.additionalItems;
+    }
+    if ((node.items as unknown) === false) {
+      this.log.add(childPointer(pointer, "items"), "items", "rewritten", "items: false → an array that must be empty (maxItems 0)");
+      node.items = { type: "string" };
+      node.maxItems = 0;
+      return undefined;
+    }
+    if (node.items === undefined || (node.items as unknown) === true) {
+      this.#refuse(pointer, "an array without an item schema");
+      return undefined;
+    }
+    const items = this.node(node.items, childPointer(pointer, "items"));
+    node.items = items.node;
+    return arrayCodec([], items.codec);
+  }
 }
+
+/** The first documented strict-mode limit `schema` passes, in words, or `undefined`. */
+function limitPassed(schema: JSONSchemaObject): string | undefined {
+  let properties = 0;
+  let enumValues = 0;
+  let stringLength = 0;
+  let deepest = 0;
+  let largeEnum: string | undefined;
+  const visit = (node: unknown, depth: number): void => {
+    if (typeof node !== "object" || node === null) return;
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, depth));
+    const n = node as JSONSchemaObject;
+    const isObjectNode = hasType(n, "object");
+    const level = isObjectNode ? depth + 1 : depth;
+    deepest = Math.max(deepest, level);
+    for (const [name, child] of Object.entries(n.properties ?? {})) {
+      properties++;
+      stringLength += name.length;
+      visit(child, level);
+    }
+    for (const map of ["$defs", "definitions"]) for (const [name, child] of Object.entries((n[map] as object | undefined) ?? {})) {
+      stringLength += name.length;
+      visit(child, 0);
+    }
+    const values = [...(Array.isArray(n.enum) ? n.enum : []), ...("const" in n ? [n.const] : [])];
+    enumValues += Array.isArray(n.enum) ? n.enum.length : 0;
+    const length = values.reduce<number>((sum, v) => sum + (typeof v === "string" ? v.length : 0), 0);
+    stringLength += length;
+    if (Array.isArray(n.enum) && n.enum.length > STRICT_LIMITS.largeEnum && length > STRICT_LIMITS.largeEnumLength) largeEnum ??= `an enum of ${n.enum.length} values whose strings total ${length} characters (more than ${STRICT_LIMITS.largeEnumLength} for over ${STRICT_LIMITS.largeEnum} values)`;
+    for (const key of ["items", "anyOf"]) visit(n[key], level);
+  };
+  visit(schema, 0);
+  if (deepest > STRICT_LIMITS.depth) return `objects nested ${deepest} levels deep (strict mode allows ${STRICT_LIMITS.depth})`;
+  if (properties > STRICT_LIMITS.properties) return `${properties} properties in all (strict mode allows ${STRICT_LIMITS.properties})`;
+  if (enumValues > STRICT_LIMITS.enumValues) return `${enumValues} enum values in all (strict mode allows ${STRICT_LIMITS.enumValues})`;
+  if (stringLength > STRICT_LIMITS.stringLength) return `${stringLength} characters of property names and enum values (strict mode allows ${STRICT_LIMITS.stringLength})`;
+  return largeEnum;
+}
+
+/** `schema` that also takes `null` (null joins an `enum`, and a `const` becomes a two-value enum). */
+function nullable(schema: JSONSchemaObject): JSONSchemaObject {
+  if (acceptsNull(schema)) return schema;
+  const { const: constant, ...rest } = schema;
+  const values = "const" in schema ? [constant] : schema.enum;
+  const withNull = Array.isArray(values) ? { enum: [...values, null] } : {};
+  if (typeof rest.type === "string") return { ...rest, type: [rest.type, "null"], ...withNull };
+  if (Array.isArray(rest.type)) return { ...rest, type: [...rest.type, "null"], ...withNull };
+  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...(schema.anyOf as JSONSchemaObject[]), { type: "null" }] };
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+/** Whether the schema as the tool declared it takes `null`. */
+function acceptsNull(schema: unknown): boolean {
+  if (schema === true) return true;
+  if (typeof schema !== "object" || schema === null) return false;
+  const node = schema as JSONSchemaObject;
+  if ("const" in node) return node.const === null;
+  if (Array.isArray(node.enum)) return node.enum.includes(null);
+  if (node.type === "null" || (Array.isArray(node.type) && node.type.includes("null"))) return true;
+  if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) return [...((node.anyOf as unknown[]) ?? []), ...((node.oneOf as unknown[]) ?? [])].some(acceptsNull);
+  // No type, no values, no union: nothing refuses null (a `$ref` is assumed to).
+  return node.type === undefined && node.$ref === undefined;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return Array.isArray(value) ? "array" : typeof value;
+}
+
+function hasType(node: JSONSchemaObject, type: string): boolean {
+  return node.type === type || (Array.isArray(node.type) && node.type.includes(type as never));
+}
+
+function isSchema(value: unknown): value is JSONSchemaObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+

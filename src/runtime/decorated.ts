@@ -1,6 +1,6 @@
 import { plainToInstance } from "class-transformer";
 import { validate, type ValidationError } from "class-validator";
-import { invalidArguments, type RunAccepted } from "../define-tool";
+import { invalidArguments, type RunAccepted } from "./run-contract";
 import type { JSONSchemaObject, ToolContext } from "../types";
 import { describeValue } from "./arguments";
 import { compileArgumentCleaner } from "./coerce";

@@ -31,7 +31,7 @@ export function compileValidator(schema: JSONSchemaObject): ArgumentsValidator {
 export function compileSchema(schema: JSONSchemaObject): ValidateFunction {
   // `$schema` would make Ajv look up a meta-schema by URI (the dialect is always the same
   // here), and an `$id` would be registered process-wide, clashing with the next tool that has it.
-  const { $schema: _schema, $id: _id, ...rest } = schema;
+  const { $schema: _schema, $id: _id, ...rest } = draft7Tuples(schema) as JSONSchemaObject;
   const validate = ajv().compile(rest);
   // The compiled function is ours to keep; Ajv's own cache would only grow (never hit: each
   // tool compiles once).
@@ -39,9 +39,37 @@ export function compileSchema(schema: JSONSchemaObject): ValidateFunction {
   return validate;
 }
 
+/** Keywords whose value is data, not schema: never rewritten. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example", "required"]);
+/** Keywords whose value is a map of name → schema. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * 2020-12 tuples (`prefixItems`, then `items` for the rest) written the draft-7 way
+ * (`items: [...]`, then `additionalItems`), which is the dialect the validator speaks: a
+ * tuple is enforced whichever way it was written. Copy-on-write.
+ */
+export function draft7Tuples(node: unknown, isMap = false): unknown {
+  if (Array.isArray(node)) {
+    const mapped = node.map((item) => draft7Tuples(item));
+    return mapped.some((item, i) => item !== node[i]) ? mapped : node;
+  }
+  if (typeof node !== "object" || node === null) return node;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if ((!isMap && DATA_KEYWORDS.has(key)) || typeof value !== "object" || value === null) continue;
+    const next = draft7Tuples(value, !isMap && SCHEMA_MAPS.has(key));
+    if (next !== value) (copy ??= { ...node })[key] = next;
+  }
+  const source = (copy ?? node) as Record<string, unknown>;
+  if (isMap || !Array.isArray(source.prefixItems)) return source;
+  const { prefixItems, items, ...rest } = source;
+  return { ...rest, items: prefixItems, ...(items !== undefined ? { additionalItems: items } : {}) };
+}
+
 /** Throws with Ajv's own words when `schema` is not a valid JSON Schema. */
 export function assertValidSchema(schema: JSONSchemaObject): void {
-  const { $schema: _schema, $id: _id, ...rest } = schema;
+  const { $schema: _schema, $id: _id, ...rest } = draft7Tuples(schema) as JSONSchemaObject;
   if (!ajv().validateSchema(rest)) throw new Error(ajv().errorsText(ajv().errors));
 }
 

@@ -1,4 +1,5 @@
-import { checkDescription, checkName, checkTimeout, managedTool } from "../define-tool";
+import { checkDescription, checkName, checkTimeout } from "../define-tool";
+import { managedTool } from "../runtime/run-contract";
 import { ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
 import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
@@ -101,6 +102,7 @@ function buildTool(instance: object, className: string, prototype: object, { pro
   return managedTool(
     { name, description: description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) },
     run,
+    true,
   );
 }
 

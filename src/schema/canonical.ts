@@ -99,7 +99,11 @@ export function inlineRefs(
   for (const [key, value] of Object.entries(node)) {
     if (key === "$defs" || key === "definitions") continue;
     const at = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    out[key] = DATA_KEYWORDS.has(key) ? value : inlineRefs(value, definitions, onRepeat, chain, at);
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+      // A map of name → schema: its names are not keywords (a property may be called "enum").
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, inlineRefs(sub, definitions, onRepeat, chain, `${at}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`)]));
+    } else out[key] = inlineRefs(value, definitions, onRepeat, chain, at);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { JSONSchemaObject } from "../types";
-import { inlineRefs } from "./canonical";
+import { canonicalSchema, inlineRefs } from "./canonical";
 
 /** One change a provider dialect made to a tool's schema. */
 export interface SchemaChange {
@@ -7,16 +7,40 @@ export interface SchemaChange {
   /** JSON Pointer into the tool's `inputSchema` ("" is the root). */
   pointer: string;
   keyword: string;
-  action: "dropped" | "rewritten" | "inlined" | "moved" | "cut" | "added" | "disabled";
+  /**
+   * What happened. `lossy`: some values valid for the tool can no longer be sent as such; the
+   * detail says which, and what a model's answer is then read as.
+   */
+  action: "dropped" | "rewritten" | "inlined" | "moved" | "cut" | "added" | "disabled" | "lossy";
   detail: string;
 }
 
-/** Collects the changes of one tool's lowering; pure helpers push into it. */
+/**
+ * Collects the changes of one tool's lowering. `enforced` says whether the tool checks its
+ * arguments against its own schema when called, so a note about a dropped keyword says
+ * honestly whether the keyword still holds.
+ */
 export class ChangeLog {
   readonly changes: SchemaChange[] = [];
-  constructor(readonly tool: string) {}
+  constructor(
+    readonly tool: string,
+    readonly enforced: boolean | undefined = true,
+  ) {}
+
   add(pointer: string, keyword: string, action: SchemaChange["action"], detail: string): void {
     this.changes.push({ tool: this.tool, pointer, keyword, action, detail });
+  }
+
+  /** Whether `subject`, which the declaration no longer says, still holds when the call runs. */
+  holds(subject: string): string {
+    if (this.enforced === true) return `${subject} is still enforced when the call runs`;
+    if (this.enforced === false) return `${subject} is not enforced: this tool does not validate its arguments`;
+    return `${subject} is enforced only if the tool validates its arguments`;
+  }
+
+  /** The parenthesis that ends a note about a keyword the declaration no longer says. */
+  get whenRun(): string {
+    return ` (${this.holds("it")})`;
   }
 }
 
@@ -40,7 +64,7 @@ function containsRef(node: unknown): boolean {
   return false;
 }
 
-/** How many times a recursive `$ref` is unfolded before it is cut (Gemini and friends cannot refer). */
+/** How many times a recursive `$ref` is unfolded before it is cut (Gemini cannot refer). */
 export const RECURSION_DEPTH = 3;
 
 /**
@@ -53,51 +77,184 @@ export function inlineAllRefs(schema: JSONSchemaObject, log: ChangeLog): JSONSch
   const inlined = inlineRefs(schema, definitions, (chain, pointer) => {
     const name = chain[chain.length - 1]!;
     if (chain.filter((n) => n === name).length <= RECURSION_DEPTH) return undefined;
-    log.add(pointer, "$ref", "cut", `recursive reference ${chain.join(" → ")} cut after ${RECURSION_DEPTH} levels; deeper values are still validated when the call runs`);
-    return { type: "object", description: `(${name}, nested deeper than ${RECURSION_DEPTH} levels)` };
+    log.add(
+      pointer,
+      "$ref",
+      "cut",
+      `recursive reference ${chain.join(" → ")} cut after ${RECURSION_DEPTH} levels: deeper levels are declared as any value${log.whenRun}`,
+    );
+    // No type: a dialect that cannot say "any value" writes it its own way (Gemini: JSON text).
+    return { description: `(${name}, nested deeper than ${RECURSION_DEPTH} levels)` };
   }) as JSONSchemaObject;
   log.add("", "$ref", "inlined", `references to ${Object.keys(definitions).join(", ")} inlined`);
   return inlined;
 }
 
+const ROOT_COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
+
 /**
- * For providers that want a plain object at the root (Anthropic, Bedrock): root combinators
- * are dropped (still enforced when the call runs). Returns the schema itself when it is fine.
+ * For providers that take a plain object at the root (all of them): root `allOf` branches are
+ * merged in; root `anyOf`/`oneOf` branches become one object whose properties are all the
+ * branches' properties (a property in several branches takes any of their schemas) and whose
+ * required names are those every branch requires; root `not`, `enum` and `const` are dropped.
+ * Every value valid for the tool stays valid for the merged root; what it no longer says is
+ * logged. Returns the schema itself when its root is already plain.
  */
-export function plainObjectRoot(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject & { type: "object" } {
-  const combinators = ["anyOf", "oneOf", "allOf", "not"].filter((key) => key in schema);
-  if (schema.type === "object" && combinators.length === 0) return schema as JSONSchemaObject & { type: "object" };
-  const out: JSONSchemaObject = { ...schema, type: "object" };
-  if (schema.type !== "object") log.add("/type", "type", "rewritten", `root type ${JSON.stringify(schema.type)} → "object"`);
-  for (const key of combinators) {
-    log.add(`/${key}`, key, "dropped", `${key} is not allowed at the root (still enforced when the call runs)`);
-    delete out[key];
+export function plainObjectRoot(input: JSONSchemaObject, log: ChangeLog): JSONSchemaObject & { type: "object" } {
+  const schema = rootWithoutRef(input, log);
+  const extra = [...ROOT_COMBINATORS, "not", "enum", "const"].filter((key) => key in schema);
+  if (schema.type === "object" && extra.length === 0) return schema as JSONSchemaObject & { type: "object" };
+  let root: JSONSchemaObject = { ...schema };
+  if (schema.type !== "object") log.add("/type", "type", schema.type === undefined ? "added" : "rewritten", `root type ${JSON.stringify(schema.type)} → "object"`);
+  root.type = "object";
+  for (const key of ["not", "enum", "const"] as const) {
+    if (!(key in root)) continue;
+    log.add(`/${key}`, key, "dropped", `${key} is not allowed at the root${log.whenRun}`);
+    delete root[key];
   }
-  return out as JSONSchemaObject & { type: "object" };
+  root = mergedObject(root, schema, "", log);
+  root.type = "object";
+  return root as JSONSchemaObject & { type: "object" };
 }
 
-/** `allOf` branches merged into one schema (properties united in order, required united; earlier wins). */
-export function mergeAllOf(node: JSONSchemaObject, branches: JSONSchemaObject[]): JSONSchemaObject {
-  return branches.reduce(
-    (into, next) => ({
-      ...next,
-      ...into,
-      ...(into.properties || next.properties ? { properties: unitedProperties(into.properties, next.properties) } : {}),
-      ...(into.required || next.required ? { required: [...new Set([...(into.required ?? []), ...(next.required ?? [])])] } : {}),
-    }),
-    node,
-  );
+/**
+ * A root that is a `$ref` (as typescript-json-schema writes it) replaced by the definition it
+ * points at, the definitions kept for the references inside.
+ */
+function rootWithoutRef(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
+  const target = rootRefTarget(schema);
+  if (target === undefined) return schema;
+  const { $ref, ...siblings } = schema;
+  log.add("/$ref", "$ref", "inlined", `the root reference ${String($ref)} replaced by its definition`);
+  return { ...target, ...siblings };
 }
 
-function unitedProperties(first: JSONSchemaObject["properties"], second: JSONSchemaObject["properties"]): Record<string, JSONSchemaObject> {
-  const out = { ...first };
-  for (const [name, schema] of Object.entries(second ?? {})) if (!(name in out)) out[name] = schema;
+/** The definition a root `$ref` points at (`#/$defs/X` or `#/definitions/X`), if the root is one. */
+export function rootRefTarget(schema: JSONSchemaObject): JSONSchemaObject | undefined {
+  if (typeof schema.$ref !== "string") return undefined;
+  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(schema.$ref);
+  if (match === null) return undefined;
+  const name = match[2]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  const target = (schema[match[1]!] as Record<string, unknown> | undefined)?.[name];
+  return isSchemaObject(target) ? target : undefined;
+}
+
+/**
+ * An object schema whose `allOf` / `anyOf` / `oneOf` branches are objects, as one object:
+ * `allOf` merged in; `anyOf`/`oneOf` united (a property of several branches takes any of their
+ * schemas; only what every branch requires is required). Every value valid before stays valid;
+ * which combinations are allowed is logged as no longer said. `root` resolves `$ref` branches.
+ */
+export function mergedObject(node: JSONSchemaObject, root: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
+  let out = node;
+  // Branches that are references to definitions are merged as the definitions they name.
+  const resolved = (branch: JSONSchemaObject): JSONSchemaObject => {
+    const target = rootRefTarget({ ...root, $ref: branch.$ref });
+    if (target === undefined) return branch;
+    const { $ref: _ref, ...siblings } = branch;
+    return { ...target, ...siblings };
+  };
+  if (Array.isArray(out.allOf)) {
+    const { allOf, ...rest } = out;
+    log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", "allOf merged into one object");
+    out = mergeAllOf(rest, (allOf as unknown[]).filter(isSchemaObject).map(resolved));
+  }
+  for (const key of ["anyOf", "oneOf"] as const) {
+    if (!Array.isArray(out[key])) continue;
+    const { [key]: branches, ...rest } = out;
+    const objects = (branches as unknown[])
+      .filter(isSchemaObject)
+      .map(resolved)
+      .map((branch) => (Array.isArray(branch.allOf) ? mergeAllOf(branch, branch.allOf.filter(isSchemaObject).map(resolved)) : branch));
+    log.add(
+      childPointer(pointer, key),
+      key,
+      "rewritten",
+      `${key} of ${objects.length} object${objects.length === 1 ? "" : "s"} merged into one object (a property of several branches takes any of their schemas; only what every branch requires is required); ${log.holds("which combinations are allowed")}`,
+    );
+    out = mergeUnion(rest, objects);
+  }
   return out;
 }
 
-/** Tuple-style `items: [A, B]` (draft 7) as one item schema: the single branch, or anyOf of them. */
-export function tupleItems(items: JSONSchemaObject[]): JSONSchemaObject {
-  return items.length === 1 ? items[0]! : { anyOf: items };
+function isSchemaObject(value: unknown): value is JSONSchemaObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** One object for "one of these objects": properties united (anyOf where branches differ), required intersected. */
+function mergeUnion(base: JSONSchemaObject, branches: JSONSchemaObject[]): JSONSchemaObject {
+  const properties: Record<string, JSONSchemaObject[]> = {};
+  for (const source of [base, ...branches]) {
+    for (const [name, child] of Object.entries(source.properties ?? {})) {
+      const list = (properties[name] ??= []);
+      if (!list.some((known) => JSON.stringify(known) === JSON.stringify(child))) list.push(child);
+    }
+  }
+  const required = new Set(base.required ?? []);
+  const common = branches.length === 0 ? [] : branches.map((b) => new Set([...(b.required ?? []), ...(base.required ?? [])]));
+  const allRequire = (name: string) => common.length > 0 && common.every((set) => set.has(name));
+  for (const name of Object.keys(properties)) if (allRequire(name)) required.add(name);
+  const out: JSONSchemaObject = { ...base };
+  if (Object.keys(properties).length > 0) {
+    out.properties = Object.fromEntries(Object.entries(properties).map(([name, list]) => [name, list.length === 1 ? list[0]! : { anyOf: list }]));
+  }
+  if (required.size > 0) out.required = [...required];
+  else delete out.required;
+  // Some branch leaves extra keys open: the merged object cannot close them.
+  if (branches.some((branch) => branch.additionalProperties !== false)) delete out.additionalProperties;
+  return out;
+}
+
+/**
+ * `allOf` branches merged into one schema: properties united (a property in several branches
+ * merged the same way), required united, numeric bounds the tightest, and for other keywords
+ * the node's own value first, then the earliest branch's.
+ */
+export function mergeAllOf(node: JSONSchemaObject, branches: JSONSchemaObject[]): JSONSchemaObject {
+  return branches.reduce<JSONSchemaObject>((into, next) => {
+    const merged: JSONSchemaObject = { ...next, ...into };
+    if (into.properties || next.properties) merged.properties = mergedProperties(into.properties, next.properties);
+    if (into.required || next.required) merged.required = [...new Set([...(into.required ?? []), ...(next.required ?? [])])];
+    for (const key of ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]) tighten(merged, into, next, key, Math.max);
+    for (const key of ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]) tighten(merged, into, next, key, Math.min);
+    if (Array.isArray(into.allOf) || Array.isArray(next.allOf)) {
+      const nested = [...((into.allOf as JSONSchemaObject[] | undefined) ?? []), ...((next.allOf as JSONSchemaObject[] | undefined) ?? [])];
+      delete merged.allOf;
+      return mergeAllOf(merged, nested.filter(isSchemaObject));
+    }
+    return merged;
+  }, node);
+}
+
+function tighten(out: JSONSchemaObject, a: JSONSchemaObject, b: JSONSchemaObject, key: string, pick: (x: number, y: number) => number): void {
+  if (typeof a[key] === "number" && typeof b[key] === "number") out[key] = pick(a[key] as number, b[key] as number);
+}
+
+function mergedProperties(first: JSONSchemaObject["properties"], second: JSONSchemaObject["properties"]): Record<string, JSONSchemaObject> {
+  const out = { ...first };
+  for (const [name, schema] of Object.entries(second ?? {})) {
+    const known = out[name];
+    out[name] = known === undefined ? schema : isSchemaObject(known) && isSchemaObject(schema) ? mergeAllOf(known, [schema]) : schema;
+  }
+  return out;
+}
+
+/** The draft-7 tuple (`items: [...]`) or 2020-12 tuple (`prefixItems`) of an array node, and what follows it. */
+export function tupleOf(node: JSONSchemaObject): { positions: unknown[]; rest: unknown } | undefined {
+  if (Array.isArray(node.prefixItems)) return { positions: node.prefixItems, rest: node.items };
+  if (Array.isArray(node.items)) return { positions: node.items, rest: node.additionalItems };
+  return undefined;
+}
+
+/** Schemas with deep-equal duplicates removed (first kept). */
+export function distinctSchemas(nodes: JSONSchemaObject[]): JSONSchemaObject[] {
+  const seen = new Set<string>();
+  return nodes.filter((node) => {
+    const key = JSON.stringify(canonicalSchema(node));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export function appendSentence(text: unknown, sentence: string): string {

@@ -53,6 +53,7 @@ describe("toolnexus export", () => {
       expect.stringMatching(/^ {2}catalog\.search\s+\/properties\/limit\s+type\s+rewritten\s+/),
       expect.stringMatching(/^ {2}catalog\.search\s+\/properties\/limit\s+exclusiveMinimum\s+rewritten\s+/),
     ]);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read by path
     const limit = (JSON.parse(run.stdout) as Array<{ functionDeclarations: Array<{ name: string; parameters: any }> }>)[0]!.functionDeclarations[2]!.parameters.properties.limit;
     expect(limit).toEqual({ type: "integer", nullable: true, minimum: 0, description: "At most this many results" });
   });

@@ -156,6 +156,7 @@ describe("toolnexus generate on the types fixture", () => {
   it("DTO classes: property JSDoc, `?`, initializers as defaults; the class is named for the runtime", () => {
     const [order] = tool("OrdersService.place").parameters;
     expect(order).toMatchObject({ kind: "args", className: "PlaceOrder" });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a generated schema, read by path
     const schema = (order as { schema: Record<string, any> }).schema;
     expect(schema.properties.customerEmail).toEqual({ type: "string", description: "Where the receipt goes." });
     expect(schema.properties.lines.items.properties.wrap).toEqual({ type: "string", description: "Gift wrapping.", enum: ["box", "paper"] });

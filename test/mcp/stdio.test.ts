@@ -15,10 +15,13 @@ function stdioClient(module: string): { client: Client; transport: StdioClientTr
   return { client: new Client({ name: "toolnexus-stdio-test", version: "1.0.0" }), transport, stderr: () => stderr };
 }
 
+/** A JSON-RPC message as parsed, read loosely by the assertions. */
+type Message = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 /** A raw `serve --stdio` process and the JSON-RPC messages it writes, one per stdout line. */
-function rawServer(module: string): { child: ChildProcessWithoutNullStreams; messages: Array<Record<string, any>>; lines: string[]; send: (line: string) => void } {
+function rawServer(module: string): { child: ChildProcessWithoutNullStreams; messages: Array<Message>; lines: string[]; send: (line: string) => void } {
   const child = spawn(process.execPath, [bin, "serve", fixture(module), "--stdio"], { cwd: root });
-  const messages: Array<Record<string, any>> = [];
+  const messages: Array<Message> = [];
   const lines: string[] = [];
   let buffer = "";
   child.stdout.setEncoding("utf8");
@@ -29,7 +32,7 @@ function rawServer(module: string): { child: ChildProcessWithoutNullStreams; mes
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
       lines.push(line);
-      messages.push(JSON.parse(line) as Record<string, any>);
+      messages.push(JSON.parse(line) as Message);
     }
   });
   return { child, messages, lines, send: (line) => child.stdin.write(`${line}\n`) };

@@ -39,12 +39,15 @@ export function textOf(result: unknown): string {
   return content[0]?.text ?? "";
 }
 
+/** A JSON-RPC message as parsed, read loosely by the assertions. */
+type Message = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
   /** The JSON-RPC message(s) of the body: a JSON body as is, an SSE body's `data:` lines parsed. */
-  messages: Array<Record<string, any>>;
+  messages: Array<Message>;
 }
 
 /** A raw HTTP request (node:http, so that any Host header can be sent). */
@@ -71,7 +74,7 @@ export function rawRequest(
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
-          let messages: Array<Record<string, any>> = [];
+          let messages: Array<Message> = [];
           if (String(res.headers["content-type"]).startsWith("text/event-stream")) {
             messages = text
               .split("\n")

@@ -58,7 +58,6 @@ export class Order {
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
-const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 export class FormsService {
   @Tool("Scalars: a string, a ranged integer and a boolean")

@@ -70,8 +70,9 @@ describe("arguments a host builds by hand", () => {
 
 describe("@Param({ schema }) and @Param({ items })", () => {
   it("keep the schema as it was scanned when the caller's object changes later", async () => {
-    const filter = { type: "object", properties: { q: { type: "string" } } } as Record<string, any>;
-    const item = { type: "string" } as Record<string, any>;
+    type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- mutated below through paths the schema type does not spell
+    const filter = { type: "object", properties: { q: { type: "string" } } } as Loose;
+    const item = { type: "string" } as Loose;
     class Svc {
       @Tool("t")
       t(@Param("filter", { schema: filter }) f: unknown, @Param("tags", { type: Array, items: item }) tags: string[]) {

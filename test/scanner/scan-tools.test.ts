@@ -223,6 +223,7 @@ describe("scanTools: parameters whose type cannot be known", () => {
   it("any", () => {
     class Loose {
       @Tool("Loose")
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parameter type under test
       run(first: string, second: number, payload: any) {
         return first + second + String(payload);
       }

@@ -3,10 +3,13 @@
  * (empty = the provider would accept it). Used by the dialect tests on toolnexus' output and
  * by the mock provider server, which answers 400 when a checker finds anything.
  *
- * Sources: /work/shared/providers.md (the contract), the official SDK types in
- * node_modules, and the providers' own error texts where the rule comes from a bug report
- * (noted at the rule). Checkers never throw on odd input: odd input is a violation.
+ * Sources: providers.md (the shared contract), the official SDK types and code in
+ * node_modules (@google/genai `Schema`, the openai SDK's strict transform `toStrictJsonSchema`,
+ * @anthropic-ai/sdk `Tool`, the MCP SDK's zod `ToolSchema`), OpenAI's structured-outputs guide
+ * ("Supported schemas"), and the providers' own error texts where the rule comes from a bug
+ * report (noted at the rule). Checkers never throw on odd input: odd input is a violation.
  */
+import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 
 export interface Violation {
   /** Where, as a JSON-ish path into the checked value ("tools[0].functionDeclarations[1].parameters.properties.x"). */
@@ -54,7 +57,7 @@ function checkAllowedKeys(node: Obj, allowed: ReadonlySet<string>, at: string, o
 
 // ---- Gemini ---------------------------------------------------------------------------------
 
-/** providers.md, "Gemini `parameters` dialect (OpenAPI 3.0 subset)". */
+/** providers.md, "Gemini `parameters` dialect (OpenAPI 3.0 subset)"; the same fields as @google/genai's `Schema`. */
 export const GEMINI_SCHEMA_KEYS: ReadonlySet<string> = new Set([
   "type", "format", "title", "description", "nullable", "enum", "items", "properties", "required",
   "propertyOrdering", "anyOf", "default", "example", "minimum", "maximum", "minItems", "maxItems",
@@ -73,14 +76,45 @@ const GEMINI_FORMATS: Record<string, readonly string[]> = {
 
 export const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/** A Gemini `Schema` (the `parameters` of a function declaration). */
+/**
+ * A Gemini `Schema`, any node (use `checkGeminiParameters` for a declaration's `parameters`,
+ * which adds the root rule). Rules, each as the API words its 400 where users reported one:
+ * - unknown fields: `Unknown name "x" … Cannot find field.`;
+ * - every node has a `type` (Gemini 3 refuses TYPE_UNSPECIFIED, github.com/UKGovernmentBEIS/inspect_ai/pull/3097;
+ *   older models answer `Invalid value at '….type' … ""`), except a node holding only `anyOf`,
+ *   which must be alone on its node;
+ * - `enum`: a non-empty array of non-empty strings, on a STRING node only (`enum: only allowed for
+ *   STRING type`, github.com/decolua/9router/issues/359, also when the node has no type).
+ *   Note: @google/genai's doc comment on `Schema.enum` shows `{type: INTEGER, format: enum}`;
+ *   users report the API refusing enum on non-STRING nodes, so this checker refuses it;
+ * - every ARRAY has `items` (`items: missing field`, github.com/AstrBotDevs/AstrBot/issues/6029),
+ *   and `items` is ONE schema (`Schema.items?: Schema`), never a tuple or a boolean;
+ * - boolean schemas (`true`/`false`) anywhere: `Schema` is a message, not a JSON Schema;
+ * - `properties` non-empty (`should be non-empty for OBJECT type`), property names, every
+ *   `required` name defined (`property is not defined`), `nullable` a boolean.
+ */
 export function checkGeminiSchema(schema: unknown, at = "parameters"): Violation[] {
   const out: Violation[] = [];
-  geminiNode(schema, at, out);
+  geminiNode(schema, at, out, false);
   return out;
 }
 
-function geminiNode(node: unknown, at: string, out: Violation[]): void {
+/**
+ * A function declaration's `parameters`: a Gemini `Schema` (see `checkGeminiSchema`) whose root
+ * is `type: OBJECT` (either case). Vertex: "functionDeclaration parameters schema should be of
+ * type OBJECT" (github.com/diegosouzapw/OmniRoute/pull/3360).
+ */
+export function checkGeminiParameters(schema: unknown, at = "parameters"): Violation[] {
+  const out: Violation[] = [];
+  geminiNode(schema, at, out, true);
+  return out;
+}
+
+function geminiNode(node: unknown, at: string, out: Violation[], parametersRoot: boolean): void {
+  if (typeof node === "boolean") {
+    out.push({ at, message: `a boolean schema (${node}) is not a Gemini Schema: write an object with a type` });
+    return;
+  }
   if (!isObj(node)) {
     out.push({ at, message: `a schema must be an object, got ${JSON.stringify(node)}` });
     return;
@@ -96,12 +130,26 @@ function geminiNode(node: unknown, at: string, out: Violation[]): void {
     else if (!GEMINI_TYPES.has(node.type.toUpperCase())) out.push({ at: key(at, "type"), message: `invalid type ${JSON.stringify(node.type)}` });
     else type = node.type.toUpperCase();
   }
+  if (parametersRoot) {
+    // An invalid type is reported above; a missing or other valid one breaks the root rule.
+    if (!("type" in node) || (type !== undefined && type !== "OBJECT")) {
+      out.push({ at: key(at, "type"), message: `parameters schema should be of type OBJECT, got ${"type" in node ? JSON.stringify(node.type) : "no type"}` });
+    }
+  } else if (!("type" in node) && !("anyOf" in node)) {
+    out.push({ at: key(at, "type"), message: "missing field type: every schema needs a type (TYPE_UNSPECIFIED is refused); only a schema holding just anyOf may leave it out" });
+  }
   if ("nullable" in node && typeof node.nullable !== "boolean") out.push({ at: key(at, "nullable"), message: "nullable must be a boolean" });
   if ("enum" in node) {
-    if (!Array.isArray(node.enum) || node.enum.some((v) => typeof v !== "string")) {
-      out.push({ at: key(at, "enum"), message: `enum values must be strings, got ${JSON.stringify(node.enum)}` });
-    } else if (type !== undefined && type !== "STRING") {
-      out.push({ at: key(at, "enum"), message: `enum is only supported for STRING type, got ${type}` });
+    const values = node.enum;
+    if (!Array.isArray(values) || values.length === 0) {
+      out.push({ at: key(at, "enum"), message: `enum must be a non-empty array of strings, got ${JSON.stringify(values)}` });
+    } else if (values.some((v) => typeof v !== "string")) {
+      out.push({ at: key(at, "enum"), message: `enum values must be strings, got ${JSON.stringify(values)}` });
+    } else if (values.some((v) => v === "")) {
+      out.push({ at: key(at, "enum"), message: "enum values must be non-empty strings" });
+    }
+    if (type !== "STRING" && !(type === undefined && "type" in node)) {
+      out.push({ at: key(at, "enum"), message: `enum: only allowed for STRING type, got ${type ?? "no type"}` });
     }
   }
   if ("format" in node && type !== undefined) {
@@ -115,7 +163,7 @@ function geminiNode(node: unknown, at: string, out: Violation[]): void {
     else {
       const siblings = Object.keys(node).filter((k) => k !== "anyOf");
       if (siblings.length > 0) out.push({ at, message: `anyOf must be the only field set on its schema, found also: ${siblings.join(", ")}` });
-      node.anyOf.forEach((branch, i) => geminiNode(branch, `${key(at, "anyOf")}[${i}]`, out));
+      node.anyOf.forEach((branch, i) => geminiNode(branch, `${key(at, "anyOf")}[${i}]`, out, false));
     }
   }
   if ("properties" in node) {
@@ -126,7 +174,7 @@ function geminiNode(node: unknown, at: string, out: Violation[]): void {
       }
       for (const [name, child] of Object.entries(node.properties)) {
         if (!GEMINI_PROPERTY_NAME.test(name)) out.push({ at: key(key(at, "properties"), name), message: `invalid property name "${name}" (must match ${GEMINI_PROPERTY_NAME})` });
-        geminiNode(child, key(key(at, "properties"), name), out);
+        geminiNode(child, key(key(at, "properties"), name), out, false);
       }
     }
   }
@@ -139,7 +187,12 @@ function geminiNode(node: unknown, at: string, out: Violation[]): void {
       });
     }
   }
-  if ("items" in node) geminiNode(node.items, key(at, "items"), out);
+  if ("items" in node) {
+    if (Array.isArray(node.items)) out.push({ at: key(at, "items"), message: "items must be a single schema (tuple items are not supported)" });
+    else geminiNode(node.items, key(at, "items"), out, false);
+  } else if (type === "ARRAY") {
+    out.push({ at: key(at, "items"), message: "items: missing field (every ARRAY needs items)" });
+  }
   for (const name of ["minimum", "maximum"]) {
     if (name in node && typeof node[name] !== "number") out.push({ at: key(at, name), message: `${name} must be a number` });
   }
@@ -152,6 +205,72 @@ function geminiNode(node: unknown, at: string, out: Violation[]): void {
   if ("propertyOrdering" in node && (!Array.isArray(node.propertyOrdering) || node.propertyOrdering.some((p) => typeof p !== "string"))) {
     out.push({ at: key(at, "propertyOrdering"), message: "propertyOrdering must be an array of strings" });
   }
+}
+
+/**
+ * A Gemini `Schema` as the standard JSON Schema that accepts the same values, so a test can
+ * validate a value against a lowered schema with Ajv: lower-case `type`; `nullable: true` →
+ * `type: [t, "null"]` (and `null` joins an `enum`); int64 strings (`minItems: "2"`) → numbers;
+ * `format: "enum"`, `propertyOrdering`, `example` and `nullable` dropped; other formats kept
+ * (Ajv needs ajv-formats for them); `anyOf`, `items`, `properties` converted recursively.
+ * Gemini objects do not forbid extra properties, so no `additionalProperties` is added.
+ * Fields that are not `Schema` fields are dropped (`checkGeminiSchema` reports them).
+ * Throws a TypeError when `schema` is not an object.
+ */
+export function geminiSchemaToJsonSchema(schema: unknown): Record<string, unknown> {
+  if (!isObj(schema)) throw new TypeError(`a Gemini Schema must be an object, got ${JSON.stringify(schema)}`);
+  return geminiToJson(schema) as Record<string, unknown>;
+}
+
+function geminiToJson(node: unknown): unknown {
+  if (!isObj(node)) return node;
+  const nullable = node.nullable === true;
+  const out: Obj = {};
+  for (const [name, value] of Object.entries(node)) {
+    switch (name) {
+      case "type": {
+        const type = typeof value === "string" ? value.toLowerCase() : value;
+        out.type = nullable && typeof type === "string" && type !== "null" ? [type, "null"] : type;
+        break;
+      }
+      case "enum":
+        out.enum = nullable && Array.isArray(value) && !value.includes(null) ? [...value, null] : value;
+        break;
+      case "format":
+        if (value !== "enum") out.format = value;
+        break;
+      case "properties":
+        out.properties = isObj(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, geminiToJson(v)])) : value;
+        break;
+      case "items":
+        out.items = geminiToJson(value);
+        break;
+      case "anyOf":
+        out.anyOf = Array.isArray(value) ? value.map(geminiToJson) : value;
+        break;
+      case "minItems":
+      case "maxItems":
+      case "minLength":
+      case "maxLength":
+      case "minProperties":
+      case "maxProperties":
+        out[name] = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+        break;
+      case "title":
+      case "description":
+      case "default":
+      case "required":
+      case "minimum":
+      case "maximum":
+      case "pattern":
+        out[name] = value;
+        break;
+      default:
+        // nullable (folded into type), propertyOrdering, example, and non-Schema fields.
+        break;
+    }
+  }
+  return out;
 }
 
 const GEMINI_DECLARATION_KEYS = new Set(["name", "description", "parameters", "parametersJsonSchema"]);
@@ -187,7 +306,7 @@ export function checkGeminiTools(tools: unknown, at = "tools"): Violation[] {
       if ("parameters" in declaration && "parametersJsonSchema" in declaration) {
         out.push({ at: dAt, message: "parameters and parametersJsonSchema are mutually exclusive" });
       }
-      if ("parameters" in declaration) out.push(...checkGeminiSchema(declaration.parameters, key(dAt, "parameters")));
+      if ("parameters" in declaration) out.push(...checkGeminiParameters(declaration.parameters, key(dAt, "parameters")));
       if ("parametersJsonSchema" in declaration && !isObj(declaration.parametersJsonSchema)) {
         out.push({ at: key(dAt, "parametersJsonSchema"), message: "parametersJsonSchema must be a JSON Schema object" });
       }
@@ -198,12 +317,28 @@ export function checkGeminiTools(tools: unknown, at = "tools"): Violation[] {
 
 // ---- OpenAI (Chat Completions and Responses) --------------------------------------------------
 
-/** providers.md, "OpenAI strict mode": not allowed anywhere in a strict schema. */
+/**
+ * Not allowed anywhere in a strict schema. Sources:
+ * - OpenAI's structured-outputs guide, "Some type-specific keywords are not yet supported":
+ *   `allOf`, `not`, `dependentRequired`, `dependentSchemas`, `if`, `then`, `else`;
+ * - outside the guide's supported subset, and refused before sending by the openai SDK's own
+ *   strict transform (`toStrictJsonSchema`, its unsupported-keyword set): the rest below;
+ * - `oneOf`: the API answers "In context=('properties', …), 'oneOf' is not permitted." (user
+ *   reports, e.g. github.com/can1357/oh-my-pi/issues/920; github.com/openai/openai-node/pull/2602
+ *   adds it to the SDK's set). At the root it is reported as a root union instead.
+ * `$schema` and `$id` are allowed at the root only (`OPENAI_STRICT_ROOT_ONLY`): the SDK's own
+ * zod helper sends `$schema` at the root of strict schemas, and its transform rejects a nested `$id`.
+ */
 export const OPENAI_STRICT_FORBIDDEN: ReadonlySet<string> = new Set([
   "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "patternProperties",
   "propertyNames", "prefixItems", "contains", "minProperties", "maxProperties", "uniqueItems",
-  "unevaluatedProperties", "unevaluatedItems",
+  "unevaluatedProperties", "unevaluatedItems", "additionalItems", "contentEncoding", "contentMediaType",
+  "contentSchema", "minContains", "maxContains", "dependencies", "$anchor", "$dynamicAnchor", "$dynamicRef",
+  "$recursiveAnchor", "$recursiveRef", "oneOf",
 ]);
+
+/** Schema-document keywords strict mode takes at the root of `parameters` only (see `OPENAI_STRICT_FORBIDDEN`). */
+export const OPENAI_STRICT_ROOT_ONLY: ReadonlySet<string> = new Set(["$schema", "$id"]);
 
 /**
  * String formats strict mode takes (OpenAI's structured-outputs guide). Not in providers.md:
@@ -215,11 +350,78 @@ export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
   "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 ]);
 
+/**
+ * OpenAI's structured-outputs guide, "Supported schemas":
+ * - "A schema may have up to 5000 object properties total, with up to 10 levels of nesting."
+ * - "total string length of all property names, definition names, enum values, and const values
+ *   cannot exceed 120,000 characters."
+ * - "A schema may have up to 1000 enum values across all enum properties."
+ * - "For a single enum property with string values, the total string length of all enum values
+ *   cannot exceed 15,000 characters when there are more than 250 enum values."
+ * The guide does not say how levels are counted; here a level is one object schema on the way
+ * down from the root (the root object is level 1; arrays and anyOf add none), `$ref`s are not
+ * followed and each `$defs` entry counts from level 1. Non-string enum/const values count with
+ * their JSON text length.
+ */
+export const OPENAI_STRICT_LIMITS = {
+  maxNestingDepth: 10,
+  maxObjectProperties: 5000,
+  maxEnumValues: 1000,
+  maxTotalStringLength: 120_000,
+  largeEnumValueCount: 250,
+  maxLargeEnumStringLength: 15_000,
+} as const;
+
+/**
+ * OpenAI refuses these at the root of `parameters` even when not strict: "Invalid schema for
+ * function '…': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not'
+ * at the top level." (`const` joined the message in 2026: github.com/goruck/home-generative-agent/pull/545;
+ * the older text, without it: github.com/nspady/google-calendar-mcp/issues/39).
+ */
+export const OPENAI_ROOT_FORBIDDEN: readonly string[] = ["oneOf", "anyOf", "allOf", "enum", "const", "not"];
+
+/** JSON Schema's annotation keywords (as the openai SDK's strict transform lists them): no constraint. */
+const JSON_SCHEMA_ANNOTATIONS = new Set(["$comment", "default", "description", "examples", "readOnly", "title", "writeOnly"]);
+const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
+
 function hasType(node: Obj, name: string): boolean {
   return node.type === name || (Array.isArray(node.type) && node.type.includes(name));
 }
 
-/** The `parameters` of a strict function (`strict: true`). */
+function matchesJsonType(type: unknown, value: unknown): boolean {
+  switch (type) {
+    case "string": return typeof value === "string";
+    case "number": return typeof value === "number";
+    case "integer": return Number.isInteger(value);
+    case "boolean": return typeof value === "boolean";
+    case "null": return value === null;
+    case "object": return isObj(value);
+    case "array": return Array.isArray(value);
+    default: return false;
+  }
+}
+
+/**
+ * A node without `type` that strict mode takes: exactly one of `anyOf` or `$ref`, beside
+ * annotations and definition maps (the guide's own examples: `{"anyOf": [...]}`,
+ * `{"$ref": "#/$defs/step"}`). Anything else without a type is answered "In context=(…),
+ * schema must have a 'type' key." — reported for `{}`, a description-only node and a bare
+ * `{"const": …}`. A bare `{"enum": […]}` is refused too (fail closed): the guide lists "Enum"
+ * among the types but shows none without `type`, and the SDK's converters always add one.
+ */
+function typelessAllowed(node: Obj): boolean {
+  const structural = Object.keys(node).filter((k) => !JSON_SCHEMA_ANNOTATIONS.has(k) && k !== "$defs" && k !== "definitions");
+  return structural.length === 1 && (structural[0] === "anyOf" || structural[0] === "$ref");
+}
+
+/**
+ * The `parameters` of a strict function (`strict: true`): every object closed
+ * (`additionalProperties: false`) with every property required, the forbidden keywords and
+ * formats, a `type` on every node (see `typelessAllowed`), `items` (one schema) on every
+ * array, no boolean schemas, enum/const values of the node's type ("enum value javascript does
+ * not validate against {'type': 'null'}", github.com/can1357/oh-my-pi/issues/1835), an object
+ * root without a root union/enum/const, and the size limits (`OPENAI_STRICT_LIMITS`).
+ */
 export function checkOpenAIStrictSchema(schema: unknown, at = "parameters"): Violation[] {
   const out: Violation[] = [];
   if (!isObj(schema)) return [{ at, message: "parameters must be a JSON Schema object" }];
@@ -227,11 +429,15 @@ export function checkOpenAIStrictSchema(schema: unknown, at = "parameters"): Vio
   for (const union of ["anyOf", "oneOf"]) {
     if (union in schema) out.push({ at: key(at, union), message: `the root must be an object, not a union (${union})` });
   }
-  strictNode(schema, at, out);
+  for (const literal of ["enum", "const"]) {
+    if (literal in schema) out.push({ at: key(at, literal), message: `the root must be an object schema, not an ${literal}` });
+  }
+  strictNode(schema, at, out, true);
+  checkOpenAIStrictLimits(schema, at, out);
   return out;
 }
 
-function strictNode(node: unknown, at: string, out: Violation[]): void {
+function strictNode(node: unknown, at: string, out: Violation[], root = false): void {
   if (typeof node === "boolean") {
     out.push({ at, message: `a boolean schema (${node}) is not allowed in strict mode` });
     return;
@@ -241,10 +447,26 @@ function strictNode(node: unknown, at: string, out: Violation[]): void {
     return;
   }
   for (const name of Object.keys(node)) {
+    if (root && name === "oneOf") continue; // reported as a root union
     if (OPENAI_STRICT_FORBIDDEN.has(name)) out.push({ at: key(at, name), message: `'${name}' is not permitted in strict mode` });
+    else if (!root && OPENAI_STRICT_ROOT_ONLY.has(name)) out.push({ at: key(at, name), message: `'${name}' is only allowed at the root of a strict schema` });
   }
   if (typeof node.format === "string" && !OPENAI_STRICT_FORMATS.has(node.format)) {
     out.push({ at: key(at, "format"), message: `'${node.format}' is not a valid format` });
+  }
+  if (!("type" in node)) {
+    if (!root && !typelessAllowed(node)) out.push({ at, message: "schema must have a 'type' key" });
+  } else {
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    const bad = types.filter((t) => typeof t !== "string" || !JSON_TYPES.has(t));
+    if (bad.length > 0 || types.length === 0) out.push({ at: key(at, "type"), message: `invalid type ${JSON.stringify(node.type)}` });
+    else {
+      const literals: Array<[unknown, string]> = Array.isArray(node.enum) ? node.enum.map((v, i): [unknown, string] => [v, `${key(at, "enum")}[${i}]`]) : [];
+      if ("const" in node) literals.push([node.const, key(at, "const")]);
+      for (const [value, where] of literals) {
+        if (!types.some((t) => matchesJsonType(t, value))) out.push({ at: where, message: `enum value ${JSON.stringify(value)} does not validate against {'type': ${JSON.stringify(node.type)}}` });
+      }
+    }
   }
   if (hasType(node, "object") || ("properties" in node && !("$ref" in node))) {
     const properties = isObj(node.properties) ? node.properties : {};
@@ -263,6 +485,8 @@ function strictNode(node: unknown, at: string, out: Violation[]): void {
   if ("items" in node) {
     if (Array.isArray(node.items)) out.push({ at: key(at, "items"), message: "tuple 'items' (an array) is not permitted in strict mode" });
     else strictNode(node.items, key(at, "items"), out);
+  } else if (hasType(node, "array")) {
+    out.push({ at: key(at, "items"), message: "an array schema must have 'items' (one schema for every item)" });
   }
   for (const union of ["anyOf", "oneOf"]) {
     if (Array.isArray(node[union])) (node[union] as unknown[]).forEach((branch, i) => strictNode(branch, `${key(at, union)}[${i}]`, out));
@@ -272,15 +496,89 @@ function strictNode(node: unknown, at: string, out: Violation[]): void {
   }
 }
 
-/** Non-strict parameters: still an object schema at the root. */
-function checkOpenAIParameters(parameters: unknown, strict: unknown, at: string, out: Violation[]): void {
+function literalLength(value: unknown): number {
+  return typeof value === "string" ? value.length : (JSON.stringify(value) ?? "").length;
+}
+
+/** `OPENAI_STRICT_LIMITS`, counted over the whole schema (definitions included). */
+function checkOpenAIStrictLimits(schema: Obj, at: string, out: Violation[]): void {
+  const limits = OPENAI_STRICT_LIMITS;
+  let properties = 0;
+  let enumValues = 0;
+  let stringLength = 0;
+  let deepest = { depth: 0, at };
+  const visit = (node: unknown, path: string, parentDepth: number): void => {
+    if (!isObj(node)) return;
+    const depth = hasType(node, "object") || isObj(node.properties) ? parentDepth + 1 : parentDepth;
+    if (depth > deepest.depth) deepest = { depth, at: path };
+    if (isObj(node.properties)) {
+      for (const [name, child] of Object.entries(node.properties)) {
+        properties += 1;
+        stringLength += name.length;
+        visit(child, key(key(path, "properties"), name), depth);
+      }
+    }
+    if (Array.isArray(node.enum)) {
+      enumValues += node.enum.length;
+      stringLength += node.enum.reduce((sum: number, v) => sum + literalLength(v), 0);
+      const strings = node.enum.filter((v): v is string => typeof v === "string");
+      // "with string values": an optional enum's null does not make it a non-string enum.
+      if (strings.length > limits.largeEnumValueCount && node.enum.every((v) => typeof v === "string" || v === null)) {
+        const length = strings.reduce((sum, v) => sum + v.length, 0);
+        if (length > limits.maxLargeEnumStringLength) {
+          out.push({ at: key(path, "enum"), message: `an enum with more than ${limits.largeEnumValueCount} string values may total at most ${limits.maxLargeEnumStringLength} characters, this one has ${strings.length} values totalling ${length}` });
+        }
+      }
+    }
+    if ("const" in node) stringLength += literalLength(node.const);
+    if (isObj(node.items)) visit(node.items, key(path, "items"), depth);
+    for (const union of ["anyOf", "oneOf"]) {
+      if (Array.isArray(node[union])) (node[union] as unknown[]).forEach((branch, i) => visit(branch, `${key(path, union)}[${i}]`, depth));
+    }
+    for (const defs of ["$defs", "definitions"]) {
+      if (!isObj(node[defs])) continue;
+      for (const [name, def] of Object.entries(node[defs] as Obj)) {
+        stringLength += name.length;
+        visit(def, key(key(path, defs), name), 0);
+      }
+    }
+  };
+  visit(schema, at, 0);
+  if (deepest.depth > limits.maxNestingDepth) out.push({ at: deepest.at, message: `${deepest.depth} levels of nesting exceeds limit of ${limits.maxNestingDepth}` });
+  if (properties > limits.maxObjectProperties) out.push({ at, message: `${properties} object properties in total exceeds limit of ${limits.maxObjectProperties}` });
+  if (enumValues > limits.maxEnumValues) out.push({ at, message: `${enumValues} enum values in total exceeds limit of ${limits.maxEnumValues}` });
+  if (stringLength > limits.maxTotalStringLength) {
+    out.push({ at, message: `total string length of property names, definition names, enum and const values is ${stringLength}, exceeds limit of ${limits.maxTotalStringLength}` });
+  }
+}
+
+/**
+ * A function's `parameters` as Chat Completions and Responses check it: the strict rules when
+ * `strict === true`; otherwise an object root without `OPENAI_ROOT_FORBIDDEN` keywords (no
+ * parameters at all is fine).
+ */
+export function checkOpenAIParameters(parameters: unknown, strict: unknown = false, at = "parameters"): Violation[] {
+  const out: Violation[] = [];
+  pushOpenAIParameters(parameters, strict, at, out);
+  return out;
+}
+
+function pushOpenAIParameters(parameters: unknown, strict: unknown, at: string, out: Violation[]): void {
   if (strict === true) {
     out.push(...checkOpenAIStrictSchema(parameters, at));
     return;
   }
   if (parameters === undefined) return;
-  if (!isObj(parameters)) out.push({ at, message: "parameters must be a JSON Schema object" });
-  else if (parameters.type !== "object") out.push({ at: key(at, "type"), message: `schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(parameters.type)}'` });
+  if (!isObj(parameters)) {
+    out.push({ at, message: "parameters must be a JSON Schema object" });
+    return;
+  }
+  if (parameters.type !== "object") out.push({ at: key(at, "type"), message: `schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(parameters.type)}'` });
+  for (const name of OPENAI_ROOT_FORBIDDEN) {
+    if (name in parameters) {
+      out.push({ at: key(at, name), message: `schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not' at the top level (found '${name}')` });
+    }
+  }
 }
 
 /** Chat Completions `tools`. Strict rules apply where `function.strict === true`. */
@@ -298,7 +596,7 @@ export function checkOpenAIChatTools(tools: unknown, at = "tools"): Violation[] 
     checkAllowedKeys(fn, new Set(["name", "description", "parameters", "strict"]), fAt, out, "function");
     checkName("openai", fn.name, key(fAt, "name"), out);
     if ("strict" in fn && typeof fn.strict !== "boolean" && fn.strict !== null) out.push({ at: key(fAt, "strict"), message: "strict must be a boolean" });
-    checkOpenAIParameters(fn.parameters, fn.strict, key(fAt, "parameters"), out);
+    pushOpenAIParameters(fn.parameters, fn.strict, key(fAt, "parameters"), out);
   });
   return out;
 }
@@ -318,13 +616,20 @@ export function checkOpenAIResponsesTools(tools: unknown, at = "tools"): Violati
     if (typeof tool.strict !== "boolean") {
       out.push({ at: key(tAt, "strict"), message: `strict must be sent as a boolean (got ${JSON.stringify(tool.strict)}); without it the Responses API tries strict mode` });
     }
-    checkOpenAIParameters(tool.parameters, tool.strict, key(tAt, "parameters"), out);
+    pushOpenAIParameters(tool.parameters, tool.strict, key(tAt, "parameters"), out);
   });
   return out;
 }
 
 // ---- Anthropic, MCP, Bedrock ------------------------------------------------------------------
 
+/**
+ * Anthropic: "tools.N.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf
+ * at the top level" (github.com/anthropics/claude-code/issues/5319), and `Tool.InputSchema.type`
+ * is `'object'` in @anthropic-ai/sdk. Bedrock Converse hands the schema to the same models and
+ * is held to the same rule. `not` is NOT in the list: neither the error text nor the docs name
+ * it, so a root `not` is not reported.
+ */
 const ROOT_COMBINATORS = ["anyOf", "oneOf", "allOf"];
 
 function checkObjectRoot(schema: unknown, at: string, out: Violation[]): void {
@@ -338,6 +643,12 @@ function checkObjectRoot(schema: unknown, at: string, out: Violation[]): void {
   }
 }
 
+/** @anthropic-ai/sdk `Tool` (a custom tool): its fields. */
+const ANTHROPIC_TOOL_KEYS = new Set([
+  "name", "description", "input_schema", "cache_control", "type", "strict", "defer_loading",
+  "eager_input_streaming", "input_examples", "allowed_callers",
+]);
+
 /** Anthropic Messages `tools` (custom tools). */
 export function checkAnthropicTools(tools: unknown, at = "tools"): Violation[] {
   if (!Array.isArray(tools)) return [{ at, message: "tools must be an array" }];
@@ -349,9 +660,9 @@ export function checkAnthropicTools(tools: unknown, at = "tools"): Violation[] {
       return;
     }
     for (const name of Object.keys(tool)) {
-      if (!["name", "description", "input_schema", "cache_control", "type"].includes(name)) out.push({ at: key(tAt, name), message: "Extra inputs are not permitted" });
+      if (!ANTHROPIC_TOOL_KEYS.has(name)) out.push({ at: key(tAt, name), message: "Extra inputs are not permitted" });
     }
-    if ("type" in tool && tool.type !== "custom") out.push({ at: key(tAt, "type"), message: `only custom tools are checked here, got ${JSON.stringify(tool.type)}` });
+    if ("type" in tool && tool.type !== "custom" && tool.type !== null) out.push({ at: key(tAt, "type"), message: `only custom tools are checked here, got ${JSON.stringify(tool.type)}` });
     checkName("anthropic", tool.name, key(tAt, "name"), out);
     if ("description" in tool && typeof tool.description !== "string") out.push({ at: key(tAt, "description"), message: "description must be a string" });
     if (!("input_schema" in tool)) out.push({ at: key(tAt, "input_schema"), message: "Field required" });
@@ -361,8 +672,23 @@ export function checkAnthropicTools(tools: unknown, at = "tools"): Violation[] {
 }
 
 const MCP_ANNOTATIONS = new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
+/** The MCP SDK's `Tool` fields (`ToolSchema`: BaseMetadata, Icons, and the tool's own). */
+const MCP_TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta"]);
 
-/** MCP `tools/list` result's `tools`. */
+function isAtOrUnder(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}.`) || path.startsWith(`${ancestor}[`);
+}
+
+/**
+ * MCP `tools/list` result's `tools`: the hand-written rules below, then each tool parsed with
+ * the MCP SDK's own zod `ToolSchema` (what an SDK client's `listTools()` parses the result
+ * with), each zod issue reported at its path. An issue at a place a hand-written rule already
+ * reported (the same path or below it) is not reported twice.
+ * What `ToolSchema` refuses beyond the rules here: a `properties` value of `inputSchema` /
+ * `outputSchema` that is not an object (so a boolean property schema, valid JSON Schema, is
+ * refused there; deeper booleans, `items: true` and the like pass), a non-object
+ * `outputSchema` root, non-string `required` entries, a missing `name`, bad `icons`/`execution`.
+ */
 export function checkMcpTools(tools: unknown, at = "tools"): Violation[] {
   if (!Array.isArray(tools)) return [{ at, message: "tools must be an array" }];
   const out: Violation[] = [];
@@ -372,17 +698,26 @@ export function checkMcpTools(tools: unknown, at = "tools"): Violation[] {
       out.push({ at: tAt, message: "a tool must be an object" });
       return;
     }
-    checkAllowedKeys(tool, new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations"]), tAt, out, "Tool");
-    checkName("mcp", tool.name, key(tAt, "name"), out);
-    if (!isObj(tool.inputSchema) || tool.inputSchema.type !== "object") out.push({ at: key(tAt, "inputSchema"), message: 'inputSchema must be an object schema (type "object")' });
+    const own: Violation[] = [];
+    checkAllowedKeys(tool, MCP_TOOL_KEYS, tAt, own, "Tool");
+    checkName("mcp", tool.name, key(tAt, "name"), own);
+    if (!isObj(tool.inputSchema) || tool.inputSchema.type !== "object") own.push({ at: key(tAt, "inputSchema"), message: 'inputSchema must be an object schema (type "object")' });
     if ("annotations" in tool) {
-      if (!isObj(tool.annotations)) out.push({ at: key(tAt, "annotations"), message: "annotations must be an object" });
+      if (!isObj(tool.annotations)) own.push({ at: key(tAt, "annotations"), message: "annotations must be an object" });
       else {
         for (const [name, value] of Object.entries(tool.annotations)) {
-          if (!MCP_ANNOTATIONS.has(name)) out.push({ at: key(key(tAt, "annotations"), name), message: "unknown annotation" });
-          else if (name !== "title" && typeof value !== "boolean") out.push({ at: key(key(tAt, "annotations"), name), message: "a hint must be a boolean" });
+          if (!MCP_ANNOTATIONS.has(name)) own.push({ at: key(key(tAt, "annotations"), name), message: "unknown annotation" });
+          else if (name !== "title" && typeof value !== "boolean") own.push({ at: key(key(tAt, "annotations"), name), message: "a hint must be a boolean" });
         }
       }
+    }
+    out.push(...own);
+    const parsed = ToolSchema.safeParse(tool);
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues) {
+      const where = issue.path.reduce<string>((path, segment) => key(path, typeof segment === "number" ? segment : String(segment)), tAt);
+      if (own.some((v) => isAtOrUnder(where, v.at))) continue;
+      out.push({ at: where, message: `${issue.message} (MCP SDK ToolSchema, ${issue.code})` });
     }
   });
   return out;

@@ -9,7 +9,7 @@
  * results are checked with the dialect rules, and any violation is answered the way the
  * provider answers it: HTTP 400 with that provider's error JSON. Every request is recorded.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   checkAnthropicToolResults,

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { describeExport, EXPORTERS, type AnyExportOptions, type ExportFormat } from "../../providers";
+import { ADAPTERS, describeExport, type AnyExportOptions, type ExportFormat } from "../../providers";
 import { CliError, messageOf } from "../errors";
 import { finish, loadToolkit, note, withModuleOptions, type ModuleOptions } from "../shared";
 
@@ -21,7 +21,7 @@ export function registerExport(program: Command): Command {
     .command("export")
     .description("print the tool declarations for a provider; what the provider's schema dialect changed goes to stderr")
     .argument("<module>", "a .ts or .js module that exports tools (a Toolkit, Tools, decorated classes or instances)")
-    .addOption(new Option("-f, --format <format>", "provider format").choices(Object.keys(EXPORTERS)).default("gemini"))
+    .addOption(new Option("-f, --format <format>", "provider format").choices(Object.keys(ADAPTERS)).default("gemini"))
     .option("--strict", "OpenAI strict mode (formats openai and openai-responses)")
     .option("--json-schema", "Gemini: send the full JSON Schema as parametersJsonSchema")
     .addOption(new Option("--names <mode>", "tool names a provider rejects: exact = error, sanitize = map them").choices(["exact", "sanitize"]).default("exact"))

@@ -1,0 +1,215 @@
+import { ExportError } from "../errors";
+import { sanitizedName, type NameRule } from "../names";
+import { errorMessage, errorResult } from "../runtime/result";
+import { validatesArguments } from "../runtime/run-contract";
+import { ChangeLog, type SchemaChange } from "../schema/lowering";
+import type { JSONSchemaObject, Tool, ToolContext, ToolResult } from "../types";
+import { decodeWith, type MaybeCodec } from "./codec";
+
+/** Options every exporter takes. */
+export interface ExportOptions {
+  /**
+   * "exact" (default): a name the provider rejects is an error. "sanitize": such names are
+   * mapped to provider-safe ones (`billing.refund` → `billing_refund`); the toolkit's `run*`
+   * methods map them back, and two tools mapping to one name is an error.
+   */
+  names?: "exact" | "sanitize";
+}
+
+/** Declarations plus every change the provider's dialect made to get there. */
+export interface ExportReport<D> {
+  declarations: D;
+  changes: SchemaChange[];
+}
+
+/** A tool's schema as a provider receives it, and the way back for values sent under it. */
+export interface Lowering {
+  schema: JSONSchemaObject;
+  codec: MaybeCodec;
+  /** OpenAI: whether the schema is strict-mode. */
+  strict?: boolean;
+}
+
+export interface DeclaredTool {
+  tool: Tool;
+  /** The name the provider sees. */
+  name: string;
+  lowering: Lowering;
+}
+
+/** A tool call as a provider's response carries it, arguments still raw (an object or JSON text). */
+export interface ParsedCall {
+  id?: string;
+  name: string;
+  arguments: unknown;
+  /** Set when the call cannot run at all (an unreadable entry, a kind of call toolnexus does not declare). */
+  refusal?: string;
+}
+
+/**
+ * Everything toolnexus knows about one provider, in one object: its name rule, how a schema
+ * is lowered to its dialect (with the way back), its declarations, how calls are read out of
+ * its responses, and how results are written back. Adding a provider is one such object.
+ */
+export interface ProviderAdapter<Declarations = unknown, Options extends ExportOptions = ExportOptions, Reply = unknown> {
+  readonly id: string;
+  readonly names: NameRule;
+  lower(schema: JSONSchemaObject, log: ChangeLog, options: Options): Lowering;
+  declare(tools: readonly DeclaredTool[], options: Options): Declarations;
+  /** The calls in a response. May throw on input it cannot read; callers guard it. */
+  readCalls(input: unknown): ParsedCall[];
+  /** What to append to the conversation for these calls and their results. */
+  reply(calls: readonly ParsedCall[], results: readonly ToolResult[]): Reply;
+}
+
+/** How the calls of one export find their tools: exported name → tool name and the way back. */
+export type ExportBinding = ReadonlyMap<string, { tool: string; codec: MaybeCodec }>;
+
+export interface Export<D> extends ExportReport<D> {
+  binding: ExportBinding;
+}
+
+/** The declarations of `tools` for `adapter`, the change report, and the binding its calls are read with. */
+export function exportTools<D, O extends ExportOptions>(adapter: ProviderAdapter<D, O>, tools: readonly Tool[], options: O): Export<D> {
+  const names = exportedNames(adapter, tools, options);
+  const changes: SchemaChange[] = [];
+  const declared = tools.map((tool) => {
+    const log = new ChangeLog(tool.name, validatesArguments(tool));
+    const lowering = adapter.lower(tool.inputSchema, log, options);
+    changes.push(...log.changes);
+    return { tool, name: names.get(tool.name)!, lowering };
+  });
+  return { declarations: adapter.declare(declared, options), changes, binding: bindingOf(declared) };
+}
+
+/**
+ * The binding for running calls when the toolkit made no export for this provider: each
+ * tool under its own name, with the way back of its default lowering. Never throws: a tool
+ * whose schema cannot be lowered is run with the arguments as sent.
+ */
+export function defaultBinding(adapter: ProviderAdapter, tools: readonly Tool[]): ExportBinding {
+  return bindingOf(
+    tools.map((tool) => {
+      try {
+        return { tool, name: tool.name, lowering: adapter.lower(tool.inputSchema, new ChangeLog(tool.name), {}) };
+      } catch {
+        return { tool, name: tool.name, lowering: { schema: tool.inputSchema, codec: undefined } };
+      }
+    }),
+  );
+}
+
+function bindingOf(declared: readonly DeclaredTool[]): ExportBinding {
+  return new Map(declared.map(({ tool, name, lowering }) => [name, { tool: tool.name, codec: lowering.codec }]));
+}
+
+/**
+ * The name each tool is exported under. With `names: "exact"` a name the provider rejects
+ * throws, naming every such tool; with "sanitize" it is mapped, and collisions throw.
+ */
+function exportedNames(adapter: ProviderAdapter, tools: readonly Tool[], options: ExportOptions): Map<string, string> {
+  const rule = adapter.names;
+  if (options.names !== "sanitize") {
+    const rejected = tools.filter((tool) => !rule.pattern.test(tool.name)).map((tool) => `"${tool.name}"`);
+    if (rejected.length > 0) {
+      const plural = rejected.length > 1 ? "s" : "";
+      throw new ExportError(
+        `${adapter.id} rejects the tool name${plural} ${rejected.join(", ")} (${adapter.id} names: ${rule.text}). Rename the tool${plural} (a letter first, then letters, digits, _ or -, at most 64 characters), or export with { names: "sanitize" } to map names reversibly.`,
+      );
+    }
+    return new Map(tools.map((tool) => [tool.name, tool.name]));
+  }
+  const names = new Map(tools.map((tool) => [tool.name, sanitizedName(tool.name, rule)]));
+  const seen = new Map<string, string>();
+  for (const [original, exported] of names) {
+    const clash = seen.get(exported);
+    if (clash !== undefined) throw new ExportError(`Tools "${clash}" and "${original}" both become "${exported}" for ${adapter.id}; rename one of them.`);
+    seen.set(exported, original);
+  }
+  return names;
+}
+
+/** What the run side needs from a toolkit: a call by tool name, with arguments as sent. */
+export type CallRunner = (toolName: string, args: unknown, ctx: ToolContext, decode?: (args: Record<string, unknown>) => unknown) => Promise<ToolResult>;
+
+/**
+ * Runs every call in `input` concurrently, each isolated (whatever one call does stays with
+ * its result), and returns the provider's reply in call order. Never throws and never
+ * rejects: an input the adapter cannot read is a batch of no calls.
+ */
+export function answerCalls<R>(
+  adapter: ProviderAdapter<unknown, ExportOptions, R>,
+  binding: ExportBinding,
+  run: CallRunner,
+  input: unknown,
+  ctx: ToolContext | undefined,
+): Promise<R> {
+  let calls: ParsedCall[];
+  try {
+    calls = adapter.readCalls(input);
+  } catch {
+    calls = [];
+  }
+  const results = calls.map((call) => {
+    const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${call.name}" could not run: ${errorMessage(thrown)}`);
+    try {
+      if (call.refusal !== undefined) return Promise.resolve(errorResult("unknown_tool", call.refusal, { tool: call.name }));
+      const bound = binding.get(call.name);
+      const callCtx: ToolContext = { ...ctx, callId: call.id, provider: adapter.id };
+      // A name this export did not declare runs as it is: the toolkit answers for unknown tools.
+      if (bound === undefined) return run(call.name, call.arguments, callCtx).then(undefined, failed);
+      const { codec } = bound;
+      return run(bound.tool, call.arguments, callCtx, codec === undefined ? undefined : (args) => decodeWith(codec, args)).then(undefined, failed);
+    } catch (thrown) {
+      return Promise.resolve(failed(thrown));
+    }
+  });
+  return Promise.all(results).then((settled) => adapter.reply(calls, settled));
+}
+
+/**
+ * Reads a list of entries where any read may throw (a host's Proxy, a getter): each entry
+ * that cannot be read becomes a refused call; a list that cannot be read is no calls.
+ */
+export function readEntries(list: unknown, read: (entry: unknown, index: number) => ParsedCall | undefined): ParsedCall[] {
+  if (!Array.isArray(list)) return [];
+  const calls: ParsedCall[] = [];
+  const length = list.length;
+  for (let index = 0; index < length; index++) {
+    try {
+      const call = read(list[index], index);
+      if (call !== undefined) calls.push(call);
+    } catch (thrown) {
+      calls.push({ name: "", arguments: undefined, refusal: `Tool call ${index + 1} could not be read (${errorMessage(thrown)}); send it again as a plain JSON object.` });
+    }
+  }
+  return calls;
+}
+
+/**
+ * A call out of the fields a provider names: a name that is not a string makes a refused call
+ * (answered, never run); an id that is not a string is left out.
+ */
+export function callOf(name: unknown, args: unknown, id: unknown): ParsedCall {
+  const call: ParsedCall = { name: typeof name === "string" ? name : "", arguments: args };
+  if (typeof id === "string") call.id = id;
+  if (typeof name !== "string") {
+    call.refusal = `A tool call has no usable name (got ${describeName(name)}); call one of the declared tools by its name.`;
+  }
+  return call;
+}
+
+function describeName(name: unknown): string {
+  if (name === null || name === undefined) return String(name);
+  return typeof name === "object" ? "an object" : `${typeof name}`;
+}
+
+/** A property of a value a provider sent: `undefined` unless it is a plain object that has it. */
+export function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** An error result's text for providers whose result message has no error flag. */
+export function textForModel(result: ToolResult): string {
+  return result.isError ? `Error: ${result.output}` : result.output;
+}
