@@ -84,14 +84,13 @@ function validatorOrThrow(name: string, schema: JSONSchemaObject): ArgumentsVali
 }
 
 /**
- * Whether a root schema describes objects: `type: "object"`, or no type with object keywords,
- * or a root `$ref` to such a schema, or object branches in root combinators.
+ * Whether a root schema describes objects: `type: "object"`, a root `$ref` to such a schema
+ * (as typescript-json-schema writes it), or root combinators whose branches all do.
  */
 function describesObjects(schema: JSONSchemaObject, root: JSONSchemaObject = schema): boolean {
   if (schema.type !== undefined) return schema.type === "object";
   const target = rootRefTarget({ ...root, $ref: schema.$ref });
   if (target !== undefined) return describesObjects(target, root);
-  if ("properties" in schema || "required" in schema || "additionalProperties" in schema) return true;
   const branches = [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? []), ...((schema.allOf as unknown[]) ?? [])];
   return branches.length > 0 && branches.every((branch) => typeof branch === "object" && branch !== null && describesObjects(branch as JSONSchemaObject, root));
 }

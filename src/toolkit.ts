@@ -186,21 +186,23 @@ export class Toolkit {
 
   // ---- Round trips: every call in a model response, run concurrently, answered in order ----
   // Never reject, whatever they are handed. Gemini, Anthropic and Bedrock answer with one
-  // turn, or `undefined` when the response held no calls (nothing to append).
+  // turn, or `undefined` when the response held no calls (nothing to append). The input type
+  // is a type parameter so that a response written by hand, with fields toolnexus does not
+  // read, type-checks as it is.
 
-  runGemini(input: GeminiCallsInput, ctx?: ToolContext): Promise<GeminiToolResponseContent | undefined> {
+  runGemini<Input extends GeminiCallsInput>(input: Input, ctx?: ToolContext): Promise<GeminiToolResponseContent | undefined> {
     return this.#answer(gemini, input, ctx);
   }
-  runOpenAI(input: OpenAICallsInput, ctx?: ToolContext): Promise<OpenAIToolMessage[]> {
+  runOpenAI<Input extends OpenAICallsInput>(input: Input, ctx?: ToolContext): Promise<OpenAIToolMessage[]> {
     return this.#answer(openai, input, ctx);
   }
-  runOpenAIResponses(input: OpenAIResponsesCallsInput, ctx?: ToolContext): Promise<OpenAIFunctionCallOutput[]> {
+  runOpenAIResponses<Input extends OpenAIResponsesCallsInput>(input: Input, ctx?: ToolContext): Promise<OpenAIFunctionCallOutput[]> {
     return this.#answer(openaiResponses, input, ctx);
   }
-  runAnthropic(input: AnthropicCallsInput, ctx?: ToolContext): Promise<AnthropicToolResultMessage | undefined> {
+  runAnthropic<Input extends AnthropicCallsInput>(input: Input, ctx?: ToolContext): Promise<AnthropicToolResultMessage | undefined> {
     return this.#answer(anthropic, input, ctx);
   }
-  runBedrock(input: BedrockCallsInput, ctx?: ToolContext): Promise<BedrockToolResultMessage | undefined> {
+  runBedrock<Input extends BedrockCallsInput>(input: Input, ctx?: ToolContext): Promise<BedrockToolResultMessage | undefined> {
     return this.#answer(bedrock, input, ctx);
   }
 

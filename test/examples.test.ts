@@ -47,7 +47,8 @@ describe("reference scenario 3: a functionCall part round trip", () => {
 
 describe("decorated services example", () => {
   it("answers both parallel calls in order, the invalid one as an error naming its arguments", async () => {
-    const { toolkit, reply } = await services.main();
+    const { toolkit, reply: answered } = await services.main();
+    const reply = answered!;
     expect(toolkit.tools().map((t) => t.name)).toEqual(["getWeather", "place_order"]);
     expect(reply.parts.map((p) => p.functionResponse.id)).toEqual(["call-1", "call-2"]);
     expect(reply.parts[0]!.functionResponse.response).toEqual({

@@ -211,7 +211,7 @@ describe("properties: provider round trips with any arguments in well-formed cal
       fc.asyncProperty(calls(objectArguments), fc.boolean(), async (list, asResponse) => {
         const parts = list.map((c) => ({ functionCall: { id: c.id, name: c.name, args: c.args as Record<string, unknown> } }));
         const input = asResponse ? { candidates: [{ content: { role: "model", parts } }] } : parts;
-        const answer = await toolkit.runGemini(input);
+        const answer = (await toolkit.runGemini(input))!;
         expect(answer.role).toBe("user");
         expect(answer.parts).toHaveLength(list.length);
         for (const [i, c] of list.entries()) {
@@ -271,7 +271,7 @@ describe("properties: provider round trips with any arguments in well-formed cal
     await fc.assert(
       fc.asyncProperty(calls(objectArguments), fc.boolean(), async (list, asMessage) => {
         const blocks = [{ type: "text" }, ...list.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args }))];
-        const answer = await toolkit.runAnthropic(asMessage ? { content: blocks } : blocks);
+        const answer = (await toolkit.runAnthropic(asMessage ? { content: blocks } : blocks))!;
         expect(answer.role).toBe("user");
         expect(answer.content).toHaveLength(list.length);
         for (const [i, c] of list.entries()) {

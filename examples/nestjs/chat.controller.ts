@@ -39,7 +39,8 @@ export class ChatController {
       contents.push(response.candidates![0]!.content!);
       // Host data for the tools: the user the guard authenticated, and the request itself
       // (request-scoped providers resolve their instance from it).
-      const reply = await this.toolkit.runGemini(response, { state: { user: request.user, request } });
+      // `response.functionCalls` is non-empty here, so there is a reply to append.
+      const reply = (await this.toolkit.runGemini(response, { state: { user: request.user, request } }))!;
       reply.parts.forEach(({ functionResponse }, index) =>
         calls.push({ name: functionResponse.name, args: response.functionCalls![index]!.args, isError: "error" in functionResponse.response }),
       );

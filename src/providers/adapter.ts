@@ -3,7 +3,7 @@ import { sanitizedName, type NameRule } from "../names";
 import { errorMessage, errorResult } from "../runtime/result";
 import { validatesArguments } from "../runtime/run-contract";
 import { ChangeLog, type SchemaChange } from "../schema/lowering";
-import type { JSONSchemaObject, Tool, ToolContext, ToolResult } from "../types";
+import type { JSONSchemaObject, Tool, ToolContext, ToolErrorKind, ToolResult } from "../types";
 import { decodeWith, type MaybeCodec } from "./codec";
 
 /** Options every exporter takes. */
@@ -43,7 +43,7 @@ export interface ParsedCall {
   name: string;
   arguments: unknown;
   /** Set when the call cannot run at all (an unreadable entry, a kind of call toolnexus does not declare). */
-  refusal?: string;
+  refusal?: { kind: ToolErrorKind; message: string };
 }
 
 /**
@@ -153,7 +153,7 @@ export function answerCalls<R>(
   const results = calls.map((call) => {
     const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${call.name}" could not run: ${errorMessage(thrown)}`);
     try {
-      if (call.refusal !== undefined) return Promise.resolve(errorResult("unknown_tool", call.refusal, { tool: call.name }));
+      if (call.refusal !== undefined) return Promise.resolve(errorResult(call.refusal.kind, call.refusal.message, { tool: call.name }));
       const bound = binding.get(call.name);
       const callCtx: ToolContext = { ...ctx, callId: call.id, provider: adapter.id };
       // A name this export did not declare runs as it is: the toolkit answers for unknown tools.
@@ -180,28 +180,47 @@ export function readEntries(list: unknown, read: (entry: unknown, index: number)
       const call = read(list[index], index);
       if (call !== undefined) calls.push(call);
     } catch (thrown) {
-      calls.push({ name: "", arguments: undefined, refusal: `Tool call ${index + 1} could not be read (${errorMessage(thrown)}); send it again as a plain JSON object.` });
+      calls.push({ name: "", arguments: undefined, refusal: { kind: "invalid_arguments", message: `Tool call ${index + 1} could not be read (${errorMessage(thrown)}); send it again as a plain JSON object.` } });
     }
   }
   return calls;
 }
 
+/** Where a provider keeps a call's name, arguments and id. */
+export interface CallFields {
+  name: string;
+  args: string;
+  id: string;
+}
+
 /**
- * A call out of the fields a provider names: a name that is not a string makes a refused call
- * (answered, never run); an id that is not a string is left out.
+ * A call read out of `source` by the fields a provider names, each read on its own: a name
+ * that cannot be read or is not a string, or arguments that cannot be read, make a refused
+ * call (answered, never run), which keeps its id when the id can be read.
  */
-export function callOf(name: unknown, args: unknown, id: unknown): ParsedCall {
-  const call: ParsedCall = { name: typeof name === "string" ? name : "", arguments: args };
-  if (typeof id === "string") call.id = id;
-  if (typeof name !== "string") {
-    call.refusal = `A tool call has no usable name (got ${describeName(name)}); call one of the declared tools by its name.`;
-  }
+export function callFrom(source: unknown, fields: CallFields): ParsedCall {
+  const id = readField(source, fields.id);
+  const name = readField(source, fields.name);
+  const args = readField(source, fields.args);
+  const call: ParsedCall = { name: name.ok && typeof name.value === "string" ? name.value : "", arguments: args.ok ? args.value : undefined };
+  if (id.ok && typeof id.value === "string") call.id = id.value;
+  if (!name.ok) call.refusal = { kind: "unknown_tool", message: `The name of a tool call could not be read (${errorMessage(name.error)}); call one of the declared tools by its name.` };
+  else if (typeof name.value !== "string") call.refusal = { kind: "unknown_tool", message: `A tool call has no usable name (got ${describeName(name.value)}); call one of the declared tools by its name.` };
+  else if (!args.ok) call.refusal = { kind: "invalid_arguments", message: `The arguments of the call to tool "${call.name}" could not be read (${errorMessage(args.error)}); send them as one JSON object.` };
   return call;
+}
+
+function readField(source: unknown, key: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
+  try {
+    return { ok: true, value: field(source, key) };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 function describeName(name: unknown): string {
   if (name === null || name === undefined) return String(name);
-  return typeof name === "object" ? "an object" : `${typeof name}`;
+  return typeof name === "object" ? "an object" : typeof name;
 }
 
 /** A property of a value a provider sent: `undefined` unless it is a plain object that has it. */

@@ -1,7 +1,7 @@
 import type { NameRule } from "../names";
 import { plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject } from "../types";
-import { callOf, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
 
 // ---- Declarations ----------------------------------------------------------------------
 
@@ -10,8 +10,8 @@ export type AnthropicTool = { name: string; description: string; input_schema: A
 
 // ---- Calls in, results out: types ------------------------------------------------------
 
-export type AnthropicBlockLike = { type: string; id?: string; name?: string; input?: unknown; [field: string]: unknown };
-export type AnthropicMessageLike = { content: AnthropicBlockLike[]; [field: string]: unknown };
+export type AnthropicBlockLike = { type: string; id?: string; name?: string; input?: unknown };
+export type AnthropicMessageLike = { content: AnthropicBlockLike[] };
 
 /** A Messages API response, or its `content` blocks. */
 export type AnthropicCallsInput = AnthropicMessageLike | readonly AnthropicBlockLike[];
@@ -33,7 +33,7 @@ export const anthropic: ProviderAdapter<AnthropicTool[], ExportOptions, Anthropi
   declare: (tools) => tools.map(({ tool, name, lowering }) => ({ name, description: tool.description, input_schema: lowering.schema as AnthropicInputSchema })),
   readCalls(input) {
     const blocks = Array.isArray(input) ? input : field(input, "content");
-    return readEntries(blocks, (block) => (field(block, "type") === "tool_use" ? callOf(field(block, "name"), field(block, "input"), field(block, "id")) : undefined));
+    return readEntries(blocks, (block) => (field(block, "type") === "tool_use" ? callFrom(block, { name: "name", args: "input", id: "id" }) : undefined));
   },
   reply(calls, results) {
     // Anthropic rejects a user turn with no content: with no calls there is nothing to append.

@@ -1,7 +1,7 @@
 import type { NameRule } from "../names";
 import { plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject } from "../types";
-import { callOf, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
 
 // ---- Declarations (Converse API) -------------------------------------------------------
 
@@ -11,14 +11,14 @@ export type BedrockToolConfig = {
 
 // ---- Calls in, results out: types ------------------------------------------------------
 
-export type BedrockToolUse = { toolUseId?: string; name?: string; input?: unknown; [field: string]: unknown };
+export type BedrockToolUse = { toolUseId?: string; name?: string; input?: unknown };
 /**
  * Any Converse content block (text, reasoning, images ... are not calls and pass by);
  * `object` so every member of the SDK's block union is accepted as it is.
  */
 export type BedrockContentBlockLike = { toolUse?: BedrockToolUse } | object;
-export type BedrockMessageLike = { content?: BedrockContentBlockLike[]; [field: string]: unknown };
-export type BedrockConverseResponseLike = { output?: { message?: BedrockMessageLike; [field: string]: unknown }; [field: string]: unknown };
+export type BedrockMessageLike = { content?: BedrockContentBlockLike[] };
+export type BedrockConverseResponseLike = { output?: { message?: BedrockMessageLike } };
 
 /** A Converse response, the assistant message, or its content blocks. */
 export type BedrockCallsInput = BedrockConverseResponseLike | BedrockMessageLike | readonly BedrockContentBlockLike[];
@@ -46,7 +46,7 @@ export const bedrock: ProviderAdapter<BedrockToolConfig, ExportOptions, BedrockT
     }
     return readEntries(blocks, (block) => {
       const toolUse = field(block, "toolUse");
-      return toolUse === undefined ? undefined : callOf(field(toolUse, "name"), field(toolUse, "input"), field(toolUse, "toolUseId"));
+      return toolUse === undefined ? undefined : callFrom(toolUse, { name: "name", args: "input", id: "toolUseId" });
     });
   },
   reply(calls, results) {

@@ -73,6 +73,25 @@ export function objectCodec({ properties, nullMeansAbsent, absentSentAsNull, res
   return { encode: (value) => map(value, "encode"), decode: (value) => map(value, "decode") };
 }
 
+/**
+ * Keys the provider cannot take, sent under other names (`original → sent`) and read back
+ * under their own, around the object's own codec.
+ */
+export function renamedKeys(inner: MaybeCodec, renames: ReadonlyMap<string, string>): MaybeCodec {
+  if (renames.size === 0) return inner;
+  const back = new Map([...renames].map(([original, sent]) => [sent, original]));
+  const rename = (value: unknown, names: ReadonlyMap<string, string>): unknown => {
+    if (!isObject(value) || ![...names.keys()].some((key) => hasOwn.call(value, key))) return value;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[names.get(key) ?? key] = value[key];
+    return out;
+  };
+  return {
+    encode: (value) => rename(encodeWith(inner, value), renames),
+    decode: (value) => decodeWith(inner, rename(value, back)),
+  };
+}
+
 /** An array's codec: position `i` by `positions[i]` (tuples), the others by `rest`. */
 export function arrayCodec(positions: readonly MaybeCodec[], rest: MaybeCodec): MaybeCodec {
   if (rest === undefined && positions.every((codec) => codec === undefined)) return undefined;

@@ -3,8 +3,8 @@ import type { NameRule } from "../names";
 import { canonicalSchema } from "../schema/canonical";
 import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
 import type { JSONSchemaObject } from "../types";
-import { callOf, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
-import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, tokenCodec, unionCodec, valueKey, type MaybeCodec, type UnionBranch } from "./codec";
+import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, renamedKeys, tokenCodec, unionCodec, valueKey, type MaybeCodec, type UnionBranch } from "./codec";
 
 // ---- Declarations ----------------------------------------------------------------------
 
@@ -50,10 +50,11 @@ export interface GeminiExportOptions extends ExportOptions {
 
 // ---- Calls in, results out: types ------------------------------------------------------
 
-export type GeminiFunctionCallLike = { id?: string; name?: string; args?: Record<string, unknown>; [field: string]: unknown };
-export type GeminiPartLike = { functionCall?: GeminiFunctionCallLike; [field: string]: unknown };
-export type GeminiContentLike = { role?: string; parts?: GeminiPartLike[]; [field: string]: unknown };
-export type GeminiResponseLike = { candidates?: Array<{ content?: GeminiContentLike; [field: string]: unknown }>; [field: string]: unknown };
+export type GeminiFunctionCallLike = { id?: string; name?: string; args?: Record<string, unknown> };
+/** Any part: text, thoughts and other parts are not calls and pass by. */
+export type GeminiPartLike = { functionCall?: GeminiFunctionCallLike } | object;
+export type GeminiContentLike = { role?: string; parts?: GeminiPartLike[] | null };
+export type GeminiResponseLike = { candidates?: Array<{ content?: GeminiContentLike }> | null };
 
 /** A `generateContent` response, the model's `Content`, its parts, or bare `functionCall`s. */
 export type GeminiCallsInput = GeminiResponseLike | GeminiContentLike | ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike>;
@@ -90,7 +91,7 @@ export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, Gemini
       const call = part !== undefined ? part : typeof field(item, "name") === "string" && field(item, "text") === undefined ? item : undefined;
       // Text, thoughts and other parts are not calls.
       if (call === undefined) return undefined;
-      return callOf(field(call, "name"), field(call, "args"), field(call, "id"));
+      return callFrom(call, { name: "name", args: "args", id: "id" });
     });
   },
   reply(calls, results) {
@@ -154,8 +155,6 @@ interface Lowered {
   /** `undefined`: the node admits no value (`false`). */
   node: JSONSchemaObject | undefined;
   codec: MaybeCodec;
-  /** For an enum node: each value's string. */
-  tokens?: ReadonlyArray<readonly [string, unknown]>;
 }
 
 /**
@@ -167,9 +166,9 @@ function lowerGeminiParameters(schema: JSONSchemaObject, log: ChangeLog): { sche
   const root = inlineAllRefs(plainObjectRoot(schema, log), log);
   const walk: Walk = { log, literals: stringLiterals(root) };
   const { node, codec } = lowerNode(root, "", walk);
-  if (walk.log.changes.length === before) return { schema, codec };
+  if (log.changes.length === before) return { schema, codec };
   const lowered: JSONSchemaObject = node ?? { type: "object" };
-  if (lowered.type !== "object") throw new ExportError(`Tool "${walk.log.tool}": its root schema cannot be an OBJECT for Gemini; declare the arguments as one object.`);
+  if (lowered.type !== "object") throw new ExportError(`Tool "${log.tool}": its root schema cannot be an OBJECT for Gemini; declare the arguments as one object.`);
   return { schema: canonicalSchema(lowered), codec };
 }
 
@@ -252,10 +251,15 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
     node = { ...rest, description: appendSentence(rest.description, `Format: ${format}.`) };
   }
 
+  // Unknown keywords are reported before the children's changes, and removed after them
+  // (an object's undeclared keys still need `additionalProperties` for their way back).
+  const unknown = Object.keys(node).filter((key) => !GEMINI_KEYWORDS.has(key));
+  for (const key of unknown) walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`);
   let codec: MaybeCodec;
   if (node.type === "object") ({ node, codec } = lowerObject(node, pointer, walk));
   else if (node.type === "array") ({ node, codec } = lowerArray(node, pointer, walk));
-  return { node: withoutUnknownKeys(node, pointer, walk), codec };
+  if (unknown.length > 0) node = Object.fromEntries(Object.entries(node).filter(([key]) => GEMINI_KEYWORDS.has(key))) as JSONSchemaObject;
+  return { node, codec };
 }
 
 /** `enum` (and `const`, made an enum): Gemini takes non-empty strings only, so other values get a string each. */
@@ -279,7 +283,7 @@ function lowerEnum(node: JSONSchemaObject, pointer: string, walk: Walk): Lowered
   for (const key of ["default", "example"]) {
     if (node[key] !== undefined) out[key] = node[key] === null ? null : codec === undefined ? node[key] : codec.encode(node[key]);
   }
-  return { node: out, codec, tokens };
+  return { node: out, codec };
 }
 
 /**
@@ -370,9 +374,11 @@ function stringLiterals(schema: unknown, into = new Set<string>(), isMap = false
   if (Array.isArray(schema)) for (const item of schema) stringLiterals(item, into);
   else if (typeof schema === "object" && schema !== null) {
     for (const [key, value] of Object.entries(schema)) {
-      if (!isMap && key === "enum" && Array.isArray(value)) for (const v of value) typeof v === "string" && into.add(v);
-      else if (!isMap && key === "const") typeof value === "string" && into.add(value);
-      else if (isMap || !["default", "examples", "example"].includes(key)) stringLiterals(value, into, !isMap && SCHEMA_MAPS.has(key));
+      if (!isMap && key === "enum" && Array.isArray(value)) {
+        for (const v of value) if (typeof v === "string") into.add(v);
+      } else if (!isMap && key === "const") {
+        if (typeof value === "string") into.add(value);
+      } else if (isMap || !["default", "examples", "example"].includes(key)) stringLiterals(value, into, !isMap && SCHEMA_MAPS.has(key));
     }
   }
   return into;
@@ -438,20 +444,23 @@ function freeStrings(schema: unknown, out: JSONSchemaObject[] = []): JSONSchemaO
 function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { node: JSONSchemaObject; codec: MaybeCodec } {
   let node = input;
   const codecs = new Map<string, MaybeCodec>();
+  const renames = new Map<string, string>();
   if (node.properties !== undefined) {
     const declared = node.properties as Record<string, unknown>;
     const properties: Record<string, JSONSchemaObject> = {};
     for (const [name, child] of Object.entries(declared)) {
       const at = childPointer(pointer, "properties", name);
-      if (!GEMINI_PROPERTY_NAME.test(name)) {
-        throw new ExportError(`Tool "${walk.log.tool}": Gemini rejects the property name "${name}" at ${at} (letters, digits and _, starting with a letter or _, at most 64). Rename the parameter.`);
-      }
       const lowered = lowerNode(child, at, walk);
       if (lowered.node === undefined) {
         walk.log.add(at, "properties", "dropped", `"${name}" accepts no value (false), so it is not declared`);
         continue;
       }
-      properties[name] = lowered.node;
+      const sent = GEMINI_PROPERTY_NAME.test(name) ? name : propertyNameFor(name, Object.keys(declared), renames);
+      if (sent !== name) {
+        renames.set(name, sent);
+        walk.log.add(at, "properties", "rewritten", `property "${name}" declared as "${sent}" (Gemini takes letters, digits and _ only, at most 64); answers are read back under "${name}"`);
+      }
+      properties[sent] = lowered.node;
       codecs.set(name, lowered.codec);
     }
     if (Object.keys(properties).length === 0) {
@@ -461,16 +470,28 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
     } else node = { ...node, properties };
   }
   if (Array.isArray(node.required)) {
-    const known = node.required.filter((name) => node.properties !== undefined && Object.prototype.hasOwnProperty.call(node.properties, name));
+    const declared = (name: string) => node.properties !== undefined && Object.prototype.hasOwnProperty.call(node.properties, renames.get(name) ?? name) && codecs.has(name);
+    const known = node.required.filter(declared);
     if (known.length < node.required.length) {
       const unknown = node.required.filter((name) => !known.includes(name));
       walk.log.add(childPointer(pointer, "required"), "required", "dropped", node.required.length === 0 ? "an empty required list says nothing" : `${unknown.map((n) => `"${n}"`).join(", ")} named no declared property${walk.log.whenRun}`);
     }
     const { required: _r, ...rest } = node;
-    node = known.length > 0 ? { ...rest, required: known } : rest;
+    node = known.length > 0 ? { ...rest, required: known.map((name) => renames.get(name) ?? name) } : rest;
   }
   const rest = restCodec(node, pointer, walk);
-  return { node, codec: objectCodec({ properties: codecs, ...(rest !== undefined ? { rest } : {}) }) };
+  return { node, codec: renamedKeys(objectCodec({ properties: codecs, ...(rest !== undefined ? { rest } : {}) }), renames) };
+}
+
+/** A property name Gemini takes for `name`: other characters as "_", a letter or _ first, at most 64, unique among its siblings. */
+function propertyNameFor(name: string, siblings: readonly string[], renames: ReadonlyMap<string, string>): string {
+  let base = name.replace(/[^A-Za-z0-9_]/g, "_");
+  if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
+  base = base.slice(0, 60);
+  const taken = (candidate: string) => siblings.includes(candidate) || [...renames.values()].includes(candidate);
+  let candidate = base;
+  for (let n = 2; taken(candidate); n++) candidate = `${base}_${n}`;
+  return candidate;
 }
 
 /** Undeclared keys (`patternProperties`, `additionalProperties`) keep their way back, though Gemini cannot declare them. */
@@ -547,16 +568,6 @@ function withoutTyped(node: JSONSchemaObject): JSONSchemaObject {
   return Object.fromEntries(Object.entries(node).filter(([key]) => !TYPED_KEYWORDS.has(key))) as JSONSchemaObject;
 }
 
-function withoutUnknownKeys(node: JSONSchemaObject, pointer: string, walk: Walk): JSONSchemaObject {
-  let out: JSONSchemaObject | undefined;
-  for (const key of Object.keys(node)) {
-    if (GEMINI_KEYWORDS.has(key)) continue;
-    walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`);
-    out ??= { ...node };
-    delete out[key];
-  }
-  return out ?? node;
-}
 
 /** Keywords that constrain values (as opposed to annotations), so their drop is worth the note. */
 const CHECKED_AT_RUN = new Set([

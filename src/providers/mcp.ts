@@ -1,7 +1,7 @@
 import type { NameRule } from "../names";
 import { ChangeLog, childPointer, plainObjectRoot } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolResult } from "../types";
-import { callOf, field, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { callFrom, type ExportOptions, type ProviderAdapter } from "./adapter";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
 
@@ -55,7 +55,7 @@ export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | 
         ...(annotations !== undefined ? { annotations } : {}),
       };
     }),
-  readCalls: (params) => [callOf(field(params, "name"), field(params, "arguments"), undefined)],
+  readCalls: (params) => [callFrom(params, { name: "name", args: "arguments", id: "" })],
   reply: (_calls, results) => (results[0] === undefined ? undefined : toMcpResult(results[0])),
 };
 
@@ -64,9 +64,14 @@ const ONE = new Set(["additionalProperties", "items", "additionalItems", "not", 
 const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 const MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
-/** Boolean subschemas written as schemas; copy-on-write. */
-function withSchemaObjects(node: unknown, pointer: string, log: ChangeLog): unknown {
+/**
+ * Boolean subschemas in maps and lists (where clients expect schema objects) written as
+ * schemas; `additionalProperties: false` and the other single-schema keywords keep their
+ * idiomatic booleans. Copy-on-write.
+ */
+function withSchemaObjects(node: unknown, pointer: string, log: ChangeLog, inCollection = false): unknown {
   if (node === true || node === false) {
+    if (!inCollection) return node;
     log.add(pointer, "schema", "rewritten", node ? "true → {} (the same: any value)" : "false → { not: {} } (the same: no value)");
     return node ? {} : { not: {} };
   }
@@ -75,10 +80,10 @@ function withSchemaObjects(node: unknown, pointer: string, log: ChangeLog): unkn
   for (const [key, value] of Object.entries(node)) {
     let next = value;
     if (MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
-      const entries = Object.entries(value).map(([name, child]) => [name, withSchemaObjects(child, childPointer(pointer, key, name), log)] as const);
+      const entries = Object.entries(value).map(([name, child]) => [name, withSchemaObjects(child, childPointer(pointer, key, name), log, true)] as const);
       if (entries.some(([name, child]) => child !== (value as Record<string, unknown>)[name])) next = Object.fromEntries(entries);
     } else if (LIST.has(key) && Array.isArray(value)) {
-      const items = value.map((child, i) => withSchemaObjects(child, childPointer(pointer, key, i), log));
+      const items = value.map((child, i) => withSchemaObjects(child, childPointer(pointer, key, i), log, true));
       if (items.some((child, i) => child !== value[i])) next = items;
     } else if (ONE.has(key)) next = withSchemaObjects(value, childPointer(pointer, key), log);
     if (next !== value) (copy ??= { ...node })[key] = next;

@@ -1,5 +1,5 @@
 import type { JSONSchemaObject } from "../types";
-import { callOf, field, readEntries, textForModel, type ProviderAdapter } from "./adapter";
+import { callFrom, field, readEntries, textForModel, type ProviderAdapter } from "./adapter";
 import { lowerOpenAI, OPENAI_NAMES, type OpenAIExportOptions } from "./openai";
 
 // ---- Declarations (Responses API: flat) ------------------------------------------------
@@ -16,8 +16,8 @@ export type OpenAIResponsesFunctionTool = {
 // ---- Calls in, results out: types ------------------------------------------------------
 
 /** Any output item; fields are `unknown` because other item kinds use these names differently. */
-export type OpenAIResponsesItemLike = { type: string; call_id?: unknown; name?: unknown; arguments?: unknown; [field: string]: unknown };
-export type OpenAIResponseLike = { output: OpenAIResponsesItemLike[]; [field: string]: unknown };
+export type OpenAIResponsesItemLike = { type: string; call_id?: unknown; name?: unknown; arguments?: unknown };
+export type OpenAIResponseLike = { output: OpenAIResponsesItemLike[] };
 
 /** A Responses API response, or its `output` items. */
 export type OpenAIResponsesCallsInput = OpenAIResponseLike | readonly OpenAIResponsesItemLike[];
@@ -34,7 +34,7 @@ export const openaiResponses: ProviderAdapter<OpenAIResponsesFunctionTool[], Ope
     tools.map(({ tool, name, lowering }) => ({ type: "function", name, description: tool.description, parameters: lowering.schema, strict: lowering.strict === true })),
   readCalls(input) {
     const items = Array.isArray(input) ? input : field(input, "output");
-    return readEntries(items, (item) => (field(item, "type") === "function_call" ? callOf(field(item, "name"), field(item, "arguments"), field(item, "call_id")) : undefined));
+    return readEntries(items, (item) => (field(item, "type") === "function_call" ? callFrom(item, { name: "name", args: "arguments", id: "call_id" }) : undefined));
   },
   reply: (calls, results) => calls.map((call, i) => ({ type: "function_call_output", call_id: call.id ?? "", output: textForModel(results[i]!) })),
 };

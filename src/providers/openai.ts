@@ -1,7 +1,7 @@
 import type { NameRule } from "../names";
 import { appendSentence, ChangeLog, childPointer, distinctSchemas, mergeAllOf, mergedObject, plainObjectRoot, rootRefTarget, tupleOf } from "../schema/lowering";
 import type { JSONSchemaObject } from "../types";
-import { callOf, field, readEntries, textForModel, type ExportOptions, type Lowering, type ProviderAdapter } from "./adapter";
+import { callFrom, field, readEntries, textForModel, type ExportOptions, type Lowering, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, lazyCodec, objectCodec, unionCodec, type MaybeCodec } from "./codec";
 
 // ---- Declarations (Chat Completions) ---------------------------------------------------
@@ -26,12 +26,11 @@ export interface OpenAIExportOptions extends ExportOptions {
 export type OpenAIToolCallLike = {
   id: string;
   type: string;
-  function?: { name: string; arguments: string; [field: string]: unknown };
-  custom?: { name: string; input: string; [field: string]: unknown };
-  [field: string]: unknown;
+  function?: { name: string; arguments: string };
+  custom?: { name: string; input: string };
 };
-export type OpenAIMessageLike = { tool_calls?: OpenAIToolCallLike[] | null; [field: string]: unknown };
-export type OpenAICompletionLike = { choices: Array<{ message: OpenAIMessageLike; [field: string]: unknown }>; [field: string]: unknown };
+export type OpenAIMessageLike = { role?: string; content?: unknown; tool_calls?: OpenAIToolCallLike[] | null };
+export type OpenAICompletionLike = { choices: Array<{ message: OpenAIMessageLike }> };
 
 /** A chat completion (its first choice), an assistant message, or its `tool_calls`. */
 export type OpenAICallsInput = OpenAICompletionLike | OpenAIMessageLike | readonly OpenAIToolCallLike[];
@@ -59,13 +58,16 @@ export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, 
       list = field(Array.isArray(choices) ? field(choices[0], "message") : input, "tool_calls");
     }
     return readEntries(list, (entry) => {
+      const type = field(entry, "type");
       const fn = field(entry, "function");
-      if (field(entry, "type") === "function" && fn !== undefined) return callOf(field(fn, "name"), field(fn, "arguments"), field(entry, "id"));
+      const call = callFrom(fn ?? field(entry, "custom"), { name: "name", args: "arguments", id: "" });
+      const id = field(entry, "id");
+      if (typeof id === "string") call.id = id;
       // A custom (free-text) tool call: toolnexus declares function tools only, so it is
       // answered with an error rather than dropped, and never runs a function of that name.
-      const name = field(field(entry, "custom"), "name") ?? field(fn, "name");
-      const call = callOf(name, undefined, field(entry, "id"));
-      call.refusal ??= `Tool "${call.name}" was called as a ${String(field(entry, "type"))} tool, but only function tools are declared; call it as a function with JSON arguments.`;
+      if (type !== "function" || fn === undefined) {
+        call.refusal ??= { kind: "unknown_tool", message: `Tool "${call.name}" was called as a ${typeof type === "string" ? type : "non-function"} tool, but only function tools are declared; call it as a function with JSON arguments.` };
+      }
       return call;
     });
   },

@@ -1,11 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeExport, EXPORTERS, Toolkit, type ExportFormat } from "../../src";
+import { describeExport, Toolkit, type ExportFormat } from "../../src";
+import { ADAPTERS } from "../../src/providers";
 import { PaymentsService, SlowService, WeatherService } from "../fixtures/cli/services";
 import { assertBuilt, expectOneLineError, rel, runCli } from "./run-cli";
 
-const FORMATS = Object.keys(EXPORTERS) as ExportFormat[];
+const FORMATS = Object.keys(ADAPTERS) as ExportFormat[];
 const services = new Toolkit([new WeatherService(), new PaymentsService(), new SlowService()]);
 const out = mkdtempSync(join(tmpdir(), "toolnexus-export-"));
 

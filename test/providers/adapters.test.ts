@@ -1,6 +1,6 @@
 import {
   Adapters,
-  EXPORTERS,
+  describeExport,
   toAnthropic,
   toBedrock,
   toGemini,
@@ -9,6 +9,7 @@ import {
   toOpenAIResponses,
   Toolkit,
 } from "../../src";
+import { ADAPTERS } from "../../src/providers";
 import { threeTools, weatherTool } from "./fixtures/tools";
 
 describe("Adapters", () => {
@@ -28,15 +29,15 @@ describe("Adapters", () => {
     expect(Object.isFrozen(Adapters)).toBe(true);
   });
 
-  it("EXPORTERS (by format name) give the same declarations as the free functions", () => {
+  it("ADAPTERS has exactly the six formats, and describeExport by format name gives the same declarations as the free functions", () => {
     const tools = [weatherTool(), ...threeTools()];
-    expect(Object.keys(EXPORTERS).sort()).toEqual(["anthropic", "bedrock", "gemini", "mcp", "openai", "openai-responses"]);
-    expect(EXPORTERS.gemini(tools).declarations).toEqual(toGemini(tools));
-    expect(EXPORTERS.openai(tools).declarations).toEqual(toOpenAI(tools));
-    expect(EXPORTERS["openai-responses"](tools).declarations).toEqual(toOpenAIResponses(tools));
-    expect(EXPORTERS.anthropic(tools).declarations).toEqual(toAnthropic(tools));
-    expect(EXPORTERS.mcp(tools).declarations).toEqual(toMcp(tools));
-    expect(EXPORTERS.bedrock(tools).declarations).toEqual(toBedrock(tools));
+    expect(Object.keys(ADAPTERS).sort()).toEqual(["anthropic", "bedrock", "gemini", "mcp", "openai", "openai-responses"]);
+    expect(describeExport("gemini", tools).declarations).toEqual(toGemini(tools));
+    expect(describeExport("openai", tools).declarations).toEqual(toOpenAI(tools));
+    expect(describeExport("openai-responses", tools).declarations).toEqual(toOpenAIResponses(tools));
+    expect(describeExport("anthropic", tools).declarations).toEqual(toAnthropic(tools));
+    expect(describeExport("mcp", tools).declarations).toEqual(toMcp(tools));
+    expect(describeExport("bedrock", tools).declarations).toEqual(toBedrock(tools));
   });
 });
 

@@ -1,4 +1,4 @@
-import { ExportError, runBedrock, toBedrock, Toolkit } from "../../src";
+import { ExportError, toBedrock, Toolkit } from "../../src";
 import { assistantMessage, converseResponse, parallelBlocks, slowThenFast, type Message } from "./fixtures/bedrock";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
@@ -75,7 +75,8 @@ describe("runBedrock round trip", () => {
   });
 
   it("the reply can be appended to the Converse messages list", async () => {
-    const reply = await makeKit().toolkit.runBedrock(converseResponse);
+    // A response with toolUse blocks always has a reply to append.
+    const reply = (await makeKit().toolkit.runBedrock(converseResponse))!;
     const typed: Message = reply;
     const messages: Message[] = [{ role: "user", content: [{ text: "weather?" }] }, assistantMessage, typed];
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
@@ -106,7 +107,12 @@ describe("runBedrock round trip", () => {
     ]);
   });
 
-  it("the free runBedrock(runner, input) matches Toolkit#runBedrock", async () => {
-    expect(await runBedrock(makeKit().toolkit, converseResponse)).toEqual(expectedReply);
+  it("a response without toolUse blocks runs nothing and has nothing to append (Converse rejects an empty user turn)", async () => {
+    const { toolkit, calls } = makeKit();
+    const textOnly: Message = { role: "assistant", content: [{ text: "It is sunny." }] };
+    expect(await toolkit.runBedrock({ output: { message: textOnly } })).toBeUndefined();
+    expect(await toolkit.runBedrock(textOnly)).toBeUndefined();
+    expect(await toolkit.runBedrock([])).toBeUndefined();
+    expect(calls).toEqual([]);
   });
 });

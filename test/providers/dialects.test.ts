@@ -387,10 +387,11 @@ describe("probes beyond the nasty set", () => {
   });
 
   it("gemini and strict mode turn tuple items into one item schema, and strict mode merges allOf", () => {
+    // A closed tuple: strict mode cannot say "any further elements", so an open one is not strict (below).
     const tuple = tool("tuple_items", {
       type: "object",
       properties: {
-        pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] },
+        pair: { type: "array", items: [{ type: "string" }, { type: "integer" }], additionalItems: false },
         merged: { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "integer" } } }] },
       },
       required: ["pair", "merged"],
@@ -399,13 +400,22 @@ describe("probes beyond the nasty set", () => {
     const strict = describeExport("openai", [tuple], { strict: true });
     expect(describeViolations(CHECKERS.openai(strict.declarations))).toBe("");
     const parameters = (strict.declarations as OpenAIFunctionTool[])[0]!.function.parameters;
-    expect(parameters.properties!.pair!.items).toEqual({ anyOf: [{ type: "string" }, { type: "integer" }] });
+    expect((strict.declarations as OpenAIFunctionTool[])[0]!.function.strict).toBe(true);
+    expect(parameters.properties!.pair).toEqual({ type: "array", items: { anyOf: [{ type: "string" }, { type: "integer" }] }, maxItems: 2 });
     expect(parameters.properties!.merged).toEqual({
       type: "object",
       properties: { a: { type: "string" }, b: { type: ["integer", "null"] } },
       required: ["a", "b"],
       additionalProperties: false,
     });
+    // A tuple open to any further elements cannot be strict: it goes out with strict: false, and the report says why.
+    const open = tool("open_tuple", { type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } }, required: ["pair"] });
+    const openStrict = describeExport("openai", [open], { strict: true });
+    expect(describeViolations(CHECKERS.openai(openStrict.declarations))).toBe("");
+    expect((openStrict.declarations as OpenAIFunctionTool[])[0]!.function.strict).toBe(false);
+    expect(openStrict.changes).toEqual([
+      expect.objectContaining({ tool: "open_tuple", pointer: "", keyword: "strict", action: "disabled", detail: expect.stringContaining("a tuple that takes any further elements at /properties/pair") }),
+    ]);
   });
 });
 
@@ -441,8 +451,13 @@ describe("the change report names each change (tool, pointer, keyword, action)",
   it("openai strict (and openai-responses, the same dialect)", () => {
     const { changes } = lowered("openai");
     const expected: Array<Partial<SchemaChange>> = [
-      { tool: "nullable_types", pointer: "/properties/age", keyword: "required", action: "rewritten" },
-      { tool: "additional_props", pointer: "/properties/labels/additionalProperties", keyword: "additionalProperties", action: "added" },
+      // Optional and already nullable: "not given" can only be sent as null.
+      { tool: "nullable_types", pointer: "/properties/age", keyword: "required", action: "lossy" },
+      { tool: "priced", pointer: "/properties/priority", keyword: "required", action: "rewritten" },
+      // Closing an object that did not say additionalProperties: false loses the undeclared keys.
+      { tool: "all_of", pointer: "/properties/item/additionalProperties", keyword: "additionalProperties", action: "lossy" },
+      // A typed additionalProperties map is keys strict mode cannot take: the tool is not strict.
+      { tool: "additional_props", pointer: "", keyword: "strict", action: "disabled" },
       { tool: "const_one_of", pointer: "/properties/target/oneOf", keyword: "oneOf", action: "rewritten" },
       { tool: "free_form", pointer: "", keyword: "strict", action: "disabled" },
       { tool: "all_of", pointer: "/properties/item/allOf", keyword: "allOf", action: "rewritten" },
@@ -557,7 +572,7 @@ describe("answers converted back before the call", () => {
     const reply = await toolkit.runGemini({
       candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "priced", args: { price: 5, priority: "2", tags: ["10", "20"] } } }] } }],
     });
-    expect(reply.parts[0]!.functionResponse.response).toHaveProperty("output");
+    expect(reply!.parts[0]!.functionResponse.response).toHaveProperty("output");
     expect(calls).toEqual([{ tool: "priced", args: { price: 5, priority: 2, tags: [10, 20] } }]);
     expect(checkGeminiToolResults([{ role: "model", parts: [{ functionCall: { name: "priced", args: {} } }] }, reply])).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import type { Content, FunctionCall, GenerateContentConfig, Part, Tool as GeminiSdkTool } from "@google/genai" with { "resolution-mode": "import" };
-import { defineTool, ExportError, runGemini, toGemini, Toolkit } from "../../src";
+import { defineTool, ExportError, toGemini, Toolkit } from "../../src";
 import {
   bareCalls,
   callsWithoutIds,
@@ -110,14 +110,15 @@ describe("runGemini round trip", () => {
 
   it("the result is a Content the SDK accepts", async () => {
     const { toolkit } = makeKit();
-    const reply: Content = await toolkit.runGemini(parallelCallResponse);
+    // A response with calls always has a reply to append.
+    const reply: Content = (await toolkit.runGemini(parallelCallResponse))!;
     const history: Content[] = [{ role: "user", parts: [{ text: "weather?" }] }, parallelCallResponse.candidates![0]!.content!, reply];
     expect(history).toHaveLength(3);
     expect(reply.parts).toHaveLength(3);
   });
 
   it("parts as input give the same answer as the whole response; text parts are ignored", async () => {
-    const fromParts = await makeKit().toolkit.runGemini(parallelCallParts);
+    const fromParts = (await makeKit().toolkit.runGemini(parallelCallParts))!;
     const fromResponse = await makeKit().toolkit.runGemini(parallelCallResponse);
     expect(fromParts).toEqual(fromResponse);
     expect(fromParts.parts.map((p) => p.functionResponse.name)).toEqual(["get_weather", "explode", "get_wether"]);
@@ -144,7 +145,7 @@ describe("runGemini round trip", () => {
 
   it("bare FunctionCall objects: id echoed only where the call had one", async () => {
     const calls: FunctionCall[] = bareCalls;
-    const reply = await makeKit().toolkit.runGemini(calls);
+    const reply = (await makeKit().toolkit.runGemini(calls))!;
     expect(reply).toEqual({
       role: "user",
       parts: [
@@ -156,7 +157,7 @@ describe("runGemini round trip", () => {
   });
 
   it("calls without ids (Vertex): the id key is absent, not undefined", async () => {
-    const reply = await makeKit().toolkit.runGemini(callsWithoutIds);
+    const reply = (await makeKit().toolkit.runGemini(callsWithoutIds))!;
     expect(reply).toEqual({
       role: "user",
       parts: [
@@ -175,7 +176,7 @@ describe("runGemini round trip", () => {
 
   it("runs calls concurrently and keeps call order (the first call finishes after the second)", async () => {
     const { toolkit, events } = makeKit();
-    const reply = await toolkit.runGemini(slowThenFast);
+    const reply = (await toolkit.runGemini(slowThenFast))!;
     expect(events).toEqual(["slow:start", "fast:start", "fast:end", "slow:end"]);
     expect(reply.parts).toEqual([
       { functionResponse: { name: "slow_lookup", response: { output: "slow done" }, id: "s" } },
@@ -189,7 +190,7 @@ describe("runGemini round trip", () => {
       { functionCall: { id: "2", name: "slow_lookup", args: {} } },
       { functionCall: { id: "3", name: "fast_lookup", args: {} } },
     ];
-    const reply = await makeKit().toolkit.runGemini(parts);
+    const reply = (await makeKit().toolkit.runGemini(parts))!;
     expect(reply.parts.map((p) => p.functionResponse.response)).toEqual([
       { error: "boom" },
       { output: "slow done" },
@@ -223,12 +224,11 @@ describe("runGemini round trip", () => {
     ]);
   });
 
-  it("the free runGemini(runner, input, ctx) matches Toolkit#runGemini", async () => {
-    const a = makeKit();
-    const b = makeKit();
-    expect(await runGemini(a.toolkit, parallelCallResponse, { state: { x: 1 } })).toEqual(
-      await b.toolkit.runGemini(parallelCallResponse, { state: { x: 1 } }),
-    );
-    expect(a.calls.every((c) => c.state?.x === 1)).toBe(true);
+  it("a response without calls runs nothing and has nothing to append (Gemini rejects a turn with no parts)", async () => {
+    const { toolkit, calls } = makeKit();
+    expect(await toolkit.runGemini({ candidates: [{ content: { role: "model", parts: [{ text: "It is sunny." }] } }] })).toBeUndefined();
+    expect(await toolkit.runGemini({ role: "model", parts: [{ text: "It is sunny." }] })).toBeUndefined();
+    expect(await toolkit.runGemini([])).toBeUndefined();
+    expect(calls).toEqual([]);
   });
 });

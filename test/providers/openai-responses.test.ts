@@ -1,5 +1,5 @@
 import type { FunctionTool, Response, ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
-import { ExportError, runOpenAIResponses, toOpenAIResponses, Toolkit } from "../../src";
+import { ExportError, toOpenAIResponses, Toolkit } from "../../src";
 import { outputItems, response, slowThenFast } from "./fixtures/openai-responses";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
@@ -111,9 +111,5 @@ describe("runOpenAIResponses round trip", () => {
       { tool: "get_weather", callId: "call_a", provider: "openai-responses", state, args: { city: "Paris" } },
       { tool: "explode", callId: "call_b", provider: "openai-responses", state, args: {} },
     ]);
-  });
-
-  it("the free runOpenAIResponses(runner, input) matches Toolkit#runOpenAIResponses", async () => {
-    expect(await runOpenAIResponses(makeKit().toolkit, response)).toEqual(expectedBatch);
   });
 });

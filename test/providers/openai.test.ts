@@ -4,7 +4,7 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolMessageParam,
 } from "openai/resources/chat/completions";
-import { ExportError, runOpenAI, toOpenAI, Toolkit } from "../../src";
+import { ExportError, toOpenAI, Toolkit } from "../../src";
 import { assistantMessage, chatCompletion, parallelToolCalls, slowThenFast, textOnlyCompletion } from "./fixtures/openai";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
@@ -176,9 +176,5 @@ describe("runOpenAI round trip", () => {
       { tool: "explode", callId: "call_2", provider: "openai", state, args: {} },
     ]);
     expect(calls.every((c) => c.state === state)).toBe(true);
-  });
-
-  it("the free runOpenAI(runner, input) matches Toolkit#runOpenAI", async () => {
-    expect(await runOpenAI(makeKit().toolkit, chatCompletion)).toEqual(expectedBatch);
   });
 });

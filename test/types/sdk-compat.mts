@@ -22,13 +22,15 @@ export async function gemini(response: GenerateContentResponse): Promise<Generat
   const first: GenerateContentParameters = { model: "gemini-2.5-flash", contents, config: { tools: toolkit.toGemini() } };
   const withJsonSchema: GenerateContentParameters = { model: "m", contents, config: { tools: toolkit.toGemini({ jsonSchema: true }) } };
   const modelTurn = response.candidates![0]!.content!;
+  // With no calls in the response there is nothing to append.
+  const reply = await toolkit.runGemini(response);
   const next: GenerateContentParameters = {
     model: "gemini-2.5-flash",
-    contents: [...contents, modelTurn, await toolkit.runGemini(response)],
+    contents: [...contents, modelTurn, ...(reply ? [reply] : [])],
     config: { tools: toolkit.toGemini() },
   };
-  const fromParts: Content = await toolkit.runGemini(modelTurn.parts ?? []);
-  return [first, withJsonSchema, next, { model: "m", contents: [fromParts] }];
+  const fromParts: Content | undefined = await toolkit.runGemini(modelTurn.parts ?? []);
+  return [first, withJsonSchema, next, { model: "m", contents: fromParts ? [fromParts] : [] }];
 }
 
 export async function openaiChat(completion: OpenAI.Chat.Completions.ChatCompletion): Promise<OpenAI.Chat.Completions.ChatCompletionCreateParams[]> {
@@ -56,14 +58,16 @@ export async function openaiResponses(response: OpenAI.Responses.Response): Prom
 export async function anthropic(message: Anthropic.Message): Promise<Anthropic.MessageCreateParams[]> {
   const tools: Anthropic.Tool[] = toolkit.toAnthropic();
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: "weather?" }];
+  const reply = await toolkit.runAnthropic(message);
+  const fromBlocks = await toolkit.runAnthropic(message.content);
   return [
     { model: "claude-sonnet-4-5", max_tokens: 1024, messages, tools },
     {
       model: "claude-sonnet-4-5",
       max_tokens: 1024,
-      messages: [...messages, { role: "assistant", content: message.content }, await toolkit.runAnthropic(message)],
+      messages: [...messages, { role: "assistant", content: message.content }, ...(reply ? [reply] : [])],
       tools: toolkit.toAnthropic(),
     },
-    { model: "m", max_tokens: 1, messages: [await toolkit.runAnthropic(message.content)] },
+    { model: "m", max_tokens: 1, messages: fromBlocks ? [fromBlocks] : [] },
   ];
 }
