@@ -253,7 +253,9 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
 
   // Unknown keywords are reported before the children's changes, and removed after them
   // (an object's undeclared keys still need `additionalProperties` for their way back).
-  const unknown = Object.keys(node).filter((key) => !GEMINI_KEYWORDS.has(key));
+  // A tuple's keywords are rewritten by the array's own step, not dropped.
+  const tupleKeys = node.type === "array" && tupleOf(node) !== undefined ? ["prefixItems", "additionalItems"] : [];
+  const unknown = Object.keys(node).filter((key) => !GEMINI_KEYWORDS.has(key) && !tupleKeys.includes(key));
   for (const key of unknown) walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`);
   let codec: MaybeCodec;
   if (node.type === "object") ({ node, codec } = lowerObject(node, pointer, walk));

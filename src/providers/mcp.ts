@@ -1,5 +1,5 @@
 import type { NameRule } from "../names";
-import { ChangeLog, childPointer, plainObjectRoot } from "../schema/lowering";
+import { mapSubschemas, plainObjectRoot, type ChangeLog } from "../schema/lowering";
 import type { JSONSchemaObject, Tool, ToolResult } from "../types";
 import { callFrom, type ExportOptions, type ProviderAdapter } from "./adapter";
 
@@ -43,7 +43,7 @@ const NAMES: NameRule = { max: 128, pattern: /^[A-Za-z0-9._-]{1,128}$/, text: "1
 export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | undefined> = {
   id: "mcp",
   names: NAMES,
-  lower: (schema, log) => ({ schema: withSchemaObjects(plainObjectRoot(schema, log), "", log) as JSONSchemaObject, codec: undefined }),
+  lower: (schema, log) => ({ schema: withSchemaObjects(plainObjectRoot(schema, log), log), codec: undefined }),
   declare: (tools) =>
     tools.map(({ tool, name, lowering }) => {
       const annotations = mcpAnnotations(tool);
@@ -59,36 +59,17 @@ export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | 
   reply: (_calls, results) => (results[0] === undefined ? undefined : toMcpResult(results[0])),
 };
 
-/** Keywords whose value is one subschema, a list of them, or a map of them. */
-const ONE = new Set(["additionalProperties", "items", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
-const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-
 /**
  * Boolean subschemas in maps and lists (where clients expect schema objects) written as
  * schemas; `additionalProperties: false` and the other single-schema keywords keep their
- * idiomatic booleans. Copy-on-write.
+ * idiomatic booleans.
  */
-function withSchemaObjects(node: unknown, pointer: string, log: ChangeLog, inCollection = false): unknown {
-  if (node === true || node === false) {
-    if (!inCollection) return node;
+function withSchemaObjects(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
+  return mapSubschemas(schema, (node, pointer, inCollection) => {
+    if (typeof node !== "boolean" || !inCollection) return node;
     log.add(pointer, "schema", "rewritten", node ? "true → {} (the same: any value)" : "false → { not: {} } (the same: no value)");
     return node ? {} : { not: {} };
-  }
-  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
-  let copy: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(node)) {
-    let next = value;
-    if (MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
-      const entries = Object.entries(value).map(([name, child]) => [name, withSchemaObjects(child, childPointer(pointer, key, name), log, true)] as const);
-      if (entries.some(([name, child]) => child !== (value as Record<string, unknown>)[name])) next = Object.fromEntries(entries);
-    } else if (LIST.has(key) && Array.isArray(value)) {
-      const items = value.map((child, i) => withSchemaObjects(child, childPointer(pointer, key, i), log, true));
-      if (items.some((child, i) => child !== value[i])) next = items;
-    } else if (ONE.has(key)) next = withSchemaObjects(value, childPointer(pointer, key), log);
-    if (next !== value) (copy ??= { ...node })[key] = next;
-  }
-  return copy ?? node;
+  }) as JSONSchemaObject;
 }
 
 function mcpAnnotations(tool: Tool): McpToolAnnotations | undefined {

@@ -1,5 +1,5 @@
 import type { NameRule } from "../names";
-import { appendSentence, ChangeLog, childPointer, distinctSchemas, mergeAllOf, mergedObject, plainObjectRoot, rootRefTarget, tupleOf } from "../schema/lowering";
+import { appendSentence, ChangeLog, childPointer, distinctSchemas, mapSubschemas, mergeAllOf, mergedObject, plainObjectRoot, rootRefTarget, tupleOf } from "../schema/lowering";
 import type { JSONSchemaObject } from "../types";
 import { callFrom, field, readEntries, textForModel, type ExportOptions, type Lowering, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, lazyCodec, objectCodec, unionCodec, type MaybeCodec } from "./codec";
@@ -92,7 +92,16 @@ export function lowerOpenAI(schema: JSONSchemaObject, log: ChangeLog, options: O
   }
   if (options.strict) log.add("", "strict", "disabled", `${strict.unstrictable}; this tool is sent with strict: false`);
   const decodeOnly: MaybeCodec = strict.codec && { encode: (value) => value, decode: strict.codec.decode };
-  return { schema: root, codec: decodeOnly, strict: false };
+  return { schema: withArrayItems(root, log), codec: decodeOnly, strict: false };
+}
+
+/** OpenAI refuses an array schema without `items`, strict or not: such arrays take items of any value. */
+function withArrayItems(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
+  return mapSubschemas(schema, (node, pointer) => {
+    if (typeof node !== "object" || node === null || !hasType(node as JSONSchemaObject, "array") || "items" in node || "prefixItems" in node) return node;
+    log.add(childPointer(pointer, "items"), "items", "added", "items: {} (OpenAI needs an item schema on every array; any value, as before)");
+    return { ...node, items: {} };
+  }) as JSONSchemaObject;
 }
 
 /** Keywords strict mode refuses. */

@@ -239,11 +239,45 @@ function mergedProperties(first: JSONSchemaObject["properties"], second: JSONSch
   return out;
 }
 
-/** The draft-7 tuple (`items: [...]`) or 2020-12 tuple (`prefixItems`) of an array node, and what follows it. */
+/** The draft-7 tuple (`items: [...]`) or 2020-12 tuple (`prefixItems`) of an array node, and what may follow it. */
 export function tupleOf(node: JSONSchemaObject): { positions: unknown[]; rest: unknown } | undefined {
-  if (Array.isArray(node.prefixItems)) return { positions: node.prefixItems, rest: node.items };
-  if (Array.isArray(node.items)) return { positions: node.items, rest: node.additionalItems };
-  return undefined;
+  const tuple: { positions: unknown[]; rest: unknown } | undefined = Array.isArray(node.prefixItems)
+    ? { positions: node.prefixItems, rest: node.items }
+    : Array.isArray(node.items)
+      ? { positions: node.items, rest: node.additionalItems }
+      : undefined;
+  // A position that takes no value (`false`) ends the tuple there.
+  const end = tuple?.positions.indexOf(false) ?? -1;
+  return tuple === undefined || end === -1 ? tuple : { positions: tuple.positions.slice(0, end), rest: false };
+}
+
+/** Keywords whose value is one subschema, a list of them, or a map of them. */
+const ONE_SCHEMA = new Set(["additionalProperties", "items", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
+const SCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * `schema` with `visit` applied to every subschema, children first, copy-on-write. `visit`
+ * gets each subschema (an object or a boolean), its JSON pointer, and whether it stands in a
+ * map or a list (where some clients want schema objects); it returns it, or its replacement.
+ */
+export function mapSubschemas(node: unknown, visit: (schema: unknown, pointer: string, inCollection: boolean) => unknown, pointer = "", inCollection = false): unknown {
+  if (typeof node === "object" && node !== null && !Array.isArray(node)) {
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(node)) {
+      let next = value;
+      if (SCHEMA_MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+        const entries = Object.entries(value).map(([name, child]) => [name, mapSubschemas(child, visit, childPointer(pointer, key, name), true)] as const);
+        if (entries.some(([name, child]) => child !== (value as Record<string, unknown>)[name])) next = Object.fromEntries(entries);
+      } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
+        const items = value.map((child, i) => mapSubschemas(child, visit, childPointer(pointer, key, i), true));
+        if (items.some((child, i) => child !== value[i])) next = items;
+      } else if (ONE_SCHEMA.has(key)) next = mapSubschemas(value, visit, childPointer(pointer, key));
+      if (next !== value) (copy ??= { ...node })[key] = next;
+    }
+    node = copy ?? node;
+  }
+  return visit(node, pointer, inCollection);
 }
 
 /** Schemas with deep-equal duplicates removed (first kept). */
