@@ -20,9 +20,7 @@ export interface CompareSettings {
 }
 
 export function settingsFor(options: BenchOptions): CompareSettings {
-  return options.quick
-    ? { batch: 100, time: 200, warmupTime: 50, rounds: 3 }
-    : { batch: 100, time: 800, warmupTime: 200, rounds: 5 };
+  return options.quick ? { batch: 100, time: 200, warmupTime: 50, rounds: 3 } : { batch: 100, time: 800, warmupTime: 200, rounds: 5 };
 }
 
 let keep: unknown;
@@ -63,10 +61,7 @@ export function median(values: readonly number[]): number {
  * A row with its ratio computed. A target is met when the ratio is at most `maxRatio`, or the
  * value at most `maxValue`; a row without a target has no `met`.
  */
-export function row(
-  fields: Omit<BenchRow, "ratio" | "met" | "target">,
-  target?: { text: string; maxRatio: number } | { text: string; maxValue: number },
-): BenchRow {
+export function row(fields: Omit<BenchRow, "ratio" | "met" | "target">, target?: { text: string; maxRatio: number } | { text: string; maxValue: number }): BenchRow {
   const ratio = fields.value / fields.baselineValue;
   if (target === undefined) return { ...fields, ratio };
   const met = "maxRatio" in target ? ratio <= target.maxRatio : fields.value <= target.maxValue;

@@ -9,4 +9,3 @@ export type Sort = (typeof SORTS)[number];
 export function searchBody(query: string, sort: string, limit: number): string {
   return `${limit} results for "${query}" by ${sort}`;
 }
-

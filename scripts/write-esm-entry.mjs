@@ -11,11 +11,8 @@ for (const [name, path] of Object.entries(entries)) {
   if (!existsSync(file)) throw new Error(`dist/cjs/${path} is missing: every entry point in package.json "exports" must be built`);
   // Loading an optional edge needs its peer dependency; the build machine has them (devDependencies).
   const names = Object.keys(require(file.pathname)).filter((key) => key !== "default" && key !== "__esModule");
-  const body = [
-    `import cjs from ${JSON.stringify(`../cjs/${path}`)};`,
-    names.length > 0 ? `export const { ${names.join(", ")} } = cjs;` : "",
-    `export default cjs;`,
-    "",
-  ].join("\n");
+  const body = [`import cjs from ${JSON.stringify(`../cjs/${path}`)};`, names.length > 0 ? `export const { ${names.join(", ")} } = cjs;` : "", `export default cjs;`, ""].join(
+    "\n",
+  );
   writeFileSync(new URL(`../dist/esm/${name}.mjs`, import.meta.url), body);
 }

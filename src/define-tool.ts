@@ -22,9 +22,7 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
 }
 
 /** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */
-export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(
-  options: DefineToolOptions<Args>,
-): Tool {
+export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool {
   const { name, description, execute, validate = false, timeout, annotations } = options ?? ({} as DefineToolOptions<Args>);
   checkName(name);
   checkDescription(name, description);
@@ -55,9 +53,7 @@ export function checkName(name: unknown): asserts name is string {
   }
   // A portable name (the usual case) is accepted by every provider: no need to ask each.
   if (!PORTABLE_NAME.test(name) && !acceptedBySomeProvider(name)) {
-    throw new ToolDefinitionError(
-      `Tool name "${name}" is accepted by no provider. Use a letter first, then letters, digits, _ or -, at most 64 characters.`,
-    );
+    throw new ToolDefinitionError(`Tool name "${name}" is accepted by no provider. Use a letter first, then letters, digits, _ or -, at most 64 characters.`);
   }
 }
 

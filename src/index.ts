@@ -20,21 +20,41 @@ export type { ExportOptions, ExportReport } from "./providers/adapter";
 export type { SchemaChange } from "./schema/lowering";
 export { RECURSION_DEPTH } from "./schema/lowering";
 export type {
-  GeminiCallsInput, GeminiContentLike, GeminiExportOptions, GeminiFunctionCallLike, GeminiFunctionDeclaration, GeminiFunctionResponsePart,
-  GeminiJsonSchemaFunctionDeclaration, GeminiJsonSchemaTools, GeminiPartLike, GeminiResponseLike, GeminiSchema, GeminiToolResponseContent, GeminiTools,
+  GeminiCallsInput,
+  GeminiContentLike,
+  GeminiExportOptions,
+  GeminiFunctionCallLike,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponsePart,
+  GeminiJsonSchemaFunctionDeclaration,
+  GeminiJsonSchemaTools,
+  GeminiPartLike,
+  GeminiResponseLike,
+  GeminiSchema,
+  GeminiToolResponseContent,
+  GeminiTools,
 } from "./providers/gemini";
 export type { OpenAICallsInput, OpenAICompletionLike, OpenAIExportOptions, OpenAIFunctionTool, OpenAIMessageLike, OpenAIToolCallLike, OpenAIToolMessage } from "./providers/openai";
 export type { OpenAIFunctionCallOutput, OpenAIResponseLike, OpenAIResponsesCallsInput, OpenAIResponsesFunctionTool, OpenAIResponsesItemLike } from "./providers/openai-responses";
-export type { AnthropicBlockLike, AnthropicCallsInput, AnthropicInputSchema, AnthropicMessageLike, AnthropicTool, AnthropicToolResultBlock, AnthropicToolResultMessage } from "./providers/anthropic";
-export type { BedrockCallsInput, BedrockContentBlockLike, BedrockConverseResponseLike, BedrockMessageLike, BedrockToolConfig, BedrockToolResultMessage, BedrockToolUse } from "./providers/bedrock";
+export type {
+  AnthropicBlockLike,
+  AnthropicCallsInput,
+  AnthropicInputSchema,
+  AnthropicMessageLike,
+  AnthropicTool,
+  AnthropicToolResultBlock,
+  AnthropicToolResultMessage,
+} from "./providers/anthropic";
+export type {
+  BedrockCallsInput,
+  BedrockContentBlockLike,
+  BedrockConverseResponseLike,
+  BedrockMessageLike,
+  BedrockToolConfig,
+  BedrockToolResultMessage,
+  BedrockToolUse,
+} from "./providers/bedrock";
 export { toMcpResult, type McpCallToolResult, type McpTool, type McpToolAnnotations } from "./providers/mcp";
 
 export * from "./errors";
-export type {
-  JSONSchemaObject,
-  JSONSchemaTypeName,
-  ToolAnnotations,
-  ToolContext,
-  ToolErrorKind,
-  ToolResult,
-} from "./types";
+export type { JSONSchemaObject, JSONSchemaTypeName, ToolAnnotations, ToolContext, ToolErrorKind, ToolResult } from "./types";

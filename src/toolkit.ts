@@ -66,9 +66,7 @@ export class Toolkit {
       checkDescription(tool.name, tool.description);
       const taken = this.#entries.get(tool.name)?.tool ?? incoming.get(tool.name);
       if (taken !== undefined) {
-        throw new DuplicateToolError(
-          `A tool named "${tool.name}" is already registered (${taken.source} tool); tool names must be unique in a toolkit. Rename one of them.`,
-        );
+        throw new DuplicateToolError(`A tool named "${tool.name}" is already registered (${taken.source} tool); tool names must be unique in a toolkit. Rename one of them.`);
       }
       incoming.set(tool.name, tool);
     }
@@ -207,13 +205,8 @@ export class Toolkit {
   }
 
   #answer<R>(adapter: ProviderAdapter<unknown, never, R>, input: unknown, ctx: ToolContext | undefined): Promise<R> {
-    let binding: ExportBinding;
-    try {
-      binding = this.#binding(adapter as unknown as ProviderAdapter);
-    } catch {
-      binding = new Map();
-    }
-    return answerCalls(adapter as unknown as ProviderAdapter<unknown, ExportOptions, R>, binding, this.#run, input, ctx);
+    const generic = adapter as unknown as ProviderAdapter<unknown, ExportOptions, R>;
+    return answerCalls(generic, this.#binding(generic), this.#run, input, ctx);
   }
 }
 

@@ -194,22 +194,18 @@ describe("defineTool: definitions that cannot work throw ToolDefinitionError nam
     expect(definitionError(() => defineTool({ name: "has space", description: "d", execute })).message).toBe(
       'Tool name "has space" is accepted by no provider. Use a letter first, then letters, digits, _ or -, at most 64 characters.',
     );
-    expect(definitionError(() => defineTool({ name: "x".repeat(129), description: "d", execute })).message).toContain(
-      `Tool name "${"x".repeat(129)}"`,
-    );
+    expect(definitionError(() => defineTool({ name: "x".repeat(129), description: "d", execute })).message).toContain(`Tool name "${"x".repeat(129)}"`);
     expect(definitionError(() => defineTool({ name: "héllo", description: "d", execute })).message).toContain('"héllo"');
   });
 
   it("refuses an empty name", () => {
-    expect(definitionError(() => defineTool({ name: "", description: "d", execute })).message).toBe(
-      'A tool needs a non-empty string name (got "").',
-    );
+    expect(definitionError(() => defineTool({ name: "", description: "d", execute })).message).toBe('A tool needs a non-empty string name (got "").');
   });
 
   it("refuses an execute that is not a function", () => {
-    expect(
-      definitionError(() => defineTool({ name: "my_tool", description: "d", execute: "nope" as unknown as () => unknown })).message,
-    ).toBe('Tool "my_tool": execute must be a function (args, ctx) => result.');
+    expect(definitionError(() => defineTool({ name: "my_tool", description: "d", execute: "nope" as unknown as () => unknown })).message).toBe(
+      'Tool "my_tool": execute must be a function (args, ctx) => result.',
+    );
   });
 
   it("refuses an inputSchema that is not an object schema", () => {
@@ -229,9 +225,7 @@ describe("defineTool: definitions that cannot work throw ToolDefinitionError nam
       }),
     );
     expect(error.message).toMatch(/^Tool "my_tool": inputSchema is not a valid JSON Schema: .*properties\/city\/type/);
-    const required = definitionError(() =>
-      defineTool({ name: "my_tool", description: "d", inputSchema: { type: "object", required: "city" as unknown as string[] }, execute }),
-    );
+    const required = definitionError(() => defineTool({ name: "my_tool", description: "d", inputSchema: { type: "object", required: "city" as unknown as string[] }, execute }));
     expect(required.message).toMatch(/^Tool "my_tool": inputSchema is not a valid JSON Schema: .*required/);
   });
 

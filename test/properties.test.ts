@@ -61,7 +61,13 @@ const anyString = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.json()
 const pollutingText = fc
   .tuple(
     fc.constantFrom(...FORBIDDEN),
-    fc.array(fc.oneof(fc.string({ maxLength: 6 }).map((k) => ({ key: k })), fc.nat({ max: 3 }).map((n) => ({ index: n }))), { maxLength: 5 }),
+    fc.array(
+      fc.oneof(
+        fc.string({ maxLength: 6 }).map((k) => ({ key: k })),
+        fc.nat({ max: 3 }).map((n) => ({ index: n })),
+      ),
+      { maxLength: 5 },
+    ),
     fc.jsonValue({ maxDepth: 2 }),
   )
   .map(([forbidden, path, sibling]) => {
@@ -153,10 +159,7 @@ describe("properties: Toolkit.execute with any arguments", () => {
   });
 
   it("lets the validating tool run exactly when the arguments match its schema", async () => {
-    const valid = fc.record(
-      { city: fc.string(), days: fc.integer({ min: 1 }), units: fc.constantFrom("metric", "imperial") },
-      { requiredKeys: ["city"] },
-    );
+    const valid = fc.record({ city: fc.string(), days: fc.integer({ min: 1 }), units: fc.constantFrom("metric", "imperial") }, { requiredKeys: ["city"] });
     await fc.assert(
       fc.asyncProperty(valid, async (args) => {
         expect(await toolkit.execute("strict", args)).toEqual({ output: `ok ${args.city}`, isError: false });
@@ -197,13 +200,15 @@ describe("properties: Toolkit.execute with any arguments", () => {
  * strict-mode nulls, Gemini's enum strings), so calls to the schema-bearing "strict" tool are
  * only held to the shape of a result.
  */
-const expectedFor = async (name: string, args: unknown): Promise<ToolResult | undefined> =>
-  name === "strict" ? undefined : toolkit.execute(name, args);
+const expectedFor = async (name: string, args: unknown): Promise<ToolResult | undefined> => (name === "strict" ? undefined : toolkit.execute(name, args));
 
 const objectArguments = fc.oneof(fc.jsonValue(), fc.anything(), pollutingObject, anyString);
-const textArguments = fc.oneof(anyString, pollutingText, fc.jsonValue().map((v) => JSON.stringify(v)));
-const calls = <T>(args: fc.Arbitrary<T>) =>
-  fc.array(fc.record({ id: fc.string(), name: toolName, args }), { minLength: 1, maxLength: 3 });
+const textArguments = fc.oneof(
+  anyString,
+  pollutingText,
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+);
+const calls = <T>(args: fc.Arbitrary<T>) => fc.array(fc.record({ id: fc.string(), name: toolName, args }), { minLength: 1, maxLength: 3 });
 
 describe("properties: provider round trips with any arguments in well-formed calls", () => {
   it("runGemini answers every call, in order, with exactly output or error", async () => {
@@ -234,8 +239,7 @@ describe("properties: provider round trips with any arguments in well-formed cal
     await fc.assert(
       fc.asyncProperty(calls(textArguments), fc.constantFrom("calls", "message", "completion"), async (list, shape) => {
         const toolCalls = list.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
-        const input =
-          shape === "calls" ? toolCalls : shape === "message" ? { tool_calls: toolCalls } : { choices: [{ message: { tool_calls: toolCalls } }] };
+        const input = shape === "calls" ? toolCalls : shape === "message" ? { tool_calls: toolCalls } : { choices: [{ message: { tool_calls: toolCalls } }] };
         const answer = await toolkit.runOpenAI(input);
         expect(answer).toHaveLength(list.length);
         for (const [i, c] of list.entries()) {
@@ -299,7 +303,7 @@ describe("properties: provider round trips with any arguments in well-formed cal
       fc.asyncProperty(calls(objectArguments), fc.constantFrom("blocks", "message", "response"), async (list, shape) => {
         const content = list.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.args } }));
         const input = shape === "blocks" ? content : shape === "message" ? { content } : { output: { message: { content } } };
-        const answer = await toolkit.runBedrock(input);
+        const answer = (await toolkit.runBedrock(input))!;
         expect(answer.role).toBe("user");
         expect(answer.content).toHaveLength(list.length);
         for (const [i, c] of list.entries()) {

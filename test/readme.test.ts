@@ -44,13 +44,19 @@ describe("README", () => {
     execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(work, "tsconfig.json")], { cwd: root, encoding: "utf8" });
   }, 120_000);
 
-  afterAll(() => { if (!process.env.KEEP_SNIPPETS) rmSync(work, { recursive: true, force: true }); });
+  afterAll(() => {
+    if (!process.env.KEEP_SNIPPETS) rmSync(work, { recursive: true, force: true });
+  });
 
   it("has code blocks to check", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(snippets().filter((s) => s.run).map((s) => [s.file]))("%s runs", (file) => {
+  it.each(
+    snippets()
+      .filter((s) => s.run)
+      .map((s) => [s.file]),
+  )("%s runs", (file) => {
     const output = execFileSync(process.execPath, [join(work, "out", `${file}.mjs`)], { cwd: root, encoding: "utf8" });
     expect(output.length).toBeGreaterThan(0);
   });

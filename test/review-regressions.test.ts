@@ -6,7 +6,9 @@ describe("a run never rejects, whatever escapes it", () => {
   it("reads patterns as JavaScript does (no unicode-mode surprises)", async () => {
     class Svc {
       // Valid for JavaScript, refused by a unicode-mode regex: compiled without the u flag, it works.
-      @Tool("t") t(@Param({ pattern: "^[\\w-.]+$" }) s: string) { return s; }
+      @Tool("t") t(@Param({ pattern: "^[\\w-.]+$" }) s: string) {
+        return s;
+      }
     }
     const kit = new Toolkit([new Svc()]);
     expect(await kit.execute("t", { s: "a-b.c" })).toEqual({ output: "a-b.c", isError: false });
@@ -14,13 +16,17 @@ describe("a run never rejects, whatever escapes it", () => {
 
   it("turns a schema that cannot compile on the first call into an error result, and the other calls still run", async () => {
     class Svc {
-      @Tool("broken") broken(@Param({ schema: { $ref: "#/definitions/Missing" } }) x: unknown) { return x; }
-      @Tool("fine") fine() { return "fine"; }
+      @Tool("broken") broken(@Param({ schema: { $ref: "#/definitions/Missing" } }) x: unknown) {
+        return x;
+      }
+      @Tool("fine") fine() {
+        return "fine";
+      }
     }
     const kit = new Toolkit([new Svc()]);
     const reply = await kit.runGemini([{ functionCall: { name: "broken", args: { x: 1 } } }, { functionCall: { name: "fine", args: {} } }]);
-    expect(reply.parts[0]!.functionResponse.response).toEqual({ error: expect.stringMatching(/^Tool "broken" could not run: .*Missing/) });
-    expect(reply.parts[1]!.functionResponse.response).toEqual({ output: "fine" });
+    expect(reply!.parts[0]!.functionResponse.response).toEqual({ error: expect.stringMatching(/^Tool "broken" could not run: .*Missing/) });
+    expect(reply!.parts[1]!.functionResponse.response).toEqual({ output: "fine" });
   });
 
   it("refuses at definition time a validated schema that cannot be compiled", () => {
@@ -36,7 +42,12 @@ describe("a run never rejects, whatever escapes it", () => {
   });
 
   it("handles a result whose output getter throws", async () => {
-    const hostile = { get output(): string { throw new Error("boom"); }, isError: false };
+    const hostile = {
+      get output(): string {
+        throw new Error("boom");
+      },
+      isError: false,
+    };
     const kit = new Toolkit([defineTool({ name: "t", description: "d", execute: async () => hostile })]);
     const result = await kit.execute("t", {});
     expect(result.isError).toBe(true);
@@ -44,14 +55,34 @@ describe("a run never rejects, whatever escapes it", () => {
   });
 
   it("handles a thrown value whose message getter throws", async () => {
-    const thrown = { get message(): string { throw new Error("no"); } };
-    const kit = new Toolkit([defineTool({ name: "t", description: "d", execute: () => { throw thrown; } })]);
+    const thrown = {
+      get message(): string {
+        throw new Error("no");
+      },
+    };
+    const kit = new Toolkit([
+      defineTool({
+        name: "t",
+        description: "d",
+        execute: () => {
+          throw thrown;
+        },
+      }),
+    ]);
     expect(await kit.execute("t", {})).toEqual({ output: "unknown error", isError: true, metadata: { error: "execution_failed" } });
   });
 
   it("isolates a runner whose execute throws inside a provider round trip", async () => {
     const kit = new Toolkit([defineTool({ name: "ok", description: "d", execute: () => "fine" })]);
-    const broken: ToolShape = { name: "broken", description: "d", inputSchema: { type: "object" }, source: "native", execute: () => { throw new Error("sync"); } };
+    const broken: ToolShape = {
+      name: "broken",
+      description: "d",
+      inputSchema: { type: "object" },
+      source: "native",
+      execute: () => {
+        throw new Error("sync");
+      },
+    };
     kit.register(broken);
     const messages = await kit.runOpenAI([
       { id: "1", type: "function", function: { name: "broken", arguments: "{}" } },
@@ -77,14 +108,18 @@ describe("validation does not accumulate or collide", () => {
 describe("parameter names", () => {
   it("accepts a parameter named like an Object.prototype member such as toString", () => {
     class Svc {
-      @Tool("t") t(@Param("toString") s: string) { return s; }
+      @Tool("t") t(@Param("toString") s: string) {
+        return s;
+      }
     }
     expect(Object.keys(new Toolkit([new Svc()]).get("t")!.inputSchema.properties!)).toEqual(["toString"]);
   });
 
   it("refuses an argument named constructor, naming the parameter", () => {
     class Svc {
-      @Tool("t") t(@Param("constructor") s: string) { return s; }
+      @Tool("t") t(@Param("constructor") s: string) {
+        return s;
+      }
     }
     expect(() => new Toolkit([new Svc()])).toThrow(ScanError);
     expect(() => new Toolkit([new Svc()])).toThrow(/Svc\.t, parameter 0 \("constructor"\): "constructor" cannot be an argument name/);
@@ -92,7 +127,9 @@ describe("parameter names", () => {
 
   it("lets an explicit optional: false win over a default value in the source", () => {
     class Svc {
-      @Tool("t") t(@Param({ optional: false }) units: string = "metric") { return units; }
+      @Tool("t") t(@Param({ optional: false }) units: string = "metric") {
+        return units;
+      }
     }
     expect(new Toolkit([new Svc()]).get("t")!.inputSchema.required).toEqual(["units"]);
   });
@@ -113,7 +150,7 @@ describe("Bedrock results", () => {
   it("never sends an empty text block", async () => {
     const kit = new Toolkit([defineTool({ name: "quiet", description: "d", execute: () => undefined })]);
     const reply = await kit.runBedrock([{ toolUse: { toolUseId: "u1", name: "quiet", input: {} } }]);
-    expect(reply.content[0]!.toolResult.content).toEqual([{ text: "(no output)" }]);
+    expect(reply!.content[0]!.toolResult.content).toEqual([{ text: "(no output)" }]);
   });
 });
 

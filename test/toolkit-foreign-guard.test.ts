@@ -93,7 +93,18 @@ const CONTEXTS: Array<[string, () => ToolContext]> = [
   ["whose timeout getter throws", throwingTimeout],
   ["whose signal is {} (not an AbortSignal)", () => ({ signal: {} as AbortSignal })],
   ["whose signal is {} and that carries a timeout", () => ({ signal: {} as AbortSignal, timeout: 1_000 })],
-  ["whose signal's addEventListener throws", () => ({ signal: { aborted: false, addEventListener() { throw new Error("no listeners here"); }, removeEventListener() {} } as unknown as AbortSignal })],
+  [
+    "whose signal's addEventListener throws",
+    () => ({
+      signal: {
+        aborted: false,
+        addEventListener() {
+          throw new Error("no listeners here");
+        },
+        removeEventListener() {},
+      } as unknown as AbortSignal,
+    }),
+  ],
   [
     "whose signal getter throws",
     () =>

@@ -315,10 +315,7 @@ describe("Toolkit.execute: one call, never a rejection", () => {
     it("carries the call id and provider in a provider round trip, and the host state", async () => {
       const { tool, seen } = ctxProbe();
       const toolkit = new Toolkit([tool]);
-      const messages = await toolkit.runOpenAI(
-        [{ id: "call_9", type: "function", function: { name: "probe", arguments: "{}" } }],
-        { state: { tenant: "acme" } },
-      );
+      const messages = await toolkit.runOpenAI([{ id: "call_9", type: "function", function: { name: "probe", arguments: "{}" } }], { state: { tenant: "acme" } });
       expect(messages).toEqual([{ role: "tool", tool_call_id: "call_9", content: "ok" }]);
       expect(seen).toEqual([{ state: { tenant: "acme" }, callId: "call_9", provider: "openai" }]);
     });
@@ -353,11 +350,7 @@ describe("Toolkit.execute: one call, never a rejection", () => {
         },
       }),
     ]);
-    const results: ToolResult[] = await Promise.all([
-      toolkit.execute("slow_ok", {}),
-      toolkit.execute("fast_fail", {}),
-      toolkit.execute("nope", {}),
-    ]);
+    const results: ToolResult[] = await Promise.all([toolkit.execute("slow_ok", {}), toolkit.execute("fast_fail", {}), toolkit.execute("nope", {})]);
     expect(results[0]).toEqual({ output: "slow done", isError: false });
     expect(results[1]).toEqual({ output: "bad input", isError: true, metadata: { error: "execution_failed" } });
     expect(results[2]!.metadata?.error).toBe("unknown_tool");

@@ -39,7 +39,10 @@ const TOOLS = 1_000;
 const PER_SERVICE = 10;
 
 type Decorator = (target: object, key: string | symbol, descriptor?: PropertyDescriptor) => unknown;
-const param = (index: number, decorator: ParameterDecorator): Decorator => (target, key) => decorator(target, key, index);
+const param =
+  (index: number, decorator: ParameterDecorator): Decorator =>
+  (target, key) =>
+    decorator(target, key, index);
 
 /** What `tsc --experimentalDecorators --emitDecoratorMetadata` emits for each method, run for `count` tools. */
 export function defineDecoratedServices(count: number, tag: string, { Param, Tool }: Pick<Library, "Param" | "Tool">): object[] {
@@ -164,7 +167,14 @@ export const run: BenchSuite = async (options) => {
   const target = { text: "< 100 ms", maxValue: 100 };
   const rows: BenchRow[] = [
     row(
-      { suite, case: "1,000 decorated tools: record, scan, export 6 formats (first run, sources, grown heap)", value: sources.first.toolnexus, baseline, baselineValue: sources.first.zod, unit },
+      {
+        suite,
+        case: "1,000 decorated tools: record, scan, export 6 formats (first run, sources, grown heap)",
+        value: sources.first.toolnexus,
+        baseline,
+        baselineValue: sources.first.zod,
+        unit,
+      },
       target,
     ),
     row({ suite, case: "same, warm (median of repeated runs on new classes)", value: median(sources.warm.toolnexus), baseline, baselineValue: median(sources.warm.zod), unit }),

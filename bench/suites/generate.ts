@@ -58,7 +58,14 @@ export const run: BenchSuite = async ({ quick }) => {
     }
     rows.push(
       row(
-        { suite: SUITE, case: `toolnexus generate, ${tools} tools in ${FILES} files (in-process)`, value: median(generateMs), baseline: "tsc --noEmit, same project (in-process)", baselineValue: median(tscMs), unit: "ms" },
+        {
+          suite: SUITE,
+          case: `toolnexus generate, ${tools} tools in ${FILES} files (in-process)`,
+          value: median(generateMs),
+          baseline: "tsc --noEmit, same project (in-process)",
+          baselineValue: median(tscMs),
+          unit: "ms",
+        },
         TARGET,
       ),
     );
@@ -74,7 +81,14 @@ export const run: BenchSuite = async ({ quick }) => {
       }
       rows.push(
         row(
-          { suite: SUITE, case: `toolnexus generate, ${tools} tools in ${FILES} files (cold process)`, value: median(coldGenerate), baseline: "tsc --noEmit, same project (cold process)", baselineValue: median(coldTsc), unit: "ms" },
+          {
+            suite: SUITE,
+            case: `toolnexus generate, ${tools} tools in ${FILES} files (cold process)`,
+            value: median(coldGenerate),
+            baseline: "tsc --noEmit, same project (cold process)",
+            baselineValue: median(coldTsc),
+            unit: "ms",
+          },
           TARGET,
         ),
       );
@@ -87,7 +101,16 @@ export const run: BenchSuite = async ({ quick }) => {
 
 /** What `tsc --noEmit -p <project>` does: parse the config, build the program, collect every diagnostic. */
 function tscNoEmit(project: string): void {
-  const parsed = ts.getParsedCommandLineOfConfigFile(project, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    project,
+    { noEmit: true },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
+    },
+  );
   if (parsed === undefined) throw new Error(`cannot read ${project}`);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
   const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);

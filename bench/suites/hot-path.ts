@@ -12,15 +12,7 @@
  */
 import { safeValidateTypes } from "@ai-sdk/provider-utils";
 import { Toolkit } from "../../src";
-import {
-  CatalogService,
-  INVALID_ARGS,
-  VALID_ARGS,
-  handChecked,
-  makeAiSdkTool,
-  makeLangChainTool,
-  searchBody,
-} from "../fixtures";
+import { CatalogService, INVALID_ARGS, VALID_ARGS, handChecked, makeAiSdkTool, makeLangChainTool, searchBody } from "../fixtures";
 import { compare, row, settingsFor } from "../harness";
 import type { BenchRow, BenchSuite } from "../types";
 
@@ -75,7 +67,10 @@ export const run: BenchSuite = async (options) => {
     { key: "langchain", label: "LangChain tool().invoke (zod)" },
   ] as const;
   const rows: BenchRow[] = [];
-  for (const [kind, figures] of [["valid args", valid], ["invalid args", invalid]] as const) {
+  for (const [kind, figures] of [
+    ["valid args", valid],
+    ["invalid args", invalid],
+  ] as const) {
     const caseName = `Toolkit.execute, ${kind}`;
     const value = figures.toolnexus!;
     if (figures.direct !== undefined) {

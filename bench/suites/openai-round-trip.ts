@@ -53,18 +53,14 @@ export const run: BenchSuite = async (options) => {
     Promise.all(
       msg.tool_calls.map(async (call) => {
         const parsed = await safeParseJSON({ text: call.function.arguments, schema: ai.inputSchema });
-        const content = parsed.success
-          ? ((await ai.execute!(parsed.value, { toolCallId: call.id, messages: [] })) as string)
-          : `Error: ${parsed.error.message}`;
+        const content = parsed.success ? ((await ai.execute!(parsed.value, { toolCallId: call.id, messages: [] })) as string) : `Error: ${parsed.error.message}`;
         return { role: "tool" as const, tool_call_id: call.id, content };
       }),
     );
 
   const langChain = (msg: typeof message) =>
     Promise.all(
-      msg.tool_calls.map((call) =>
-        lc.invoke({ type: "tool_call", id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) as Record<string, unknown> }),
-      ),
+      msg.tool_calls.map((call) => lc.invoke({ type: "tool_call", id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) as Record<string, unknown> })),
     );
 
   // Refuse to compare implementations that do not answer the same way.
@@ -73,7 +69,11 @@ export const run: BenchSuite = async (options) => {
   const theirs = await aiSdk(message);
   const lcMessages = await langChain(message);
   const lcSimple = lcMessages.map((m) => ({ role: "tool", tool_call_id: m.tool_call_id, content: m.content }));
-  for (const [name, got] of [["toolnexus", ours], ["AI SDK", theirs], ["LangChain", lcSimple]] as const) {
+  for (const [name, got] of [
+    ["toolnexus", ours],
+    ["AI SDK", theirs],
+    ["LangChain", lcSimple],
+  ] as const) {
     if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`${SUITE}: ${name} answered ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
   }
 

@@ -62,7 +62,8 @@ function answer(req: IncomingMessage, res: ServerResponse, body: Body, nextId: (
   const last = contents[contents.length - 1]?.parts?.find((part) => part.functionResponse)?.functionResponse;
 
   const call = (name: string, args: Record<string, unknown>) => {
-    if (!declared.has(name)) return fail(400, `The scripted model wants the tool "${name}", but the request declares ${[...declared].join(", ") || "no tools"}.`, "INVALID_ARGUMENT");
+    if (!declared.has(name))
+      return fail(400, `The scripted model wants the tool "${name}", but the request declares ${[...declared].join(", ") || "no tools"}.`, "INVALID_ARGUMENT");
     reply(res, model, [{ functionCall: { id: nextId(), name, args } }]);
   };
   if (last === undefined) {

@@ -49,14 +49,17 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, body: { model?: string; messages?: Message[] }, n: number): void {
-  const error = (status: number, message: string, param: string | null = null) =>
-    send(res, status, { error: { message, type: "invalid_request_error", param, code: null } });
+  const error = (status: number, message: string, param: string | null = null) => send(res, status, { error: { message, type: "invalid_request_error", param, code: null } });
   if (req.method !== "POST" || req.url !== "/v1/chat/completions") return error(404, `Unknown route ${req.method} ${req.url}`);
   if (!/^Bearer \S+$/.test(req.headers.authorization ?? "")) return error(401, "You didn't provide an API key.");
   const messages = body.messages ?? [];
   const unanswered = unansweredCalls(messages);
   if (unanswered.length > 0) {
-    return error(400, `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${unanswered.join(", ")}`, "messages");
+    return error(
+      400,
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${unanswered.join(", ")}`,
+      "messages",
+    );
   }
 
   const results = toolResults(messages);

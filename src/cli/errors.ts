@@ -15,7 +15,10 @@ export class CliError extends Error {
 
 /** Collapses whitespace so a message fits on one line. */
 export function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").replace(/\s+/g, " ").trim();
+  return text
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** Joins a reason and a fix: "reason. Fix." without doubled periods. */

@@ -49,10 +49,7 @@ export interface ToolMethodRecord {
   options: ToolOptions;
 }
 
-export type ParameterRecord =
-  | { kind: "param"; name?: string; options: ParamOptions }
-  | { kind: "ctx" }
-  | { kind: "args"; type?: Constructor };
+export type ParameterRecord = { kind: "param"; name?: string; options: ParamOptions } | { kind: "ctx" } | { kind: "args"; type?: Constructor };
 
 /** The `@Tool` methods declared on exactly this prototype (not inherited ones). */
 export function ownToolMethods(prototype: object): readonly ToolMethodRecord[] {
@@ -91,13 +88,7 @@ export function ownParameterRecords(prototype: object, propertyKey: string): Rea
   return (Reflect.getOwnMetadata(TOOL_PARAMETERS, prototype, propertyKey) as ParameterRecord[] | undefined) ?? [];
 }
 
-export function addParameterRecord(
-  decorator: string,
-  prototype: object,
-  propertyKey: string | symbol | undefined,
-  index: number,
-  record: ParameterRecord,
-): void {
+export function addParameterRecord(decorator: string, prototype: object, propertyKey: string | symbol | undefined, index: number, record: ParameterRecord): void {
   const className = typeof prototype === "function" ? prototype.name : prototype.constructor?.name;
   if (propertyKey === undefined) {
     throw new TypeError(`${decorator} on a constructor parameter of class ${className}: use it on parameters of @Tool methods.`);

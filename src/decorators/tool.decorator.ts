@@ -6,8 +6,7 @@ import { addToolMethod, type ToolOptions } from "./metadata";
  * `@Tool({ name, description, timeout, annotations })`. The name defaults to the method name.
  */
 export function Tool(descriptionOrOptions?: string | ToolOptions): MethodDecorator {
-  const options: ToolOptions =
-    typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : { ...descriptionOrOptions };
+  const options: ToolOptions = typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : { ...descriptionOrOptions };
   return (target, propertyKey, descriptor) => {
     const className = typeof target === "function" ? target.name : target.constructor?.name;
     if (typeof propertyKey === "symbol" || typeof descriptor?.value !== "function") {

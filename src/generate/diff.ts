@@ -74,7 +74,8 @@ function toolDifferences(before: ManifestTool, after: ManifestTool): string[] {
   if (reshaped) details.push(`parameters (${old.map(label).join(", ")}) → (${now.map(label).join(", ")})`);
   now.forEach((parameter, index) => {
     // The same parameter: at the same position, or (when the list changed) by name.
-    const previous = (reshaped ? old.find((p) => p?.kind === parameter.kind && p?.name !== undefined && p.name === parameter.name) : old[index]) as Record<string, unknown> | undefined;
+    const previous = (reshaped ? old.find((p) => p?.kind === parameter.kind && p?.name !== undefined && p.name === parameter.name) : old[index]) as
+      Record<string, unknown> | undefined;
     if (previous === undefined) return;
     const fields = (["optional", "convert", "className", "schema"] as const).filter((field) => !same(previous[field], (parameter as Record<string, unknown>)[field]));
     if (fields.length > 0) details.push(`parameter ${parameter.name !== undefined ? `"${parameter.name}"` : index}: ${fields.join(", ")}`);

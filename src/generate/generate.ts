@@ -20,9 +20,7 @@ export interface GenerateOptions {
 }
 
 export type GenerateProgress =
-  | { phase: "program"; files: number; ms: number }
-  | { phase: "typecheck"; ms: number }
-  | { phase: "scan"; files: number; tools: number; classes: number; ms: number };
+  { phase: "program"; files: number; ms: number } | { phase: "typecheck"; ms: number } | { phase: "scan"; files: number; tools: number; classes: number; ms: number };
 
 export interface GenerateStats {
   /** The project's own source files, all scanned. */
@@ -102,7 +100,9 @@ export function generateManifest(options: GenerateOptions = {}): GenerateResult 
   options.onProgress?.({ phase: "scan", files: project.sourceFiles.length, tools: entries.size, classes: classes.size, ms: scanMs });
 
   if (entries.size === 0) {
-    builder.warnings.push(`found no @Tool methods in the ${project.sourceFiles.length} source files of ${options.project ?? "tsconfig.json"} (the tsconfig's "include"/"files"): is it the right project?`);
+    builder.warnings.push(
+      `found no @Tool methods in the ${project.sourceFiles.length} source files of ${options.project ?? "tsconfig.json"} (the tsconfig's "include"/"files"): is it the right project?`,
+    );
   }
   const keys = [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const tools: Record<string, ManifestTool> = {};
@@ -176,7 +176,14 @@ class EntryBuilder {
       const options = kind === "param" && found !== undefined ? this.#paramOptions(found.decorator) : {};
       const name = options.name ?? sourceName;
       const fail = (message: string) =>
-        problems.push(at(parameter.name, { className, method: methodName, ...(name !== undefined ? { parameter: name } : {}), message: `${where}, parameter ${index}${name !== undefined ? ` ("${name}")` : ""}: ${message}` }));
+        problems.push(
+          at(parameter.name, {
+            className,
+            method: methodName,
+            ...(name !== undefined ? { parameter: name } : {}),
+            message: `${where}, parameter ${index}${name !== undefined ? ` ("${name}")` : ""}: ${message}`,
+          }),
+        );
       if (kind === "ctx") {
         parameters.push({ kind: "ctx" });
         continue;
@@ -195,13 +202,17 @@ class EntryBuilder {
         const problem = walker.check(type, parameter);
         if (problem !== undefined) {
           const subject = problem.path === "" ? "it" : `its property "${problem.path}"${problem.declaredAt !== undefined ? this.#declaredAt(problem.declaredAt) : ""}`;
-          fail(`${subject} has type "${problem.typeText}": ${problem.what}. Use a JSON type (string, number, boolean, literal unions, arrays, plain objects), or state the schema with @Param({ schema: {...} }).`);
+          fail(
+            `${subject} has type "${problem.typeText}": ${problem.what}. Use a JSON type (string, number, boolean, literal unions, arrays, plain objects), or state the schema with @Param({ schema: {...} }).`,
+          );
           continue;
         }
         try {
           schema = this.#schemas.schemaOf(type, kind === "param" ? checker.getSymbolAtLocation(parameter.name) : undefined);
         } catch (error) {
-          fail(`its type "${checker.typeToString(type)}" cannot be turned into a JSON Schema: ${(error as Error).message}. Give the parameter an explicit schema with @Param({ schema: {...} }).`);
+          fail(
+            `its type "${checker.typeToString(type)}" cannot be turned into a JSON Schema: ${(error as Error).message}. Give the parameter an explicit schema with @Param({ schema: {...} }).`,
+          );
           continue;
         }
         const initial = parameter.initializer !== undefined ? this.#literal(parameter.initializer) : undefined;

@@ -33,7 +33,15 @@ export function openProject(configPath: string, cwd: string): Project {
   }
   const errors = parsed.errors.filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length > 0) throw new GenerateError(errors.map((d) => problemOfDiagnostic(d, cwd)));
-  const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, declaration: false, declarationMap: false, emitDeclarationOnly: false, composite: false, incremental: false };
+  const options: ts.CompilerOptions = {
+    ...parsed.options,
+    noEmit: true,
+    declaration: false,
+    declarationMap: false,
+    emitDeclarationOnly: false,
+    composite: false,
+    incremental: false,
+  };
   delete options.tsBuildInfoFile;
   const program = ts.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
   const sourceFiles = parsed.fileNames.filter((file) => !/\.d\.[cm]?ts$/.test(file));

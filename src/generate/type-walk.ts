@@ -14,12 +14,49 @@ export interface TypeProblem {
 
 /** Library types that are objects in TypeScript but have no JSON form. */
 const NOT_JSON = new Set([
-  "Promise", "PromiseLike", "Map", "ReadonlyMap", "WeakMap", "Set", "ReadonlySet", "WeakSet", "WeakRef",
-  "RegExp", "Function", "CallableFunction", "NewableFunction", "Error", "Symbol", "BigInt",
-  "ArrayBuffer", "SharedArrayBuffer", "DataView", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array",
-  "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-  "Iterator", "IterableIterator", "AsyncIterator", "AsyncIterableIterator", "Iterable", "AsyncIterable",
-  "Generator", "AsyncGenerator", "Buffer", "Blob", "ReadableStream", "WritableStream", "EventEmitter",
+  "Promise",
+  "PromiseLike",
+  "Map",
+  "ReadonlyMap",
+  "WeakMap",
+  "Set",
+  "ReadonlySet",
+  "WeakSet",
+  "WeakRef",
+  "RegExp",
+  "Function",
+  "CallableFunction",
+  "NewableFunction",
+  "Error",
+  "Symbol",
+  "BigInt",
+  "ArrayBuffer",
+  "SharedArrayBuffer",
+  "DataView",
+  "Int8Array",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "Int16Array",
+  "Uint16Array",
+  "Int32Array",
+  "Uint32Array",
+  "Float32Array",
+  "Float64Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "Iterator",
+  "IterableIterator",
+  "AsyncIterator",
+  "AsyncIterableIterator",
+  "Iterable",
+  "AsyncIterable",
+  "Generator",
+  "AsyncGenerator",
+  "Buffer",
+  "Blob",
+  "ReadableStream",
+  "WritableStream",
+  "EventEmitter",
 ]);
 
 /**
@@ -54,7 +91,8 @@ export class TypeWalker {
     if (flags & ts.TypeFlags.ESSymbolLike) return noSchema("a symbol");
     if (flags & ts.TypeFlags.BigIntLike) return noSchema("a bigint", " (JSON numbers cannot hold one)");
     if (flags & ts.TypeFlags.TypeParameter) return problem("a type parameter is only known where the method is called, so it has no JSON Schema");
-    if (flags & (ts.TypeFlags.Index | ts.TypeFlags.IndexedAccess | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution)) return problem("a type that depends on a type parameter has no JSON Schema");
+    if (flags & (ts.TypeFlags.Index | ts.TypeFlags.IndexedAccess | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution))
+      return problem("a type that depends on a type parameter has no JSON Schema");
     if (flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.EnumLike)) {
       if (flags & ts.TypeFlags.EnumLike) this.#collect(type.symbol?.flags & ts.SymbolFlags.EnumMember ? (type.symbol as { parent?: ts.Symbol }).parent : type.symbol);
       return undefined;
@@ -91,7 +129,8 @@ export class TypeWalker {
         if (property.flags & (ts.SymbolFlags.Method | ts.SymbolFlags.Prototype) || isPrivate(property)) continue;
         const declaration = property.valueDeclaration ?? property.declarations?.[0];
         // A property inherited from a base class or interface: its declaration (JSDoc) counts too.
-        if (declaration !== undefined && !declaration.getSourceFile().isDeclarationFile && this.#isShape(declaration.parent)) this.declarations.add(declaration.parent as ts.Declaration);
+        if (declaration !== undefined && !declaration.getSourceFile().isDeclarationFile && this.#isShape(declaration.parent))
+          this.declarations.add(declaration.parent as ts.Declaration);
         const propertyType = checker.getTypeOfSymbolAtLocation(property, declaration ?? location);
         const found = this.#walk(propertyType, path === "" ? property.name : `${path}.${property.name}`, location, declaration);
         if (found) return found;
@@ -129,5 +168,7 @@ export class TypeWalker {
 }
 
 function isPrivate(property: ts.Symbol): boolean {
-  return (property.declarations ?? []).some((d) => (ts.getCombinedModifierFlags(d) & ts.ModifierFlags.Private) !== 0 || (ts.isPropertyDeclaration(d) && ts.isPrivateIdentifier(d.name)));
+  return (property.declarations ?? []).some(
+    (d) => (ts.getCombinedModifierFlags(d) & ts.ModifierFlags.Private) !== 0 || (ts.isPropertyDeclaration(d) && ts.isPrivateIdentifier(d.name)),
+  );
 }

@@ -89,7 +89,6 @@ function classSchema(dtoClass: Function, fromManifest: JSONSchemaObject): JSONSc
   return dtoWithManifest(schemaForClass(dtoClass), fromManifest);
 }
 
-
 /**
  * class-validator's schema of a DTO, with what only the TypeScript types know filled in
  * (descriptions from JSDoc, literal values, element types). The decorators decide which
@@ -112,7 +111,9 @@ function applyOptions(base: JSONSchemaObject, options: ParamOptions): JSONSchema
   const tuple = type === "array" && Array.isArray(base.items);
   if (scalar !== undefined || (type === "array" && !tuple)) {
     const ownOptions: ParamOptions =
-      type === "array" ? { ...options, items: options.items ?? (base.items as JSONSchemaObject | undefined) ?? {} } : { ...options, integer: options.integer || type === "integer" };
+      type === "array"
+        ? { ...options, items: options.items ?? (base.items as JSONSchemaObject | undefined) ?? {} }
+        : { ...options, integer: options.integer || type === "integer" };
     return fill(schemaForParameter(scalar ?? Array, ownOptions), base, "");
   }
   for (const key of CONSTRAINT_KEYS) {
@@ -206,7 +207,8 @@ function disagreement(primary: JSONSchemaObject, secondary: JSONSchemaObject): s
   const allowed = Array.isArray(secondary.enum) ? secondary.enum : "const" in secondary ? [secondary.const] : undefined;
   if (Array.isArray(primary.enum) && allowed !== undefined) {
     const extra = primary.enum.filter((value) => !allowed.some((other) => other === value));
-    if (extra.length > 0) return `allows ${extra.map((v) => JSON.stringify(v)).join(", ")}, which its TypeScript type does not (${allowed.map((v) => JSON.stringify(v)).join(", ")})`;
+    if (extra.length > 0)
+      return `allows ${extra.map((v) => JSON.stringify(v)).join(", ")}, which its TypeScript type does not (${allowed.map((v) => JSON.stringify(v)).join(", ")})`;
   }
   return undefined;
 }
@@ -214,4 +216,3 @@ function disagreement(primary: JSONSchemaObject, secondary: JSONSchemaObject): s
 function pick(schema: JSONSchemaObject, keys: string[]): JSONSchemaObject {
   return Object.fromEntries(keys.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]]));
 }
-

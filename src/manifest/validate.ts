@@ -25,7 +25,7 @@ export function validateManifest(value: unknown, source: string): ToolnexusManif
     return fail("/manifestVersion", `must be ${MANIFEST_VERSION}`);
   }
   if (typeof value.hash !== "string") fail("/hash", "must be a string");
-  if (!isObject(value.tools)) return fail("/tools", "must be an object keyed by \"Class.method\"");
+  if (!isObject(value.tools)) return fail("/tools", 'must be an object keyed by "Class.method"');
   for (const [key, tool] of Object.entries(value.tools)) {
     const at = `/tools/${escapePointer(key)}`;
     if (!/^[^.]+\.[^.]+$/.test(key)) fail(at, 'must be keyed "ClassName.methodName"');
@@ -54,9 +54,9 @@ function checkParameter(parameter: unknown, at: string, fail: (pointer: string, 
   if (entry.kind === "args") return;
   if (typeof entry.optional !== "boolean") fail(`${at}/optional`, "must be true or false");
   if (entry.convert !== undefined && !CONVERSIONS.has(entry.convert as string)) fail(`${at}/convert`, 'must be "date", "date[]", "class" or "class[]" when present');
-  if ((entry.convert === "class" || entry.convert === "class[]") && typeof entry.className !== "string") fail(`${at}/className`, `must name the class when convert is "${entry.convert as string}"`);
+  if ((entry.convert === "class" || entry.convert === "class[]") && typeof entry.className !== "string")
+    fail(`${at}/className`, `must name the class when convert is "${entry.convert as string}"`);
 }
-
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -226,7 +226,11 @@ function checkToken(req: IncomingMessage, expected: Buffer | undefined): Refusal
   const challenge = { "www-authenticate": 'Bearer realm="toolnexus"' };
   if (match === null) return { status: 401, message: "Unauthorized: send the token as `Authorization: Bearer <token>`.", headers: challenge };
   if (!timingSafeEqual(digest(match[1]!), expected)) {
-    return { status: 401, message: "Unauthorized: the bearer token is not the one this server was started with.", headers: { "www-authenticate": 'Bearer realm="toolnexus", error="invalid_token"' } };
+    return {
+      status: 401,
+      message: "Unauthorized: the bearer token is not the one this server was started with.",
+      headers: { "www-authenticate": 'Bearer realm="toolnexus", error="invalid_token"' },
+    };
   }
   return undefined;
 }

@@ -118,7 +118,11 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
     (closePromise ??= (async () => {
       closing = true;
       stdin.pause();
-      await waitUntil(() => pending.size === 0, (resolve) => (idle = resolve), options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
+      await waitUntil(
+        () => pending.size === 0,
+        (resolve) => (idle = resolve),
+        options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT,
+      );
       stdin.off("end", onEnd);
       await server.close(); // aborts what still runs
       resolveClosed();

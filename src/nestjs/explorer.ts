@@ -68,7 +68,14 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     const found = await this.#discover();
-    const extra = (this.options.tools ?? []).map((tool) => ({ tool, name: tool.name, provider: OPTIONS_TOOLS, method: "-", module: "ToolnexusModule", scope: "singleton" as const }));
+    const extra = (this.options.tools ?? []).map((tool) => ({
+      tool,
+      name: tool.name,
+      provider: OPTIONS_TOOLS,
+      method: "-",
+      module: "ToolnexusModule",
+      scope: "singleton" as const,
+    }));
     const all = [...found, ...extra];
     assertUniqueNames(all);
     this.toolkit.register(...all.map((entry) => entry.tool));
@@ -160,7 +167,9 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
     for (const cls of decoratedClasses()) {
       const prototype = cls.prototype as object;
       if (providers.has(prototype)) continue;
-      const methods = effectiveToolMethods(prototype).map((record) => record.propertyKey).join(", ");
+      const methods = effectiveToolMethods(prototype)
+        .map((record) => record.propertyKey)
+        .join(", ");
       this.logger.warn(
         controllers.has(prototype)
           ? `${cls.name} has @Tool methods (${methods}) but is a controller: tools are discovered on providers only. Move the methods to an @Injectable() provider.`
@@ -233,7 +242,8 @@ function assertUniqueNames(entries: Found[]): void {
   const clashes = [...byName.entries()].filter(([, list]) => list.length > 1);
   if (clashes.length === 0) return;
   const lines = clashes.map(
-    ([name, list]) => `- "${name}": ${list.map((e) => (e.provider === OPTIONS_TOOLS ? "the tools option of ToolnexusModule" : `${e.provider}.${e.method} (module ${e.module})`)).join(" and ")}`,
+    ([name, list]) =>
+      `- "${name}": ${list.map((e) => (e.provider === OPTIONS_TOOLS ? "the tools option of ToolnexusModule" : `${e.provider}.${e.method} (module ${e.module})`)).join(" and ")}`,
   );
   throw new DuplicateToolError(
     [

@@ -15,18 +15,17 @@ export interface McpEndpoint {
  * is not POST with 405). A JSON body Nest's body parser already read is handed over as
  * `parsedBody`. `toolnexus/mcp` and the MCP SDK are loaded only here, only when asked for.
  */
-export function mountMcpEndpoint(
-  adapter: AbstractHttpAdapter | undefined,
-  toolkit: Toolkit,
-  options: ToolnexusMcpOptions,
-  logger: LoggerService,
-): McpEndpoint {
+export function mountMcpEndpoint(adapter: AbstractHttpAdapter | undefined, toolkit: Toolkit, options: ToolnexusMcpOptions, logger: LoggerService): McpEndpoint {
   if (adapter === undefined) {
-    throw new Error("ToolnexusModule: the mcp option needs an HTTP application (NestFactory.create, or createNestApplication in tests); this application context has no HTTP adapter.");
+    throw new Error(
+      "ToolnexusModule: the mcp option needs an HTTP application (NestFactory.create, or createNestApplication in tests); this application context has no HTTP adapter.",
+    );
   }
   const type = adapter.getType();
   if (type !== "express") {
-    throw new Error(`ToolnexusModule: the mcp option supports the Express adapter (@nestjs/platform-express); this application uses "${type}". Mount createMcpHttpHandler from toolnexus/mcp yourself.`);
+    throw new Error(
+      `ToolnexusModule: the mcp option supports the Express adapter (@nestjs/platform-express); this application uses "${type}". Mount createMcpHttpHandler from toolnexus/mcp yourself.`,
+    );
   }
   const { path, state, ...handlerOptions } = options;
   if (typeof path !== "string" || !path.startsWith("/")) {

@@ -18,10 +18,7 @@ export class ToolnexusModule {
 
   /** Options from a factory, e.g. `{ imports: [ConfigModule], inject: [ConfigService], useFactory: (config) => ({ ... }) }`. */
   static forRootAsync(options: ToolnexusModuleAsyncOptions): DynamicModule {
-    return toolnexusModule(
-      [{ provide: TOOLNEXUS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }],
-      options.imports ?? [],
-    );
+    return toolnexusModule([{ provide: TOOLNEXUS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }], options.imports ?? []);
   }
 }
 

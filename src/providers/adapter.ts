@@ -91,7 +91,7 @@ export function defaultBinding(adapter: ProviderAdapter, tools: readonly Tool[])
   return bindingOf(
     tools.map((tool) => {
       try {
-        return { tool, name: tool.name, lowering: adapter.lower(tool.inputSchema, new ChangeLog(tool.name), {}) };
+        return { tool, name: tool.name, lowering: adapter.lower(tool.inputSchema, new ChangeLog(tool.name, validatesArguments(tool)), {}) };
       } catch {
         return { tool, name: tool.name, lowering: { schema: tool.inputSchema, codec: undefined } };
       }
@@ -180,7 +180,11 @@ export function readEntries(list: unknown, read: (entry: unknown, index: number)
       const call = read(list[index], index);
       if (call !== undefined) calls.push(call);
     } catch (thrown) {
-      calls.push({ name: "", arguments: undefined, refusal: { kind: "invalid_arguments", message: `Tool call ${index + 1} could not be read (${errorMessage(thrown)}); send it again as a plain JSON object.` } });
+      calls.push({
+        name: "",
+        arguments: undefined,
+        refusal: { kind: "invalid_arguments", message: `Tool call ${index + 1} could not be read (${errorMessage(thrown)}); send it again as a plain JSON object.` },
+      });
     }
   }
   return calls;
@@ -204,9 +208,15 @@ export function callFrom(source: unknown, fields: CallFields): ParsedCall {
   const args = readField(source, fields.args);
   const call: ParsedCall = { name: name.ok && typeof name.value === "string" ? name.value : "", arguments: args.ok ? args.value : undefined };
   if (id.ok && typeof id.value === "string") call.id = id.value;
-  if (!name.ok) call.refusal = { kind: "unknown_tool", message: `The name of a tool call could not be read (${errorMessage(name.error)}); call one of the declared tools by its name.` };
-  else if (typeof name.value !== "string") call.refusal = { kind: "unknown_tool", message: `A tool call has no usable name (got ${describeName(name.value)}); call one of the declared tools by its name.` };
-  else if (!args.ok) call.refusal = { kind: "invalid_arguments", message: `The arguments of the call to tool "${call.name}" could not be read (${errorMessage(args.error)}); send them as one JSON object.` };
+  if (!name.ok)
+    call.refusal = { kind: "unknown_tool", message: `The name of a tool call could not be read (${errorMessage(name.error)}); call one of the declared tools by its name.` };
+  else if (typeof name.value !== "string")
+    call.refusal = { kind: "unknown_tool", message: `A tool call has no usable name (got ${describeName(name.value)}); call one of the declared tools by its name.` };
+  else if (!args.ok)
+    call.refusal = {
+      kind: "invalid_arguments",
+      message: `The arguments of the call to tool "${call.name}" could not be read (${errorMessage(args.error)}); send them as one JSON object.`,
+    };
   return call;
 }
 

@@ -207,8 +207,13 @@ export function acceptsLazily(schema: unknown, root: JSONSchemaObject): (value: 
       if (typeof schema === "boolean") check = () => schema;
       else {
         const definitions = { ...(root.$defs !== undefined ? { $defs: root.$defs } : {}), ...(root.definitions !== undefined ? { definitions: root.definitions } : {}) };
-        const validate = compileSchema({ ...definitions, ...(schema as JSONSchemaObject) });
-        check = (candidate) => validate(candidate) === true;
+        try {
+          const validate = compileSchema({ ...definitions, ...(schema as JSONSchemaObject) });
+          check = (candidate) => validate(candidate) === true;
+        } catch {
+          // A branch that is no valid schema (a hand-written tool's) takes no answer here.
+          check = () => false;
+        }
       }
     }
     return check(value);

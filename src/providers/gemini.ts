@@ -8,6 +8,9 @@ import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, renamedKeys, tokenCo
 
 // ---- Declarations ----------------------------------------------------------------------
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK types int64 fields as strings; the REST API takes the numbers toolnexus sends
+type WireInt64 = any;
+
 /**
  * Gemini's `Schema`. Typed loosely where the SDK's types are stricter than the wire: its
  * `type` is an enum of upper-case names and its int64 fields are strings, while the REST API
@@ -30,8 +33,12 @@ export type GeminiSchema = {
   example?: unknown;
   minimum?: number;
   maximum?: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  minItems?: any; maxItems?: any; minLength?: any; maxLength?: any; minProperties?: any; maxProperties?: any;
+  minItems?: WireInt64;
+  maxItems?: WireInt64;
+  minLength?: WireInt64;
+  maxLength?: WireInt64;
+  minProperties?: WireInt64;
+  maxProperties?: WireInt64;
   pattern?: string;
 };
 
@@ -118,9 +125,28 @@ export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, Gemini
 
 /** Keywords Gemini's `parameters` (Schema) accepts; anything else is a 400 "Unknown name". */
 const GEMINI_KEYWORDS = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "items", "properties", "required",
-  "propertyOrdering", "anyOf", "default", "example", "minimum", "maximum", "minItems", "maxItems",
-  "minLength", "maxLength", "minProperties", "maxProperties", "pattern",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "items",
+  "properties",
+  "required",
+  "propertyOrdering",
+  "anyOf",
+  "default",
+  "example",
+  "minimum",
+  "maximum",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "minProperties",
+  "maxProperties",
+  "pattern",
 ]);
 
 /** Formats Gemini accepts per type; others are moved into the description. */
@@ -181,7 +207,12 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
   for (const key of ["$schema", "$id", "$comment", "$anchor", "definitions", "$defs"]) {
     if (!(key in node)) continue;
     delete node[key];
-    walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${key === "$defs" || key === "definitions" ? " (nothing refers to these definitions)" : ""}`);
+    walk.log.add(
+      childPointer(pointer, key),
+      key,
+      "dropped",
+      `${key} is not supported by Gemini${key === "$defs" || key === "definitions" ? " (nothing refers to these definitions)" : ""}`,
+    );
   }
   if (Array.isArray(node.examples)) {
     const { examples, ...rest } = node;
@@ -197,9 +228,11 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
     walk.log.add(pointer, "allOf", "rewritten", "allOf merged into one schema");
     node = mergeAllOf(rest, (allOf as unknown[]).filter(isSchema));
   }
+  let unionReported = false;
   if (Array.isArray(node.oneOf)) {
     const { oneOf, ...rest } = node;
     walk.log.add(pointer, "oneOf", "rewritten", `oneOf → anyOf (${walk.log.holds("exactly-one")})`);
+    unionReported = rest.anyOf === undefined;
     node = { ...rest, anyOf: [...((rest.anyOf as unknown[] | undefined) ?? []), ...(oneOf as unknown[])] };
   }
   if ("const" in node) {
@@ -208,7 +241,7 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
     walk.log.add(pointer, "const", "rewritten", `const ${JSON.stringify(value)} → enum [${JSON.stringify(value)}]`);
     node = { ...rest, enum: values };
   }
-  if (Array.isArray(node.anyOf)) return lowerUnion(node, pointer, walk);
+  if (Array.isArray(node.anyOf)) return lowerUnion(node, pointer, walk, true, unionReported);
   if (Array.isArray(node.enum)) return lowerEnum(node, pointer, walk);
 
   // One type: a type array becomes a union of one branch per type, null becoming `nullable`.
@@ -234,7 +267,10 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
     node = { ...withoutTyped(node), type: "string", nullable: true };
   }
 
-  for (const [exclusive, inclusive] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [exclusive, inclusive] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (!(exclusive in node)) continue;
     const { [exclusive]: bound, ...rest } = node;
     if (typeof bound === "number" && rest[inclusive] === undefined) {
@@ -246,7 +282,12 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
     }
   }
   if (typeof node.format === "string" && !(GEMINI_FORMATS[node.type as string] ?? []).includes(node.format)) {
-    walk.log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported for ${String(node.type)}; stated in the description instead${walk.log.whenRun}`);
+    walk.log.add(
+      childPointer(pointer, "format"),
+      "format",
+      "moved",
+      `format "${node.format}" is not supported for ${String(node.type)}; stated in the description instead${walk.log.whenRun}`,
+    );
     const { format, ...rest } = node;
     node = { ...rest, description: appendSentence(rest.description, `Format: ${format}.`) };
   }
@@ -257,6 +298,17 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
   const tupleKeys = node.type === "array" && tupleOf(node) !== undefined ? ["prefixItems", "additionalItems"] : [];
   const unknown = Object.keys(node).filter((key) => !GEMINI_KEYWORDS.has(key) && !tupleKeys.includes(key));
   for (const key of unknown) walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`);
+  // Keywords of objects on a node of another type, and of arrays likewise, say nothing.
+  for (const [type, keys] of [
+    ["object", ["properties", "required", "minProperties", "maxProperties"]],
+    ["array", ["items", "minItems", "maxItems"]],
+  ] as const) {
+    if (node.type === type) continue;
+    for (const key of keys.filter((k) => k in node)) {
+      walk.log.add(childPointer(pointer, key), key, "dropped", `${key} applies to ${type}s only, and this schema is of type ${String(node.type)}`);
+      node = Object.fromEntries(Object.entries(node).filter(([k]) => k !== key)) as JSONSchemaObject;
+    }
+  }
   let codec: MaybeCodec;
   if (node.type === "object") ({ node, codec } = lowerObject(node, pointer, walk));
   else if (node.type === "array") ({ node, codec } = lowerArray(node, pointer, walk));
@@ -268,14 +320,23 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
 function lowerEnum(node: JSONSchemaObject, pointer: string, walk: Walk): Lowered {
   const values = node.enum as unknown[];
   const nullable = node.nullable === true || values.includes(null) || (Array.isArray(node.type) && node.type.includes("null")) || node.type === "null";
-  const tokens = enumTokens(values.filter((v) => v !== null), walk.literals);
+  const tokens = enumTokens(
+    values.filter((v) => v !== null),
+    walk.literals,
+  );
   const codec = tokenCodec(tokens);
   const out: JSONSchemaObject = {};
   for (const key of ["title", "description"]) if (typeof node[key] === "string") out[key] = node[key];
   out.type = "string";
+  if (values.includes(null)) walk.log.add(childPointer(pointer, "enum"), "enum", "rewritten", "null → nullable (Gemini enums hold strings only)");
   if (codec !== undefined) {
     out.format = "enum";
-    walk.log.add(childPointer(pointer, "enum"), "enum", "rewritten", `values ${JSON.stringify(values)} → strings ${JSON.stringify(tokens.map(([t]) => t))} (answers are read back as the declared values before the call)`);
+    walk.log.add(
+      childPointer(pointer, "enum"),
+      "enum",
+      "rewritten",
+      `values ${JSON.stringify(values)} → strings ${JSON.stringify(tokens.map(([t]) => t))} (answers are read back as the declared values before the call)`,
+    );
   } else if (node.type !== "string" || Object.keys(node).some((key) => !["enum", "type", "title", "description", "default", "example", "nullable"].includes(key))) {
     walk.log.add(pointer, "enum", "rewritten", "enum of strings written as a STRING enum (other keywords are implied by the values)");
   }
@@ -319,7 +380,7 @@ function enumTokens(values: readonly unknown[], literals: ReadonlySet<string>): 
  * branches become `nullable`; one branch left replaces the union. Answers are read by the
  * first branch that accepts them; where two branches' encodings meet, the loss is logged.
  */
-function lowerUnion(node: JSONSchemaObject, pointer: string, walk: Walk, logMoves = true): Lowered {
+function lowerUnion(node: JSONSchemaObject, pointer: string, walk: Walk, logMoves = true, reported = false): Lowered {
   const { anyOf, ...siblings } = node;
   const sharedNullable = siblings.nullable === true;
   delete siblings.nullable;
@@ -327,20 +388,22 @@ function lowerUnion(node: JSONSchemaObject, pointer: string, walk: Walk, logMove
   if (logMoves && hasSiblings) walk.log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
   const branches = (anyOf as unknown[]).map((branch) => (branch === true ? {} : branch)).filter((branch) => branch !== false);
   if (branches.length < (anyOf as unknown[]).length) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "dropped", "branches that accept nothing (false) removed");
-  const full = branches.map((branch) => (isSchema(branch) ? (hasSiblings ? mergeAllOf({ ...siblings }, [branch]) : branch) : {}));
-  const isNull = (branch: JSONSchemaObject) => branch.type === "null" || (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null) || (branch.const === null);
+  const full = branches.map((branch) => (isSchema(branch) ? (Object.keys(siblings).length > 0 ? mergeAllOf({ ...siblings }, [branch]) : branch) : {}));
+  const isNull = (branch: JSONSchemaObject) =>
+    branch.type === "null" || (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null) || branch.const === null;
   const nonNull = full.filter((branch) => !isNull(branch));
   const nullable = sharedNullable || nonNull.length < full.length;
   if (nonNull.length < full.length) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "null branch → nullable");
   if (nonNull.length === 0) return { node: { type: "string", nullable: true, description: appendSentence(siblings.description, "Always null.") }, codec: undefined };
   if (nonNull.length === 1) {
-    if ((anyOf as unknown[]).length === 1) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
+    if ((anyOf as unknown[]).length === 1 && !reported) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
     const only = lowerNode(nullable ? { ...nonNull[0], nullable: true } : nonNull[0], pointer, walk);
     return only;
   }
   const lowered = nonNull.map((branch) => lowerNode(nullable ? { ...branch, nullable: true } : branch, childPointer(pointer, "anyOf", full.indexOf(branch)), walk));
   // A branch that takes any value makes the union take any value: one JSON text, nothing lost.
-  if (lowered.some((branch) => branch.codec === JSON_TEXT)) return anything({ ...siblings, ...(nullable ? { nullable: true } : {}) }, pointer, walk, "a union with a branch that takes any value");
+  if (lowered.some((branch) => branch.codec === JSON_TEXT))
+    return anything({ ...siblings, ...(nullable ? { nullable: true } : {}) }, pointer, walk, "a union with a branch that takes any value");
   const kept = lowered.filter((branch) => branch.node !== undefined);
   const union: UnionBranch[] = full.map((branch) => {
     const index = nonNull.indexOf(branch);
@@ -436,12 +499,15 @@ function freeStrings(schema: unknown, out: JSONSchemaObject[] = []): JSONSchemaO
   }
   const node = schema as JSONSchemaObject;
   const literal = "enum" in node || "const" in node;
-  const takesStrings = node.type === "string" || (Array.isArray(node.type) && node.type.includes("string")) || (node.type === undefined && inferType(node) === undefined && !Array.isArray(node.anyOf) && !Array.isArray(node.oneOf) && !Array.isArray(node.allOf));
+  const takesStrings =
+    node.type === "string" ||
+    (Array.isArray(node.type) && node.type.includes("string")) ||
+    (node.type === undefined && inferType(node) === undefined && !Array.isArray(node.anyOf) && !Array.isArray(node.oneOf) && !Array.isArray(node.allOf));
   if (takesStrings && !literal) out.push(node);
-  for (const child of [...Object.values(node.properties ?? {}), node.items, node.prefixItems, node.additionalProperties, node.anyOf, node.oneOf, node.allOf]) freeStrings(child, out);
+  for (const child of [...Object.values(node.properties ?? {}), node.items, node.prefixItems, node.additionalProperties, node.anyOf, node.oneOf, node.allOf])
+    freeStrings(child, out);
   return out;
 }
-
 
 function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { node: JSONSchemaObject; codec: MaybeCodec } {
   let node = input;
@@ -460,7 +526,12 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
       const sent = GEMINI_PROPERTY_NAME.test(name) ? name : propertyNameFor(name, Object.keys(declared), renames);
       if (sent !== name) {
         renames.set(name, sent);
-        walk.log.add(at, "properties", "rewritten", `property "${name}" declared as "${sent}" (Gemini takes letters, digits and _ only, at most 64); answers are read back under "${name}"`);
+        walk.log.add(
+          at,
+          "properties",
+          "rewritten",
+          `property "${name}" declared as "${sent}" (Gemini takes letters, digits and _ only, at most 64); answers are read back under "${name}"`,
+        );
       }
       properties[sent] = lowered.node;
       codecs.set(name, lowered.codec);
@@ -474,9 +545,10 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
   if (Array.isArray(node.required)) {
     const declared = (name: string) => node.properties !== undefined && Object.prototype.hasOwnProperty.call(node.properties, renames.get(name) ?? name) && codecs.has(name);
     const known = node.required.filter(declared);
-    if (known.length < node.required.length) {
+    if (node.required.length === 0) walk.log.add(childPointer(pointer, "required"), "required", "dropped", "an empty required list says nothing");
+    else if (known.length < node.required.length) {
       const unknown = node.required.filter((name) => !known.includes(name));
-      walk.log.add(childPointer(pointer, "required"), "required", "dropped", node.required.length === 0 ? "an empty required list says nothing" : `${unknown.map((n) => `"${n}"`).join(", ")} named no declared property${walk.log.whenRun}`);
+      walk.log.add(childPointer(pointer, "required"), "required", "dropped", `${unknown.map((n) => `"${n}"`).join(", ")} named no declared property${walk.log.whenRun}`);
     }
     const { required: _r, ...rest } = node;
     node = known.length > 0 ? { ...rest, required: known.map((name) => renames.get(name) ?? name) } : rest;
@@ -526,12 +598,27 @@ function lowerArray(input: JSONSchemaObject, pointer: string, walk: Walk): { nod
     // Open unless extra elements are refused (`false`) or `maxItems` leaves no room for them.
     const closed = tuple.rest === false || (typeof input.maxItems === "number" && input.maxItems <= positions.length);
     const restAt = childPointer(pointer, key === "items" ? "additionalItems" : "items");
-    const rest = closed ? { node: undefined, codec: undefined } : tuple.rest === undefined ? anything({}, restAt, walk, "elements after the tuple") : lowerNode(tuple.rest, restAt, walk);
+    const rest = closed
+      ? { node: undefined, codec: undefined }
+      : tuple.rest === undefined
+        ? anything({}, restAt, walk, "elements after the tuple")
+        : lowerNode(tuple.rest, restAt, walk);
     const items = distinctSchemas([...positions, rest].map((p) => p.node).filter((n): n is JSONSchemaObject => n !== undefined));
-    walk.log.add(childPointer(pointer, key), key, "rewritten", `tuple → one item schema${items.length > 1 ? " (anyOf of the positions)" : ""}; each answer is read back by its position's schema, and ${walk.log.holds("the order")}`);
+    walk.log.add(
+      childPointer(pointer, key),
+      key,
+      "rewritten",
+      `tuple → one item schema${items.length > 1 ? " (anyOf of the positions)" : ""}; each answer is read back by its position's schema, and ${walk.log.holds("the order")}`,
+    );
     const lowered: JSONSchemaObject = { ...node, items: items.length === 1 ? items[0]! : items.length === 0 ? { type: "string" } : { anyOf: items } };
     if (closed && (typeof lowered.maxItems !== "number" || lowered.maxItems > positions.length)) lowered.maxItems = positions.length;
-    return { node: lowered, codec: arrayCodec(positions.map((p) => p.codec), rest.codec) };
+    return {
+      node: lowered,
+      codec: arrayCodec(
+        positions.map((p) => p.codec),
+        rest.codec,
+      ),
+    };
   }
   if (node.items === undefined || (node.items as unknown) === true) {
     const what = anything({}, childPointer(pointer, "items"), walk, node.items === undefined ? "an array without items" : "items: true");
@@ -570,13 +657,26 @@ function withoutTyped(node: JSONSchemaObject): JSONSchemaObject {
   return Object.fromEntries(Object.entries(node).filter(([key]) => !TYPED_KEYWORDS.has(key))) as JSONSchemaObject;
 }
 
-
 /** Keywords that constrain values (as opposed to annotations), so their drop is worth the note. */
 const CHECKED_AT_RUN = new Set([
-  "additionalProperties", "patternProperties", "propertyNames", "uniqueItems", "multipleOf", "dependentRequired", "dependentSchemas",
-  "if", "then", "else", "contains", "minContains", "maxContains", "contentEncoding", "contentMediaType", "unevaluatedProperties", "unevaluatedItems",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "uniqueItems",
+  "multipleOf",
+  "dependentRequired",
+  "dependentSchemas",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "minContains",
+  "maxContains",
+  "contentEncoding",
+  "contentMediaType",
+  "unevaluatedProperties",
+  "unevaluatedItems",
 ]);
-
 
 function isSchema(value: unknown): value is JSONSchemaObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -591,7 +691,7 @@ function isGeminiLeaf(node: JSONSchemaObject): boolean {
   const { type, format, enum: values } = node;
   if (typeof type !== "string" || type === "null" || type === "object" || type === "array") return false;
   for (const key in node) if (!GEMINI_KEYWORDS.has(key) || key === "anyOf" || key === "properties" || key === "items" || key === "required") return false;
-  if (values !== undefined && !(Array.isArray(values) && values.length > 0 && type === "string" && values.every((value) => typeof value === "string" && value !== ""))) return false;
+  if (values !== undefined && !(Array.isArray(values) && values.length > 0 && type === "string" && values.every((value) => typeof value === "string" && value !== "")))
+    return false;
   return format === undefined || (typeof format === "string" && GEMINI_FORMATS[type]?.includes(format) === true);
 }
-

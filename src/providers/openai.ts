@@ -66,7 +66,10 @@ export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, 
       // A custom (free-text) tool call: toolnexus declares function tools only, so it is
       // answered with an error rather than dropped, and never runs a function of that name.
       if (type !== "function" || fn === undefined) {
-        call.refusal ??= { kind: "unknown_tool", message: `Tool "${call.name}" was called as a ${typeof type === "string" ? type : "non-function"} tool, but only function tools are declared; call it as a function with JSON arguments.` };
+        call.refusal ??= {
+          kind: "unknown_tool",
+          message: `Tool "${call.name}" was called as a ${typeof type === "string" ? type : "non-function"} tool, but only function tools are declared; call it as a function with JSON arguments.`,
+        };
       }
       return call;
     });
@@ -106,9 +109,28 @@ function withArrayItems(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObj
 
 /** Keywords strict mode refuses. */
 const STRICT_UNSUPPORTED = new Set([
-  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "propertyNames", "contains",
-  "minContains", "maxContains", "minProperties", "maxProperties", "uniqueItems", "unevaluatedProperties", "unevaluatedItems",
-  "contentEncoding", "contentMediaType", "$schema", "$id", "$comment", "$anchor",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "propertyNames",
+  "contains",
+  "minContains",
+  "maxContains",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contentEncoding",
+  "contentMediaType",
+  "$schema",
+  "$id",
+  "$comment",
+  "$anchor",
 ]);
 
 /** String formats strict mode accepts; others move into the description. */
@@ -212,7 +234,12 @@ class StrictWalk {
       }
     }
     if (typeof node.format === "string" && !STRICT_FORMATS.has(node.format)) {
-      this.log.add(childPointer(pointer, "format"), "format", "moved", `format "${node.format}" is not supported in strict mode; stated in the description instead${this.log.whenRun}`);
+      this.log.add(
+        childPointer(pointer, "format"),
+        "format",
+        "moved",
+        `format "${node.format}" is not supported in strict mode; stated in the description instead${this.log.whenRun}`,
+      );
       node.description = appendSentence(node.description, `Format: ${node.format}.`);
       delete node.format;
     }
@@ -235,7 +262,8 @@ class StrictWalk {
     if (Object.keys(declared).length === 0 && node.additionalProperties !== false) this.#refuse(pointer, "an object with no declared properties (a free-form object)");
     const required = new Set(node.required ?? []);
     const ghosts = [...required].filter((name) => !Object.prototype.hasOwnProperty.call(declared, name));
-    if (ghosts.length > 0) this.log.add(childPointer(pointer, "required"), "required", "dropped", `${ghosts.map((n) => `"${n}"`).join(", ")} named no declared property${this.log.whenRun}`);
+    if (ghosts.length > 0)
+      this.log.add(childPointer(pointer, "required"), "required", "dropped", `${ghosts.map((n) => `"${n}"`).join(", ")} named no declared property${this.log.whenRun}`);
     const properties: Record<string, JSONSchemaObject> = {};
     const codecs = new Map<string, MaybeCodec>();
     const nullMeansAbsent = new Set<string>();
@@ -264,7 +292,12 @@ class StrictWalk {
     node.properties = properties;
     node.required = Object.keys(properties);
     if (node.additionalProperties !== false) {
-      this.log.add(childPointer(pointer, "additionalProperties"), "additionalProperties", "lossy", "additionalProperties: false added (strict mode closes every object): keys the schema does not declare can no longer be sent");
+      this.log.add(
+        childPointer(pointer, "additionalProperties"),
+        "additionalProperties",
+        "lossy",
+        "additionalProperties: false added (strict mode closes every object): keys the schema does not declare can no longer be sent",
+      );
       node.additionalProperties = false;
     }
     return objectCodec({ properties: codecs, nullMeansAbsent, absentSentAsNull });
@@ -300,7 +333,10 @@ class StrictWalk {
       node.items = items.length === 1 ? items[0]! : { anyOf: items };
       if (closed && (typeof node.maxItems !== "number" || node.maxItems > positions.length)) node.maxItems = positions.length;
       this.log.add(childPointer(pointer, key), key, "rewritten", `tuple → one item schema; each answer is read back by its position's schema, and ${this.log.holds("the order")}`);
-      return arrayCodec(positions.map((p) => p.codec), rest.codec);
+      return arrayCodec(
+        positions.map((p) => p.codec),
+        rest.codec,
+      );
     }
     if ("additionalItems" in node) {
       this.log.add(childPointer(pointer, "additionalItems"), "additionalItems", "dropped", `additionalItems without a tuple says nothing`);
@@ -341,15 +377,17 @@ function limitPassed(schema: JSONSchemaObject): string | undefined {
       stringLength += name.length;
       visit(child, level);
     }
-    for (const map of ["$defs", "definitions"]) for (const [name, child] of Object.entries((n[map] as object | undefined) ?? {})) {
-      stringLength += name.length;
-      visit(child, 0);
-    }
+    for (const map of ["$defs", "definitions"])
+      for (const [name, child] of Object.entries((n[map] as object | undefined) ?? {})) {
+        stringLength += name.length;
+        visit(child, 0);
+      }
     const values = [...(Array.isArray(n.enum) ? n.enum : []), ...("const" in n ? [n.const] : [])];
     enumValues += Array.isArray(n.enum) ? n.enum.length : 0;
     const length = values.reduce<number>((sum, v) => sum + (typeof v === "string" ? v.length : 0), 0);
     stringLength += length;
-    if (Array.isArray(n.enum) && n.enum.length > STRICT_LIMITS.largeEnum && length > STRICT_LIMITS.largeEnumLength) largeEnum ??= `an enum of ${n.enum.length} values whose strings total ${length} characters (more than ${STRICT_LIMITS.largeEnumLength} for over ${STRICT_LIMITS.largeEnum} values)`;
+    if (Array.isArray(n.enum) && n.enum.length > STRICT_LIMITS.largeEnum && length > STRICT_LIMITS.largeEnumLength)
+      largeEnum ??= `an enum of ${n.enum.length} values whose strings total ${length} characters (more than ${STRICT_LIMITS.largeEnumLength} for over ${STRICT_LIMITS.largeEnum} values)`;
     for (const key of ["items", "anyOf"]) visit(n[key], level);
   };
   visit(schema, 0);
@@ -398,4 +436,3 @@ function hasType(node: JSONSchemaObject, type: string): boolean {
 function isSchema(value: unknown): value is JSONSchemaObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-

@@ -96,10 +96,7 @@ export function dropNullOptionals(schema: JSONSchemaObject | undefined, value: u
  * once: one pass over the declared properties, nothing allocated unless a value changes.
  * Deeper levels use the general functions.
  */
-export function compileArgumentCleaner(
-  schema: JSONSchemaObject,
-  { coerce }: { coerce: boolean },
-): (args: Record<string, unknown>) => Record<string, unknown> {
+export function compileArgumentCleaner(schema: JSONSchemaObject, { coerce }: { coerce: boolean }): (args: Record<string, unknown>) => Record<string, unknown> {
   const properties = schema.properties;
   if (properties === undefined) return (args) => args;
   const required = new Set(schema.required ?? []);

@@ -6,12 +6,7 @@ export function errorResult(kind: ToolErrorKind, output: string, metadata?: Reco
 }
 
 export function isToolResult(value: unknown): value is ToolResult {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as ToolResult).output === "string" &&
-    typeof (value as ToolResult).isError === "boolean"
-  );
+  return typeof value === "object" && value !== null && typeof (value as ToolResult).output === "string" && typeof (value as ToolResult).isError === "boolean";
 }
 
 /**
@@ -51,10 +46,13 @@ export function safeJsonStringify(value: unknown): string | undefined {
     while (path.length > 0 && path[path.length - 1]!.holder !== this) path.pop();
     if (path.some((entry) => entry.source === current)) return "[Circular]";
     const holder =
-      current instanceof Map ? Object.fromEntries(current)
-      : current instanceof Set ? [...current]
-      : current instanceof Error ? { name: current.name, message: current.message }
-      : current;
+      current instanceof Map
+        ? Object.fromEntries(current)
+        : current instanceof Set
+          ? [...current]
+          : current instanceof Error
+            ? { name: current.name, message: current.message }
+            : current;
     path.push({ source: current, holder });
     return holder;
   });

@@ -62,12 +62,8 @@ export const MAX_LISTED_PROBLEMS = 20;
 /** The `invalid_arguments` result every tool kind shares: the tool, then one line per problem. */
 export function invalidArguments(toolName: string, allProblems: string[]): ToolResult {
   const problems =
-    allProblems.length > MAX_LISTED_PROBLEMS
-      ? [...allProblems.slice(0, MAX_LISTED_PROBLEMS), `... and ${allProblems.length - MAX_LISTED_PROBLEMS} more problems`]
-      : allProblems;
+    allProblems.length > MAX_LISTED_PROBLEMS ? [...allProblems.slice(0, MAX_LISTED_PROBLEMS), `... and ${allProblems.length - MAX_LISTED_PROBLEMS} more problems`] : allProblems;
   const output =
-    problems.length === 1
-      ? `Invalid arguments for tool "${toolName}": ${problems[0]}`
-      : `Invalid arguments for tool "${toolName}":\n${problems.map((p) => `- ${p}`).join("\n")}`;
+    problems.length === 1 ? `Invalid arguments for tool "${toolName}": ${problems[0]}` : `Invalid arguments for tool "${toolName}":\n${problems.map((p) => `- ${p}`).join("\n")}`;
   return errorResult("invalid_arguments", output, { tool: toolName });
 }

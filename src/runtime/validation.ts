@@ -15,6 +15,8 @@ function ajv(): Ajv {
     // ownProperties: an argument named "toString" that was not sent is missing, not a function.
     sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, strictNumbers: true, unicodeRegExp: false, ownProperties: true });
     addFormats(sharedAjv);
+    // Gemini's and OpenAPI's marker for a string enum: the enum itself says what is allowed.
+    sharedAjv.addFormat("enum", true);
   }
   return sharedAjv;
 }
@@ -31,7 +33,8 @@ export function compileValidator(schema: JSONSchemaObject): ArgumentsValidator {
 export function compileSchema(schema: JSONSchemaObject): ValidateFunction {
   // `$schema` would make Ajv look up a meta-schema by URI (the dialect is always the same
   // here), and an `$id` would be registered process-wide, clashing with the next tool that has it.
-  const { $schema: _schema, $id: _id, ...rest } = draft7Tuples(schema) as JSONSchemaObject;
+  // A copy: Ajv writes into some schemas it compiles (`nullable` beside a type list gains "null").
+  const { $schema: _schema, $id: _id, ...rest } = JSON.parse(JSON.stringify(draft7Tuples(schema))) as JSONSchemaObject;
   const validate = ajv().compile(rest);
   // The compiled function is ours to keep; Ajv's own cache would only grow (never hit: each
   // tool compiles once).

@@ -66,7 +66,14 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
   return tools;
 }
 
-function buildTool(instance: object, className: string, prototype: object, { propertyKey, options }: ToolMethodRecord, manifest: ManifestIndex | undefined, namePrefix: string): Tool {
+function buildTool(
+  instance: object,
+  className: string,
+  prototype: object,
+  { propertyKey, options }: ToolMethodRecord,
+  manifest: ManifestIndex | undefined,
+  namePrefix: string,
+): Tool {
   const where = `${className}.${propertyKey}`;
   const method = (instance as Record<string, unknown>)[propertyKey];
   if (typeof method !== "function") throw new ScanError(`${where} is decorated with @Tool but is not a method on the instance.`);
@@ -99,11 +106,7 @@ function buildTool(instance: object, className: string, prototype: object, { pro
     instance,
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
   });
-  return managedTool(
-    { name, description: description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) },
-    run,
-    true,
-  );
+  return managedTool({ name, description: description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) }, run, true);
 }
 
 function buildParameters(
@@ -135,7 +138,9 @@ function buildParameters(
     if (record.kind === "args") {
       const dto = record.type ?? designType;
       if (typeof dto !== "function" || !isUserClass(dto)) {
-        throw new ScanError(`${parameterLabel(where, index)}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? MISSING_METADATA_FIX : ""}`.trim());
+        throw new ScanError(
+          `${parameterLabel(where, index)}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? MISSING_METADATA_FIX : ""}`.trim(),
+        );
       }
       try {
         argsSchema = listed?.kind === "args" ? argsSchemaWithManifest(dto, listed.schema) : schemaForClass(dto);
@@ -154,21 +159,18 @@ function buildParameters(
       throw new ScanError(`${parameterLabel(where, index, name)}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.`);
     }
     if (name === "__proto__" || name === "constructor" || name === "prototype") {
-      throw new ScanError(`${parameterLabel(where, index, name)}: "${name}" cannot be an argument name (calls carrying that key are refused as prototype pollution). Name it otherwise: @Param("other").`);
+      throw new ScanError(
+        `${parameterLabel(where, index, name)}: "${name}" cannot be an argument name (calls carrying that key are refused as prototype pollution). Name it otherwise: @Param("other").`,
+      );
     }
     if (Object.hasOwn(properties, name)) throw new ScanError(`${parameterLabel(where, index, name)}: another parameter of this tool is also named "${name}".`);
     try {
-      properties[name] =
-        fromManifest !== undefined
-          ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema)
-          : schemaForParameter(designType, record.options);
+      properties[name] = fromManifest !== undefined ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema) : schemaForParameter(designType, record.options);
     } catch (error) {
       throw located(parameterLabel(where, index, name), error);
     }
     // An explicit `optional` wins over what the default value, the source or the manifest say.
-    const optional =
-      record.options.optional ??
-      (record.options.default !== undefined || fromSource[index]?.hasDefault === true || fromManifest?.optional === true);
+    const optional = record.options.optional ?? (record.options.default !== undefined || fromSource[index]?.hasDefault === true || fromManifest?.optional === true);
     if (!optional) required.push(name);
     const binding: ParameterBinding = { kind: "param", name };
     const convert = conversionWithManifest(where, index, name, record.options, designType, fromManifest);
@@ -249,7 +251,6 @@ function conversionFor(type: unknown): Conversion | undefined {
   if (isUserClass(type)) return { dto: type as Function, each: false };
   return undefined;
 }
-
 
 function parameterLabel(where: string, index: number, name?: string): string {
   return name === undefined ? `${where}, parameter ${index}` : `${where}, parameter ${index} ("${name}")`;

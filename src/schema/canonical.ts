@@ -2,12 +2,31 @@ import type { JSONSchemaObject } from "../types";
 
 /** Keywords first in this order, then the rest alphabetically: exports are byte-stable and read naturally. */
 const KEY_ORDER = [
-  "type", "title", "description", "format", "enum", "const", "default",
-  "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-  "minLength", "maxLength", "pattern",
-  "items", "minItems", "maxItems", "uniqueItems",
-  "properties", "required", "additionalProperties",
-  "anyOf", "oneOf", "allOf",
+  "type",
+  "title",
+  "description",
+  "format",
+  "enum",
+  "const",
+  "default",
+  "minimum",
+  "exclusiveMinimum",
+  "maximum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "items",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "properties",
+  "required",
+  "additionalProperties",
+  "anyOf",
+  "oneOf",
+  "allOf",
 ];
 const RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 
@@ -102,7 +121,9 @@ export function inlineRefs(
     if (DATA_KEYWORDS.has(key)) out[key] = value;
     else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
       // A map of name → schema: its names are not keywords (a property may be called "enum").
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, inlineRefs(sub, definitions, onRepeat, chain, `${at}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, inlineRefs(sub, definitions, onRepeat, chain, `${at}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`)]),
+      );
     } else out[key] = inlineRefs(value, definitions, onRepeat, chain, at);
   }
   return out;

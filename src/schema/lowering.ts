@@ -24,7 +24,7 @@ export class ChangeLog {
   readonly changes: SchemaChange[] = [];
   constructor(
     readonly tool: string,
-    readonly enforced: boolean | undefined = true,
+    readonly enforced: boolean | undefined,
   ) {}
 
   add(pointer: string, keyword: string, action: SchemaChange["action"], detail: string): void {
@@ -77,12 +77,7 @@ export function inlineAllRefs(schema: JSONSchemaObject, log: ChangeLog): JSONSch
   const inlined = inlineRefs(schema, definitions, (chain, pointer) => {
     const name = chain[chain.length - 1]!;
     if (chain.filter((n) => n === name).length <= RECURSION_DEPTH) return undefined;
-    log.add(
-      pointer,
-      "$ref",
-      "cut",
-      `recursive reference ${chain.join(" → ")} cut after ${RECURSION_DEPTH} levels: deeper levels are declared as any value${log.whenRun}`,
-    );
+    log.add(pointer, "$ref", "cut", `recursive reference ${chain.join(" → ")} cut after ${RECURSION_DEPTH} levels: deeper levels are declared as any value${log.whenRun}`);
     // No type: a dialect that cannot say "any value" writes it its own way (Gemini: JSON text).
     return { description: `(${name}, nested deeper than ${RECURSION_DEPTH} levels)` };
   }) as JSONSchemaObject;
@@ -252,7 +247,19 @@ export function tupleOf(node: JSONSchemaObject): { positions: unknown[]; rest: u
 }
 
 /** Keywords whose value is one subschema, a list of them, or a map of them. */
-const ONE_SCHEMA = new Set(["additionalProperties", "items", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
+const ONE_SCHEMA = new Set([
+  "additionalProperties",
+  "items",
+  "additionalItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+]);
 const SCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 

@@ -7,7 +7,6 @@ import { flagsProblem, patternSource, SCALAR_SCHEMAS } from "./scalars";
 /** Thrown with the fix; the scanner prefixes class, method and parameter. */
 export class ParameterSchemaError extends Error {}
 
-
 /** Types that metadata reports but that say nothing usable about the value. */
 const OPAQUE = new Set<unknown>([undefined, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
 
@@ -64,7 +63,9 @@ function itemSchema(type: unknown): JSONSchemaObject {
   if (scalar !== undefined) return { ...scalar };
   if (OPAQUE.has(type) || typeof type !== "function") {
     const seen = typeof type === "function" ? type.name : String(type);
-    throw new ParameterSchemaError(`its type cannot be known (metadata says ${seen}: a parameter without a type annotation, an interface, a type alias, a union, any or unknown look like this). ${UNKNOWN_TYPE_FIX}`);
+    throw new ParameterSchemaError(
+      `its type cannot be known (metadata says ${seen}: a parameter without a type annotation, an interface, a type alias, a union, any or unknown look like this). ${UNKNOWN_TYPE_FIX}`,
+    );
   }
   if (type === Array) throw new ParameterSchemaError("nested arrays need an explicit schema: @Param({ schema: {...} })");
   return schemaForClass(type as Constructor);

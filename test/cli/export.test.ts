@@ -73,7 +73,11 @@ describe("toolnexus export", () => {
     expect(run).toMatchObject({ code: 0, stdout: "" });
     expect(run.stderr).toContain(`toolnexus: wrote ${target}`);
     expect(JSON.parse(readFileSync(target, "utf8"))).toEqual([
-      { name: "echo", description: "Returns its text unchanged", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
+      {
+        name: "echo",
+        description: "Returns its text unchanged",
+        inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+      },
       { name: "shout", description: "Returns its text in capitals", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
     ]);
   });
@@ -88,6 +92,12 @@ describe("toolnexus export", () => {
   it("refuses options that do not apply to the format", async () => {
     expectOneLineError(await runCli(["export", rel("services.ts"), "--format", "anthropic", "--strict"]), 2, "--strict applies to the formats openai and openai-responses");
     expectOneLineError(await runCli(["export", rel("services.ts"), "--format", "mcp", "--json-schema"]), 2, "--json-schema applies to the gemini format");
-    expectOneLineError(await runCli(["export", rel("services.ts"), "--format", "claude"]), 2, "'claude' is invalid", "gemini, openai, openai-responses, anthropic, mcp, bedrock", "toolnexus export --help");
+    expectOneLineError(
+      await runCli(["export", rel("services.ts"), "--format", "claude"]),
+      2,
+      "'claude' is invalid",
+      "gemini, openai, openai-responses, anthropic, mcp, bedrock",
+      "toolnexus export --help",
+    );
   });
 });

@@ -94,7 +94,12 @@ describe("errors: one line with the fix, exit code 2, no stack unless --verbose"
   });
 
   it("a module whose toolkit refuses its tools: toolnexus's own message, with its fix", async () => {
-    expectOneLineError(await runCli(["list", rel("duplicate.js")]), 2, `cannot load ${rel("duplicate.js")}: DuplicateToolError: A tool named "lookup" is already registered`, "Rename one of them.");
+    expectOneLineError(
+      await runCli(["list", rel("duplicate.js")]),
+      2,
+      `cannot load ${rel("duplicate.js")}: DuplicateToolError: A tool named "lookup" is already registered`,
+      "Rename one of them.",
+    );
   });
 
   it("a decorated class compiled without decorator metadata", async () => {

@@ -130,9 +130,7 @@ describe("@Args", () => {
       }
     }
     expect(() => scanTools(new Notes())).toThrow(ScanError);
-    expect(() => scanTools(new Notes())).toThrow(
-      "Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.",
-    );
+    expect(() => scanTools(new Notes())).toThrow("Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.");
   });
 
   it("combined with an undecorated parameter is a ScanError too", () => {
@@ -142,8 +140,6 @@ describe("@Args", () => {
         return note.text + tag;
       }
     }
-    expect(() => scanTools(new Notes())).toThrow(
-      "Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.",
-    );
+    expect(() => scanTools(new Notes())).toThrow("Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.");
   });
 });

@@ -58,9 +58,7 @@ describe("@Param names", () => {
       }
     }
     expect(() => scanTools(new Geometry())).toThrow(ScanError);
-    expect(() => scanTools(new Geometry())).toThrow(
-      'Geometry.move, parameter 0: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").',
-    );
+    expect(() => scanTools(new Geometry())).toThrow('Geometry.move, parameter 0: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").');
   });
 
   it("two parameters with one name is a ScanError", () => {
@@ -70,9 +68,7 @@ describe("@Param names", () => {
         return a + b;
       }
     }
-    expect(() => scanTools(new Twice())).toThrow(
-      'Twice.run, parameter 1 ("value"): another parameter of this tool is also named "value".',
-    );
+    expect(() => scanTools(new Twice())).toThrow('Twice.run, parameter 1 ("value"): another parameter of this tool is also named "value".');
   });
 });
 
@@ -122,8 +118,6 @@ describe("decorator misuse throws a TypeError naming the class", () => {
     const key = Symbol("hidden");
     const decorate = Param("x");
     class Holder {}
-    expect(() => decorate(Holder.prototype, key, 0)).toThrow(
-      new TypeError("@Param on Holder.Symbol(hidden): tool methods need string names."),
-    );
+    expect(() => decorate(Holder.prototype, key, 0)).toThrow(new TypeError("@Param on Holder.Symbol(hidden): tool methods need string names."));
   });
 });

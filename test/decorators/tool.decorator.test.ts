@@ -94,9 +94,7 @@ describe("@Tool", () => {
         return id;
       }
     }
-    expect(scanErrorOf(new Undescribed()).message).toBe(
-      'Undescribed.lookup: Tool "lookup" needs a non-empty description: models choose tools by it. Use @Tool("what it does").',
-    );
+    expect(scanErrorOf(new Undescribed()).message).toBe('Undescribed.lookup: Tool "lookup" needs a non-empty description: models choose tools by it. Use @Tool("what it does").');
   });
 
   it("@Tool({ name }) without description is a ScanError naming class and method", () => {
@@ -118,9 +116,7 @@ describe("@Tool", () => {
         return "";
       }
     }
-    expect(scanErrorOf(new Blank()).message).toBe(
-      'Blank.run: Tool "run" needs a non-empty description: models choose tools by it.',
-    );
+    expect(scanErrorOf(new Blank()).message).toBe('Blank.run: Tool "run" needs a non-empty description: models choose tools by it.');
   });
 
   it("a name no provider accepts is a ScanError naming class and method", () => {
@@ -195,9 +191,7 @@ describe("@Tool", () => {
   it("@Tool on a property that is not a method throws a TypeError", () => {
     const decorate = Tool("Not a method") as (target: object, key: string, descriptor?: PropertyDescriptor) => void;
     class Holder {}
-    expect(() => decorate(Holder.prototype, "value", { value: 42 })).toThrow(
-      new TypeError("@Tool on Holder.value: @Tool goes on methods with string names."),
-    );
+    expect(() => decorate(Holder.prototype, "value", { value: 42 })).toThrow(new TypeError("@Tool on Holder.value: @Tool goes on methods with string names."));
   });
 
   it("a method throwing becomes execution_failed, not an exception", async () => {

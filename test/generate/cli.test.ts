@@ -88,7 +88,15 @@ describe("toolnexus generate (the bin)", () => {
     expect(lines[3]).toBe("toolnexus generate: failed with 3 errors; nothing was written.");
     const summary = JSON.parse(run.stdout);
     expect(summary).toMatchObject({ ok: false, mode: "generate" });
-    expect(summary.errors.map((e: { file: string; line: number; column: number; className: string; method: string; parameter: string }) => [e.line, e.column, e.className, e.method, e.parameter])).toEqual([
+    expect(
+      summary.errors.map((e: { file: string; line: number; column: number; className: string; method: string; parameter: string }) => [
+        e.line,
+        e.column,
+        e.className,
+        e.method,
+        e.parameter,
+      ]),
+    ).toEqual([
       [19, 7, "HooksService", "run", "callback"],
       [25, 9, "HooksService", "watch", "options"],
       [31, 21, "HooksService", "tag", "key"],
@@ -126,7 +134,9 @@ describe("toolnexus generate (the bin)", () => {
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout);
     expect(summary).toMatchObject({ ok: true, written: true, tools: 0, files: 1 });
-    expect(summary.warnings).toEqual([`found no @Tool methods in the 1 source files of ${join(dir, "tsconfig.json")} (the tsconfig's "include"/"files"): is it the right project?`]);
+    expect(summary.warnings).toEqual([
+      `found no @Tool methods in the 1 source files of ${join(dir, "tsconfig.json")} (the tsconfig's "include"/"files"): is it the right project?`,
+    ]);
     expect(run.stderr).toContain("toolnexus generate: warning: found no @Tool methods");
     expect(JSON.parse(readFileSync(join(dir, "build/out/manifest.json"), "utf8")).tools).toEqual({});
   }, 60_000);
@@ -135,6 +145,8 @@ describe("toolnexus generate (the bin)", () => {
     const dir = scratch();
     const run = await runBin(["generate"], dir);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`toolnexus generate: there is no tsconfig.json in ${dir}. Point at the project's tsconfig with --project <path>.\ntoolnexus generate: failed with 1 error; nothing was written.\n`);
+    expect(run.stderr).toBe(
+      `toolnexus generate: there is no tsconfig.json in ${dir}. Point at the project's tsconfig with --project <path>.\ntoolnexus generate: failed with 1 error; nothing was written.\n`,
+    );
   }, 60_000);
 });

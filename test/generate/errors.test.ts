@@ -92,7 +92,6 @@ describe("errors that point at the source", () => {
     expect(() => generateManifest({ project: "nope/tsconfig.json", cwd: root })).toThrow(GenerateError);
   });
 
-
   it("a recursive type cannot be inlined", () => {
     expect(messageOf("run(tree: Tree)", "interface Tree { label: string; children: Tree[] }")).toBe(
       'Service.run, parameter 0 ("tree"): its property "children[]" (declared at src/service.ts:2:33) has type "Tree": it refers to itself (Tree → Tree[] → Tree), and recursive types cannot be inlined into a tool schema. Use a JSON type (string, number, boolean, literal unions, arrays, plain objects), or state the schema with @Param({ schema: {...} }).',
@@ -102,7 +101,9 @@ describe("errors that point at the source", () => {
   it("bigint, Map, Promise, a class constructor, never and type parameters have no schema", () => {
     expect(messageOf("run(n: bigint)")).toContain('it has type "bigint": a bigint has no JSON Schema equivalent (JSON numbers cannot hold one)');
     expect(messageOf("run(m: Map<string, number>)")).toContain('it has type "Map<string, number>": a Map has no JSON Schema equivalent');
-    expect(messageOf("run(p: { later: Promise<string> })")).toContain('its property "later" (declared at src/service.ts:5:12) has type "Promise<string>": a Promise has no JSON Schema equivalent');
+    expect(messageOf("run(p: { later: Promise<string> })")).toContain(
+      'its property "later" (declared at src/service.ts:5:12) has type "Promise<string>": a Promise has no JSON Schema equivalent',
+    );
     expect(messageOf("run(c: typeof Date)")).toContain("a class (not an instance of it) has no JSON Schema equivalent");
     expect(messageOf("run(x: never)")).toContain('it has type "never": no value has this type');
     expect(messageOf("run<T>(x: T)")).toContain('it has type "T": a type parameter is only known where the method is called');
@@ -126,7 +127,8 @@ describe("errors that point at the source", () => {
         line: 2,
         column: 14,
         className: "Service",
-        message: "Service: another class named Service with @Tool methods is declared at src/a.ts:2:14. Tools are found by class name at run time (the manifest is keyed by it): rename one of them.",
+        message:
+          "Service: another class named Service with @Tool methods is declared at src/a.ts:2:14. Tools are found by class name at run time (the manifest is keyed by it): rename one of them.",
       },
     ]);
   });
@@ -139,7 +141,7 @@ describe("errors that point at the source", () => {
 
 describe("what generation accepts", () => {
   it("a stated @Param({ schema }) skips the type (a function type is then fine)", () => {
-    const manifest = generated(tool("run(@Param({ schema: { type: \"string\" } }) handler: () => void)"));
+    const manifest = generated(tool('run(@Param({ schema: { type: "string" } }) handler: () => void)'));
     expect(manifest.tools["Service.run"]!.parameters).toEqual([{ kind: "param", name: "handler", optional: false }]);
   });
 
@@ -158,7 +160,7 @@ describe("what generation accepts", () => {
   it("any and unknown are any JSON value; Readonly, Partial, Record, intersections and tuples are inlined", () => {
     const manifest = generated(
       tool(
-        "run(a: any, b: unknown, c: Readonly<Point>, d: Partial<Point>, e: Record<string, number>, f: Point & { label: string }, g: [string, number], h: { tags: Record<string, \"x\" | \"y\"> })",
+        'run(a: any, b: unknown, c: Readonly<Point>, d: Partial<Point>, e: Record<string, number>, f: Point & { label: string }, g: [string, number], h: { tags: Record<string, "x" | "y"> })',
         "interface Point { x: number; y: number }",
       ),
     );
@@ -181,9 +183,7 @@ describe("what generation accepts", () => {
   });
 
   it("records Date and class conversions, also for arrays", () => {
-    const manifest = generated(
-      tool("run(when: Date, whens: Date[], one: Line, many?: Line[])", "class Line { sku!: string }"),
-    );
+    const manifest = generated(tool("run(when: Date, whens: Date[], one: Line, many?: Line[])", "class Line { sku!: string }"));
     expect(manifest.tools["Service.run"]!.parameters.map((p) => [(p as { convert?: string }).convert, (p as { className?: string }).className])).toEqual([
       ["date", undefined],
       ["date[]", undefined],

@@ -90,7 +90,9 @@ describe("the hash of what a tool was generated from", () => {
   });
 
   it("ignores a DTO's decorators (they are read at run time), not its property types", () => {
-    p.edit("service.ts", (text) => text.replace("@IsInt()\n  length", "@IsInt()\n  @Min(1)\n  length").replace('import { IsInt } from "./validators";', 'import { IsInt, Min } from "./validators";'));
+    p.edit("service.ts", (text) =>
+      text.replace("@IsInt()\n  length", "@IsInt()\n  @Min(1)\n  length").replace('import { IsInt } from "./validators";', 'import { IsInt, Min } from "./validators";'),
+    );
     const decorated = p.generate();
     const before = first.tools["Geometry.measure"]!.hash;
     expect(decorated.tools["Geometry.measure"]!.hash).toBe(before);

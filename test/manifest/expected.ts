@@ -78,4 +78,3 @@ export const EXPECTED_SCHEMAS: Record<string, unknown> = {
     additionalProperties: false,
   },
 };
-

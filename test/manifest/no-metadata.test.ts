@@ -104,7 +104,13 @@ describe("decorated code compiled without decorator metadata", () => {
         id: 7,
       });
       expect(alerts.isError).toBe(false);
-      const wrongKind = await kit.execute("alerts", { area: { center: { lat: 1, lon: 2 }, landmarks: [{ name: "Zoo", kind: "zoo" }] }, severities: [], priority: 3, channel: null, id: 7 });
+      const wrongKind = await kit.execute("alerts", {
+        area: { center: { lat: 1, lon: 2 }, landmarks: [{ name: "Zoo", kind: "zoo" }] },
+        severities: [],
+        priority: 3,
+        channel: null,
+        id: 7,
+      });
       expect(wrongKind).toMatchObject({ isError: true, metadata: { error: "invalid_arguments" } });
     });
 

@@ -171,17 +171,21 @@ describe("DTOs: class-validator's decorators and the TypeScript types together",
     const manifest = manifestOf({
       "Service.filter": {
         parameters: [
-          param("filter", {
-            type: "object",
-            description: "What to keep.",
-            properties: {
-              kind: { type: "string", description: "Which kind.", enum: ["a", "b"] },
-              limit: { type: "number", description: "At most." },
-              secret: { type: "string" },
+          param(
+            "filter",
+            {
+              type: "object",
+              description: "What to keep.",
+              properties: {
+                kind: { type: "string", description: "Which kind.", enum: ["a", "b"] },
+                limit: { type: "number", description: "At most." },
+                secret: { type: "string" },
+              },
+              required: ["kind", "secret"],
+              additionalProperties: false,
             },
-            required: ["kind", "secret"],
-            additionalProperties: false,
-          }, { convert: "class", className: "Filter" }),
+            { convert: "class", className: "Filter" },
+          ),
         ],
       },
     });
@@ -257,7 +261,10 @@ describe("conversions the manifest knows of", () => {
     const lineSchema = { type: "object", properties: { sku: { type: "string" } }, required: ["sku"], additionalProperties: false };
     const manifest = manifestOf({
       "Service.add": {
-        parameters: [param("line", lineSchema, { convert: "class", className: "Line" }), param("lines", { type: "array", items: lineSchema }, { convert: "class[]", className: "Line" })],
+        parameters: [
+          param("line", lineSchema, { convert: "class", className: "Line" }),
+          param("lines", { type: "array", items: lineSchema }, { convert: "class[]", className: "Line" }),
+        ],
       },
     });
     expect(scanError(() => scanTools(new Service(), { manifest })).message).toBe(
@@ -296,8 +303,12 @@ describe("a manifest that no longer fits the code", () => {
     expect(errorOf(stale({ parameters: [param("name", { type: "string" }), param("ctx", {})] }))).toBe(
       `${prefix} (parameter 1 is @Param in the manifest, @Ctx() in the code). ${fix}`,
     );
-    expect(errorOf(stale({ parameters: [param("who", { type: "string" }), { kind: "ctx" }] }))).toBe(`${prefix} (parameter 0 is "who" in the manifest, "name" in the code). ${fix}`);
-    expect(errorOf(stale({ name: "hello", parameters: [param("name", { type: "string" }), { kind: "ctx" }] }))).toBe(`${prefix} (it names the tool "hello", the code "greet"). ${fix}`);
+    expect(errorOf(stale({ parameters: [param("who", { type: "string" }), { kind: "ctx" }] }))).toBe(
+      `${prefix} (parameter 0 is "who" in the manifest, "name" in the code). ${fix}`,
+    );
+    expect(errorOf(stale({ name: "hello", parameters: [param("name", { type: "string" }), { kind: "ctx" }] }))).toBe(
+      `${prefix} (it names the tool "hello", the code "greet"). ${fix}`,
+    );
   });
 
   it("a fitting entry applies; a class the manifest does not know keeps metadata's behaviour", () => {

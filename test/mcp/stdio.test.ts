@@ -115,7 +115,7 @@ describe("serve --stdio, raw", () => {
       server.send('{"jsonrpc":"2.0","id":4}');
       server.send("not json at all");
       server.send(jsonRpc(5, "tools/list"));
-            await eventually("six answers", async () => (server.messages.length >= 6 ? true : undefined));
+      await eventually("six answers", async () => (server.messages.length >= 6 ? true : undefined));
       const rest = server.messages;
       const byId = (id: number) => rest.find((message) => message.id === id);
       expect(byId(1)).toMatchObject({ result: { serverInfo: { name: "toolnexus" } } });

@@ -3,15 +3,7 @@ import { Controller, Injectable, Module, Scope, type INestApplicationContext } f
 import { Test } from "@nestjs/testing";
 import { Tool, Toolkit } from "toolnexus";
 import { ToolnexusExplorer, ToolnexusModule, type ToolnexusModuleOptions } from "toolnexus/nestjs";
-import {
-  BillingModule,
-  BillingService,
-  CartModule,
-  CatalogModule,
-  cartInstanceCount,
-  ProductRepository,
-  RecordingLogger,
-} from "./fixtures";
+import { BillingModule, BillingService, CartModule, CatalogModule, cartInstanceCount, ProductRepository, RecordingLogger } from "./fixtures";
 
 /** Compiles and initializes an application context (no HTTP) with the given modules. */
 async function boot(imports: unknown[], options: ToolnexusModuleOptions = {}) {
@@ -36,9 +28,12 @@ describe("discovery across modules", () => {
 
   it("puts the tools of every provider of every module in one injectable Toolkit", () => {
     expect(toolkit).toBeInstanceOf(Toolkit);
-    expect(toolkit.tools().map((t) => t.name).sort()).toEqual(
-      ["addToCart", "checkout", "createInvoice", "findProduct", "increment", "list_products"].sort(),
-    );
+    expect(
+      toolkit
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["addToCart", "checkout", "createInvoice", "findProduct", "increment", "list_products"].sort());
     // Schemas come from the decorators, exactly as scanTools builds them.
     expect(toolkit.get("findProduct")!.inputSchema).toEqual({
       type: "object",
@@ -209,7 +204,12 @@ describe("inheritance", () => {
   it("finds inherited @Tool methods, and does not report the base class as unregistered", async () => {
     const { app, toolkit, logger } = await boot([ShippingModule]);
     try {
-      expect(toolkit.tools().map((t) => t.name).sort()).toEqual(["auditLog", "ship"]);
+      expect(
+        toolkit
+          .tools()
+          .map((t) => t.name)
+          .sort(),
+      ).toEqual(["auditLog", "ship"]);
       await toolkit.execute("ship", { orderId: "A1" });
       expect(JSON.parse((await toolkit.execute("auditLog", {})).output)).toEqual(["shipped A1"]);
       expect(logger.toolnexus("warn").join("\n")).not.toContain("AuditedService");

@@ -20,10 +20,7 @@ describe("examples/nestjs", () => {
     expect(modelRequests).toBe(3);
 
     expect(logger.toolnexus("log")).toEqual(
-      expect.arrayContaining([
-        'Tool "catalog_search_products" → CatalogService.search (CatalogModule)',
-        'Tool "orders_place_order" → OrdersService.placeOrder (OrdersModule)',
-      ]),
+      expect.arrayContaining(['Tool "catalog_search_products" → CatalogService.search (CatalogModule)', 'Tool "orders_place_order" → OrdersService.placeOrder (OrdersModule)']),
     );
   });
 });

@@ -18,7 +18,10 @@ async function boot(imports: unknown[], options: ToolnexusModuleOptions = {}) {
 async function namesWith(imports: unknown[], options: ToolnexusModuleOptions): Promise<string[]> {
   const { app, toolkit } = await boot(imports, options);
   await app.close();
-  return toolkit.tools().map((t) => t.name).sort();
+  return toolkit
+    .tools()
+    .map((t) => t.name)
+    .sort();
 }
 
 // Two modules whose providers both declare a tool named "refund".
@@ -111,7 +114,12 @@ describe("duplicate tool names", () => {
   it("prefixing names per module resolves the clash", async () => {
     const { app, toolkit } = await boot([ShopModule, PaymentsModule], { prefix: true });
     try {
-      expect(toolkit.tools().map((t) => t.name).sort()).toEqual(["payments_refund", "shop_refund"]);
+      expect(
+        toolkit
+          .tools()
+          .map((t) => t.name)
+          .sort(),
+      ).toEqual(["payments_refund", "shop_refund"]);
       expect((await toolkit.execute("shop_refund", { orderId: "7" })).output).toBe("shop order 7 refunded");
       expect((await toolkit.execute("payments_refund", { paymentId: "9" })).output).toBe("payment 9 refunded");
     } finally {
@@ -191,7 +199,12 @@ describe("forRootAsync", () => {
       .compile();
     const app = await moduleRef.init();
     try {
-      expect(app.get(Toolkit).tools().map((t) => t.name)).toEqual(["catalog_findProduct", "catalog_list_products"]);
+      expect(
+        app
+          .get(Toolkit)
+          .tools()
+          .map((t) => t.name),
+      ).toEqual(["catalog_findProduct", "catalog_list_products"]);
     } finally {
       await app.close();
     }

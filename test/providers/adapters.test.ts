@@ -1,14 +1,4 @@
-import {
-  Adapters,
-  describeExport,
-  toAnthropic,
-  toBedrock,
-  toGemini,
-  toMcp,
-  toOpenAI,
-  toOpenAIResponses,
-  Toolkit,
-} from "../../src";
+import { Adapters, describeExport, toAnthropic, toBedrock, toGemini, toMcp, toOpenAI, toOpenAIResponses, Toolkit } from "../../src";
 import { ADAPTERS } from "../../src/providers";
 import { threeTools, weatherTool } from "./fixtures/tools";
 
@@ -23,9 +13,7 @@ describe("Adapters", () => {
   });
 
   it("has exactly the six exporters and cannot be reassigned", () => {
-    expect(Object.keys(Adapters).sort()).toEqual(
-      ["toAnthropic", "toBedrock", "toGemini", "toMcp", "toOpenAI", "toOpenAIResponses"].sort(),
-    );
+    expect(Object.keys(Adapters).sort()).toEqual(["toAnthropic", "toBedrock", "toGemini", "toMcp", "toOpenAI", "toOpenAIResponses"].sort());
     expect(Object.isFrozen(Adapters)).toBe(true);
   });
 

@@ -89,11 +89,7 @@ describe("runAnthropic round trip", () => {
     // A response with tool_use blocks always has a reply to append.
     const reply: MessageParam = (await makeKit().toolkit.runAnthropic(message))!;
     const blocks: ToolResultBlockParam[] = (await makeKit().toolkit.runAnthropic(message))!.content;
-    const conversation: MessageParam[] = [
-      { role: "user", content: "weather in Paris?" },
-      { role: "assistant", content: message.content },
-      reply,
-    ];
+    const conversation: MessageParam[] = [{ role: "user", content: "weather in Paris?" }, { role: "assistant", content: message.content }, reply];
     expect(conversation[2]).toEqual(expectedReply);
     expect(blocks.map((b) => b.is_error ?? false)).toEqual([false, true, true, true]);
   });

@@ -5,7 +5,19 @@
  * name each change; what a dialect cannot say is still enforced when the call runs.
  */
 import Ajv from "ajv";
-import { defineTool, describeExport, ExportError, toGemini, toOpenAI, Toolkit, type ExportFormat, type GeminiTools, type OpenAIFunctionTool, type SchemaChange, type Tool } from "../../src";
+import {
+  defineTool,
+  describeExport,
+  ExportError,
+  toGemini,
+  toOpenAI,
+  Toolkit,
+  type ExportFormat,
+  type GeminiTools,
+  type OpenAIFunctionTool,
+  type SchemaChange,
+  type Tool,
+} from "../../src";
 import {
   checkAnthropicToolResults,
   checkAnthropicTools,
@@ -91,7 +103,13 @@ const constOneOf = tool("const_one_of", {
   properties: {
     kind: { const: "refund" },
     // Overlapping branches: "a@b.co" matches the first two, which oneOf forbids.
-    target: { oneOf: [{ type: "string", format: "email" }, { type: "string", maxLength: 40 }, { type: "integer", minimum: 1 }] },
+    target: {
+      oneOf: [
+        { type: "string", format: "email" },
+        { type: "string", maxLength: 40 },
+        { type: "integer", minimum: 1 },
+      ],
+    },
   },
   required: ["kind", "target"],
   additionalProperties: false,
@@ -298,7 +316,9 @@ describe("the dialect checkers catch what the providers refuse", () => {
     const open = { type: "object", properties: { a: { type: "string" } } };
     expect(checkOpenAIChatTools([{ type: "function", function: { name: "f", parameters: open } }])).toEqual([]);
     expect(checkOpenAIChatTools([{ type: "function", function: { name: "f", parameters: open, strict: true } }])).toHaveLength(2);
-    expect(checkOpenAIChatTools([{ type: "function", function: { name: "billing.refund", parameters: open } }])[0]!.message).toContain('invalid openai function name "billing.refund"');
+    expect(checkOpenAIChatTools([{ type: "function", function: { name: "billing.refund", parameters: open } }])[0]!.message).toContain(
+      'invalid openai function name "billing.refund"',
+    );
     expect(checkOpenAIResponsesTools([{ type: "function", name: "f", parameters: open }])[0]!.at).toBe("tools[0].strict");
     expect(checkOpenAIResponsesTools([{ type: "function", name: "f", parameters: open, strict: false }])).toEqual([]);
   });
@@ -319,23 +339,60 @@ describe("the dialect checkers catch what the providers refuse", () => {
       { role: "user", parts: [{ functionResponse: { id: "1", name: "a", response: { output: "x" } } }] },
       { role: "user", parts: [{ functionResponse: { id: "2", name: "b", response: { error: "y" } } }] },
     ];
-    expect(describeViolations(checkGeminiToolResults(split))).toContain("Please ensure that the number of function response parts (1) is equal to the number of function call parts (2)");
-    const badResponse = [geminiCall, { role: "user", parts: [{ functionResponse: { name: "a", response: { result: "x" } } }, { functionResponse: { id: "2", name: "b", response: { output: "y" } } }] }];
+    expect(describeViolations(checkGeminiToolResults(split))).toContain(
+      "Please ensure that the number of function response parts (1) is equal to the number of function call parts (2)",
+    );
+    const badResponse = [
+      geminiCall,
+      { role: "user", parts: [{ functionResponse: { name: "a", response: { result: "x" } } }, { functionResponse: { id: "2", name: "b", response: { output: "y" } } }] },
+    ];
     expect(describeViolations(checkGeminiToolResults(badResponse))).toMatch(/expected id "1".*\n.*response must be \{ output \} or \{ error \}/);
 
-    const assistant = { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "a", arguments: "{}" } }, { id: "c2", type: "function", function: { name: "b", arguments: "{}" } }] };
-    expect(checkOpenAIChatToolResults([{ role: "user", content: "x" }, assistant, { role: "tool", tool_call_id: "c1", content: "ok" }])[0]!.message).toContain("did not have response messages: c2");
-    expect(checkOpenAIChatToolResults([{ role: "user", content: "x" }, { role: "tool", tool_call_id: "c1", content: "ok" }])[0]!.message).toContain("must be a response to a preceeding message with 'tool_calls'");
+    const assistant = {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "c1", type: "function", function: { name: "a", arguments: "{}" } },
+        { id: "c2", type: "function", function: { name: "b", arguments: "{}" } },
+      ],
+    };
+    expect(checkOpenAIChatToolResults([{ role: "user", content: "x" }, assistant, { role: "tool", tool_call_id: "c1", content: "ok" }])[0]!.message).toContain(
+      "did not have response messages: c2",
+    );
+    expect(
+      checkOpenAIChatToolResults([
+        { role: "user", content: "x" },
+        { role: "tool", tool_call_id: "c1", content: "ok" },
+      ])[0]!.message,
+    ).toContain("must be a response to a preceeding message with 'tool_calls'");
 
-    expect(checkOpenAIResponsesToolResults([{ type: "function_call_output", call_id: "c9", output: "x" }])[0]!.message).toBe("No tool call found for function call output with call_id c9.");
+    expect(checkOpenAIResponsesToolResults([{ type: "function_call_output", call_id: "c9", output: "x" }])[0]!.message).toBe(
+      "No tool call found for function call output with call_id c9.",
+    );
     expect(checkOpenAIResponsesToolResults([{ type: "function_call", call_id: "c1", name: "a", arguments: "{}" }])[0]!.message).toBe("No tool output found for function call c1.");
 
-    const use = { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "a", input: {} }, { type: "tool_use", id: "t2", name: "b", input: {} }] };
+    const use = {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "t1", name: "a", input: {} },
+        { type: "tool_use", id: "t2", name: "b", input: {} },
+      ],
+    };
     expect(checkAnthropicToolResults([use, { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] }])[0]!.message).toContain(
       "`tool_use` ids were found without `tool_result` blocks immediately after: t2",
     );
     expect(
-      checkAnthropicToolResults([use, { role: "user", content: [{ type: "text", text: "here" }, { type: "tool_result", tool_use_id: "t1" }, { type: "tool_result", tool_use_id: "t2" }] }])[0]!.message,
+      checkAnthropicToolResults([
+        use,
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "here" },
+            { type: "tool_result", tool_use_id: "t1" },
+            { type: "tool_result", tool_use_id: "t2" },
+          ],
+        },
+      ])[0]!.message,
     ).toBe("tool_result blocks must come first in the user message content");
   });
 });
@@ -374,9 +431,7 @@ describe("probes beyond the nasty set", () => {
   it("gemini drops a `required` name that no property has, and reports it", () => {
     const { declarations, changes } = describeExport("gemini", [requiredGhost]);
     expect(describeViolations(checkGeminiTools(declarations))).toBe("");
-    expect(changes).toEqual([
-      expect.objectContaining({ tool: "required_ghost", pointer: "/required", keyword: "required", action: "dropped" }),
-    ]);
+    expect(changes).toEqual([expect.objectContaining({ tool: "required_ghost", pointer: "/required", keyword: "required", action: "dropped" })]);
   });
 
   it("gemini lowers an enum over a type array to one string enum", () => {
@@ -414,7 +469,13 @@ describe("probes beyond the nasty set", () => {
     expect(describeViolations(CHECKERS.openai(openStrict.declarations))).toBe("");
     expect((openStrict.declarations as OpenAIFunctionTool[])[0]!.function.strict).toBe(false);
     expect(openStrict.changes).toEqual([
-      expect.objectContaining({ tool: "open_tuple", pointer: "", keyword: "strict", action: "disabled", detail: expect.stringContaining("a tuple that takes any further elements at /properties/pair") }),
+      expect.objectContaining({
+        tool: "open_tuple",
+        pointer: "",
+        keyword: "strict",
+        action: "disabled",
+        detail: expect.stringContaining("a tuple that takes any further elements at /properties/pair"),
+      }),
     ]);
   });
 });
@@ -472,6 +533,33 @@ describe("the change report names each change (tool, pointer, keyword, action)",
 
   it("anthropic, mcp and bedrock take the schemas as they are (every root is already a plain object)", () => {
     for (const format of ["anthropic", "mcp", "bedrock"] as const) expect(lowered(format).changes).toEqual([]);
+  });
+
+  it("a note about a dropped keyword says whether it still holds: validating tools, tools that do not validate, hand-written Tools", () => {
+    const schema: Tool["inputSchema"] = { type: "object", properties: { n: { type: "number", multipleOf: 2 } }, additionalProperties: false };
+    const handWritten: Tool = {
+      name: "hand_written",
+      description: "Written by hand.",
+      inputSchema: schema,
+      source: "test",
+      execute: () => Promise.resolve({ output: "", isError: false }),
+    };
+    const notes = (t: Tool) =>
+      describeExport("gemini", [t])
+        .changes.filter((c) => c.action === "dropped")
+        .map((c) => [c.keyword, c.detail]);
+    expect(notes(tool("validating", schema))).toEqual([
+      ["additionalProperties", "additionalProperties is not supported by Gemini (it is still enforced when the call runs)"],
+      ["multipleOf", "multipleOf is not supported by Gemini (it is still enforced when the call runs)"],
+    ]);
+    expect(notes(tool("not_validating", schema, false))).toEqual([
+      ["additionalProperties", "additionalProperties is not supported by Gemini (it is not enforced: this tool does not validate its arguments)"],
+      ["multipleOf", "multipleOf is not supported by Gemini (it is not enforced: this tool does not validate its arguments)"],
+    ]);
+    expect(notes(handWritten)).toEqual([
+      ["additionalProperties", "additionalProperties is not supported by Gemini (it is enforced only if the tool validates its arguments)"],
+      ["multipleOf", "multipleOf is not supported by Gemini (it is enforced only if the tool validates its arguments)"],
+    ]);
   });
 });
 
@@ -563,7 +651,7 @@ describe("what a dialect drops is still enforced when the call runs (validate: t
 describe("answers converted back before the call", () => {
   beforeEach(() => (calls.length = 0));
 
-  it("Gemini integer enums are declared as strings, and \"2\" reaches the tool as 2 (runGemini)", async () => {
+  it('Gemini integer enums are declared as strings, and "2" reaches the tool as 2 (runGemini)', async () => {
     const [{ functionDeclarations }] = toGemini([priced]);
     const priority = (functionDeclarations[0]!.parameters.properties as Record<string, Record<string, unknown>>).priority!;
     expect(priority).toMatchObject({ type: "string", format: "enum", enum: ["1", "2", "3"] });

@@ -14,7 +14,7 @@ const tool = defineTool({
     type: "object",
     properties: {
       "check-in": { type: "string" },
-      "check_in": { type: "string" },
+      check_in: { type: "string" },
       "2nd guest": { type: "object", properties: { "e-mail": { type: "string", format: "email" } }, required: ["e-mail"] },
       ["x".repeat(70)]: { type: "integer" },
     },
@@ -42,7 +42,12 @@ describe("Gemini property names", () => {
 
   it("reports each renamed property", () => {
     const renamed = toolkit.describeExport("gemini").changes.filter((change) => change.keyword === "properties" && change.action === "rewritten");
-    expect(renamed.map((change) => change.pointer)).toEqual(["/properties/check-in", "/properties/2nd guest/properties/e-mail", "/properties/2nd guest", `/properties/${"x".repeat(70)}`]);
+    expect(renamed.map((change) => change.pointer)).toEqual([
+      "/properties/check-in",
+      "/properties/2nd guest/properties/e-mail",
+      "/properties/2nd guest",
+      `/properties/${"x".repeat(70)}`,
+    ]);
   });
 
   it("reads the answers back under the tool's own names", async () => {

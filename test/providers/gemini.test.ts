@@ -1,13 +1,6 @@
 import type { Content, FunctionCall, GenerateContentConfig, Part, Tool as GeminiSdkTool } from "@google/genai" with { "resolution-mode": "import" };
 import { defineTool, ExportError, toGemini, Toolkit } from "../../src";
-import {
-  bareCalls,
-  callsWithoutIds,
-  modelTurn,
-  parallelCallParts,
-  parallelCallResponse,
-  slowThenFast,
-} from "./fixtures/gemini";
+import { bareCalls, callsWithoutIds, modelTurn, parallelCallParts, parallelCallResponse, slowThenFast } from "./fixtures/gemini";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
 // The runtime class the SDK returns (with its getters), loaded the way a CommonJS user would.
@@ -160,10 +153,7 @@ describe("runGemini round trip", () => {
     const reply = (await makeKit().toolkit.runGemini(callsWithoutIds))!;
     expect(reply).toEqual({
       role: "user",
-      parts: [
-        { functionResponse: { name: "get_weather", response: { output: "sunny in Lima" } } },
-        { functionResponse: { name: "explode", response: { error: "boom" } } },
-      ],
+      parts: [{ functionResponse: { name: "get_weather", response: { output: "sunny in Lima" } } }, { functionResponse: { name: "explode", response: { error: "boom" } } }],
     });
     for (const part of reply.parts) {
       expect(Object.keys(part)).toEqual(["functionResponse"]);
@@ -191,21 +181,14 @@ describe("runGemini round trip", () => {
       { functionCall: { id: "3", name: "fast_lookup", args: {} } },
     ];
     const reply = (await makeKit().toolkit.runGemini(parts))!;
-    expect(reply.parts.map((p) => p.functionResponse.response)).toEqual([
-      { error: "boom" },
-      { output: "slow done" },
-      { output: '{"fast":true}' },
-    ]);
+    expect(reply.parts.map((p) => p.functionResponse.response)).toEqual([{ error: "boom" }, { output: "slow done" }, { output: '{"fast":true}' }]);
   });
 
   it("each call sees its own ctx.callId and provider, and the caller's ctx.state", async () => {
     const { toolkit, calls } = makeKit();
     const state = { user: "ada", tenant: "t-1" };
     await toolkit.runGemini(
-      [
-        { functionCall: { id: "g-1", name: "get_weather", args: { city: "Pune" } } },
-        { functionCall: { id: "g-2", name: "explode", args: { why: "test" } } },
-      ],
+      [{ functionCall: { id: "g-1", name: "get_weather", args: { city: "Pune" } } }, { functionCall: { id: "g-2", name: "explode", args: { why: "test" } } }],
       { state },
     );
     expect(byCallId(calls)).toEqual([

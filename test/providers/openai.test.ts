@@ -1,9 +1,4 @@
-import type {
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-  ChatCompletionTool,
-  ChatCompletionToolMessageParam,
-} from "openai/resources/chat/completions";
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
 import { ExportError, toOpenAI, Toolkit } from "../../src";
 import { assistantMessage, chatCompletion, parallelToolCalls, slowThenFast, textOnlyCompletion } from "./fixtures/openai";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";

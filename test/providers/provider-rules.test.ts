@@ -55,9 +55,7 @@ describe("Gemini Schema (a function declaration's parameters)", () => {
   it("enum: only on STRING, a non-empty array of non-empty strings", () => {
     expect(checkGeminiSchema(obj({ a: { type: "STRING", enum: ["x", "y"] } }))).toEqual([]);
     expect(checkGeminiSchema(obj({ a: { type: "STRING", format: "enum", enum: ["1", "2"] } }))).toEqual([]);
-    expect(lines(checkGeminiSchema(obj({ a: { type: "INTEGER", enum: ["1", "2"] } })))).toEqual([
-      "parameters.properties.a.enum: enum: only allowed for STRING type, got INTEGER",
-    ]);
+    expect(lines(checkGeminiSchema(obj({ a: { type: "INTEGER", enum: ["1", "2"] } })))).toEqual(["parameters.properties.a.enum: enum: only allowed for STRING type, got INTEGER"]);
     expect(lines(checkGeminiSchema(obj({ a: { type: "STRING", enum: [1, 2] } })))).toEqual(["parameters.properties.a.enum: enum values must be strings, got [1,2]"]);
     expect(lines(checkGeminiSchema(obj({ a: { type: "STRING", enum: ["x", ""] } })))).toEqual(["parameters.properties.a.enum: enum values must be non-empty strings"]);
     expect(lines(checkGeminiSchema(obj({ a: { type: "STRING", enum: [] } })))).toEqual(["parameters.properties.a.enum: enum must be a non-empty array of strings, got []"]);
@@ -223,7 +221,9 @@ describe("OpenAI strict parameters (strict: true)", () => {
 
   it("every array has items, one schema; boolean schemas are refused", () => {
     expect(checkOpenAIStrictSchema(closed({ a: { type: "array", items: { type: "string" } } }))).toEqual([]);
-    expect(lines(checkOpenAIStrictSchema(closed({ a: { type: "array" } })))).toEqual(["parameters.properties.a.items: an array schema must have 'items' (one schema for every item)"]);
+    expect(lines(checkOpenAIStrictSchema(closed({ a: { type: "array" } })))).toEqual([
+      "parameters.properties.a.items: an array schema must have 'items' (one schema for every item)",
+    ]);
     expect(lines(checkOpenAIStrictSchema(closed({ a: { type: "array", items: [{ type: "string" }] } })))).toEqual([
       "parameters.properties.a.items: tuple 'items' (an array) is not permitted in strict mode",
     ]);
@@ -259,9 +259,7 @@ describe("OpenAI strict parameters (strict: true)", () => {
 
     it(`nesting: at most ${OPENAI_STRICT_LIMITS.maxNestingDepth} levels of objects`, () => {
       expect(checkOpenAIStrictSchema(nested(10))).toEqual([]);
-      expect(lines(checkOpenAIStrictSchema(nested(11)))).toEqual([
-        `parameters${".properties.child".repeat(10)}: 11 levels of nesting exceeds limit of 10`,
-      ]);
+      expect(lines(checkOpenAIStrictSchema(nested(11)))).toEqual([`parameters${".properties.child".repeat(10)}: 11 levels of nesting exceeds limit of 10`]);
       // Arrays are not object levels.
       const arrays = closed({ list: { type: "array", items: { type: "array", items: nested(9) } } });
       expect(checkOpenAIStrictSchema(arrays)).toEqual([]);
@@ -275,7 +273,14 @@ describe("OpenAI strict parameters (strict: true)", () => {
     });
 
     it(`at most ${OPENAI_STRICT_LIMITS.maxEnumValues} enum values in total`, () => {
-      const enums = (total: number) => closed(many(4, (i) => `e${i}`, (i) => ({ type: "string", enum: values(i === 3 ? total - 750 : 250, 4) })));
+      const enums = (total: number) =>
+        closed(
+          many(
+            4,
+            (i) => `e${i}`,
+            (i) => ({ type: "string", enum: values(i === 3 ? total - 750 : 250, 4) }),
+          ),
+        );
       expect(checkOpenAIStrictSchema(enums(1000))).toEqual([]);
       expect(lines(checkOpenAIStrictSchema(enums(1001)))).toEqual(["parameters: 1001 enum values in total exceeds limit of 1000"]);
     });
@@ -317,7 +322,9 @@ describe("OpenAI parameters without strict (Chat Completions and Responses)", ()
   });
 
   it("refuses a root that is not type object", () => {
-    expect(lines(checkOpenAIParameters({ type: "array", items: { type: "string" } }))).toEqual([`parameters.type: schema must be a JSON Schema of 'type: "object"', got 'type: "array"'`]);
+    expect(lines(checkOpenAIParameters({ type: "array", items: { type: "string" } }))).toEqual([
+      `parameters.type: schema must be a JSON Schema of 'type: "object"', got 'type: "array"'`,
+    ]);
     expect(where(checkOpenAIParameters({ properties: {} }))).toEqual(["parameters.type"]);
   });
 

@@ -36,7 +36,13 @@ interface Target {
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const TARGETS: Target[] = [
-  { label: "gemini", format: "gemini", options: {}, rules: checkGeminiTools, schemaOf: (d: any) => geminiSchemaToJsonSchema(d[0].functionDeclarations[0].parameters) as JSONSchemaObject },
+  {
+    label: "gemini",
+    format: "gemini",
+    options: {},
+    rules: checkGeminiTools,
+    schemaOf: (d: any) => geminiSchemaToJsonSchema(d[0].functionDeclarations[0].parameters) as JSONSchemaObject,
+  },
   { label: "openai", format: "openai", options: {}, rules: checkOpenAIChatTools, schemaOf: (d: any) => d[0].function.parameters },
   { label: "openai strict", format: "openai", options: { strict: true }, rules: checkOpenAIChatTools, schemaOf: (d: any) => d[0].function.parameters },
   { label: "openai-responses strict", format: "openai-responses", options: { strict: true }, rules: checkOpenAIResponsesTools, schemaOf: (d: any) => d[0].parameters },
@@ -93,5 +99,9 @@ describe.each(TARGETS)("the round-trip law: $label", (target) => {
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
 }

@@ -94,7 +94,8 @@ describe("Gemini: @google/genai models.generateContent", () => {
     expect(first.functionCalls?.map((c) => c.name)).toEqual(["getWeather", "place_order"]);
 
     const modelTurn = first.candidates![0]!.content!;
-    const reply = await toolkit.runGemini(first);
+    // The response holds calls, so there is a reply to append.
+    const reply = (await toolkit.runGemini(first))!;
     expect(reply.parts.map((p) => p.functionResponse.id)).toEqual(first.functionCalls!.map((c) => c.id));
 
     const second = await ai.models.generateContent({ model, contents: [...contents, modelTurn, reply], config: { tools: toolkit.toGemini() } });
@@ -131,7 +132,10 @@ describe("Gemini: @google/genai models.generateContent", () => {
         contents: PROMPT,
         config: { tools: [{ functionDeclarations: [{ name: "raw_price", description: "Hand-written", parameters }] }] },
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     const body = JSON.parse((error as ApiError).message);
@@ -149,11 +153,14 @@ describe("Gemini: @google/genai models.generateContent", () => {
     const ai = new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: mock.baseUrl } });
     const contents: Content[] = [{ role: "user", parts: [{ text: PROMPT }] }];
     const first = await ai.models.generateContent({ model: "gemini-2.5-flash", contents, config: { tools: toolkit.toGemini() } });
-    const reply = await toolkit.runGemini(first);
+    const reply = (await toolkit.runGemini(first))!;
     const split = reply.parts.map((part) => ({ role: "user", parts: [part] }));
     const error = await ai.models
       .generateContent({ model: "gemini-2.5-flash", contents: [...contents, first.candidates![0]!.content!, ...split], config: { tools: toolkit.toGemini() } })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).message).toContain("the number of function response parts (1) is equal to the number of function call parts (2)");
   });
@@ -199,7 +206,10 @@ describe("OpenAI: openai chat.completions.create (strict)", () => {
         messages: [{ role: "user", content: PROMPT }],
         tools: [{ type: "function", function: { name: "raw_open", parameters: { type: "object", properties: { a: { type: "string" } } }, strict: true } }],
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     const e = error as InstanceType<typeof OpenAI.BadRequestError>;
     expect(e.status).toBe(400);
@@ -213,9 +223,10 @@ describe("OpenAI: openai chat.completions.create (strict)", () => {
     const history: ChatCompletionMessageParam[] = [{ role: "user", content: PROMPT }];
     const completion = await openai.chat.completions.create({ model: "gpt-4.1-mini", messages: history, tools: toolkit.toOpenAI({ strict: true }) });
     const results = await toolkit.runOpenAI(completion);
-    const error = await openai.chat.completions
-      .create({ model: "gpt-4.1-mini", messages: [...history, completion.choices[0]!.message, results[0]!] })
-      .then(() => undefined, (e: unknown) => e);
+    const error = await openai.chat.completions.create({ model: "gpt-4.1-mini", messages: [...history, completion.choices[0]!.message, results[0]!] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toContain(`did not have response messages: ${completion.choices[0]!.message.tool_calls![1]!.id}`);
   });
@@ -261,7 +272,10 @@ describe("OpenAI: openai responses.create (strict)", () => {
         input: PROMPT,
         tools: [{ type: "function", name: "raw_open", parameters: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false }, strict: true }],
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     const e = error as InstanceType<typeof OpenAI.BadRequestError>;
     expect(e.type).toBe("invalid_request_error");
@@ -272,7 +286,10 @@ describe("OpenAI: openai responses.create (strict)", () => {
     const openai = client();
     const response = await openai.responses.create({ model: "gpt-4.1-mini", input: PROMPT, tools: toolkit.toOpenAIResponses({ strict: true }) });
     const outputs = await toolkit.runOpenAIResponses(response);
-    const error = await openai.responses.create({ model: "gpt-4.1-mini", input: [{ role: "user", content: PROMPT }, ...outputs] }).then(() => undefined, (e: unknown) => e);
+    const error = await openai.responses.create({ model: "gpt-4.1-mini", input: [{ role: "user", content: PROMPT }, ...outputs] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toContain(`No tool call found for function call output with call_id ${outputs[0]!.call_id}.`);
   });
@@ -294,7 +311,7 @@ describe("Anthropic: @anthropic-ai/sdk messages.create", () => {
       model,
       max_tokens: 1024,
       tools: toolkit.toAnthropic(),
-      messages: [...messages, { role: "assistant", content: message.content }, await toolkit.runAnthropic(message)],
+      messages: [...messages, { role: "assistant", content: message.content }, (await toolkit.runAnthropic(message))!],
     });
     expect(final.stop_reason).toBe("end_turn");
     const text = final.content.map((block) => (block.type === "text" ? block.text : "")).join("");
@@ -321,7 +338,10 @@ describe("Anthropic: @anthropic-ai/sdk messages.create", () => {
         messages: [{ role: "user", content: PROMPT }],
         tools: [{ name: "raw_union", description: "Hand-written", input_schema: { type: "object", anyOf: [{ required: ["a"] }, { required: ["b"] }] } }],
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     const e = error as InstanceType<typeof Anthropic.BadRequestError>;
     expect(e.status).toBe(400);
@@ -333,14 +353,17 @@ describe("Anthropic: @anthropic-ai/sdk messages.create", () => {
     const anthropic = client();
     const messages: MessageParam[] = [{ role: "user", content: PROMPT }];
     const message = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 256, messages, tools: toolkit.toAnthropic() });
-    const reply = await toolkit.runAnthropic(message);
+    const reply = (await toolkit.runAnthropic(message))!;
     const error = await anthropic.messages
       .create({
         model: "claude-sonnet-4-5",
         max_tokens: 256,
         messages: [...messages, { role: "assistant", content: message.content }, { role: "user", content: reply.content.slice(0, 1) }],
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect((error as Error).message).toContain("`tool_use` ids were found without `tool_result` blocks immediately after");
   });

@@ -24,10 +24,14 @@ const entered = new Map<string, number>();
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -48,10 +52,7 @@ const fateArb = fc.constantFrom<Fate>("ok", "ok", "ok", "ok", "throw", "reject",
 
 /** The same 1,000 calls every run (seeded). Ids are unique; call order differs from completion order. */
 function plan(seed: number): PlannedCall[] {
-  const [calls] = fc.sample(
-    fc.array(fc.record({ delay: fc.integer({ min: 0, max: 25 }), fate: fateArb }), { minLength: CALLS, maxLength: CALLS }),
-    { seed, numRuns: 1 },
-  );
+  const [calls] = fc.sample(fc.array(fc.record({ delay: fc.integer({ min: 0, max: 25 }), fate: fateArb }), { minLength: CALLS, maxLength: CALLS }), { seed, numRuns: 1 });
   return calls!.map((call, i) => ({ id: `call_${seed}_${i}`, ...call }));
 }
 
@@ -128,15 +129,25 @@ describe("concurrency: 1,000 concurrent calls, random delays and failures", () =
     const calls = plan(3);
     const args = calls.map(argumentsOf);
     const [anthropic, gemini, bedrock, responses] = await Promise.all([
-      toolkit.runAnthropic(calls.map((c, i) => ({ type: "tool_use", id: `a_${c.id}`, name: "work", input: { ...args[i], id: `a_${c.id}` } })), CALL_TIMEOUT),
-      toolkit.runGemini(calls.map((c, i) => ({ functionCall: { id: `g_${c.id}`, name: "work", args: { ...args[i], id: `g_${c.id}` } } })), CALL_TIMEOUT),
-      toolkit.runBedrock(calls.map((c, i) => ({ toolUse: { toolUseId: `b_${c.id}`, name: "work", input: { ...args[i], id: `b_${c.id}` } } })), CALL_TIMEOUT),
+      toolkit.runAnthropic(
+        calls.map((c, i) => ({ type: "tool_use", id: `a_${c.id}`, name: "work", input: { ...args[i], id: `a_${c.id}` } })),
+        CALL_TIMEOUT,
+      ),
+      toolkit.runGemini(
+        calls.map((c, i) => ({ functionCall: { id: `g_${c.id}`, name: "work", args: { ...args[i], id: `g_${c.id}` } } })),
+        CALL_TIMEOUT,
+      ),
+      toolkit.runBedrock(
+        calls.map((c, i) => ({ toolUse: { toolUseId: `b_${c.id}`, name: "work", input: { ...args[i], id: `b_${c.id}` } } })),
+        CALL_TIMEOUT,
+      ),
       toolkit.runOpenAIResponses(
         calls.map((c, i) => ({ type: "function_call", call_id: `r_${c.id}`, name: "work", arguments: JSON.stringify({ ...args[i], id: `r_${c.id}` }) })),
         CALL_TIMEOUT,
       ),
     ]);
     const withPrefix = (prefix: string, call: PlannedCall): PlannedCall => ({ ...call, id: `${prefix}_${call.id}` });
+    if (anthropic === undefined || gemini === undefined || bedrock === undefined) throw new Error("a batch of calls got no reply to append");
 
     expect(anthropic.content.map((b) => b.tool_use_id)).toEqual(calls.map((c) => `a_${c.id}`));
     anthropic.content.forEach((block, i) => {

@@ -61,11 +61,7 @@ const isString = (v: unknown): v is string => typeof v === "string";
 
 export class FormsService {
   @Tool("Scalars: a string, a ranged integer and a boolean")
-  scalars(
-    @Param("text") text: string,
-    @Param("count", { integer: true, minimum: 0, maximum: 1000 }) count: number,
-    @Param("flag") flag: boolean,
-  ) {
+  scalars(@Param("text") text: string, @Param("count", { integer: true, minimum: 0, maximum: 1000 }) count: number, @Param("flag") flag: boolean) {
     ran("scalars");
     if (!isString(text)) breach("scalars", "text is not a string", text);
     if (!Number.isInteger(count) || count < 0 || count > 1000) breach("scalars", "count is not an integer in 0..1000", count);
@@ -186,14 +182,17 @@ export class OddResultsService {
           },
         };
       case "proxy-throws":
-        return new Proxy({}, {
-          get() {
-            throw new Error("proxy get");
+        return new Proxy(
+          {},
+          {
+            get() {
+              throw new Error("proxy get");
+            },
+            ownKeys() {
+              throw new Error("proxy keys");
+            },
           },
-          ownKeys() {
-            throw new Error("proxy keys");
-          },
-        });
+        );
       case "function":
         return () => "a function";
       case "symbol":
@@ -257,12 +256,29 @@ export const handWrittenTool: ToolShape = {
   },
 };
 
-export const decoratedToolNames = [
-  "scalars", "enums", "date", "arrays", "optionals", "dto", "dtoArray", "order", "context", "union", "freeForm", "oddResult",
-] as const;
+export const decoratedToolNames = ["scalars", "enums", "date", "arrays", "optionals", "dto", "dtoArray", "order", "context", "union", "freeForm", "oddResult"] as const;
 
 /** Every parameter name any form declares, so generated payloads hit real keys. */
 export const KNOWN_KEYS = [
-  "text", "count", "flag", "units", "level", "when", "tags", "scores", "city", "days", "address", "street", "number",
-  "lines", "sku", "quantity", "email", "note", "value", "payload", "mode",
+  "text",
+  "count",
+  "flag",
+  "units",
+  "level",
+  "when",
+  "tags",
+  "scores",
+  "city",
+  "days",
+  "address",
+  "street",
+  "number",
+  "lines",
+  "sku",
+  "quantity",
+  "email",
+  "note",
+  "value",
+  "payload",
+  "mode",
 ];

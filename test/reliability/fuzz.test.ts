@@ -54,6 +54,7 @@ async function throughEveryEntry(name: string, payload: unknown, n: number): Pro
   assertToolResult(await toolkit.execute(name, payload), `execute(${name})`);
 
   const gemini = await toolkit.runGemini([{ functionCall: { id, name, args: payload as Record<string, unknown> } }]);
+  if (gemini === undefined) throw new Error("runGemini: no reply to a call");
   const part = gemini.parts[0]!.functionResponse;
   if (gemini.role !== "user" || gemini.parts.length !== 1 || part.name !== name || part.id !== id) throw new Error(`runGemini: ${JSON.stringify(gemini)}`);
   assertText("output" in part.response ? part.response.output : part.response.error, "runGemini");
@@ -69,6 +70,7 @@ async function throughEveryEntry(name: string, payload: unknown, n: number): Pro
   assertText(responses[0]!.output, "runOpenAIResponses");
 
   const anthropic = await toolkit.runAnthropic([{ type: "tool_use", id, name, input: payload }]);
+  if (anthropic === undefined) throw new Error("runAnthropic: no reply to a call");
   const block = anthropic.content[0]!;
   if (anthropic.role !== "user" || anthropic.content.length !== 1 || block.type !== "tool_result" || block.tool_use_id !== id) {
     throw new Error(`runAnthropic: ${JSON.stringify(anthropic)}`);
@@ -76,6 +78,7 @@ async function throughEveryEntry(name: string, payload: unknown, n: number): Pro
   assertText(block.content, "runAnthropic");
 
   const bedrock = await toolkit.runBedrock([{ toolUse: { toolUseId: id, name, input: payload } }]);
+  if (bedrock === undefined) throw new Error("runBedrock: no reply to a call");
   const toolResult = bedrock.content[0]!.toolResult;
   if (bedrock.role !== "user" || bedrock.content.length !== 1 || toolResult.toolUseId !== id || !["success", "error"].includes(toolResult.status)) {
     throw new Error(`runBedrock: ${JSON.stringify(bedrock)}`);

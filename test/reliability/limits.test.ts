@@ -251,7 +251,11 @@ describe("non-JSON numbers: NaN, Infinity, -0, 1e400", () => {
   });
 
   it("a tool that does not validate sees exactly what was sent, NaN and Infinity included", async () => {
-    for (const [x, text] of [[Number.NaN, "NaN"], [Number.POSITIVE_INFINITY, "Infinity"], [-0, "0"]] as const) {
+    for (const [x, text] of [
+      [Number.NaN, "NaN"],
+      [Number.POSITIVE_INFINITY, "Infinity"],
+      [-0, "0"],
+    ] as const) {
       expect(JSON.parse((await toolkit.execute("raw_number", { x })).output)).toEqual({ type: "number", text, isNegativeZero: Object.is(x, -0) });
     }
     // 1e400 in JSON text is Infinity after JSON.parse: that is what the model's text means.

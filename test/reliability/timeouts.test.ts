@@ -216,6 +216,6 @@ describe("late results never leak into a later call", () => {
       ],
     });
     expect(JSON.stringify(batch)).toBe(frozen);
-    expect(nextBatch.content).toEqual([{ type: "tool_result", tool_use_id: "t3", content: "late next" }]);
+    expect(nextBatch!.content).toEqual([{ type: "tool_result", tool_use_id: "t3", content: "late next" }]);
   });
 });

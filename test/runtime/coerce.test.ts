@@ -146,7 +146,13 @@ describe("dropNullOptionals: null for an optional argument means absent", () => 
       },
     };
     expect(
-      dropNullOptionals(nested, { filter: { from: null, to: null }, rows: [{ id: 1, tag: null }, { id: null, tag: "t" }] }),
+      dropNullOptionals(nested, {
+        filter: { from: null, to: null },
+        rows: [
+          { id: 1, tag: null },
+          { id: null, tag: "t" },
+        ],
+      }),
     ).toEqual({ filter: { from: null }, rows: [{ id: 1 }, { id: null, tag: "t" }] });
   });
 

@@ -7,9 +7,12 @@ describe("a tool body's promise that carries its own then", () => {
   it.each([
     ["returns nothing", () => undefined],
     ["returns a non-promise", () => 42],
-    ["throws", () => {
-      throw new Error("then broke");
-    }],
+    [
+      "throws",
+      () => {
+        throw new Error("then broke");
+      },
+    ],
   ])("is settled by the real Promise machinery when its then %s (execute resolves to a result)", async (_label, then) => {
     const kit = new Toolkit([defineTool({ name: "w", description: "d", execute: () => own(then as never) })]);
     for (const ctx of [undefined, { timeout: 1_000 }]) {
@@ -46,11 +49,14 @@ describe("arguments a host builds by hand", () => {
   });
 
   it("that cannot be read (a Proxy or getter that throws) are refused as a result, never a throw", async () => {
-    const proxy = new Proxy({}, {
-      ownKeys() {
-        throw new Error("no keys for you");
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error("no keys for you");
+        },
       },
-    });
+    );
     const getter = Object.defineProperty({}, "n", {
       enumerable: true,
       get() {

@@ -124,9 +124,7 @@ describe("invokeWithLimits: ctx.signal", () => {
   it("gives the abort reason's message when the reason is an Error", async () => {
     const controller = new AbortController();
     controller.abort(new Error("client went away"));
-    expect((await invoke("search", () => "x", { signal: controller.signal })).output).toBe(
-      'Tool "search" was aborted: client went away',
-    );
+    expect((await invoke("search", () => "x", { signal: controller.signal })).output).toBe('Tool "search" was aborted: client went away');
   });
 
   it('answers an abort in the middle of the call with "aborted" and aborts the tool\'s own signal', async () => {

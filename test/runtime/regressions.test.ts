@@ -146,7 +146,14 @@ describe("numeric strings the model sends for number parameters", () => {
       validate: true,
       execute: ({ n }) => JSON.stringify(n),
     });
-    for (const [text, value] of [["42", 42], ["-1.5", -1.5], [".5", 0.5], ["3.", 3], ["1e3", 1000], [" 7 ", 7]] as const) {
+    for (const [text, value] of [
+      ["42", 42],
+      ["-1.5", -1.5],
+      [".5", 0.5],
+      ["3.", 3],
+      ["1e3", 1000],
+      [" 7 ", 7],
+    ] as const) {
       expect((await tool.execute({ n: text })).output).toBe(JSON.stringify(value));
     }
   });

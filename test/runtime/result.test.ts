@@ -61,9 +61,7 @@ describe("toToolResult: what a tool returned, as a result", () => {
 
   it("writes an object that appears twice, but not inside itself, in full both times", () => {
     const shared = { v: 1 };
-    expect(toToolResult({ a: shared, b: shared, list: [shared, shared] }).output).toBe(
-      '{"a":{"v":1},"b":{"v":1},"list":[{"v":1},{"v":1}]}',
-    );
+    expect(toToolResult({ a: shared, b: shared, list: [shared, shared] }).output).toBe('{"a":{"v":1},"b":{"v":1},"list":[{"v":1},{"v":1}]}');
   });
 
   it("honours toJSON", () => {

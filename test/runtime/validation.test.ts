@@ -40,9 +40,7 @@ describe("compileValidator: one model-readable sentence per problem", () => {
   });
 
   it("names an unknown argument and lists the allowed ones", () => {
-    expect(problemsOf({ city: "Chennai", country: "IN" })).toEqual([
-      'unknown argument "country"; expected only: city, units, days, mode',
-    ]);
+    expect(problemsOf({ city: "Chennai", country: "IN" })).toEqual(['unknown argument "country"; expected only: city, units, days, mode']);
   });
 
   it("says an object without properties takes no arguments", () => {
@@ -58,9 +56,7 @@ describe("compileValidator: one model-readable sentence per problem", () => {
   });
 
   it("lists the allowed values of an enum", () => {
-    expect(problemsOf({ city: "Chennai", units: "kelvin" })).toEqual([
-      '"units" must be one of "metric", "imperial", got string "kelvin"',
-    ]);
+    expect(problemsOf({ city: "Chennai", units: "kelvin" })).toEqual(['"units" must be one of "metric", "imperial", got string "kelvin"']);
   });
 
   it("states the minimum and the maximum", () => {
@@ -115,9 +111,7 @@ describe("assertValidSchema", () => {
   });
 
   it("throws with Ajv's words for an invalid one", () => {
-    expect(() => assertValidSchema({ type: "object", properties: { a: { type: "strng" as "string" } } })).toThrow(
-      /data\/properties\/a\/type/,
-    );
+    expect(() => assertValidSchema({ type: "object", properties: { a: { type: "strng" as "string" } } })).toThrow(/data\/properties\/a\/type/);
   });
 });
 

@@ -129,7 +129,15 @@ describe("bad input never reaches the method", () => {
   });
 
   it("nested DTO errors name the nested path", async () => {
-    const result = await kit.execute("checkout", { cart: { owner: "ada", items: [{ sku: "A", qty: 1 }, { sku: 7, qty: 0, gift: true }] } });
+    const result = await kit.execute("checkout", {
+      cart: {
+        owner: "ada",
+        items: [
+          { sku: "A", qty: 1 },
+          { sku: 7, qty: 0, gift: true },
+        ],
+      },
+    });
     expectInvalid(result, "checkout");
     expect(result.output).toBe(
       'Invalid arguments for tool "checkout":\n' +

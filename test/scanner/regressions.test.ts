@@ -5,8 +5,16 @@ import { sourceParameters } from "../../src/schema/parameter-names";
 
 describe("parameter names next to string defaults that look like comments", () => {
   it("reads every parameter when a default contains // or /* */", () => {
-    expect(sourceParameters(function (url = "http://x.y", b: number) { return [url, b]; }).map((p) => p.name)).toEqual(["url", "b"]);
-    expect(sourceParameters(function (a = "/* x", b = "*/", c: number) { return [a, b, c]; }).map((p) => p.name)).toEqual(["a", "b", "c"]);
+    expect(
+      sourceParameters(function (url = "http://x.y", b: number) {
+        return [url, b];
+      }).map((p) => p.name),
+    ).toEqual(["url", "b"]);
+    expect(
+      sourceParameters(function (a = "/* x", b = "*/", c: number) {
+        return [a, b, c];
+      }).map((p) => p.name),
+    ).toEqual(["a", "b", "c"]);
   });
 
   it("scans a tool whose first parameter defaults to a URL", async () => {
@@ -33,9 +41,15 @@ describe("@IsInt with @Min/@Max in any order", () => {
     @Min(1) x!: number;
   }
   class Svc {
-    @Tool("below") below(@Param() dto: Below) { return dto.x; }
-    @Tool("above") above(@Param() dto: Above) { return dto.x; }
-    @Tool("untyped") untyped(@Param() dto: Untyped) { return dto.x; }
+    @Tool("below") below(@Param() dto: Below) {
+      return dto.x;
+    }
+    @Tool("above") above(@Param() dto: Above) {
+      return dto.x;
+    }
+    @Tool("untyped") untyped(@Param() dto: Untyped) {
+      return dto.x;
+    }
   }
 
   it("is an integer with both bounds whichever decorator comes first", () => {
@@ -54,7 +68,9 @@ describe("@IsInt with @Min/@Max in any order", () => {
 describe("regular-expression flags", () => {
   it("refuses @Param({ pattern }) with a flag JSON Schema cannot express, naming the parameter", () => {
     class Svc {
-      @Tool("t") t(@Param({ pattern: /^[a-z]+$/i }) s: string) { return s; }
+      @Tool("t") t(@Param({ pattern: /^[a-z]+$/i }) s: string) {
+        return s;
+      }
     }
     expect(() => new Toolkit([new Svc()])).toThrow(ScanError);
     expect(() => new Toolkit([new Svc()])).toThrow(/Svc\.t, parameter 0 \("s"\): the pattern's flags "i" cannot be expressed in JSON Schema/);
@@ -65,14 +81,18 @@ describe("regular-expression flags", () => {
       @IsString() @Matches(/^[a-z]+$/i) s!: string;
     }
     class Svc {
-      @Tool("t") t(@Param() dto: Dto) { return dto.s; }
+      @Tool("t") t(@Param() dto: Dto) {
+        return dto.s;
+      }
     }
     expect(() => new Toolkit([new Svc()])).toThrow(/Dto\.s: the pattern's flags "i" cannot be expressed in JSON Schema/);
   });
 
   it("keeps a pattern without flags", () => {
     class Svc {
-      @Tool("t") t(@Param({ pattern: /^[a-z]+$/ }) s: string) { return s; }
+      @Tool("t") t(@Param({ pattern: /^[a-z]+$/ }) s: string) {
+        return s;
+      }
     }
     expect(new Toolkit([new Svc()]).get("t")!.inputSchema.properties!.s).toEqual({ type: "string", pattern: "^[a-z]+$" });
   });

@@ -7,12 +7,31 @@ import type { JSONSchemaObject } from "../../src";
  * first, in this order, then every other key alphabetically.
  */
 const SPEC_ORDER = [
-  "type", "title", "description", "format", "enum", "const", "default",
-  "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-  "minLength", "maxLength", "pattern",
-  "items", "minItems", "maxItems", "uniqueItems",
-  "properties", "required", "additionalProperties",
-  "anyOf", "oneOf", "allOf",
+  "type",
+  "title",
+  "description",
+  "format",
+  "enum",
+  "const",
+  "default",
+  "minimum",
+  "exclusiveMinimum",
+  "maximum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "items",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "properties",
+  "required",
+  "additionalProperties",
+  "anyOf",
+  "oneOf",
+  "allOf",
 ];
 /** Values that are a map of name → schema: the names keep their declared order. */
 const MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
@@ -104,7 +123,10 @@ const { schema: schemaArb } = fc.letrec<{ schema: Record<string, unknown>; sub: 
   const valueFor = (key: string): fc.Arbitrary<unknown> => {
     switch (key) {
       case "type":
-        return fc.oneof(fc.constantFrom("string", "number", "integer", "boolean", "object", "array", "null"), fc.uniqueArray(fc.constantFrom("string", "null", "integer"), { minLength: 1 }));
+        return fc.oneof(
+          fc.constantFrom("string", "number", "integer", "boolean", "object", "array", "null"),
+          fc.uniqueArray(fc.constantFrom("string", "null", "integer"), { minLength: 1 }),
+        );
       case "enum":
       case "examples":
         return fc.array(dataValue, { maxLength: 3 });

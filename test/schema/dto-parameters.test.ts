@@ -64,7 +64,13 @@ describe("@Args(): the whole argument object as one DTO", () => {
   });
 
   it("the method receives real class instances, methods included", async () => {
-    const result = await kit.execute("place", { customer: { name: "Ada" }, lines: [{ sku: "A", qty: 3 }, { sku: "B", qty: 1 }] });
+    const result = await kit.execute("place", {
+      customer: { name: "Ada" },
+      lines: [
+        { sku: "A", qty: 3 },
+        { sku: "B", qty: 1 },
+      ],
+    });
     expect(result).toEqual({ output: "Ada: 6+2", isError: false });
     const order = received[0] as OrderDto;
     expect(order).toBeInstanceOf(OrderDto);
@@ -82,9 +88,7 @@ describe("@Args(): the whole argument object as one DTO", () => {
     expect(result.isError).toBe(true);
     expect(result.metadata).toEqual({ tool: "place", error: "invalid_arguments" });
     expect(result.output).toBe(
-      'Invalid arguments for tool "place":\n' +
-        '- missing required argument "customer.name" (expected string)\n' +
-        '- "lines[0].qty" must be integer, got string "many"',
+      'Invalid arguments for tool "place":\n' + '- missing required argument "customer.name" (expected string)\n' + '- "lines[0].qty" must be integer, got string "many"',
     );
     expect(received).toHaveLength(0);
   });
@@ -170,7 +174,13 @@ describe("a DTO as a @Param type, and arrays of DTOs", () => {
   });
 
   it("an array of DTOs arrives as an array of instances, and a Date parameter as a Date", async () => {
-    const result = await kit.execute("quoteAll", { lines: [{ sku: "A", qty: 1 }, { sku: "B", qty: 2 }], when: "2024-03-04T05:06:07.000Z" });
+    const result = await kit.execute("quoteAll", {
+      lines: [
+        { sku: "A", qty: 1 },
+        { sku: "B", qty: 2 },
+      ],
+      when: "2024-03-04T05:06:07.000Z",
+    });
     expect(result).toEqual({ output: "2 at 2024-03-04T05:06:07.000Z", isError: false });
     const [lines, when] = seen[0]!;
     expect(Array.isArray(lines)).toBe(true);

@@ -377,7 +377,13 @@ describe("nested DTOs (@ValidateNested + @Type)", () => {
     const h = harness(Order);
     const result = await expectRejected(
       h,
-      { shipTo: { street: "Main St", zip: "123" }, lines: [{ sku: "A", qty: 1 }, { sku: "B", qty: 0, color: "red" }] },
+      {
+        shipTo: { street: "Main St", zip: "123" },
+        lines: [
+          { sku: "A", qty: 1 },
+          { sku: "B", qty: 0, color: "red" },
+        ],
+      },
       "shipTo.zip",
     );
     expect(result.output).toContain('"lines[1].qty" must be >= 1, got number 0');

@@ -15,7 +15,12 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** Every key of every object inside `value`. */
 function keysIn(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => keysIn(v, out));
-  else if (isObj(value)) for (const [k, v] of Object.entries(value)) out.push(k), keysIn(v, out);
+  else if (isObj(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      keysIn(v, out);
+    }
+  }
   return out;
 }
 
@@ -142,7 +147,13 @@ describe("generated tool schemas and their values", () => {
     });
 
     it("follows a declared $schema", () => {
-      const valid = validatorFor(schemaOf({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { t: { type: "array", prefixItems: [{ type: "integer" }], items: false } } }));
+      const valid = validatorFor(
+        schemaOf({
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: { t: { type: "array", prefixItems: [{ type: "integer" }], items: false } },
+        }),
+      );
       expect([valid({ t: [1] }), valid({ t: [1, 2] })]).toEqual([true, false]);
     });
 

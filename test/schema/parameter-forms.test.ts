@@ -119,9 +119,7 @@ describe("scalar parameter forms", () => {
         return word;
       }
     }
-    expect(scanErrorOf(new Wrong()).message).toBe(
-      'Wrong.run, parameter 0 ("word"): integer: true applies to numbers, but this parameter is string.',
-    );
+    expect(scanErrorOf(new Wrong()).message).toBe('Wrong.run, parameter 0 ("word"): integer: true applies to numbers, but this parameter is string.');
   });
 
   it("several parameters keep declaration order in properties and required", () => {
@@ -300,9 +298,7 @@ describe("enum parameter forms", () => {
         return value;
       }
     }
-    expect(scanErrorOf(new Empty()).message).toBe(
-      'Empty.run, parameter 0 ("value"): enum is empty; list at least one allowed value.',
-    );
+    expect(scanErrorOf(new Empty()).message).toBe('Empty.run, parameter 0 ("value"): enum is empty; list at least one allowed value.');
   });
 });
 
@@ -508,9 +504,7 @@ describe("constraints", () => {
         return label;
       }
     }
-    expect(scanErrorOf(new Wrong()).message).toBe(
-      'Wrong.run, parameter 0 ("label"): minimum applies to number/integer parameters, but this parameter is string.',
-    );
+    expect(scanErrorOf(new Wrong()).message).toBe('Wrong.run, parameter 0 ("label"): minimum applies to number/integer parameters, but this parameter is string.');
   });
 });
 

@@ -103,7 +103,7 @@ describe("sourceParameters reads the parameter list only, up to its closing pare
     });
 
     it("removes line comments holding commas, parentheses and quotes", () => {
-      const source = "function (\n  a, // first, (the city) 'quoted\n  b = 1, // \"second\", ) done\n  c\n) {}";
+      const source = 'function (\n  a, // first, (the city) \'quoted\n  b = 1, // "second", ) done\n  c\n) {}';
       expect(sourceParameters(fn(source))).toEqual([
         { name: "a", hasDefault: false },
         { name: "b", hasDefault: true },

@@ -50,9 +50,13 @@ describe("schemaForParameter (pure: design type + options → schema)", () => {
   });
 
   it("integer, constraints, description and default together", () => {
-    expect(
-      schemaForParameter(Number, { integer: true, minimum: 0, maximum: 9, description: "Digit", default: 0 }),
-    ).toEqual({ type: "integer", minimum: 0, maximum: 9, description: "Digit", default: 0 });
+    expect(schemaForParameter(Number, { integer: true, minimum: 0, maximum: 9, description: "Digit", default: 0 })).toEqual({
+      type: "integer",
+      minimum: 0,
+      maximum: 9,
+      description: "Digit",
+      default: 0,
+    });
   });
 
   it("a default of a falsy value is still written", () => {
@@ -96,9 +100,7 @@ describe("schemaForParameter (pure: design type + options → schema)", () => {
 
   it("plain Array without items throws ParameterSchemaError", () => {
     expect(() => schemaForParameter(Array, {})).toThrow(ParameterSchemaError);
-    expect(() => schemaForParameter(Array, {})).toThrow(
-      "it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})",
-    );
+    expect(() => schemaForParameter(Array, {})).toThrow("it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})");
   });
 
   it("type: [] with two element types is refused", () => {
@@ -108,21 +110,15 @@ describe("schemaForParameter (pure: design type + options → schema)", () => {
   });
 
   it("nested arrays need an explicit schema", () => {
-    expect(() => schemaForParameter(Array, { type: [Array] })).toThrow(
-      "nested arrays need an explicit schema: @Param({ schema: {...} })",
-    );
+    expect(() => schemaForParameter(Array, { type: [Array] })).toThrow("nested arrays need an explicit schema: @Param({ schema: {...} })");
   });
 
   it("a constraint on the wrong type throws", () => {
-    expect(() => schemaForParameter(Boolean, { maxLength: 3 })).toThrow(
-      new ParameterSchemaError("maxLength applies to string parameters, but this parameter is boolean"),
-    );
+    expect(() => schemaForParameter(Boolean, { maxLength: 3 })).toThrow(new ParameterSchemaError("maxLength applies to string parameters, but this parameter is boolean"));
   });
 
   it("a constraint on an enum of no single type says so", () => {
-    expect(() => schemaForParameter(String, { enum: ["a", 1], minLength: 1 })).toThrow(
-      "minLength applies to string parameters, but this parameter is of no single type",
-    );
+    expect(() => schemaForParameter(String, { enum: ["a", 1], minLength: 1 })).toThrow("minLength applies to string parameters, but this parameter is of no single type");
   });
 
   it("a class → its DTO schema", () => {

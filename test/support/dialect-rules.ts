@@ -59,9 +59,28 @@ function checkAllowedKeys(node: Obj, allowed: ReadonlySet<string>, at: string, o
 
 /** providers.md, "Gemini `parameters` dialect (OpenAPI 3.0 subset)"; the same fields as @google/genai's `Schema`. */
 export const GEMINI_SCHEMA_KEYS: ReadonlySet<string> = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "items", "properties", "required",
-  "propertyOrdering", "anyOf", "default", "example", "minimum", "maximum", "minItems", "maxItems",
-  "minLength", "maxLength", "minProperties", "maxProperties", "pattern",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "items",
+  "properties",
+  "required",
+  "propertyOrdering",
+  "anyOf",
+  "default",
+  "example",
+  "minimum",
+  "maximum",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "minProperties",
+  "maxProperties",
+  "pattern",
 ]);
 
 /** Gemini's `Type` enum (the REST API also takes the lower-case names). "NULL" is not one a tool parameter can have. */
@@ -330,11 +349,35 @@ export function checkGeminiTools(tools: unknown, at = "tools"): Violation[] {
  * zod helper sends `$schema` at the root of strict schemas, and its transform rejects a nested `$id`.
  */
 export const OPENAI_STRICT_FORBIDDEN: ReadonlySet<string> = new Set([
-  "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "patternProperties",
-  "propertyNames", "prefixItems", "contains", "minProperties", "maxProperties", "uniqueItems",
-  "unevaluatedProperties", "unevaluatedItems", "additionalItems", "contentEncoding", "contentMediaType",
-  "contentSchema", "minContains", "maxContains", "dependencies", "$anchor", "$dynamicAnchor", "$dynamicRef",
-  "$recursiveAnchor", "$recursiveRef", "oneOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "patternProperties",
+  "propertyNames",
+  "prefixItems",
+  "contains",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "minContains",
+  "maxContains",
+  "dependencies",
+  "$anchor",
+  "$dynamicAnchor",
+  "$dynamicRef",
+  "$recursiveAnchor",
+  "$recursiveRef",
+  "oneOf",
 ]);
 
 /** Schema-document keywords strict mode takes at the root of `parameters` only (see `OPENAI_STRICT_FORBIDDEN`). */
@@ -346,9 +389,7 @@ export const OPENAI_STRICT_ROOT_ONLY: ReadonlySet<string> = new Set(["$schema", 
  * "Invalid schema for function '…': In context=('properties', 'url'), 'uri' is not a valid format."
  * (github.com/can1357/oh-my-pi/issues/206).
  */
-export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
-  "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
-]);
+export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 
 /**
  * OpenAI's structured-outputs guide, "Supported schemas":
@@ -390,14 +431,22 @@ function hasType(node: Obj, name: string): boolean {
 
 function matchesJsonType(type: unknown, value: unknown): boolean {
   switch (type) {
-    case "string": return typeof value === "string";
-    case "number": return typeof value === "number";
-    case "integer": return Number.isInteger(value);
-    case "boolean": return typeof value === "boolean";
-    case "null": return value === null;
-    case "object": return isObj(value);
-    case "array": return Array.isArray(value);
-    default: return false;
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    case "object":
+      return isObj(value);
+    case "array":
+      return Array.isArray(value);
+    default:
+      return false;
   }
 }
 
@@ -464,7 +513,8 @@ function strictNode(node: unknown, at: string, out: Violation[], root = false): 
       const literals: Array<[unknown, string]> = Array.isArray(node.enum) ? node.enum.map((v, i): [unknown, string] => [v, `${key(at, "enum")}[${i}]`]) : [];
       if ("const" in node) literals.push([node.const, key(at, "const")]);
       for (const [value, where] of literals) {
-        if (!types.some((t) => matchesJsonType(t, value))) out.push({ at: where, message: `enum value ${JSON.stringify(value)} does not validate against {'type': ${JSON.stringify(node.type)}}` });
+        if (!types.some((t) => matchesJsonType(t, value)))
+          out.push({ at: where, message: `enum value ${JSON.stringify(value)} does not validate against {'type': ${JSON.stringify(node.type)}}` });
       }
     }
   }
@@ -476,7 +526,10 @@ function strictNode(node: unknown, at: string, out: Violation[], root = false): 
     const required = Array.isArray(node.required) ? node.required : [];
     const missing = Object.keys(properties).filter((name) => !required.includes(name));
     if (missing.length > 0) {
-      out.push({ at: key(at, "required"), message: `'required' is required to be supplied and to be an array including every key in properties. Missing ${missing.map((m) => `'${m}'`).join(", ")}` });
+      out.push({
+        at: key(at, "required"),
+        message: `'required' is required to be supplied and to be an array including every key in properties. Missing ${missing.map((m) => `'${m}'`).join(", ")}`,
+      });
     }
     const extra = required.filter((name) => typeof name !== "string" || !(name in properties));
     if (extra.length > 0) out.push({ at: key(at, "required"), message: `'required' names keys that are not in properties: ${JSON.stringify(extra)}` });
@@ -526,7 +579,10 @@ function checkOpenAIStrictLimits(schema: Obj, at: string, out: Violation[]): voi
       if (strings.length > limits.largeEnumValueCount && node.enum.every((v) => typeof v === "string" || v === null)) {
         const length = strings.reduce((sum, v) => sum + v.length, 0);
         if (length > limits.maxLargeEnumStringLength) {
-          out.push({ at: key(path, "enum"), message: `an enum with more than ${limits.largeEnumValueCount} string values may total at most ${limits.maxLargeEnumStringLength} characters, this one has ${strings.length} values totalling ${length}` });
+          out.push({
+            at: key(path, "enum"),
+            message: `an enum with more than ${limits.largeEnumValueCount} string values may total at most ${limits.maxLargeEnumStringLength} characters, this one has ${strings.length} values totalling ${length}`,
+          });
         }
       }
     }
@@ -588,7 +644,7 @@ export function checkOpenAIChatTools(tools: unknown, at = "tools"): Violation[] 
   tools.forEach((tool, i) => {
     const tAt = `${at}[${i}]`;
     if (!isObj(tool) || tool.type !== "function" || !isObj(tool.function)) {
-      out.push({ at: tAt, message: "expected { type: \"function\", function: { name, description, parameters, strict? } }" });
+      out.push({ at: tAt, message: 'expected { type: "function", function: { name, description, parameters, strict? } }' });
       return;
     }
     const fn = tool.function;
@@ -608,7 +664,7 @@ export function checkOpenAIResponsesTools(tools: unknown, at = "tools"): Violati
   tools.forEach((tool, i) => {
     const tAt = `${at}[${i}]`;
     if (!isObj(tool) || tool.type !== "function") {
-      out.push({ at: tAt, message: "expected { type: \"function\", name, description, parameters, strict }" });
+      out.push({ at: tAt, message: 'expected { type: "function", name, description, parameters, strict }' });
       return;
     }
     checkAllowedKeys(tool, new Set(["type", "name", "description", "parameters", "strict"]), tAt, out, "function tool");
@@ -645,8 +701,16 @@ function checkObjectRoot(schema: unknown, at: string, out: Violation[]): void {
 
 /** @anthropic-ai/sdk `Tool` (a custom tool): its fields. */
 const ANTHROPIC_TOOL_KEYS = new Set([
-  "name", "description", "input_schema", "cache_control", "type", "strict", "defer_loading",
-  "eager_input_streaming", "input_examples", "allowed_callers",
+  "name",
+  "description",
+  "input_schema",
+  "cache_control",
+  "type",
+  "strict",
+  "defer_loading",
+  "eager_input_streaming",
+  "input_examples",
+  "allowed_callers",
 ]);
 
 /** Anthropic Messages `tools` (custom tools). */
@@ -662,7 +726,8 @@ export function checkAnthropicTools(tools: unknown, at = "tools"): Violation[] {
     for (const name of Object.keys(tool)) {
       if (!ANTHROPIC_TOOL_KEYS.has(name)) out.push({ at: key(tAt, name), message: "Extra inputs are not permitted" });
     }
-    if ("type" in tool && tool.type !== "custom" && tool.type !== null) out.push({ at: key(tAt, "type"), message: `only custom tools are checked here, got ${JSON.stringify(tool.type)}` });
+    if ("type" in tool && tool.type !== "custom" && tool.type !== null)
+      out.push({ at: key(tAt, "type"), message: `only custom tools are checked here, got ${JSON.stringify(tool.type)}` });
     checkName("anthropic", tool.name, key(tAt, "name"), out);
     if ("description" in tool && typeof tool.description !== "string") out.push({ at: key(tAt, "description"), message: "description must be a string" });
     if (!("input_schema" in tool)) out.push({ at: key(tAt, "input_schema"), message: "Field required" });
@@ -768,7 +833,10 @@ export function checkGeminiToolResults(contents: unknown, at = "contents"): Viol
       const calls = isObj(previous) && Array.isArray(previous.parts) ? (previous.parts as unknown[]).filter((p) => isObj(p) && "functionCall" in p) : [];
       if (calls.length === 0) out.push({ at: cAt, message: "function response turn must come immediately after a function call turn" });
       else if (calls.length !== responses.length) {
-        out.push({ at: cAt, message: `Please ensure that the number of function response parts (${responses.length}) is equal to the number of function call parts (${calls.length}) of the function call turn.` });
+        out.push({
+          at: cAt,
+          message: `Please ensure that the number of function response parts (${responses.length}) is equal to the number of function call parts (${calls.length}) of the function call turn.`,
+        });
       }
       responses.forEach((part, p) => {
         const rAt = `${key(cAt, "parts")}[${p}].functionResponse`;
@@ -780,7 +848,8 @@ export function checkGeminiToolResults(contents: unknown, at = "contents"): Viol
         const call = isObj(calls[p]) ? ((calls[p] as Obj).functionCall as Obj | undefined) : undefined;
         if (typeof fr.name !== "string") out.push({ at: key(rAt, "name"), message: "name is required" });
         else if (call && call.name !== fr.name) out.push({ at: key(rAt, "name"), message: `expected the response for "${String(call.name)}", got "${fr.name}"` });
-        if (call && call.id !== undefined && fr.id !== call.id) out.push({ at: key(rAt, "id"), message: `expected id ${JSON.stringify(call.id)} (the call's id), got ${JSON.stringify(fr.id)}` });
+        if (call && call.id !== undefined && fr.id !== call.id)
+          out.push({ at: key(rAt, "id"), message: `expected id ${JSON.stringify(call.id)} (the call's id), got ${JSON.stringify(fr.id)}` });
         if (call && call.id === undefined && fr.id !== undefined) out.push({ at: key(rAt, "id"), message: "the call had no id; do not send one" });
         const response = fr.response;
         if (!isObj(response)) out.push({ at: key(rAt, "response"), message: "response must be an object (a Struct)" });
@@ -833,7 +902,8 @@ export function checkOpenAIChatToolResults(messages: unknown, at = "messages"): 
         return;
       }
       const id = message.tool_call_id;
-      if (typeof id !== "string" || !pending.includes(id)) out.push({ at: `${at}.[${i}].tool_call_id`, message: `Invalid parameter: tool_call_id ${JSON.stringify(id)} matches no tool call of the preceding assistant message` });
+      if (typeof id !== "string" || !pending.includes(id))
+        out.push({ at: `${at}.[${i}].tool_call_id`, message: `Invalid parameter: tool_call_id ${JSON.stringify(id)} matches no tool call of the preceding assistant message` });
       else if (answered.has(id)) out.push({ at: `${at}.[${i}].tool_call_id`, message: `duplicate tool message for ${id}` });
       else answered.add(id);
       const content = message.content;
@@ -883,8 +953,7 @@ export function checkOpenAIResponsesToolResults(input: unknown, at = "input"): V
 export function checkAnthropicToolResults(messages: unknown, at = "messages"): Violation[] {
   if (!Array.isArray(messages)) return [{ at, message: "messages must be an array" }];
   const out: Violation[] = [];
-  const blocksOf = (message: unknown): Obj[] =>
-    isObj(message) && Array.isArray(message.content) ? (message.content as unknown[]).filter(isObj) : [];
+  const blocksOf = (message: unknown): Obj[] => (isObj(message) && Array.isArray(message.content) ? (message.content as unknown[]).filter(isObj) : []);
   messages.forEach((message, i) => {
     if (!isObj(message)) return;
     const blocks = blocksOf(message);
@@ -894,7 +963,11 @@ export function checkAnthropicToolResults(messages: unknown, at = "messages"): V
       if (ids.length === 0) return;
       const next = messages[i + 1];
       if (next === undefined) return; // the turn being answered is not in this request
-      const answered = new Set(blocksOf(next).filter((b) => b.type === "tool_result").map((b) => String(b.tool_use_id)));
+      const answered = new Set(
+        blocksOf(next)
+          .filter((b) => b.type === "tool_result")
+          .map((b) => String(b.tool_use_id)),
+      );
       const missing = ids.filter((id) => !answered.has(id));
       if (!isObj(next) || next.role !== "user" || missing.length > 0) {
         out.push({
@@ -909,20 +982,28 @@ export function checkAnthropicToolResults(messages: unknown, at = "messages"): V
     const firstOther = blocks.findIndex((b) => b.type !== "tool_result");
     if (firstOther !== -1 && firstOther < results.length) out.push({ at: `${at}.${i}.content`, message: "tool_result blocks must come first in the user message content" });
     const previous = messages[i - 1];
-    const useIds = new Set(blocksOf(previous).filter((b) => b.type === "tool_use").map((b) => String(b.id)));
+    const useIds = new Set(
+      blocksOf(previous)
+        .filter((b) => b.type === "tool_use")
+        .map((b) => String(b.id)),
+    );
     const seen = new Set<string>();
     results.forEach((block, b) => {
       const bAt = `${at}.${i}.content.${b}`;
       const id = String(block.tool_use_id);
       if (!useIds.has(id)) {
-        out.push({ at: bAt, message: `unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.` });
+        out.push({
+          at: bAt,
+          message: `unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        });
       }
       if (seen.has(id)) out.push({ at: bAt, message: `duplicate tool_result for ${id}` });
       seen.add(id);
       if ("is_error" in block && typeof block.is_error !== "boolean") out.push({ at: `${bAt}.is_error`, message: "is_error must be a boolean" });
       const content = block.content;
       const textBlocks = Array.isArray(content) && content.every((c) => isObj(c) && typeof c.type === "string");
-      if (content !== undefined && typeof content !== "string" && !textBlocks) out.push({ at: `${bAt}.content`, message: "content must be a string or an array of content blocks" });
+      if (content !== undefined && typeof content !== "string" && !textBlocks)
+        out.push({ at: `${bAt}.content`, message: "content must be a string or an array of content blocks" });
     });
   });
   return out;

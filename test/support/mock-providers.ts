@@ -168,7 +168,12 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 function gemini(record: RecordedRequest, send: Send, ctx: Ctx): void {
   const fail = (status: number, message: string, code = "INVALID_ARGUMENT") => send(status, { error: { code: status, message, status: code } });
   const key = record.headers["x-goog-api-key"];
-  if (typeof key !== "string" || key === "") return fail(403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.", "PERMISSION_DENIED");
+  if (typeof key !== "string" || key === "")
+    return fail(
+      403,
+      "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+      "PERMISSION_DENIED",
+    );
   const body: Json = record.body;
   const violations = record.violations;
   if (!isObj(body) || !Array.isArray(body.contents) || body.contents.length === 0) violations.push({ at: "contents", message: "contents is not specified" });
@@ -216,7 +221,12 @@ function openAIError(send: Send, status: number, message: string, param: string 
 function openAIAuth(record: RecordedRequest, send: Send): boolean {
   const auth = record.headers.authorization;
   if (typeof auth === "string" && /^Bearer \S+$/.test(auth)) return true;
-  openAIError(send, 401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", null);
+  openAIError(
+    send,
+    401,
+    "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+    null,
+  );
   return false;
 }
 
@@ -229,7 +239,13 @@ function openAIChat(record: RecordedRequest, send: Send, ctx: Ctx): void {
   if (isObj(body) && body.tools !== undefined) violations.push(...checkOpenAIChatTools(body.tools));
   if (isObj(body) && Array.isArray(body.messages)) violations.push(...checkOpenAIChatToolResults(body.messages));
   if (violations.length > 0) {
-    return openAIError(send, 400, `Invalid request: ${describeViolations(violations)}`, violations[0]!.at, violations[0]!.at.startsWith("tools") ? "invalid_function_parameters" : null);
+    return openAIError(
+      send,
+      400,
+      `Invalid request: ${describeViolations(violations)}`,
+      violations[0]!.at,
+      violations[0]!.at.startsWith("tools") ? "invalid_function_parameters" : null,
+    );
   }
 
   const messages: Json[] = body.messages;

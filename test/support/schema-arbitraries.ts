@@ -62,8 +62,25 @@ const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor"
 
 /** Property names that are also schema keywords: code walking `properties` must not read them as keywords. */
 const KEYWORD_NAMES = [
-  "type", "properties", "items", "enum", "const", "required", "default", "description", "format", "nullable",
-  "anyOf", "oneOf", "allOf", "pattern", "minimum", "title", "prefixItems", "definitions", "ref",
+  "type",
+  "properties",
+  "items",
+  "enum",
+  "const",
+  "required",
+  "default",
+  "description",
+  "format",
+  "nullable",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "pattern",
+  "minimum",
+  "title",
+  "prefixItems",
+  "definitions",
+  "ref",
 ];
 const COMMON_NAMES = ["id", "name", "count", "user_id", "isActive", "x", "value", "tags", "createdAt", "_private", "A1", "limit"];
 
@@ -74,10 +91,7 @@ const propName: fc.Arbitrary<string> = fc
   // extra_* names are kept for undeclared keys in values.
   .filter((name) => !FORBIDDEN_NAMES.has(name) && !name.startsWith("extra_"));
 
-const defName: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("Node", "Address", "Item", "Status", "Tree", "Expr", "Money"),
-  fc.stringMatching(/^[A-Z][A-Za-z0-9_]{0,11}$/),
-);
+const defName: fc.Arbitrary<string> = fc.oneof(fc.constantFrom("Node", "Address", "Item", "Status", "Tree", "Expr", "Money"), fc.stringMatching(/^[A-Z][A-Za-z0-9_]{0,11}$/));
 
 /** Keys of undeclared properties in values; no pattern below matches them. */
 const extraName = fc.stringMatching(/^extra_[a-z]{1,6}$/);
@@ -101,15 +115,8 @@ const PATTERNS: readonly PatternProperty[] = [
 /** Strings that a careless encoder might turn into another type, or that need escaping. */
 const TRICKY_STRINGS = ["", " ", "1", "0", "-1.5", "true", "false", "null", "{}", "[]", 'a"b', "line\nbreak", "tab\t", "back\\slash", "ünïcödé", "😀", "$ref", "#/$defs/X"];
 
-const anyString = fc.oneof(
-  w(4, fc.string({ maxLength: 10 })),
-  w(1, fc.string({ unit: "grapheme", maxLength: 4 })),
-  w(2, fc.constantFrom(...TRICKY_STRINGS)),
-);
-const anyInteger = fc.oneof(
-  w(5, fc.integer({ min: -1000, max: 1000 })),
-  w(1, fc.constantFrom(0, -1, 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER)),
-);
+const anyString = fc.oneof(w(4, fc.string({ maxLength: 10 })), w(1, fc.string({ unit: "grapheme", maxLength: 4 })), w(2, fc.constantFrom(...TRICKY_STRINGS)));
+const anyInteger = fc.oneof(w(5, fc.integer({ min: -1000, max: 1000 })), w(1, fc.constantFrom(0, -1, 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER)));
 const anyNumber = fc.oneof(
   w(4, fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 })),
   w(2, fc.constantFrom(0, 0.5, -2.75, 1e-7, 123456.789, 1e21)),
@@ -158,14 +165,8 @@ const literal: fc.Arbitrary<unknown> = fc.oneof(
   w(1, anyString),
   w(1, anyInteger),
 );
-const stringLiteral = fc.oneof(
-  fc.constantFrom(...LITERALS.emptyString, ...LITERALS.strings, ...LITERALS.scalarLookingStrings),
-  anyString,
-);
-const numberLiteral = fc.oneof(
-  fc.constantFrom(...LITERALS.integers, ...LITERALS.negatives, ...LITERALS.zero, ...LITERALS.floats),
-  anyInteger,
-);
+const stringLiteral = fc.oneof(fc.constantFrom(...LITERALS.emptyString, ...LITERALS.strings, ...LITERALS.scalarLookingStrings), anyString);
+const numberLiteral = fc.oneof(fc.constantFrom(...LITERALS.integers, ...LITERALS.negatives, ...LITERALS.zero, ...LITERALS.floats), anyInteger);
 
 /** The JSON type of a value; integers are "integer". */
 function jsonType(value: unknown): string {
@@ -195,7 +196,10 @@ const enumLeaf: fc.Arbitrary<Node> = fc
       w(4, fc.uniqueArray(literal, { minLength: 2, maxLength: 6, selector: literalKey })),
       w(3, fc.uniqueArray(stringLiteral, { minLength: 1, maxLength: 5, selector: literalKey })),
       w(2, fc.uniqueArray(numberLiteral, { minLength: 1, maxLength: 5, selector: literalKey })),
-      w(1, literal.map((v) => [v])),
+      w(
+        1,
+        literal.map((v) => [v]),
+      ),
     ),
     fc.boolean(),
     fc.boolean(),
@@ -265,18 +269,22 @@ const stringLeaf: fc.Arbitrary<Node> = fc.oneof(
   w(5, fc.constant(node({ type: "string" }, anyString))),
   w(
     2,
-    fc
-      .record({ min: fc.integer({ min: 0, max: 3 }), span: fc.integer({ min: 0, max: 8 }), which: fc.constantFrom("both", "min", "max") })
-      .map(({ min, span, which }) => {
-        const schema: SchemaObj = { type: "string" };
-        if (which !== "max") schema.minLength = min;
-        if (which !== "min") schema.maxLength = min + span;
-        // Ascii units: ajv counts code points, and so does this.
-        return node(schema, fc.string({ minLength: which === "max" ? 0 : min, maxLength: which === "min" ? min + 8 : min + span }));
-      }),
+    fc.record({ min: fc.integer({ min: 0, max: 3 }), span: fc.integer({ min: 0, max: 8 }), which: fc.constantFrom("both", "min", "max") }).map(({ min, span, which }) => {
+      const schema: SchemaObj = { type: "string" };
+      if (which !== "max") schema.minLength = min;
+      if (which !== "min") schema.maxLength = min + span;
+      // Ascii units: ajv counts code points, and so does this.
+      return node(schema, fc.string({ minLength: which === "max" ? 0 : min, maxLength: which === "min" ? min + 8 : min + span }));
+    }),
   ),
-  w(2, fc.constantFrom(...STRING_PATTERNS).map(({ pattern, value }) => node({ type: "string", pattern }, value))),
-  w(6, fc.constantFrom(...FORMAT_NAMES).map((format) => node({ type: "string", format }, FORMATS[format]!))),
+  w(
+    2,
+    fc.constantFrom(...STRING_PATTERNS).map(({ pattern, value }) => node({ type: "string", pattern }, value)),
+  ),
+  w(
+    6,
+    fc.constantFrom(...FORMAT_NAMES).map((format) => node({ type: "string", format }, FORMATS[format]!)),
+  ),
 );
 
 // ---- Numbers ---------------------------------------------------------------------------------
@@ -285,15 +293,13 @@ const integerLeaf: fc.Arbitrary<Node> = fc.oneof(
   w(4, fc.constant(node({ type: "integer" }, anyInteger))),
   w(
     2,
-    fc
-      .record({ min: fc.integer({ min: -50, max: 50 }), span: fc.integer({ min: 0, max: 100 }), which: fc.constantFrom("both", "min", "max") })
-      .map(({ min, span, which }) => {
-        const max = min + span;
-        const schema: SchemaObj = { type: "integer" };
-        if (which !== "max") schema.minimum = min;
-        if (which !== "min") schema.maximum = max;
-        return node(schema, fc.integer({ min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }));
-      }),
+    fc.record({ min: fc.integer({ min: -50, max: 50 }), span: fc.integer({ min: 0, max: 100 }), which: fc.constantFrom("both", "min", "max") }).map(({ min, span, which }) => {
+      const max = min + span;
+      const schema: SchemaObj = { type: "integer" };
+      if (which !== "max") schema.minimum = min;
+      if (which !== "min") schema.maximum = max;
+      return node(schema, fc.integer({ min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }));
+    }),
   ),
   w(
     1,
@@ -308,7 +314,10 @@ const integerLeaf: fc.Arbitrary<Node> = fc.oneof(
     fc.tuple(fc.constantFrom(2, 3, 5, 10), fc.boolean()).map(([step, nonNegative]) => {
       const schema: SchemaObj = { type: "integer", multipleOf: step };
       if (nonNegative) schema.minimum = 0;
-      return node(schema, fc.integer({ min: nonNegative ? 0 : -20, max: 20 }).map((k) => k * step));
+      return node(
+        schema,
+        fc.integer({ min: nonNegative ? 0 : -20, max: 20 }).map((k) => k * step),
+      );
     }),
   ),
 );
@@ -317,26 +326,29 @@ const numberLeaf: fc.Arbitrary<Node> = fc.oneof(
   w(4, fc.constant(node({ type: "number" }, anyNumber))),
   w(
     2,
-    fc
-      .record({ min: fc.integer({ min: -50, max: 50 }), span: fc.integer({ min: 0, max: 100 }), which: fc.constantFrom("both", "min", "max") })
-      .map(({ min, span, which }) => {
-        const max = min + span;
-        const schema: SchemaObj = { type: "number" };
-        if (which !== "max") schema.minimum = min;
-        if (which !== "min") schema.maximum = max;
-        return node(schema, fc.double({ noNaN: true, min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }));
-      }),
+    fc.record({ min: fc.integer({ min: -50, max: 50 }), span: fc.integer({ min: 0, max: 100 }), which: fc.constantFrom("both", "min", "max") }).map(({ min, span, which }) => {
+      const max = min + span;
+      const schema: SchemaObj = { type: "number" };
+      if (which !== "max") schema.minimum = min;
+      if (which !== "min") schema.maximum = max;
+      return node(schema, fc.double({ noNaN: true, min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }));
+    }),
   ),
   w(
     1,
-    fc.integer({ min: -10, max: 10 }).map((bound) =>
-      node({ type: "number", exclusiveMinimum: bound }, fc.double({ noNaN: true, min: bound, max: bound + 100, minExcluded: true })),
-    ),
+    fc
+      .integer({ min: -10, max: 10 })
+      .map((bound) => node({ type: "number", exclusiveMinimum: bound }, fc.double({ noNaN: true, min: bound, max: bound + 100, minExcluded: true }))),
   ),
   w(
     1,
     // Steps whose multiples divide back exactly in binary floating point.
-    fc.constantFrom(0.5, 0.25, 2.5).map((step) => node({ type: "number", multipleOf: step }, fc.integer({ min: -40, max: 40 }).map((k) => k * step))),
+    fc.constantFrom(0.5, 0.25, 2.5).map((step) =>
+      node(
+        { type: "number", multipleOf: step },
+        fc.integer({ min: -40, max: 40 }).map((k) => k * step),
+      ),
+    ),
   ),
 );
 
@@ -351,17 +363,15 @@ const SCALAR_VALUES: Record<Scalar | "null", fc.Arbitrary<unknown>> = { string: 
 const SCALAR_LEAVES: Record<Scalar, fc.Arbitrary<Node>> = { string: stringLeaf, integer: integerLeaf, number: numberLeaf, boolean: booleanLeaf };
 
 /** `type: [T, "null"]` (either order), keeping T's constraints: they apply to non-null values only. */
-const nullableScalar: fc.Arbitrary<Node> = fc
-  .tuple(fc.constantFrom<Scalar>("string", "integer", "number", "boolean"), fc.boolean())
-  .chain(([kind, nullFirst]) =>
-    SCALAR_LEAVES[kind].map(({ schema, value }) => {
-      const s = schema as SchemaObj;
-      // A const does not allow null; keep that one plain.
-      const base = "const" in s ? { type: kind } : s;
-      const types = nullFirst ? ["null", kind] : [kind, "null"];
-      return node({ ...base, type: types }, fc.oneof(base === s ? value : SCALAR_VALUES[kind], fc.constant(null)));
-    }),
-  );
+const nullableScalar: fc.Arbitrary<Node> = fc.tuple(fc.constantFrom<Scalar>("string", "integer", "number", "boolean"), fc.boolean()).chain(([kind, nullFirst]) =>
+  SCALAR_LEAVES[kind].map(({ schema, value }) => {
+    const s = schema as SchemaObj;
+    // A const does not allow null; keep that one plain.
+    const base = "const" in s ? { type: kind } : s;
+    const types = nullFirst ? ["null", kind] : [kind, "null"];
+    return node({ ...base, type: types }, fc.oneof(base === s ? value : SCALAR_VALUES[kind], fc.constant(null)));
+  }),
+);
 
 /** Type arrays of several non-null types, e.g. ["string", "integer"]. */
 const multiTypeScalar: fc.Arbitrary<Node> = fc
@@ -481,14 +491,38 @@ function makeGenerators(ctx: Ctx) {
     if (cached) return cached;
     const c = COMPOSITE_WEIGHT[Math.min(d, MAX_DEPTH)]!;
     const composites = [
-      w(4 * c, fc.constant(null).chain(() => objectNode(d, { typed: "maybe", minProps: 1, maxProps: 4, open: true, extras: true }))),
-      w(3 * c, fc.constant(null).chain(() => arrayNode(d))),
-      w(3 * c, fc.constant(null).chain(() => tupleNode(d))),
-      w(2 * c, fc.constant(null).chain(() => anyOfNode(d))),
-      w(2 * c, fc.constant(null).chain(() => oneOfNode(d))),
-      w(2 * c, fc.constant(null).chain(() => allOfNode(d))),
-      w(2 * c, fc.constant(null).chain(() => nullableComposite(d))),
-      w(d === 2 ? 10 : 0, fc.integer({ min: 4, max: 5 }).chain((k) => spine(k))),
+      w(
+        4 * c,
+        fc.constant(null).chain(() => objectNode(d, { typed: "maybe", minProps: 1, maxProps: 4, open: true, extras: true })),
+      ),
+      w(
+        3 * c,
+        fc.constant(null).chain(() => arrayNode(d)),
+      ),
+      w(
+        3 * c,
+        fc.constant(null).chain(() => tupleNode(d)),
+      ),
+      w(
+        2 * c,
+        fc.constant(null).chain(() => anyOfNode(d)),
+      ),
+      w(
+        2 * c,
+        fc.constant(null).chain(() => oneOfNode(d)),
+      ),
+      w(
+        2 * c,
+        fc.constant(null).chain(() => allOfNode(d)),
+      ),
+      w(
+        2 * c,
+        fc.constant(null).chain(() => nullableComposite(d)),
+      ),
+      w(
+        d === 2 ? 10 : 0,
+        fc.integer({ min: 4, max: 5 }).chain((k) => spine(k)),
+      ),
     ];
     const compositeWeight = composites.reduce((sum, e) => sum + e.weight, 0);
     const arb = compositeWeight === 0 ? decoratedLeaf : fc.oneof(w(LEAF_WEIGHT, decoratedLeaf), w(compositeWeight, withDecorations(pick(...composites), false)));
@@ -502,22 +536,23 @@ function makeGenerators(ctx: Ctx) {
   }
 
   function objectParts(d: number, o: ObjectOptions): fc.Arbitrary<Built> {
-    const patterns = o.open ? fc.oneof(w(6, fc.constant([] as PatternProperty[])), w(1, fc.subarray([...PATTERNS], { minLength: 1, maxLength: 2 }))) : fc.constant([] as PatternProperty[]);
+    const patterns = o.open
+      ? fc.oneof(w(6, fc.constant([] as PatternProperty[])), w(1, fc.subarray([...PATTERNS], { minLength: 1, maxLength: 2 })))
+      : fc.constant([] as PatternProperty[]);
     return patterns.chain((pats) => {
       const taken = new Set([...(o.avoid ?? []), ...(o.fixed ?? []).map((f) => f.name)]);
       const name = propName.filter((n) => !taken.has(n) && !pats.some((p) => p.regex.test(n)));
       const drawn = fc.uniqueArray(fc.tuple(name, propertyNode(d), fc.boolean()), { minLength: o.minProps, maxLength: o.maxProps, selector: (p) => p[0] });
       const props = o.requireFirst
-        ? fc.tuple(name, at(d + 1)).chain(([first, child]) =>
-            drawn.map((rest) => [[first, child, true] as [string, Node, boolean], ...rest.filter((p) => p[0] !== first)]),
-          )
+        ? fc.tuple(name, at(d + 1)).chain(([first, child]) => drawn.map((rest) => [[first, child, true] as [string, Node, boolean], ...rest.filter((p) => p[0] !== first)]))
         : drawn;
       const additional: fc.Arbitrary<"absent" | "false" | "true" | Node> = o.open
         ? fc.oneof(w(10, fc.constant("absent" as const)), w(4, fc.constant("false" as const)), w(2, fc.constant("true" as const)), w(3, at(d + 1)))
         : fc.constant("absent" as const);
       const patternNodes = fc.tuple(...pats.map(() => at(d + 1)));
-      return fc.tuple(props, additional, patternNodes, fc.nat(19), fc.constantFrom(o.typed === "maybe" ? "object" : o.typed, o.typed === "maybe" ? "none" : o.typed)).map(
-        ([declared, extra, patternSchemas, emptyRequiredRoll, typeChoice]): Built => {
+      return fc
+        .tuple(props, additional, patternNodes, fc.nat(19), fc.constantFrom(o.typed === "maybe" ? "object" : o.typed, o.typed === "maybe" ? "none" : o.typed))
+        .map(([declared, extra, patternSchemas, emptyRequiredRoll, typeChoice]): Built => {
           const fixed = (o.fixed ?? []).map((f) => ({ name: f.name, node: f.node, required: true }));
           const all = [...fixed, ...declared.map(([n, child, req]) => ({ name: n, node: child, required: req && child.schema !== false }))];
           const schema: SchemaObj = {};
@@ -540,11 +575,19 @@ function makeGenerators(ctx: Ctx) {
           pats.forEach((p, i) => parts.push(fc.uniqueArray(fc.tuple(p.key, patternSchemas[i]!.value), { maxLength: 2, selector: (e) => e[0] })));
           const extraKey = extraName.filter((n) => !declaredNames.has(n));
           if (typeof extra === "object") parts.push(fc.uniqueArray(fc.tuple(extraKey, extra.value), { maxLength: 2, selector: (e) => e[0] }));
-          else if (extra !== "false" && o.extras) parts.push(fc.oneof(w(9, fc.constant([] as Entries)), w(1, fc.tuple(extraKey, anyScalar).map((e): Entries => [e]))));
+          else if (extra !== "false" && o.extras)
+            parts.push(
+              fc.oneof(
+                w(9, fc.constant([] as Entries)),
+                w(
+                  1,
+                  fc.tuple(extraKey, anyScalar).map((e): Entries => [e]),
+                ),
+              ),
+            );
           const value = fc.tuple(...parts).map((lists) => asObject(lists.flat()));
           return { schema, value, names: [...declaredNames] };
-        },
-      );
+        });
     });
   }
 
@@ -567,20 +610,26 @@ function makeGenerators(ctx: Ctx) {
 
   /** A tuple in the case's spelling: draft 7 `items: [..]` or 2020-12 `prefixItems`. */
   function tupleNode(d: number): fc.Arbitrary<Node> {
-    return fc
-      .tuple(fc.array(at(d + 1), { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean())
-      .chain(([positions, closed, withMinItems]) => {
-        const schemas = positions.map((p) => p.schema);
-        const schema: SchemaObj =
-          ctx.tuples === "draft7"
-            ? { type: "array", items: schemas, ...(closed ? { additionalItems: false } : {}) }
-            : { type: "array", prefixItems: schemas, ...(closed ? { items: false } : {}) };
-        if (withMinItems) schema.minItems = positions.length;
-        const full = fc.tuple(...positions.map((p) => p.value));
-        // Without minItems a prefix is valid too.
-        const value = withMinItems ? full : fc.oneof(w(4, full), w(1, fc.tuple(full, fc.nat(positions.length)).map(([t, n]) => t.slice(0, n))));
-        return fc.constant(node(schema, value));
-      });
+    return fc.tuple(fc.array(at(d + 1), { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean()).chain(([positions, closed, withMinItems]) => {
+      const schemas = positions.map((p) => p.schema);
+      const schema: SchemaObj =
+        ctx.tuples === "draft7"
+          ? { type: "array", items: schemas, ...(closed ? { additionalItems: false } : {}) }
+          : { type: "array", prefixItems: schemas, ...(closed ? { items: false } : {}) };
+      if (withMinItems) schema.minItems = positions.length;
+      const full = fc.tuple(...positions.map((p) => p.value));
+      // Without minItems a prefix is valid too.
+      const value = withMinItems
+        ? full
+        : fc.oneof(
+            w(4, full),
+            w(
+              1,
+              fc.tuple(full, fc.nat(positions.length)).map(([t, n]) => t.slice(0, n)),
+            ),
+          );
+      return fc.constant(node(schema, value));
+    });
   }
 
   function anyOfNode(d: number): fc.Arbitrary<Node> {
@@ -598,7 +647,10 @@ function makeGenerators(ctx: Ctx) {
   function typedBranch(kind: string, d: number): fc.Arbitrary<Node> {
     switch (kind) {
       case "string":
-        return fc.oneof(stringLeaf, fc.uniqueArray(stringLiteral, { minLength: 1, maxLength: 4, selector: literalKey }).map((vs) => node({ type: "string", enum: vs }, fc.constantFrom(...vs))));
+        return fc.oneof(
+          stringLeaf,
+          fc.uniqueArray(stringLiteral, { minLength: 1, maxLength: 4, selector: literalKey }).map((vs) => node({ type: "string", enum: vs }, fc.constantFrom(...vs))),
+        );
       case "integer":
         return integerLeaf;
       case "number":
@@ -617,14 +669,24 @@ function makeGenerators(ctx: Ctx) {
   /** Discriminated object branches: a required const apiece, all different, so branches exclude each other. */
   function discriminated(d: number, o: { typed: "object" | "none" | "maybe"; avoid: readonly string[]; closed: boolean }): fc.Arbitrary<Built[]> {
     return fc
-      .tuple(propName.filter((n) => !o.avoid.includes(n)), fc.uniqueArray(fc.oneof(w(4, stringLiteral), w(1, literal)), { minLength: 2, maxLength: 3, selector: literalKey }), fc.boolean())
+      .tuple(
+        propName.filter((n) => !o.avoid.includes(n)),
+        fc.uniqueArray(fc.oneof(w(4, stringLiteral), w(1, literal)), { minLength: 2, maxLength: 3, selector: literalKey }),
+        fc.boolean(),
+      )
       .chain(([tag, tags, asEnum]) =>
         fc.tuple(
           ...tags.map((t) => {
             const tagSchema = asEnum ? { type: typeOf([t], false), enum: [t] } : { const: t };
-            return objectParts(d, { typed: o.typed, minProps: 0, maxProps: 3, avoid: [...o.avoid, tag], open: false, extras: !o.closed, fixed: [{ name: tag, node: node(tagSchema, fc.constant(t)) }] }).map((b) =>
-              o.closed ? { ...b, schema: { ...b.schema, additionalProperties: false } } : b,
-            );
+            return objectParts(d, {
+              typed: o.typed,
+              minProps: 0,
+              maxProps: 3,
+              avoid: [...o.avoid, tag],
+              open: false,
+              extras: !o.closed,
+              fixed: [{ name: tag, node: node(tagSchema, fc.constant(t)) }],
+            }).map((b) => (o.closed ? { ...b, schema: { ...b.schema, additionalProperties: false } } : b));
           }),
         ),
       );
@@ -649,11 +711,16 @@ function makeGenerators(ctx: Ctx) {
       // Two object parts with disjoint properties: a value has both parts' properties.
       objectParts(d, { typed: "maybe", minProps: 1, maxProps: 3, open: false, extras: false }).chain((a) =>
         objectParts(d, { typed: "maybe", minProps: 1, maxProps: 3, avoid: a.names, open: false, extras: false }).map((b) =>
-          node({ allOf: [a.schema, b.schema] }, fc.tuple(a.value, b.value).map(([x, y]) => ({ ...x, ...y }))),
+          node(
+            { allOf: [a.schema, b.schema] },
+            fc.tuple(a.value, b.value).map(([x, y]) => ({ ...x, ...y })),
+          ),
         ),
       ),
       // One wrapped schema, as generators write a $ref with a description.
-      fc.tuple(refLeaf ? fc.oneof(refLeaf, at(d + 1)) : at(d + 1), fc.constantFrom(...DESCRIPTIONS)).map(([inner, description]) => node({ allOf: [inner.schema], description }, inner.value)),
+      fc
+        .tuple(refLeaf ? fc.oneof(refLeaf, at(d + 1)) : at(d + 1), fc.constantFrom(...DESCRIPTIONS))
+        .map(([inner, description]) => node({ allOf: [inner.schema], description }, inner.value)),
       // A type in one part, its constraint in another.
       fc.constantFrom(
         node({ allOf: [{ type: "string" }, { maxLength: 5 }] }, fc.string({ maxLength: 5 })),
@@ -664,14 +731,13 @@ function makeGenerators(ctx: Ctx) {
 
   /** `type: ["object", "null"]` with properties, `["array", "null"]` with items. */
   function nullableComposite(d: number): fc.Arbitrary<Node> {
-    return fc.oneof(
-      objectNode(d, { typed: "object", minProps: 1, maxProps: 3, open: true, extras: true }),
-      arrayNode(d),
-    ).chain((inner) => fc.boolean().map((nullFirst) => {
-      const s = inner.schema as SchemaObj;
-      const type = nullFirst ? ["null", s.type] : [s.type, "null"];
-      return node({ ...s, type }, fc.oneof(inner.value, fc.constant(null)));
-    }));
+    return fc.oneof(objectNode(d, { typed: "object", minProps: 1, maxProps: 3, open: true, extras: true }), arrayNode(d)).chain((inner) =>
+      fc.boolean().map((nullFirst) => {
+        const s = inner.schema as SchemaObj;
+        const type = nullFirst ? ["null", s.type] : [s.type, "null"];
+        return node({ ...s, type }, fc.oneof(inner.value, fc.constant(null)));
+      }),
+    );
   }
 
   /** A narrow chain of objects and arrays, `k` levels below `d`: deep nesting without a wide schema. */
@@ -731,12 +797,16 @@ function recursiveDef(name: string, keyword: string): fc.Arbitrary<Def> {
     }),
     // An expression: a number, or an operator over expressions.
     fc.constantFrom("anyOf", "oneOf").map((combinator): Def => {
-      const levels: Levels = (k) =>
-        k === 0 ? anyNumber : fc.tuple(fc.constantFrom("+", "-", "*"), levels(k - 1), levels(0)).map(([op, a, b]) => ({ op, args: [a, b] }));
+      const levels: Levels = (k) => (k === 0 ? anyNumber : fc.tuple(fc.constantFrom("+", "-", "*"), levels(k - 1), levels(0)).map(([op, a, b]) => ({ op, args: [a, b] })));
       const schema: SchemaObj = {
         [combinator]: [
           { type: "number" },
-          { type: "object", properties: { op: { type: "string", enum: ["+", "-", "*"] }, args: { type: "array", items: ref, minItems: 1 } }, required: ["op", "args"], additionalProperties: false },
+          {
+            type: "object",
+            properties: { op: { type: "string", enum: ["+", "-", "*"] }, args: { type: "array", items: ref, minItems: 1 } },
+            required: ["op", "args"],
+            additionalProperties: false,
+          },
         ],
       };
       return { name, schema, value: depth.chain(levels) };
@@ -747,8 +817,16 @@ function recursiveDef(name: string, keyword: string): fc.Arbitrary<Def> {
 function plainDef(name: string, tuples: TupleStyle, keyword: "$defs" | "definitions"): fc.Arbitrary<Def> {
   const g = generators({ tuples, keyword, defs: [] });
   return fc.oneof(
-    w(3, g.objectParts(2, { typed: "object", minProps: 1, maxProps: 4, open: false, extras: false }).map((b): Def => ({ name, schema: b.schema, value: b.value, mergeableNames: b.names }))),
-    w(2, g.at(2).map((n): Def => ({ name, schema: n.schema, value: n.value }))),
+    w(
+      3,
+      g
+        .objectParts(2, { typed: "object", minProps: 1, maxProps: 4, open: false, extras: false })
+        .map((b): Def => ({ name, schema: b.schema, value: b.value, mergeableNames: b.names })),
+    ),
+    w(
+      2,
+      g.at(2).map((n): Def => ({ name, schema: n.schema, value: n.value })),
+    ),
   );
 }
 
@@ -780,8 +858,7 @@ function rootOf(ctx: Ctx): fc.Arbitrary<RootCase> {
   const optionalType = fc.boolean().map((typed): SchemaObj => (typed ? { type: "object" } : {}));
   /** Properties declared beside a combinator, which every branch's values also carry. */
   const shared = fc.oneof(fc.constant<Built | undefined>(undefined), g.objectParts(1, { typed: "none", minProps: 1, maxProps: 2, open: false, extras: false }));
-  const sharedKeywords = (b: Built | undefined): SchemaObj =>
-    b ? { properties: b.schema.properties, ...(b.schema.required ? { required: b.schema.required } : {}) } : {};
+  const sharedKeywords = (b: Built | undefined): SchemaObj => (b ? { properties: b.schema.properties, ...(b.schema.required ? { required: b.schema.required } : {}) } : {});
   const withShared = (b: Built | undefined, value: fc.Arbitrary<Record<string, unknown>>) => (b ? merged([b.value, value]) : value);
 
   const plain = fc
@@ -793,7 +870,10 @@ function rootOf(ctx: Ctx): fc.Arbitrary<RootCase> {
   // anyOf of object branches, each requiring a property of its own ("give a or b").
   const anyOfRoot = fc.tuple(optionalType, shared).chain(([head, common]) =>
     fc
-      .array(g.objectParts(1, { typed: "maybe", minProps: 0, maxProps: 2, avoid: common?.names ?? [], open: false, extras: false, requireFirst: true }), { minLength: 2, maxLength: 3 })
+      .array(g.objectParts(1, { typed: "maybe", minProps: 0, maxProps: 2, avoid: common?.names ?? [], open: false, extras: false, requireFirst: true }), {
+        minLength: 2,
+        maxLength: 3,
+      })
       .map((branches): RootCase => ({
         schema: { ...head, ...sharedKeywords(common), anyOf: branches.map((b) => b.schema) },
         value: withShared(common, fc.oneof(...branches.map((b) => b.value))),
@@ -823,11 +903,14 @@ function rootOf(ctx: Ctx): fc.Arbitrary<RootCase> {
     w(3, g.objectParts(1, { typed: "maybe", minProps: 1, maxProps: 3, open: false, extras: false })),
     w(
       mergeable.length > 0 ? 2 : 0,
-      fc.constantFrom(...mergeable, undefined).map((d) => ({
-        schema: { $ref: `#/${ctx.keyword}/${d?.name}` },
-        value: d?.value as fc.Arbitrary<Record<string, unknown>>,
-        names: d?.mergeableNames ?? [],
-      })).filter((p) => p.value !== undefined),
+      fc
+        .constantFrom(...mergeable, undefined)
+        .map((d) => ({
+          schema: { $ref: `#/${ctx.keyword}/${d?.name}` },
+          value: d?.value as fc.Arbitrary<Record<string, unknown>>,
+          names: d?.mergeableNames ?? [],
+        }))
+        .filter((p) => p.value !== undefined),
     ),
   );
   const allOfRoot = fc.tuple(optionalType, firstPart).chain(([head, a]) =>
@@ -869,9 +952,7 @@ export const toolSchemaCase: fc.Arbitrary<SchemaCase> = fc
       });
     }),
   )
-  .chain(({ schema, value }) =>
-    fc.array(value, { minLength: 1, maxLength: 6 }).map((values): SchemaCase => ({ schema: json(schema) as JSONSchemaObject, values: json(values) })),
-  );
+  .chain(({ schema, value }) => fc.array(value, { minLength: 1, maxLength: 6 }).map((values): SchemaCase => ({ schema: json(schema) as JSONSchemaObject, values: json(values) })));
 
 // ---- Validation ------------------------------------------------------------------------------
 
@@ -887,7 +968,17 @@ export interface SchemaSite {
 }
 
 /** Keywords whose subschemas describe a value one level further in. */
-const DATA_STEPS = new Set(["properties", "patternProperties", "additionalProperties", "items", "prefixItems", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "contains"]);
+const DATA_STEPS = new Set([
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+]);
 const SINGLE = ["additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items"];
 const LISTS = ["prefixItems", "anyOf", "oneOf", "allOf", "items"];
 const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
@@ -945,9 +1036,7 @@ export function validatorFor(schema: JSONSchemaObject): (value: unknown) => bool
     compiled.set(key, hit);
     return hit;
   }
-  const ajv = modern
-    ? (draft2020Ajv ??= addFormats(new Ajv2020({ strict: false, allErrors: true })))
-    : (draft7Ajv ??= addFormats(new Ajv({ strict: false, allErrors: true })));
+  const ajv = modern ? (draft2020Ajv ??= addFormats(new Ajv2020({ strict: false, allErrors: true }))) : (draft7Ajv ??= addFormats(new Ajv({ strict: false, allErrors: true })));
   const validate = ajv.compile(schema);
   // The function keeps working; Ajv's own cache would otherwise hold every schema ever compiled.
   ajv.removeSchema(schema);
@@ -961,20 +1050,72 @@ export function validatorFor(schema: JSONSchemaObject): (value: unknown) => bool
 
 /** Every name `features` can return. */
 export const FEATURES: readonly string[] = [
-  "const", "const:typed", "const:untyped",
-  "enum", "enum:typed", "enum:untyped", "enum:mixed-types",
-  "literal:empty-string", "literal:string", "literal:scalar-looking-string", "literal:integer", "literal:float",
-  "literal:negative", "literal:zero", "literal:boolean", "literal:null", "literal:object", "literal:array",
-  "anyOf", "oneOf", "allOf", "root:anyOf", "root:oneOf", "root:allOf", "nested:anyOf", "nested:oneOf", "nested:allOf",
-  "$ref", "$defs", "definitions", "ref:recursive", "root:$ref", "$schema",
-  "type-array:nullable", "type-array:multi", "type-array:nullable-object",
-  "tuple:items-array", "tuple:additionalItems-false", "tuple:prefixItems", "tuple:items-false",
-  "property:true", "property:false", "additionalProperties:false", "additionalProperties:true", "additionalProperties:schema",
-  "items:true", "patternProperties", "empty-schema",
+  "const",
+  "const:typed",
+  "const:untyped",
+  "enum",
+  "enum:typed",
+  "enum:untyped",
+  "enum:mixed-types",
+  "literal:empty-string",
+  "literal:string",
+  "literal:scalar-looking-string",
+  "literal:integer",
+  "literal:float",
+  "literal:negative",
+  "literal:zero",
+  "literal:boolean",
+  "literal:null",
+  "literal:object",
+  "literal:array",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "root:anyOf",
+  "root:oneOf",
+  "root:allOf",
+  "nested:anyOf",
+  "nested:oneOf",
+  "nested:allOf",
+  "$ref",
+  "$defs",
+  "definitions",
+  "ref:recursive",
+  "root:$ref",
+  "$schema",
+  "type-array:nullable",
+  "type-array:multi",
+  "type-array:nullable-object",
+  "tuple:items-array",
+  "tuple:additionalItems-false",
+  "tuple:prefixItems",
+  "tuple:items-false",
+  "property:true",
+  "property:false",
+  "additionalProperties:false",
+  "additionalProperties:true",
+  "additionalProperties:schema",
+  "items:true",
+  "patternProperties",
+  "empty-schema",
   ...FORMAT_NAMES.map((f) => `format:${f}`),
-  "array-without-items", "object-without-type", "root:object-without-type", "optional-property", "required",
-  "minimum", "maximum", "exclusiveMinimum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
-  "description", "default", "deep-nesting",
+  "array-without-items",
+  "object-without-type",
+  "root:object-without-type",
+  "optional-property",
+  "required",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "description",
+  "default",
+  "deep-nesting",
 ];
 
 /** Value depth (root object = 1) from which a schema counts as deeply nested. */

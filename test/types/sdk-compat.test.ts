@@ -10,8 +10,21 @@ describe("type fidelity with the official SDKs", () => {
     try {
       execFileSync(
         process.execPath,
-        [tsc, "--noEmit", "--strict", "--experimentalDecorators", "--emitDecoratorMetadata", "--skipLibCheck",
-          "--module", "node16", "--moduleResolution", "node16", "--target", "es2022", file],
+        [
+          tsc,
+          "--noEmit",
+          "--strict",
+          "--experimentalDecorators",
+          "--emitDecoratorMetadata",
+          "--skipLibCheck",
+          "--module",
+          "node16",
+          "--moduleResolution",
+          "node16",
+          "--target",
+          "es2022",
+          file,
+        ],
         { cwd: root, encoding: "utf8" },
       );
     } catch (error) {

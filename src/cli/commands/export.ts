@@ -55,7 +55,13 @@ export function registerExport(program: Command): Command {
       note(`${tools} exported for ${options.format}; ${report.changes.length} schema change${report.changes.length === 1 ? "" : "s"} for its dialect:`);
       const rows = report.changes.map((c) => [c.tool, c.pointer === "" ? "/" : c.pointer, c.keyword, c.action, c.detail]);
       const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
-      for (const row of rows) process.stderr.write(`  ${row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join("  ").trimEnd()}\n`);
+      for (const row of rows)
+        process.stderr.write(
+          `  ${row
+            .map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell))
+            .join("  ")
+            .trimEnd()}\n`,
+        );
     }
     if (options.out !== undefined) {
       const target = resolve(options.out);

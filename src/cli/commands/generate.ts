@@ -76,7 +76,23 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
     summary.durationMs = Math.round(performance.now() - started);
     if (options.json) {
       // A fixed key order, whatever order the fields were filled in.
-      const order: Array<keyof Summary> = ["ok", "mode", "project", "manifest", "written", "upToDate", "reason", "files", "tools", "classes", "durationMs", "timings", "changes", "errors", "warnings"];
+      const order: Array<keyof Summary> = [
+        "ok",
+        "mode",
+        "project",
+        "manifest",
+        "written",
+        "upToDate",
+        "reason",
+        "files",
+        "tools",
+        "classes",
+        "durationMs",
+        "timings",
+        "changes",
+        "errors",
+        "warnings",
+      ];
       const ordered = Object.fromEntries(order.filter((key) => summary[key] !== undefined).map((key) => [key, summary[key]]));
       io.stdout.write(`${JSON.stringify(ordered, null, 2)}\n`);
     }
@@ -85,7 +101,9 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
   const fail = (problems: Generate.SourceProblem[], format: (p: Generate.SourceProblem) => string): number => {
     summary.errors = problems;
     io.stderr.write(`${problems.map(format).join("\n")}\n`);
-    io.stderr.write(`toolnexus generate: failed with ${problems.length} error${problems.length === 1 ? "" : "s"}${mode === "check" ? "; the manifest was not checked" : "; nothing was written"}.\n`);
+    io.stderr.write(
+      `toolnexus generate: failed with ${problems.length} error${problems.length === 1 ? "" : "s"}${mode === "check" ? "; the manifest was not checked" : "; nothing was written"}.\n`,
+    );
     return finish(EXIT.error);
   };
 
@@ -107,7 +125,10 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
       onProgress: (event) => {
         if (event.phase === "program") progress(`${project}: ${event.files} source file${event.files === 1 ? "" : "s"} (program in ${ms(event.ms)})`);
         else if (event.phase === "typecheck") progress(`type-checked in ${ms(event.ms)}`);
-        else progress(`scanned ${event.files} file${event.files === 1 ? "" : "s"}: ${event.tools} tool${event.tools === 1 ? "" : "s"} in ${event.classes} class${event.classes === 1 ? "" : "es"} (${ms(event.ms)})`);
+        else
+          progress(
+            `scanned ${event.files} file${event.files === 1 ? "" : "s"}: ${event.tools} tool${event.tools === 1 ? "" : "s"} in ${event.classes} class${event.classes === 1 ? "" : "es"} (${ms(event.ms)})`,
+          );
       },
     });
   } catch (error) {

@@ -43,7 +43,12 @@ export function toolTable(tools: readonly Tool[]): string {
     }
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const lines = rows.map((row) => row.map((cell, column) => (column < row.length - 1 ? cell.padEnd(widths[column]!) : cell)).join("  ").trimEnd());
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => (column < row.length - 1 ? cell.padEnd(widths[column]!) : cell))
+      .join("  ")
+      .trimEnd(),
+  );
   lines.push("", `${tools.length} tool${tools.length === 1 ? "" : "s"}`);
   return `${lines.join("\n")}\n`;
 }

@@ -27,7 +27,12 @@ export function registerServe(program: Command): Command {
     .option("--stdio", "serve over stdin/stdout (the default)")
     .option("--http [address]", "serve over streamable HTTP at [host:]port (default 127.0.0.1:3000; port 0 picks a free one)")
     .addOption(new Option("--token <token>", "HTTP: require Authorization: Bearer <token>").env("TOOLNEXUS_TOKEN"))
-    .option("--allowed-host <host>", "HTTP: also answer this Host header (repeatable; default localhost, 127.0.0.1, [::1])", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option(
+      "--allowed-host <host>",
+      "HTTP: also answer this Host header (repeatable; default localhost, 127.0.0.1, [::1])",
+      (value: string, all: string[]) => [...all, value],
+      [] as string[],
+    )
     .option("--path <path>", "HTTP: the endpoint path", "/mcp")
     .option("--max-body <bytes>", "HTTP: request-size limit in bytes (default 1048576)", wholeNumber("--max-body", { min: 1 }))
     .option("--json-response", "HTTP: answer with JSON bodies instead of SSE streams")
@@ -39,7 +44,9 @@ export function registerServe(program: Command): Command {
     if (options.http === undefined) {
       const given = HTTP_ONLY.filter((key) => self.getOptionValueSource(key) === "cli");
       if (given.length > 0) {
-        throw new CliError(`${given.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} ${given.length === 1 ? "applies" : "apply"} to HTTP only. Add --http [host:]port, or drop ${given.length === 1 ? "it" : "them"}.`);
+        throw new CliError(
+          `${given.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} ${given.length === 1 ? "applies" : "apply"} to HTTP only. Add --http [host:]port, or drop ${given.length === 1 ? "it" : "them"}.`,
+        );
       }
       // stdout carries the protocol: whatever the tools log goes to stderr instead.
       console.log = console.info = console.debug = console.error;
@@ -72,9 +79,13 @@ export function registerServe(program: Command): Command {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const where = address ? `${address.host}:${address.port}` : "stdio";
-      if (code === "EADDRINUSE") throw new CliError(`cannot listen on ${where}: the port is in use. Pick another port (--http ${address!.host}:<port>, or 0 for a free one) or stop the other server.`, 2, { cause: error });
+      if (code === "EADDRINUSE")
+        throw new CliError(`cannot listen on ${where}: the port is in use. Pick another port (--http ${address!.host}:<port>, or 0 for a free one) or stop the other server.`, 2, {
+          cause: error,
+        });
       if (code === "EACCES") throw new CliError(`cannot listen on ${where}: permission denied. Use a port above 1023.`, 2, { cause: error });
-      if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") throw new CliError(`cannot listen on ${where}: no such address on this machine. Use 127.0.0.1, 0.0.0.0, or one of this machine's addresses.`, 2, { cause: error });
+      if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+        throw new CliError(`cannot listen on ${where}: no such address on this machine. Use 127.0.0.1, 0.0.0.0, or one of this machine's addresses.`, 2, { cause: error });
       throw new CliError(`cannot serve ${specifier}: ${messageOf(error)}`, 2, { cause: error });
     }
 
@@ -82,7 +93,8 @@ export function registerServe(program: Command): Command {
     const tools = `${count} tool${count === 1 ? "" : "s"}`;
     if (handle.transport === "http") {
       note(`serving ${tools} over MCP at ${handle.url} (streamable HTTP, stateless; Ctrl-C to stop)`);
-      if (!LOOPBACK.has(address!.host) && options.token === undefined) note("warning: listening beyond this machine without --token: anyone who can reach the port can run these tools.");
+      if (!LOOPBACK.has(address!.host) && options.token === undefined)
+        note("warning: listening beyond this machine without --token: anyone who can reach the port can run these tools.");
       if ((address!.host === "0.0.0.0" || address!.host === "::") && options.allowedHost.length === 0) {
         note("note: only the Host headers localhost, 127.0.0.1 and [::1] are answered; add --allowed-host <name> for each name clients use.");
       }
@@ -118,7 +130,9 @@ function loadMcp(): typeof Mcp {
     return require("../../mcp") as typeof Mcp;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" && messageOf(error).includes("@modelcontextprotocol/sdk")) {
-      throw new CliError("serving MCP needs @modelcontextprotocol/sdk, an optional peer dependency that is not installed. Install it: npm install @modelcontextprotocol/sdk", 2, { cause: error });
+      throw new CliError("serving MCP needs @modelcontextprotocol/sdk, an optional peer dependency that is not installed. Install it: npm install @modelcontextprotocol/sdk", 2, {
+        cause: error,
+      });
     }
     throw error;
   }
