@@ -47,7 +47,7 @@ export class Toolkit {
    * Per provider, the options of the latest export and the binding its calls are read with
    * (exported names → tools, and the way back for their arguments). Rebuilt when tools change.
    */
-  readonly #exports = new Map<string, { options: ExportOptions; binding?: ExportBinding }>();
+  readonly #exports = new Map<string, { options: ExportOptions; made?: { readonly binding: ExportBinding } }>();
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     checkTimeout("Toolkit", options.timeout);
@@ -71,7 +71,7 @@ export class Toolkit {
       incoming.set(tool.name, tool);
     }
     for (const tool of incoming.values()) this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool) });
-    if (incoming.size > 0) for (const made of this.#exports.values()) delete made.binding;
+    if (incoming.size > 0) for (const latest of this.#exports.values()) delete latest.made;
     return this;
   }
 
@@ -163,23 +163,23 @@ export class Toolkit {
 
   #export<D, O extends ExportOptions>(adapter: ProviderAdapter<D, O>, options: O): Export<D> {
     const made = exportTools(adapter, this.tools(), options);
-    this.#exports.set(adapter.id, { options, binding: made.binding });
+    this.#exports.set(adapter.id, { options, made });
     return made;
   }
 
   /** The binding of the latest export for `adapter`, or of the default one; never throws. */
   #binding(adapter: ProviderAdapter): ExportBinding {
-    const made = this.#exports.get(adapter.id) ?? { options: {} };
-    if (made.binding === undefined) {
+    const latest = this.#exports.get(adapter.id) ?? { options: {} };
+    if (latest.made === undefined) {
       try {
-        made.binding = exportTools(adapter, this.tools(), made.options).binding;
+        latest.made = exportTools(adapter, this.tools(), latest.options);
       } catch {
         // Names the provider rejects, or a schema it cannot take: calls still run by tool name.
-        made.binding = defaultBinding(adapter, this.tools());
+        latest.made = { binding: defaultBinding(adapter, this.tools()) };
       }
-      this.#exports.set(adapter.id, made);
+      this.#exports.set(adapter.id, latest);
     }
-    return made.binding;
+    return latest.made.binding;
   }
 
   // ---- Round trips: every call in a model response, run concurrently, answered in order ----

@@ -25,7 +25,8 @@ export interface ExportReport<D> {
 /** A tool's schema as a provider receives it, and the way back for values sent under it. */
 export interface Lowering {
   schema: JSONSchemaObject;
-  codec: MaybeCodec;
+  /** The way back, or a function that makes it on the first call (when only the run side needs it). */
+  codec: MaybeCodec | (() => MaybeCodec);
   /** OpenAI: whether the schema is strict-mode. */
   strict?: boolean;
 }
@@ -63,7 +64,13 @@ export interface ProviderAdapter<Declarations = unknown, Options extends ExportO
 }
 
 /** How the calls of one export find their tools: exported name → tool name and the way back. */
-export type ExportBinding = ReadonlyMap<string, { tool: string; codec: MaybeCodec }>;
+export type ExportBinding = ReadonlyMap<string, BoundTool>;
+
+/** A tool as an export declared it; its way back is made on the first call that needs it. */
+export interface BoundTool {
+  tool: string;
+  codec: Lowering["codec"];
+}
 
 export interface Export<D> extends ExportReport<D> {
   binding: ExportBinding;
@@ -79,7 +86,15 @@ export function exportTools<D, O extends ExportOptions>(adapter: ProviderAdapter
     changes.push(...log.changes);
     return { tool, name: names.get(tool.name)!, lowering };
   });
-  return { declarations: adapter.declare(declared, options), changes, binding: bindingOf(declared) };
+  let binding: ExportBinding | undefined;
+  return {
+    declarations: adapter.declare(declared, options),
+    changes,
+    // Made when a run first reads calls with it: exporting alone does not pay for it.
+    get binding() {
+      return (binding ??= bindingOf(declared));
+    },
+  };
 }
 
 /**
@@ -101,6 +116,12 @@ export function defaultBinding(adapter: ProviderAdapter, tools: readonly Tool[])
 
 function bindingOf(declared: readonly DeclaredTool[]): ExportBinding {
   return new Map(declared.map(({ tool, name, lowering }) => [name, { tool: tool.name, codec: lowering.codec }]));
+}
+
+/** The way back of a bound tool, made once. */
+export function codecOf(bound: BoundTool): MaybeCodec {
+  if (typeof bound.codec === "function") bound.codec = bound.codec();
+  return bound.codec;
 }
 
 /**
@@ -158,7 +179,7 @@ export function answerCalls<R>(
       const callCtx: ToolContext = { ...ctx, callId: call.id, provider: adapter.id };
       // A name this export did not declare runs as it is: the toolkit answers for unknown tools.
       if (bound === undefined) return run(call.name, call.arguments, callCtx).then(undefined, failed);
-      const { codec } = bound;
+      const codec = codecOf(bound);
       return run(bound.tool, call.arguments, callCtx, codec === undefined ? undefined : (args) => decodeWith(codec, args)).then(undefined, failed);
     } catch (thrown) {
       return Promise.resolve(failed(thrown));

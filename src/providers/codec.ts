@@ -38,6 +38,7 @@ export interface ObjectCodecSpec {
 
 /** An object's codec from its properties'; copy-on-write, so the caller's object is never changed. */
 export function objectCodec({ properties, nullMeansAbsent, absentSentAsNull, rest }: ObjectCodecSpec): MaybeCodec {
+  if (rest === undefined && !nullMeansAbsent?.size && !absentSentAsNull?.size && ![...properties.values()].some((codec) => codec !== undefined)) return undefined;
   const declared = [...properties].filter(([, codec]) => codec !== undefined) as Array<[string, Codec]>;
   const absentAsNull = [...(nullMeansAbsent ?? [])];
   const sentAsNull = [...(absentSentAsNull ?? [])];

@@ -169,12 +169,27 @@ const TYPED_KEYWORDS = new Set(Object.values(TYPE_KEYWORDS).flat());
 
 const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/** Keywords about the schema document, not the value: Gemini takes none of them. */
+const META_KEYWORDS = ["$schema", "$id", "$comment", "$anchor", "definitions", "$defs"] as const;
+
+const EXCLUSIVE_BOUNDS = [
+  ["exclusiveMinimum", "minimum"],
+  ["exclusiveMaximum", "maximum"],
+] as const;
+
+/** Keywords Gemini takes that only mean something on objects, and on arrays. */
+const TYPE_BOUND_KEYWORDS = [
+  ["object", ["properties", "required", "minProperties", "maxProperties"]],
+  ["array", ["items", "minItems", "maxItems"]],
+] as const;
+
 const ANY_JSON = "Any JSON value, written as JSON text.";
 
 /** One tool's lowering: its change log, and every string literal its schema holds (no value's string may pass for one). */
 interface Walk {
   log: ChangeLog;
-  literals: ReadonlySet<string>;
+  /** Made on first use: most schemas have no enum value to write as a string. */
+  readonly literals: ReadonlySet<string>;
 }
 
 interface Lowered {
@@ -190,7 +205,13 @@ interface Lowered {
 function lowerGeminiParameters(schema: JSONSchemaObject, log: ChangeLog): { schema: JSONSchemaObject; codec: MaybeCodec } {
   const before = log.changes.length;
   const root = inlineAllRefs(plainObjectRoot(schema, log), log);
-  const walk: Walk = { log, literals: stringLiterals(root) };
+  let literals: ReadonlySet<string> | undefined;
+  const walk: Walk = {
+    log,
+    get literals() {
+      return (literals ??= stringLiterals(root));
+    },
+  };
   const { node, codec } = lowerNode(root, "", walk);
   if (log.changes.length === before) return { schema, codec };
   const lowered: JSONSchemaObject = node ?? { type: "object" };
@@ -204,7 +225,7 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
   if (isGeminiLeaf(input as JSONSchemaObject)) return { node: input as JSONSchemaObject, codec: undefined };
   let node = { ...(input as JSONSchemaObject) };
 
-  for (const key of ["$schema", "$id", "$comment", "$anchor", "definitions", "$defs"]) {
+  for (const key of META_KEYWORDS) {
     if (!(key in node)) continue;
     delete node[key];
     walk.log.add(
@@ -267,10 +288,7 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
     node = { ...withoutTyped(node), type: "string", nullable: true };
   }
 
-  for (const [exclusive, inclusive] of [
-    ["exclusiveMinimum", "minimum"],
-    ["exclusiveMaximum", "maximum"],
-  ] as const) {
+  for (const [exclusive, inclusive] of EXCLUSIVE_BOUNDS) {
     if (!(exclusive in node)) continue;
     const { [exclusive]: bound, ...rest } = node;
     if (typeof bound === "number" && rest[inclusive] === undefined) {
@@ -299,10 +317,7 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
   const unknown = Object.keys(node).filter((key) => !GEMINI_KEYWORDS.has(key) && !tupleKeys.includes(key));
   for (const key of unknown) walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`);
   // Keywords of objects on a node of another type, and of arrays likewise, say nothing.
-  for (const [type, keys] of [
-    ["object", ["properties", "required", "minProperties", "maxProperties"]],
-    ["array", ["items", "minItems", "maxItems"]],
-  ] as const) {
+  for (const [type, keys] of TYPE_BOUND_KEYWORDS) {
     if (node.type === type) continue;
     for (const key of keys.filter((k) => k in node)) {
       walk.log.add(childPointer(pointer, key), key, "dropped", `${key} applies to ${type}s only, and this schema is of type ${String(node.type)}`);
@@ -513,17 +528,30 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
   let node = input;
   const codecs = new Map<string, MaybeCodec>();
   const renames = new Map<string, string>();
+  const dropped = new Set<string>();
   if (node.properties !== undefined) {
     const declared = node.properties as Record<string, unknown>;
-    const properties: Record<string, JSONSchemaObject> = {};
-    for (const [name, child] of Object.entries(declared)) {
+    let properties: Record<string, JSONSchemaObject> | undefined; // a copy, made at the first change
+    const names = Object.keys(declared);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const child = declared[name];
+      const validName = GEMINI_PROPERTY_NAME.test(name);
+      // Most properties are leaves Gemini takes as they are: no pointer, no copy.
+      if (validName && isSchema(child) && isGeminiLeaf(child)) {
+        if (properties !== undefined) properties[name] = child;
+        codecs.set(name, undefined);
+        continue;
+      }
       const at = childPointer(pointer, "properties", name);
       const lowered = lowerNode(child, at, walk);
+      properties ??= Object.fromEntries(names.slice(0, i).map((earlier) => [renames.get(earlier) ?? earlier, declared[earlier] as JSONSchemaObject]));
       if (lowered.node === undefined) {
+        dropped.add(name);
         walk.log.add(at, "properties", "dropped", `"${name}" accepts no value (false), so it is not declared`);
         continue;
       }
-      const sent = GEMINI_PROPERTY_NAME.test(name) ? name : propertyNameFor(name, Object.keys(declared), renames);
+      const sent = validName ? name : propertyNameFor(name, names, renames);
       if (sent !== name) {
         renames.set(name, sent);
         walk.log.add(
@@ -536,22 +564,24 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
       properties[sent] = lowered.node;
       codecs.set(name, lowered.codec);
     }
-    if (Object.keys(properties).length === 0) {
-      if (Object.keys(declared).length === 0) walk.log.add(childPointer(pointer, "properties"), "properties", "dropped", "an empty properties map is rejected for OBJECT type");
+    if (names.length === 0 || (properties !== undefined && Object.keys(properties).length === 0)) {
+      if (names.length === 0) walk.log.add(childPointer(pointer, "properties"), "properties", "dropped", "an empty properties map is rejected for OBJECT type");
       const { properties: _p, ...rest } = node;
       node = rest;
-    } else node = { ...node, properties };
+    } else if (properties !== undefined) node = { ...node, properties };
   }
   if (Array.isArray(node.required)) {
-    const declared = (name: string) => node.properties !== undefined && Object.prototype.hasOwnProperty.call(node.properties, renames.get(name) ?? name) && codecs.has(name);
+    const declared = (name: string) => input.properties !== undefined && Object.prototype.hasOwnProperty.call(input.properties, name) && !dropped.has(name);
     const known = node.required.filter(declared);
     if (node.required.length === 0) walk.log.add(childPointer(pointer, "required"), "required", "dropped", "an empty required list says nothing");
     else if (known.length < node.required.length) {
       const unknown = node.required.filter((name) => !known.includes(name));
       walk.log.add(childPointer(pointer, "required"), "required", "dropped", `${unknown.map((n) => `"${n}"`).join(", ")} named no declared property${walk.log.whenRun}`);
     }
-    const { required: _r, ...rest } = node;
-    node = known.length > 0 ? { ...rest, required: known.map((name) => renames.get(name) ?? name) } : rest;
+    if (known.length < node.required.length || known.length === 0 || renames.size > 0) {
+      const { required: _r, ...rest } = node;
+      node = known.length > 0 ? { ...rest, required: known.map((name) => renames.get(name) ?? name) } : rest;
+    }
   }
   const rest = restCodec(node, pointer, walk);
   return { node, codec: renamedKeys(objectCodec({ properties: codecs, ...(rest !== undefined ? { rest } : {}) }), renames) };
@@ -570,6 +600,7 @@ function propertyNameFor(name: string, siblings: readonly string[], renames: Rea
 
 /** Undeclared keys (`patternProperties`, `additionalProperties`) keep their way back, though Gemini cannot declare them. */
 function restCodec(node: JSONSchemaObject, pointer: string, walk: Walk): ((key: string) => MaybeCodec) | undefined {
+  if (node.patternProperties === undefined && !isSchema(node.additionalProperties)) return undefined;
   const scratch = { log: new ChangeLog(walk.log.tool, walk.log.enforced), literals: walk.literals };
   const patterns: Array<[RegExp, MaybeCodec]> = [];
   for (const [pattern, schema] of Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {})) {

@@ -67,7 +67,7 @@ export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | 
 function withSchemaObjects(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   return mapSubschemas(schema, (node, pointer, inCollection) => {
     if (typeof node !== "boolean" || !inCollection) return node;
-    log.add(pointer, "schema", "rewritten", node ? "true → {} (the same: any value)" : "false → { not: {} } (the same: no value)");
+    log.add(pointer(), "schema", "rewritten", node ? "true → {} (the same: any value)" : "false → { not: {} } (the same: no value)");
     return node ? {} : { not: {} };
   }) as JSONSchemaObject;
 }

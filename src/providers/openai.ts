@@ -87,14 +87,18 @@ export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, 
  */
 export function lowerOpenAI(schema: JSONSchemaObject, log: ChangeLog, options: OpenAIExportOptions): Lowering {
   const root = plainObjectRoot(schema, log);
-  const strictLog = new ChangeLog(log.tool, log.enforced);
-  const strict = new StrictWalk(root, strictLog).run();
-  if (options.strict && strict.unstrictable === undefined) {
-    log.changes.push(...strictLog.changes);
+  const walkStrict = () => new StrictWalk(root, new ChangeLog(log.tool, log.enforced)).run();
+  const strict = options.strict ? walkStrict() : undefined;
+  if (strict !== undefined && strict.unstrictable === undefined) {
+    log.changes.push(...strict.log.changes);
     return { schema: strict.schema, codec: strict.codec, strict: true };
   }
-  if (options.strict) log.add("", "strict", "disabled", `${strict.unstrictable}; this tool is sent with strict: false`);
-  const decodeOnly: MaybeCodec = strict.codec && { encode: (value) => value, decode: strict.codec.decode };
+  if (strict !== undefined) log.add("", "strict", "disabled", `${strict.unstrictable}; this tool is sent with strict: false`);
+  // The model writes the declared form; only the strict reading of nulls applies, made when first needed.
+  const decodeOnly = (): MaybeCodec => {
+    const { codec } = strict ?? walkStrict();
+    return codec && { encode: (value) => value, decode: codec.decode };
+  };
   return { schema: withArrayItems(root, log), codec: decodeOnly, strict: false };
 }
 
@@ -102,7 +106,7 @@ export function lowerOpenAI(schema: JSONSchemaObject, log: ChangeLog, options: O
 function withArrayItems(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   return mapSubschemas(schema, (node, pointer) => {
     if (typeof node !== "object" || node === null || !hasType(node as JSONSchemaObject, "array") || "items" in node || "prefixItems" in node) return node;
-    log.add(childPointer(pointer, "items"), "items", "added", "items: {} (OpenAI needs an item schema on every array; any value, as before)");
+    log.add(childPointer(pointer(), "items"), "items", "added", "items: {} (OpenAI needs an item schema on every array; any value, as before)");
     return { ...node, items: {} };
   }) as JSONSchemaObject;
 }
@@ -154,7 +158,7 @@ class StrictWalk {
     private readonly log: ChangeLog,
   ) {}
 
-  run(): { schema: JSONSchemaObject; codec: MaybeCodec; unstrictable: string | undefined } {
+  run(): { schema: JSONSchemaObject; codec: MaybeCodec; unstrictable: string | undefined; log: ChangeLog } {
     const { node, codec } = this.node(this.root, "");
     const schema = node ?? this.root;
     for (const key of ["$defs", "definitions"] as const) {
@@ -169,7 +173,7 @@ class StrictWalk {
       );
     }
     this.unstrictable ??= limitPassed(schema);
-    return { schema, codec, unstrictable: this.unstrictable };
+    return { schema, codec, unstrictable: this.unstrictable, log: this.log };
   }
 
   #refuse(pointer: string, why: string): void {

@@ -114,7 +114,9 @@ function binderFor(binding: ParameterBinding): Binder {
     return (args) => plainToInstance(dto, args);
   }
   const { name, defaultValue, convert: how } = binding;
-  const sent = (args: Record<string, unknown>) => (hasOwn.call(args, name) ? args[name] : undefined);
+  // Arguments are plain (or null-prototype) objects: only a name Object.prototype also has
+  // (`toString`, ...) can be read from elsewhere than the arguments themselves.
+  const sent = name in Object.prototype ? (args: Record<string, unknown>) => (hasOwn.call(args, name) ? args[name] : undefined) : (args: Record<string, unknown>) => args[name];
   // A declared `@Param({ default })` is what the schema promised the model; copy it per call.
   const given =
     defaultValue === undefined

@@ -85,7 +85,8 @@ export function inlineAllRefs(schema: JSONSchemaObject, log: ChangeLog): JSONSch
   return inlined;
 }
 
-const ROOT_COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
+/** What a provider's root may not have: combinators, and constraints on the object as a whole. */
+const NOT_AT_ROOT = ["allOf", "anyOf", "oneOf", "not", "enum", "const"] as const;
 
 /**
  * For providers that take a plain object at the root (all of them): root `allOf` branches are
@@ -97,8 +98,7 @@ const ROOT_COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
  */
 export function plainObjectRoot(input: JSONSchemaObject, log: ChangeLog): JSONSchemaObject & { type: "object" } {
   const schema = rootWithoutRef(input, log);
-  const extra = [...ROOT_COMBINATORS, "not", "enum", "const"].filter((key) => key in schema);
-  if (schema.type === "object" && extra.length === 0) return schema as JSONSchemaObject & { type: "object" };
+  if (schema.type === "object" && !NOT_AT_ROOT.some((key) => key in schema)) return schema as JSONSchemaObject & { type: "object" };
   let root: JSONSchemaObject = { ...schema };
   if (schema.type !== "object") log.add("/type", "type", schema.type === undefined ? "added" : "rewritten", `root type ${JSON.stringify(schema.type)} → "object"`);
   root.type = "object";
@@ -265,26 +265,51 @@ const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definit
 
 /**
  * `schema` with `visit` applied to every subschema, children first, copy-on-write. `visit`
- * gets each subschema (an object or a boolean), its JSON pointer, and whether it stands in a
- * map or a list (where some clients want schema objects); it returns it, or its replacement.
+ * gets each subschema (an object or a boolean), a function giving its JSON pointer, and
+ * whether it stands in a map or a list (where some clients want schema objects); it returns
+ * the subschema, or its replacement.
  */
-export function mapSubschemas(node: unknown, visit: (schema: unknown, pointer: string, inCollection: boolean) => unknown, pointer = "", inCollection = false): unknown {
-  if (typeof node === "object" && node !== null && !Array.isArray(node)) {
-    let copy: Record<string, unknown> | undefined;
-    for (const [key, value] of Object.entries(node)) {
-      let next = value;
-      if (SCHEMA_MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
-        const entries = Object.entries(value).map(([name, child]) => [name, mapSubschemas(child, visit, childPointer(pointer, key, name), true)] as const);
-        if (entries.some(([name, child]) => child !== (value as Record<string, unknown>)[name])) next = Object.fromEntries(entries);
-      } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
-        const items = value.map((child, i) => mapSubschemas(child, visit, childPointer(pointer, key, i), true));
-        if (items.some((child, i) => child !== value[i])) next = items;
-      } else if (ONE_SCHEMA.has(key)) next = mapSubschemas(value, visit, childPointer(pointer, key));
-      if (next !== value) (copy ??= { ...node })[key] = next;
+export function mapSubschemas(schema: unknown, visit: (schema: unknown, pointer: () => string, inCollection: boolean) => unknown): unknown {
+  const path: Array<string | number> = [];
+  const pointer = () => childPointer("", ...path);
+  const at = (node: unknown, inCollection: boolean, key: string, member?: string | number): unknown => {
+    const depth = path.length;
+    path.push(key);
+    if (member !== undefined) path.push(member);
+    const mapped = walk(node, inCollection);
+    path.length = depth;
+    return mapped;
+  };
+  const walk = (node: unknown, inCollection: boolean): unknown => {
+    if (typeof node === "object" && node !== null && !Array.isArray(node)) {
+      let copy: Record<string, unknown> | undefined;
+      for (const key in node) {
+        const value: unknown = (node as Record<string, unknown>)[key];
+        if (typeof value !== "object" && typeof value !== "boolean") continue;
+        let next: unknown = value;
+        if (SCHEMA_MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+          let map: Record<string, unknown> | undefined;
+          for (const name in value) {
+            const child: unknown = (value as Record<string, unknown>)[name];
+            const mapped = at(child, true, key, name);
+            if (mapped !== child) (map ??= { ...(value as Record<string, unknown>) })[name] = mapped;
+          }
+          next = map ?? value;
+        } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
+          let list: unknown[] | undefined;
+          for (let i = 0; i < value.length; i++) {
+            const mapped = at(value[i], true, key, i);
+            if (mapped !== value[i]) (list ??= [...value])[i] = mapped;
+          }
+          next = list ?? value;
+        } else if (ONE_SCHEMA.has(key)) next = at(value, false, key);
+        if (next !== value) (copy ??= { ...(node as Record<string, unknown>) })[key] = next;
+      }
+      node = copy ?? node;
     }
-    node = copy ?? node;
-  }
-  return visit(node, pointer, inCollection);
+    return visit(node, pointer, inCollection);
+  };
+  return walk(schema, false);
 }
 
 /** Schemas with deep-equal duplicates removed (first kept). */

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { ADAPTERS, type ExportFormat } from "../../src/providers";
-import { exportTools } from "../../src/providers/adapter";
+import { codecOf, exportTools } from "../../src/providers/adapter";
 import { decodeWith, encodeWith } from "../../src/providers/codec";
 import type { JSONSchemaObject, Tool } from "../../src";
 import {
@@ -66,7 +66,7 @@ describe.each(TARGETS)("the round-trip law: $label", (target) => {
         const made = exportTools(ADAPTERS[target.format] as never, [tool], target.options as never);
         const violations = target.rules(made.declarations);
         if (violations.length > 0) throw new Error(`(a) ${target.label} would refuse the declaration:\n${describeViolations(violations)}`);
-        const codec = made.binding.get("t")!.codec;
+        const codec = codecOf(made.binding.get("t")!);
         const lowered = validatorFor(target.schemaOf(made.declarations));
         const original = validatorFor(schema);
         const reportsLoss = made.changes.some((change) => change.action === "lossy");
