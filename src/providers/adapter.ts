@@ -215,7 +215,8 @@ export function readEntries(list: unknown, read: (entry: unknown, index: number)
 export interface CallFields {
   name: string;
   args: string;
-  id: string;
+  /** Left out where the provider keeps the id elsewhere, or has none. */
+  id?: string;
 }
 
 /**
@@ -224,11 +225,11 @@ export interface CallFields {
  * call (answered, never run), which keeps its id when the id can be read.
  */
 export function callFrom(source: unknown, fields: CallFields): ParsedCall {
-  const id = readField(source, fields.id);
+  const id = fields.id === undefined ? undefined : readField(source, fields.id);
   const name = readField(source, fields.name);
   const args = readField(source, fields.args);
   const call: ParsedCall = { name: name.ok && typeof name.value === "string" ? name.value : "", arguments: args.ok ? args.value : undefined };
-  if (id.ok && typeof id.value === "string") call.id = id.value;
+  if (id?.ok && typeof id.value === "string") call.id = id.value;
   if (!name.ok)
     call.refusal = { kind: "unknown_tool", message: `The name of a tool call could not be read (${errorMessage(name.error)}); call one of the declared tools by its name.` };
   else if (typeof name.value !== "string")

@@ -55,7 +55,7 @@ export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | 
         ...(annotations !== undefined ? { annotations } : {}),
       };
     }),
-  readCalls: (params) => [callFrom(params, { name: "name", args: "arguments", id: "" })],
+  readCalls: (params) => [callFrom(params, { name: "name", args: "arguments" })],
   reply: (_calls, results) => (results[0] === undefined ? undefined : toMcpResult(results[0])),
 };
 

@@ -60,7 +60,7 @@ export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, 
     return readEntries(list, (entry) => {
       const type = field(entry, "type");
       const fn = field(entry, "function");
-      const call = callFrom(fn ?? field(entry, "custom"), { name: "name", args: "arguments", id: "" });
+      const call = callFrom(fn ?? field(entry, "custom"), { name: "name", args: "arguments" });
       const id = field(entry, "id");
       if (typeof id === "string") call.id = id;
       // A custom (free-text) tool call: toolnexus declares function tools only, so it is
