@@ -8,7 +8,7 @@ import type { ManifestParameter, ManifestTool } from "./types";
 const isSchema = isObject as (value: unknown) => value is JSONSchemaObject;
 
 /**
- * How the manifest meets runtime metadata (DESIGN §3): explicit decorator options (`@Param`
+ * How the manifest meets runtime metadata: explicit decorator options (`@Param`
  * options, `@Tool` options, class-validator decorators of DTOs) > manifest > `design:paramtypes`.
  * Everything here is pure: schemas in, schema out.
  */

@@ -3,7 +3,7 @@
  * (empty = the provider would accept it). Used by the dialect tests on toolnexus' output and
  * by the mock provider server, which answers 400 when a checker finds anything.
  *
- * Sources: providers.md (the shared contract), the official SDK types and code in
+ * Sources: the providers' documented rules, the official SDK types and code in
  * node_modules (@google/genai `Schema`, the openai SDK's strict transform `toStrictJsonSchema`,
  * @anthropic-ai/sdk `Tool`, the MCP SDK's zod `ToolSchema`), OpenAI's structured-outputs guide
  * ("Supported schemas"), and the providers' own error texts where the rule comes from a bug
@@ -35,7 +35,7 @@ function key(path: string, name: string | number): string {
 
 // ---- Names ----------------------------------------------------------------------------------
 
-/** providers.md, "Names". */
+/** The providers' documented tool-name rules. */
 export const NAME_PATTERNS = {
   gemini: /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/,
   openai: /^[a-zA-Z0-9_-]{1,64}$/,
@@ -57,7 +57,7 @@ function checkAllowedKeys(node: Obj, allowed: ReadonlySet<string>, at: string, o
 
 // ---- Gemini ---------------------------------------------------------------------------------
 
-/** providers.md, "Gemini `parameters` dialect (OpenAPI 3.0 subset)"; the same fields as @google/genai's `Schema`. */
+/** Gemini's `parameters` dialect (an OpenAPI 3.0 subset): the same fields as @google/genai's `Schema`. */
 export const GEMINI_SCHEMA_KEYS: ReadonlySet<string> = new Set([
   "type",
   "format",
@@ -384,8 +384,8 @@ export const OPENAI_STRICT_FORBIDDEN: ReadonlySet<string> = new Set([
 export const OPENAI_STRICT_ROOT_ONLY: ReadonlySet<string> = new Set(["$schema", "$id"]);
 
 /**
- * String formats strict mode takes (OpenAI's structured-outputs guide). Not in providers.md:
- * added from a user bug report, where strict mode answered 400
+ * String formats strict mode takes (OpenAI's structured-outputs guide), confirmed by a user
+ * bug report, where strict mode answered 400
  * "Invalid schema for function '…': In context=('properties', 'url'), 'uri' is not a valid format."
  * (github.com/can1357/oh-my-pi/issues/206).
  */
