@@ -38,11 +38,11 @@ export interface ObjectCodecSpec {
 
 /** An object's codec from its properties'; copy-on-write, so the caller's object is never changed. */
 export function objectCodec({ properties, nullMeansAbsent, absentSentAsNull, rest }: ObjectCodecSpec): MaybeCodec {
+  // Checked before anything is allocated: most objects need no way back.
   if (rest === undefined && !nullMeansAbsent?.size && !absentSentAsNull?.size && ![...properties.values()].some((codec) => codec !== undefined)) return undefined;
   const declared = [...properties].filter(([, codec]) => codec !== undefined) as Array<[string, Codec]>;
   const absentAsNull = [...(nullMeansAbsent ?? [])];
   const sentAsNull = [...(absentSentAsNull ?? [])];
-  if (declared.length === 0 && absentAsNull.length === 0 && sentAsNull.length === 0 && rest === undefined) return undefined;
   const nullable = new Set(absentAsNull);
   const map = (value: unknown, direction: "encode" | "decode"): unknown => {
     if (!isObject(value)) return value;
