@@ -1,6 +1,6 @@
 import { ToolDefinitionError } from "./errors";
 import { acceptedBySomeProvider, PORTABLE_NAME } from "./names";
-import { rootRefTarget } from "./schema/lowering";
+import { definitionAt } from "./schema/lowering";
 import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
@@ -85,7 +85,7 @@ function validatorOrThrow(name: string, schema: JSONSchemaObject): ArgumentsVali
  */
 function describesObjects(schema: JSONSchemaObject, root: JSONSchemaObject = schema): boolean {
   if (schema.type !== undefined) return schema.type === "object";
-  const target = rootRefTarget({ ...root, $ref: schema.$ref });
+  const target = definitionAt(root, schema.$ref);
   if (target !== undefined) return describesObjects(target, root);
   const branches = [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? []), ...((schema.allOf as unknown[]) ?? [])];
   return branches.length > 0 && branches.every((branch) => typeof branch === "object" && branch !== null && describesObjects(branch as JSONSchemaObject, root));

@@ -59,6 +59,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A schema written as an object (not a boolean schema, not an array). */
+export const isSchemaObject = isObject as (value: unknown) => value is JSONSchemaObject;
+
 /** The schema of the element at `index` of an array described by `schema` (tuple items included). */
 export function elementSchema(schema: JSONSchemaObject, index: number): JSONSchemaObject | undefined {
   return Array.isArray(schema.items) ? schema.items[index] : schema.items;

@@ -2,10 +2,8 @@ import type { ParamOptions } from "../decorators/metadata";
 import { schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { isUserClass } from "../schema/scalars";
-import { isObject, type JSONSchemaObject } from "../types";
+import { isSchemaObject, type JSONSchemaObject } from "../types";
 import type { ManifestParameter, ManifestTool } from "./types";
-
-const isSchema = isObject as (value: unknown) => value is JSONSchemaObject;
 
 /**
  * How the manifest meets runtime metadata: explicit decorator options (`@Param`
@@ -68,7 +66,7 @@ export function parameterSchemaWithManifest(designType: unknown, options: ParamO
     return applyOptions(classSchema((explicitType ?? designType) as Function, fromManifest), rest);
   }
   if (Array.isArray(explicitType) && explicitType.length === 1 && isUserClass(explicitType[0])) {
-    const items = isSchema(fromManifest.items) ? fromManifest.items : {};
+    const items = isSchemaObject(fromManifest.items) ? fromManifest.items : {};
     return applyOptions(fill({ type: "array", items: classSchema(explicitType[0], items) }, fromManifest, ""), rest);
   }
   if (explicitType !== undefined || options.enum !== undefined) return fill(schemaForParameter(designType, options), fromManifest, "");
@@ -163,11 +161,11 @@ export function fill(primary: JSONSchemaObject, secondary: JSONSchemaObject, pat
   for (const [key, value] of Object.entries(secondary)) {
     if (key === "required") continue;
     if (key === "properties") {
-      if (isSchema(out.properties)) {
+      if (isSchemaObject(out.properties)) {
         const merged: Record<string, JSONSchemaObject> = {};
         for (const [name, own] of Object.entries(out.properties)) {
           const other = (value as Record<string, unknown>)[name];
-          merged[name] = isSchema(other) ? fill(own, other, path === "" ? name : `${path}.${name}`, conflict) : own;
+          merged[name] = isSchemaObject(other) ? fill(own, other, path === "" ? name : `${path}.${name}`, conflict) : own;
         }
         out.properties = merged;
       } else if (!primaryTyped || primaryTypes?.has("object")) {
@@ -177,7 +175,7 @@ export function fill(primary: JSONSchemaObject, secondary: JSONSchemaObject, pat
       continue;
     }
     if (key === "items") {
-      if (isSchema(out.items) && isSchema(value)) out.items = fill(out.items, value, `${path}[]`, conflict);
+      if (isSchemaObject(out.items) && isSchemaObject(value)) out.items = fill(out.items, value, `${path}[]`, conflict);
       else if (out.items === undefined && (!primaryTyped || primaryTypes?.has("array"))) out.items = structuredClone(value as JSONSchemaObject);
       continue;
     }

@@ -147,7 +147,7 @@ export function unionCodec(branches: readonly UnionBranch[]): MaybeCodec {
 }
 
 /** A value's JSON type, integers counted as numbers. */
-export function jsonTypeOf(value: unknown): string {
+function jsonTypeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value === "bigint" ? "number" : typeof value;
@@ -219,8 +219,4 @@ export function acceptsLazily(schema: unknown, root: JSONSchemaObject): (value: 
     }
     return check(value);
   };
-}
-
-export function hasOwnKey(object: object, key: string): boolean {
-  return hasOwn.call(object, key);
 }

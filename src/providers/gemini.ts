@@ -2,7 +2,7 @@ import { ExportError } from "../errors";
 import type { NameRule } from "../names";
 import { canonicalSchema } from "../schema/canonical";
 import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
-import type { JSONSchemaObject } from "../types";
+import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, renamedKeys, tokenCodec, unionCodec, valueKey, type MaybeCodec, type UnionBranch } from "./codec";
 
@@ -247,7 +247,7 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
   if (Array.isArray(node.allOf)) {
     const { allOf, ...rest } = node;
     walk.log.add(pointer, "allOf", "rewritten", "allOf merged into one schema");
-    node = mergeAllOf(rest, (allOf as unknown[]).filter(isSchema));
+    node = mergeAllOf(rest, (allOf as unknown[]).filter(isSchemaObject));
   }
   let unionReported = false;
   if (Array.isArray(node.oneOf)) {
@@ -403,7 +403,7 @@ function lowerUnion(node: JSONSchemaObject, pointer: string, walk: Walk, logMove
   if (logMoves && hasSiblings) walk.log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
   const branches = (anyOf as unknown[]).map((branch) => (branch === true ? {} : branch)).filter((branch) => branch !== false);
   if (branches.length < (anyOf as unknown[]).length) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "dropped", "branches that accept nothing (false) removed");
-  const full = branches.map((branch) => (isSchema(branch) ? (Object.keys(siblings).length > 0 ? mergeAllOf({ ...siblings }, [branch]) : branch) : {}));
+  const full = branches.map((branch) => (isSchemaObject(branch) ? (Object.keys(siblings).length > 0 ? mergeAllOf({ ...siblings }, [branch]) : branch) : {}));
   const isNull = (branch: JSONSchemaObject) =>
     branch.type === "null" || (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null) || branch.const === null;
   const nonNull = full.filter((branch) => !isNull(branch));
@@ -538,7 +538,7 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
       const child = declared[name];
       const validName = GEMINI_PROPERTY_NAME.test(name);
       // Most properties are leaves Gemini takes as they are: no pointer, no copy.
-      if (validName && isSchema(child) && isGeminiLeaf(child)) {
+      if (validName && isSchemaObject(child) && isGeminiLeaf(child)) {
         if (properties !== undefined) properties[name] = child;
         codecs.set(name, undefined);
         continue;
@@ -600,7 +600,7 @@ function propertyNameFor(name: string, siblings: readonly string[], renames: Rea
 
 /** Undeclared keys (`patternProperties`, `additionalProperties`) keep their way back, though Gemini cannot declare them. */
 function restCodec(node: JSONSchemaObject, pointer: string, walk: Walk): ((key: string) => MaybeCodec) | undefined {
-  if (node.patternProperties === undefined && !isSchema(node.additionalProperties)) return undefined;
+  if (node.patternProperties === undefined && !isSchemaObject(node.additionalProperties)) return undefined;
   const scratch = { log: new ChangeLog(walk.log.tool, walk.log.enforced), literals: walk.literals };
   const patterns: Array<[RegExp, MaybeCodec]> = [];
   for (const [pattern, schema] of Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {})) {
@@ -610,7 +610,7 @@ function restCodec(node: JSONSchemaObject, pointer: string, walk: Walk): ((key: 
       // A pattern JavaScript cannot compile matches nothing here; validation reports it.
     }
   }
-  const additional = isSchema(node.additionalProperties) ? lowerNode(node.additionalProperties, "", scratch).codec : undefined;
+  const additional = isSchemaObject(node.additionalProperties) ? lowerNode(node.additionalProperties, "", scratch).codec : undefined;
   // Undeclared keys are not in the declaration, but what their values lose still is.
   for (const change of scratch.log.changes) if (change.action === "lossy") walk.log.add(`${pointer}/(undeclared keys)${change.pointer}`, change.keyword, "lossy", change.detail);
   if (additional === undefined && patterns.every(([, codec]) => codec === undefined)) return undefined;
@@ -708,10 +708,6 @@ const CHECKED_AT_RUN = new Set([
   "unevaluatedProperties",
   "unevaluatedItems",
 ]);
-
-function isSchema(value: unknown): value is JSONSchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * A leaf Gemini takes exactly as it is: one named scalar type, known keywords, non-empty

@@ -1,6 +1,18 @@
 import type { NameRule } from "../names";
-import { appendSentence, ChangeLog, childPointer, distinctSchemas, mapSubschemas, mergeAllOf, mergedObject, plainObjectRoot, rootRefTarget, tupleOf } from "../schema/lowering";
-import type { JSONSchemaObject } from "../types";
+import {
+  appendSentence,
+  ChangeLog,
+  childPointer,
+  distinctSchemas,
+  mapSubschemas,
+  mergeAllOf,
+  mergedObject,
+  plainObjectRoot,
+  tupleOf,
+  withRefResolved,
+  definitionAt,
+} from "../schema/lowering";
+import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { callFrom, field, readEntries, textForModel, type ExportOptions, type Lowering, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, lazyCodec, objectCodec, unionCodec, type MaybeCodec } from "./codec";
 
@@ -141,7 +153,7 @@ const STRICT_UNSUPPORTED = new Set([
 const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 
 /** OpenAI's documented structured-outputs limits. */
-export const STRICT_LIMITS = { depth: 10, properties: 5_000, enumValues: 1_000, stringLength: 120_000, largeEnum: 250, largeEnumLength: 15_000 } as const;
+const STRICT_LIMITS = { depth: 10, properties: 5_000, enumValues: 1_000, stringLength: 120_000, largeEnum: 250, largeEnumLength: 15_000 } as const;
 
 interface Walked {
   node: JSONSchemaObject | undefined;
@@ -199,11 +211,10 @@ class StrictWalk {
       const { allOf, ...rest } = node;
       this.log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", "allOf merged into one schema (strict mode has no allOf)");
       // A branch that refers to a definition is merged as that definition.
-      const resolved = (branch: JSONSchemaObject) => {
-        const target = rootRefTarget({ ...this.root, $ref: branch.$ref });
-        return target === undefined ? branch : { ...target, ...Object.fromEntries(Object.entries(branch).filter(([key]) => key !== "$ref")) };
-      };
-      node = mergeAllOf(rest, (allOf as unknown[]).filter(isSchema).map(resolved));
+      node = mergeAllOf(
+        rest,
+        (allOf as unknown[]).filter(isSchemaObject).map((branch) => withRefResolved(branch, this.root)),
+      );
     }
     if (Array.isArray(node.oneOf)) {
       const { oneOf, ...rest } = node;
@@ -313,7 +324,7 @@ class StrictWalk {
       const ref = (schema as JSONSchemaObject).$ref as string;
       if (seen.has(ref)) return false;
       seen.add(ref);
-      return this.#acceptsNull(rootRefTarget({ ...this.root, $ref: ref }), seen);
+      return this.#acceptsNull(definitionAt(this.root, ref), seen);
     }
     if (typeof schema !== "object" || schema === null) return acceptsNull(schema);
     const { anyOf, oneOf, allOf, ...own } = schema as JSONSchemaObject;
@@ -435,8 +446,4 @@ function jsonType(value: unknown): string {
 
 function hasType(node: JSONSchemaObject, type: string): boolean {
   return node.type === type || (Array.isArray(node.type) && node.type.includes(type as never));
-}
-
-function isSchema(value: unknown): value is JSONSchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

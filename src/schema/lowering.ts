@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from "../types";
+import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { canonicalSchema, inlineRefs } from "./canonical";
 
 /** One change a provider dialect made to a tool's schema. */
@@ -117,21 +117,27 @@ export function plainObjectRoot(input: JSONSchemaObject, log: ChangeLog): JSONSc
  * points at, the definitions kept for the references inside.
  */
 function rootWithoutRef(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
-  const target = rootRefTarget(schema);
-  if (target === undefined) return schema;
-  const { $ref, ...siblings } = schema;
-  log.add("/$ref", "$ref", "inlined", `the root reference ${String($ref)} replaced by its definition`);
-  return { ...target, ...siblings };
+  const resolved = withRefResolved(schema, schema);
+  if (resolved !== schema) log.add("/$ref", "$ref", "inlined", `the root reference ${String(schema.$ref)} replaced by its definition`);
+  return resolved;
 }
 
-/** The definition a root `$ref` points at (`#/$defs/X` or `#/definitions/X`), if the root is one. */
-export function rootRefTarget(schema: JSONSchemaObject): JSONSchemaObject | undefined {
-  if (typeof schema.$ref !== "string") return undefined;
-  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(schema.$ref);
+/** The definition a local reference (`#/$defs/X` or `#/definitions/X`) names in `root`, if any. */
+export function definitionAt(root: JSONSchemaObject, ref: unknown): JSONSchemaObject | undefined {
+  if (typeof ref !== "string") return undefined;
+  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   if (match === null) return undefined;
   const name = match[2]!.replace(/~1/g, "/").replace(/~0/g, "~");
-  const target = (schema[match[1]!] as Record<string, unknown> | undefined)?.[name];
+  const target = (root[match[1]!] as Record<string, unknown> | undefined)?.[name];
   return isSchemaObject(target) ? target : undefined;
+}
+
+/** A schema that is a reference to a definition of `root`, as that definition (its other keywords kept); any other as it is. */
+export function withRefResolved(schema: JSONSchemaObject, root: JSONSchemaObject): JSONSchemaObject {
+  const target = definitionAt(root, schema.$ref);
+  if (target === undefined) return schema;
+  const { $ref: _ref, ...siblings } = schema;
+  return { ...target, ...siblings };
 }
 
 /**
@@ -143,12 +149,7 @@ export function rootRefTarget(schema: JSONSchemaObject): JSONSchemaObject | unde
 export function mergedObject(node: JSONSchemaObject, root: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
   let out = node;
   // Branches that are references to definitions are merged as the definitions they name.
-  const resolved = (branch: JSONSchemaObject): JSONSchemaObject => {
-    const target = rootRefTarget({ ...root, $ref: branch.$ref });
-    if (target === undefined) return branch;
-    const { $ref: _ref, ...siblings } = branch;
-    return { ...target, ...siblings };
-  };
+  const resolved = (branch: JSONSchemaObject) => withRefResolved(branch, root);
   if (Array.isArray(out.allOf)) {
     const { allOf, ...rest } = out;
     log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", "allOf merged into one object");
@@ -170,10 +171,6 @@ export function mergedObject(node: JSONSchemaObject, root: JSONSchemaObject, poi
     out = mergeUnion(rest, objects);
   }
   return out;
-}
-
-function isSchemaObject(value: unknown): value is JSONSchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** One object for "one of these objects": properties united (anyOf where branches differ), required intersected. */

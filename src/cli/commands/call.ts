@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { CliError, messageOf } from "../errors";
-import { finish, loadToolkit, note, wholeNumber, withModuleOptions, type ModuleOptions } from "../shared";
+import { finish, loadToolkit, note, wholeNumber, withModuleOptions, type ModuleOptions } from "../command-support";
 
 interface CallOptions extends ModuleOptions {
   timeout?: number;

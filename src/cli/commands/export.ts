@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { ADAPTERS, describeExport, type AnyExportOptions, type ExportFormat } from "../../providers";
 import { CliError, messageOf } from "../errors";
-import { finish, loadToolkit, note, withModuleOptions, type ModuleOptions } from "../shared";
+import { finish, loadToolkit, note, withModuleOptions, type ModuleOptions } from "../command-support";
 
 interface ExportOptions extends ModuleOptions {
   format: ExportFormat;

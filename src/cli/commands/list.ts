@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { JSONSchemaObject, Tool } from "../../types";
-import { finish, loadToolkit, withModuleOptions, type ModuleOptions } from "../shared";
+import { finish, loadToolkit, withModuleOptions, type ModuleOptions } from "../command-support";
 
 interface ListOptions extends ModuleOptions {
   json?: boolean;

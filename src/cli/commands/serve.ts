@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import type * as Mcp from "../../mcp";
 import { CliError, messageOf } from "../errors";
-import { finish, loadToolkit, note, wholeNumber, withModuleOptions, type ModuleOptions } from "../shared";
+import { finish, loadToolkit, note, wholeNumber, withModuleOptions, type ModuleOptions } from "../command-support";
 
 interface ServeOptions extends ModuleOptions {
   stdio?: boolean;
