@@ -1,5 +1,5 @@
 /**
- * Concurrency (issue 8): 1,000 concurrent calls with random delays and random failures
+ * Concurrency: 1,000 concurrent calls with random delays and random failures
  * (sync throws, rejections, invalid arguments, timeouts, hand-made error results). Every
  * result matches its call id and sits in call order; none is lost or duplicated; every body
  * that should run ran exactly once. Real timers with short delays; a seeded plan, so every

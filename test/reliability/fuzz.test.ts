@@ -1,5 +1,5 @@
 /**
- * Fuzz (issue 8): 10,000 arbitrary argument payloads per parameter form, each sent through
+ * Fuzz: 10,000 arbitrary argument payloads per parameter form, each sent through
  * `Toolkit.execute` and through every provider round trip (`runGemini`, `runOpenAI`,
  * `runOpenAIResponses`, `runAnthropic`, `runBedrock`). Whatever comes in: no throw, no
  * rejection, always a ToolResult (or the provider's result message around one), no prototype

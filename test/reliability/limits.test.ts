@@ -1,5 +1,5 @@
 /**
- * Limits (issue 8): huge strings, 10,000-element arrays, 1,000-deep nesting and non-JSON
+ * Limits: huge strings, 10,000-element arrays, 1,000-deep nesting and non-JSON
  * numbers (NaN, Infinity, -0, 1e400). Each is handled with a clear error (an
  * `invalid_arguments` result naming the tool and the argument, short enough for a model to
  * read) or with the correct result, through `execute` and through a provider round trip.

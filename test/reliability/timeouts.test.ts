@@ -1,5 +1,5 @@
 /**
- * Timeouts and aborts (issue 8): a hanging tool is ended within 50 ms of its deadline, its
+ * Timeouts and aborts: a hanging tool is ended within 50 ms of its deadline, its
  * `ctx.signal` is aborted, and its late result (or late failure) never leaks into a later
  * call. Real timers.
  *
