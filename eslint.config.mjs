@@ -81,8 +81,8 @@ export default defineConfig([
             {
               target: "src/runtime",
               from: "src",
-              except: ["runtime", "types.ts", "errors.ts"],
-              message: "src/runtime/ may import only src/runtime/, src/types.ts and src/errors.ts.",
+              except: ["runtime", "types.ts", "errors.ts", "subschemas.ts"],
+              message: "src/runtime/ may import only src/runtime/, src/types.ts, src/errors.ts and src/subschemas.ts.",
             },
           ],
         },

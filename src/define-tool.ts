@@ -4,7 +4,7 @@ import { definitionAt } from "./schema/lowering";
 import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
-import { assertValidSchema, compileValidator, type ArgumentsValidator } from "./runtime/validation";
+import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
 import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext } from "./types";
 
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
@@ -16,21 +16,27 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
   execute: (args: Args, ctx: ToolContext) => unknown;
   /** Check arguments against `inputSchema` before calling (Ajv, compiled once). Default false. */
   validate?: boolean;
-  /** Milliseconds before a call is ended with a `timeout` result, unless the call sets its own. */
-  timeout?: number;
+  /** Milliseconds before a call is ended with a `timeout` result, unless the call sets its own (the toolkit's by default); `false` for no deadline. */
+  timeout?: number | false;
+  /**
+   * Run the patterns RE2 cannot (backreferences, lookahead) on JavaScript's backtracking
+   * engine instead of refusing the definition. Such a pattern can take exponential time on
+   * input a model chooses: opt in only for patterns you have checked, with a small `maxLength`.
+   */
+  backtrackingPatterns?: boolean;
   annotations?: ToolAnnotations;
 }
 
 /** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */
 export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool {
-  const { name, description, execute, validate = false, timeout, annotations } = options ?? ({} as DefineToolOptions<Args>);
+  const { name, description, execute, validate = false, timeout, annotations, backtrackingPatterns = false } = options ?? ({} as DefineToolOptions<Args>);
   checkName(name);
   checkDescription(name, description);
   if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
   checkTimeout(`Tool "${name}"`, timeout);
   const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
   checkInputSchema(name, inputSchema);
-  const problemsOf = validate ? validatorOrThrow(name, inputSchema) : undefined;
+  const problemsOf = validate ? validatorOrThrow(name, inputSchema, backtrackingPatterns) : undefined;
   const clean = validate ? compileArgumentCleaner(inputSchema, { coerce: true }) : undefined;
 
   const run: RunAccepted = (sent, ctx, fallbackTimeout) => {
@@ -65,15 +71,22 @@ export function checkDescription(name: string, description: unknown): asserts de
 
 /** `subject` names what is being defined: `Tool "x"`, or `Toolkit`. */
 export function checkTimeout(subject: string, timeout: unknown): void {
-  if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0 && timeout <= MAX_TIMER_MS)) {
-    throw new ToolDefinitionError(`${subject}: timeout must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${String(timeout)}).`);
+  if (timeout !== undefined && timeout !== false && !(typeof timeout === "number" && timeout > 0 && timeout <= MAX_TIMER_MS)) {
+    throw new ToolDefinitionError(`${subject}: timeout must be a positive number of milliseconds, at most ${MAX_TIMER_MS}, or false for none (got ${String(timeout)}).`);
   }
 }
 
 /** With `validate: true` the schema is compiled at once, so an unusable one fails the definition. */
-function validatorOrThrow(name: string, schema: JSONSchemaObject): ArgumentsValidator {
+function validatorOrThrow(name: string, schema: JSONSchemaObject, backtracking: boolean): ArgumentsValidator {
+  const [slow] = backtracking ? [] : findBacktrackingPatterns(schema);
+  if (slow !== undefined) {
+    throw new ToolDefinitionError(
+      `Tool "${name}": the pattern ${JSON.stringify(slow.pattern)} (at ${slow.pointer}) cannot run in linear time: ${slow.reason}. ` +
+        "Rewrite it without backreferences or lookahead, or opt in with backtrackingPatterns: true and bound its input with maxLength.",
+    );
+  }
   try {
-    return compileValidator(schema);
+    return compileValidator(schema, { backtrackingPatterns: backtracking });
   } catch (error) {
     throw new ToolDefinitionError(`Tool "${name}": inputSchema cannot be compiled for validation: ${(error as Error).message}.`);
   }

@@ -9,10 +9,12 @@ export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorat
 export { defineTool, type DefineToolOptions } from "./define-tool";
 export { scanTools, type ScanOptions } from "./scanner/scan-tools";
 export { loadManifest, ManifestError, MANIFEST_ENV, MANIFEST_FILE, type ManifestOption, type ToolnexusManifest } from "./manifest";
-export { Toolkit, isTool, type ToolSource, type ToolkitOptions } from "./toolkit";
+export { Toolkit, isTool, MAX_LISTED_TOOLS, type ErrorTextPolicy, type ToolFailure, type ToolSource, type ToolkitOptions } from "./toolkit";
 
-// Run: result helpers for hand-written tools.
-export { toToolResult, errorResult, isToolResult } from "./runtime/result";
+// Run: result helpers for hand-written tools, and the limits every call runs under.
+export { toToolResult, errorResult, isToolResult, MAX_ERROR_TEXT } from "./runtime/result";
+export { DEFAULT_TIMEOUT_MS } from "./runtime/invoke";
+export { PATTERN_INPUT_LIMIT } from "./runtime/validation";
 
 // Providers: declarations out (each also a Toolkit method and an `Adapters` member).
 export { Adapters, describeExport, toAnthropic, toBedrock, toGemini, toMcp, toOpenAI, toOpenAIResponses, type AnyExportOptions, type ExportFormat } from "./providers";

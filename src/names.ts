@@ -48,9 +48,17 @@ export function editDistance(a: string, b: string): number {
 /** Up to `limit` names close to `wanted`, closest first. */
 export function closestNames(wanted: string, names: readonly string[], limit = 3): string[] {
   const lower = wanted.toLowerCase();
-  return names
-    .map((name) => ({ name, distance: editDistance(lower, name.toLowerCase()) }))
-    .filter(({ name, distance }) => distance <= Math.max(2, Math.floor(name.length / 3)) || name.toLowerCase().includes(lower) || lower.includes(name.toLowerCase()))
+  const close: Array<{ name: string; distance: number }> = [];
+  for (const name of names) {
+    const other = name.toLowerCase();
+    const allowed = Math.max(2, Math.floor(name.length / 3));
+    const related = other.includes(lower) || lower.includes(other);
+    // An edit distance is at least the difference in length: most names need no table at all.
+    if (!related && Math.abs(other.length - lower.length) > allowed) continue;
+    const distance = editDistance(lower, other);
+    if (related || distance <= allowed) close.push({ name, distance });
+  }
+  return close
     .sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name))
     .slice(0, limit)
     .map(({ name }) => name);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { checkDescription, checkName, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { resolveManifest, type ManifestIndex, type ManifestOption } from "./manifest/load";
@@ -12,17 +13,32 @@ import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFun
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits } from "./runtime/invoke";
-import { errorResult } from "./runtime/result";
+import { cutText, errorMessage, errorResult, MAX_ERROR_TEXT, thrownBy } from "./runtime/result";
 import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
 import { scanTools } from "./scanner/scan-tools";
-import { isObject, type Tool, type ToolContext, type ToolResult } from "./types";
+import { isObject, type Tool, type ToolContext, type ToolErrorKind, type ToolResult } from "./types";
 
 /** What a toolkit takes: `Tool`s, decorated instances, or arrays of either. */
 export type ToolSource = Tool | object | readonly ToolSource[];
 
 export interface ToolkitOptions {
-  /** Milliseconds before any call is ended with a `timeout` result, unless the call or tool sets one. */
-  timeout?: number;
+  /**
+   * Milliseconds before any call is ended with a `timeout` result, unless the call or the tool
+   * sets its own: `DEFAULT_TIMEOUT_MS` (60 s) when left out, `false` for no deadline at all.
+   */
+  timeout?: number | false;
+  /**
+   * Told about every failed call (unknown tool, invalid arguments, a throw, a timeout, an abort,
+   * an error result the tool returned), after its result is made and before it is returned: log
+   * it, count it, report it. What it returns or throws changes nothing for the call.
+   */
+  onError?: (failure: ToolFailure) => void | Promise<void>;
+  /**
+   * What the model is told when a tool throws: `"message"` (the default) sends the thrown
+   * message; `"errorId"` sends a fixed text with the failure's `errorId` (to find its `onError`
+   * log line) and keeps the message in the process; a function writes the text itself.
+   */
+  errorText?: ErrorTextPolicy;
   /**
    * The manifest written by `toolnexus generate`, for the decorated instances: the object, a
    * path to it, or `false` for none. Left out: `$TOOLNEXUS_MANIFEST` if set, else
@@ -32,6 +48,27 @@ export interface ToolkitOptions {
   manifest?: ManifestOption;
 }
 
+/** A failed call, as `onError` and an `errorText` function see it. */
+export interface ToolFailure {
+  /** The tool name the call asked for (it may name no tool). */
+  tool: string;
+  kind: ToolErrorKind;
+  /** What the tool threw (the value itself, with its stack), when it threw. */
+  error?: unknown;
+  /** Unique per failure; sent to the model with the `"errorId"` policy and always in `result.metadata.errorId`. */
+  errorId: string;
+  /** The result as made before the `errorText` policy applies. */
+  result: ToolResult;
+  callId?: string;
+  provider?: string;
+  ctx: ToolContext;
+}
+
+export type ErrorTextPolicy = "message" | "errorId" | ((failure: ToolFailure) => string);
+
+/** At most this many tool names are listed in an unknown-tool reply (closest first); the rest are counted. */
+export const MAX_LISTED_TOOLS = 20;
+
 interface Entry {
   tool: Tool;
   run: RunAccepted;
@@ -40,7 +77,9 @@ interface Entry {
 /** A set of uniquely named tools, their declarations for every provider, and the runtime for their calls. */
 export class Toolkit {
   readonly #entries = new Map<string, Entry>();
-  readonly #timeout: number | undefined;
+  readonly #timeout: number | false | undefined;
+  /** Set when failures are observed or reworded; unset, a call pays nothing for it. */
+  readonly #report: ((name: string, result: ToolResult, ctx: ToolContext | undefined) => ToolResult) | undefined;
   readonly #manifestOption: ManifestOption;
   #manifest: { index: ManifestIndex | undefined } | undefined;
   /**
@@ -52,6 +91,7 @@ export class Toolkit {
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     checkTimeout("Toolkit", options.timeout);
     this.#timeout = options.timeout;
+    this.#report = failureReporter(options);
     this.#manifestOption = options.manifest;
     this.register(...items);
   }
@@ -100,8 +140,15 @@ export class Toolkit {
     return this.#run(name, args, ctx);
   }
 
-  /** One call: the name looked up once, the arguments accepted once, then read back the provider's way. */
+  /** One call, with its failure reported when the toolkit observes failures. */
   readonly #run = (name: string, args: unknown, ctx: ToolContext | undefined, decode?: (args: Record<string, unknown>) => unknown): Promise<ToolResult> => {
+    const pending = this.#dispatch(name, args, ctx, decode);
+    const report = this.#report;
+    return report === undefined ? pending : pending.then((result) => (result.isError ? report(name, result, ctx) : result));
+  };
+
+  /** The name looked up once, the arguments accepted once, then read back the provider's way. */
+  #dispatch(name: string, args: unknown, ctx: ToolContext | undefined, decode?: (args: Record<string, unknown>) => unknown): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     if (entry === undefined) return Promise.resolve(this.#unknownTool(name));
     const accepted = acceptArguments(args);
@@ -112,7 +159,7 @@ export class Toolkit {
       if (isObject(decoded)) values = decoded;
     }
     return entry.run(values, ctx, this.#timeout);
-  };
+  }
 
   /** The manifest, resolved once, when the first decorated instance needs it. */
   #resolvedManifest(): ManifestIndex | undefined {
@@ -128,7 +175,12 @@ export class Toolkit {
     const close = full === "" || full.length > 128 ? [] : closestNames(full, names);
     const parts = [`Unknown tool "${shown}".`];
     if (close.length > 0) parts.push(`Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`);
-    parts.push(names.length > 0 ? `Available tools: ${names.join(", ")}.` : "This toolkit has no tools.");
+    if (names.length === 0) parts.push("This toolkit has no tools.");
+    else if (names.length <= MAX_LISTED_TOOLS) parts.push(`Available tools: ${names.join(", ")}.`);
+    else {
+      const first = [...close, ...names.filter((n) => !close.includes(n)).slice(0, MAX_LISTED_TOOLS - close.length)];
+      parts.push(`Available tools (${names.length}): ${first.join(", ")} and ${names.length - first.length} more.`);
+    }
     return errorResult("unknown_tool", parts.join(" "), { tool: shown, suggestions: close });
   }
 
@@ -225,6 +277,61 @@ function toolsOf(item: ToolSource, scan: (instance: object) => Tool[]): Tool[] {
   if (isTool(item)) return [item];
   if (typeof item === "object" && item !== null) return scan(item);
   throw new ToolDefinitionError(`A toolkit takes Tools and decorated instances; got ${item === null ? "null" : typeof item}.`);
+}
+
+/** The step that tells `onError` and applies `errorText`, or `undefined` when neither is asked for. */
+function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((name: string, result: ToolResult, ctx: ToolContext | undefined) => ToolResult) | undefined {
+  if (onError !== undefined && typeof onError !== "function") throw new ToolDefinitionError(`Toolkit: onError must be a function (failure) => void (got ${typeof onError}).`);
+  if (errorText !== "message" && errorText !== "errorId" && typeof errorText !== "function") {
+    throw new ToolDefinitionError(`Toolkit: errorText must be "message", "errorId" or a function (failure) => string (got ${JSON.stringify(errorText)}).`);
+  }
+  if (onError === undefined && errorText === "message") return undefined;
+  return (name, made, ctx) => {
+    const errorId = randomUUID();
+    const thrown = thrownBy(made);
+    const result: ToolResult = { ...made, metadata: { ...made.metadata, errorId } };
+    const failure: ToolFailure = {
+      tool: name,
+      kind: (made.metadata?.error as ToolErrorKind | undefined) ?? "execution_failed",
+      ...(thrown !== undefined ? { error: thrown.thrown } : {}),
+      errorId,
+      result,
+      ...(ctx?.callId !== undefined ? { callId: ctx.callId } : {}),
+      ...(ctx?.provider !== undefined ? { provider: ctx.provider } : {}),
+      ctx: ctx ?? {},
+    };
+    if (thrown !== undefined && errorText !== "message") result.output = cutText(textFor(errorText, failure), MAX_ERROR_TEXT);
+    if (onError !== undefined) {
+      try {
+        const told = onError(failure);
+        if (isPromiseLike(told)) told.then(undefined, (error: unknown) => warnOnError(error));
+      } catch (error) {
+        warnOnError(error);
+      }
+    }
+    return result;
+  };
+}
+
+function textFor(policy: "errorId" | ((failure: ToolFailure) => string), failure: ToolFailure): string {
+  const fixed = `Tool "${failure.tool}" failed with an internal error (error id ${failure.errorId}). Try another approach, or tell the user the tool is failing.`;
+  if (policy === "errorId") return fixed;
+  try {
+    const text = policy(failure);
+    return typeof text === "string" ? text : fixed;
+  } catch (error) {
+    warnOnError(error, "errorText");
+    return fixed;
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
+}
+
+/** A failing observer must not fail the call, and must not fail silently either. */
+function warnOnError(error: unknown, option = "onError"): void {
+  process.emitWarning(`toolnexus: the toolkit's ${option} function threw: ${errorMessage(error)}`, { code: "TOOLNEXUS_OBSERVER_FAILED" });
 }
 
 /** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */

@@ -24,8 +24,8 @@ export interface ToolResult {
 /** What a tool sees about the call it serves. Always an object inside a tool. */
 export interface ToolContext {
   signal?: AbortSignal;
-  /** Milliseconds before the call is ended with a `timeout` result. */
-  timeout?: number;
+  /** Milliseconds before the call is ended with a `timeout` result; `false` for no deadline. */
+  timeout?: number | false;
   callId?: string;
   provider?: string;
   /** Host data (user, request, tenant ...); never shown to the model. */

@@ -232,7 +232,7 @@ describe("defineTool: definitions that cannot work throw ToolDefinitionError nam
   it("refuses a timeout that is not a positive number of milliseconds", () => {
     for (const timeout of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, "100" as unknown as number]) {
       const error = definitionError(() => defineTool({ name: "my_tool", description: "d", timeout, execute }));
-      expect(error.message).toBe(`Tool "my_tool": timeout must be a positive number of milliseconds, at most 2147483647 (got ${String(timeout)}).`);
+      expect(error.message).toBe(`Tool "my_tool": timeout must be a positive number of milliseconds, at most 2147483647, or false for none (got ${String(timeout)}).`);
     }
   });
 

@@ -95,7 +95,7 @@ describe("Toolkit: a set of uniquely named tools", () => {
 
   it("refuses a toolkit timeout that is not a positive number", () => {
     expect(() => new Toolkit([], { timeout: 0 })).toThrow(ToolDefinitionError);
-    expect(() => new Toolkit([], { timeout: -1 })).toThrow("Toolkit: timeout must be a positive number of milliseconds, at most 2147483647 (got -1).");
+    expect(() => new Toolkit([], { timeout: -1 })).toThrow("Toolkit: timeout must be a positive number of milliseconds, at most 2147483647, or false for none (got -1).");
   });
 });
 

@@ -15,8 +15,14 @@ export interface ToolOptions {
   name?: string;
   /** What the tool does; models choose tools by it. Required unless the manifest supplies one. */
   description?: string;
-  /** Milliseconds before a call is ended with a `timeout` result. */
-  timeout?: number;
+  /** Milliseconds before a call is ended with a `timeout` result (the toolkit's by default); `false` for no deadline. */
+  timeout?: number | false;
+  /**
+   * Run the patterns RE2 cannot (backreferences, lookahead) on JavaScript's backtracking
+   * engine instead of refusing the tool. Such a pattern can take exponential time on input a
+   * model chooses: opt in only for patterns you have checked, on strings with a small `maxLength`.
+   */
+  backtrackingPatterns?: boolean;
   /** MCP hints. */
   annotations?: ToolAnnotations;
 }

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
@@ -67,10 +67,11 @@ export interface McpHttpHandler {
  * 3. method: POST only (GET and DELETE are for sessions; 405 with `Allow: POST`);
  * 4. size: `Content-Length` and the bytes read against `maxBodyBytes` (413);
  * 5. JSON (400, `-32700 Parse error`) and JSON-RPC shape (400, `-32600 Invalid Request`).
- * Refusals are JSON-RPC error bodies with `id: null`. A `notifications/cancelled` aborts the
- * matching call running in this process (matched by request id, client address and
- * `Authorization`; ambiguous matches are ignored). A client that closes the connection
- * aborts its calls.
+ * Refusals are JSON-RPC error bodies with `id: null`. The response to `initialize` carries a
+ * fresh random `Mcp-Session-Id`, which clients send back; nothing is stored for it. A
+ * `notifications/cancelled` aborts the matching call running in this process, matched by
+ * request id, session and `Authorization`, so a client can cancel its own calls only. A
+ * client that closes the connection aborts its calls.
  *
  * Mounting: call it from any Node HTTP framework with the raw `IncomingMessage` and
  * `ServerResponse`. If a body parser already read the JSON body, pass it as `parsedBody`
@@ -119,6 +120,7 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
       if (req.method !== "POST") {
         return refuse(res, 405, `Method ${req.method ?? "?"} not allowed: this MCP server is stateless, so it takes POST only (no sessions, no GET stream).`, { allow: "POST" });
       }
+      if (parsedBody instanceof UnreadableBody) return refuse(res, parsedBody.status, parsedBody.message, { connection: "close" }, parsedBody.code);
       const declared = Number(req.headers["content-length"]);
       if (Number.isFinite(declared) && declared > maxBodyBytes) return refuse(res, 413, tooLarge(maxBodyBytes), { connection: "close" });
 
@@ -130,15 +132,23 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
         try {
           body = JSON.parse(read);
         } catch (error) {
-          return refuse(res, 400, `Parse error: the body is not JSON (${(error as Error).message}).`, {}, ErrorCode.ParseError);
+          const notJson = UnreadableBody.notJson((error as Error).message);
+          return refuse(res, notJson.status, notJson.message, {}, notJson.code);
         }
       }
       const invalid = checkMessages(body);
       if (invalid !== undefined) return refuse(res, 400, invalid, {}, ErrorCode.InvalidRequest);
 
-      const client = clientKey(req);
-      for (const message of [body].flat() as Array<{ method?: string; params?: { requestId?: RequestId; reason?: unknown } }>) {
-        if (message.method === "notifications/cancelled" && message.params?.requestId !== undefined) {
+      const messages = [body].flat() as Array<{ method?: string; id?: unknown; params?: { requestId?: RequestId; reason?: unknown } }>;
+      // Nothing is stored for a session: its id only tells this client's calls from everyone else's.
+      let session = sessionOf(req);
+      if (messages.some((message) => message.method === "initialize" && message.id !== undefined)) {
+        session = randomUUID();
+        res.setHeader(SESSION_HEADER, session);
+      }
+      const client = session === undefined ? undefined : clientKey(req, session);
+      for (const message of messages) {
+        if (client !== undefined && message.method === "notifications/cancelled" && message.params?.requestId !== undefined) {
           const reason = typeof message.params.reason === "string" && message.params.reason !== "" ? message.params.reason : "Cancelled by the client.";
           calls.cancel(client, message.params.requestId, reason);
         }
@@ -287,6 +297,26 @@ function tooLarge(limit: number): string {
   return `Request body too large: the limit is ${limit} bytes.`;
 }
 
+/**
+ * Passed as `parsedBody` by a host whose body parser failed (the NestJS endpoint): the handler
+ * runs its checks as for any request, then answers with this instead of reading a body.
+ */
+export class UnreadableBody {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly code: number = ErrorCode.InvalidRequest,
+  ) {}
+
+  static notJson(detail: string): UnreadableBody {
+    return new UnreadableBody(400, `Parse error: the body is not JSON (${detail}).`, ErrorCode.ParseError);
+  }
+
+  static tooLarge(limit: number): UnreadableBody {
+    return new UnreadableBody(413, tooLarge(limit), ErrorCode.ConnectionClosed);
+  }
+}
+
 const TOO_LARGE = Symbol("too large");
 const ABORTED = Symbol("aborted");
 
@@ -323,36 +353,52 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
 
 // ---- Cancellation across requests -------------------------------------------------------
 
+const SESSION_HEADER = "mcp-session-id";
+
+/** The client's `Mcp-Session-Id`, when it is one (visible ASCII, as MCP defines it). */
+function sessionOf(req: IncomingMessage): string | undefined {
+  const value = req.headers[SESSION_HEADER];
+  return typeof value === "string" && /^[\x21-\x7e]{1,256}$/.test(value) ? value : undefined;
+}
+
+/** Whose call it is: the session (a random id no other client knows) under the credentials that opened it. */
+function clientKey(req: IncomingMessage, session: string): string {
+  return `${session}\u0000${digest(req.headers.authorization ?? "").toString("hex")}`;
+}
+
 /**
  * Stateless HTTP delivers `notifications/cancelled` in a request of its own, to a fresh
  * server that never saw the call. Calls running in this process are registered here by
- * client (address + Authorization) and request id so that the notification can reach them.
+ * client (MCP session and Authorization) and request id so that the notification can reach
+ * them, and only them. A call without a session can be aborted only by its own connection
+ * closing (and by shutdown).
  */
 class CallRegistry {
   readonly #calls = new Map<string, Set<AbortController>>();
+  readonly #all = new Set<AbortController>();
 
-  add(client: string, requestId: RequestId, controller: AbortController): () => void {
-    const key = `${client}\u0000${JSON.stringify(requestId)}`;
-    let set = this.#calls.get(key);
-    if (set === undefined) this.#calls.set(key, (set = new Set()));
-    set.add(controller);
+  add(client: string | undefined, requestId: RequestId, controller: AbortController): () => void {
+    this.#all.add(controller);
+    const key = client === undefined ? undefined : `${client}\u0000${JSON.stringify(requestId)}`;
+    let set: Set<AbortController> | undefined;
+    if (key !== undefined) {
+      set = this.#calls.get(key);
+      if (set === undefined) this.#calls.set(key, (set = new Set()));
+      set.add(controller);
+    }
     return () => {
-      set!.delete(controller);
-      if (set!.size === 0 && this.#calls.get(key) === set) this.#calls.delete(key);
+      this.#all.delete(controller);
+      if (key === undefined || set === undefined) return;
+      set.delete(controller);
+      if (set.size === 0 && this.#calls.get(key) === set) this.#calls.delete(key);
     };
   }
 
   cancel(client: string, requestId: RequestId, reason: string): void {
-    const set = this.#calls.get(`${client}\u0000${JSON.stringify(requestId)}`);
-    // Two clients behind one address can both have a call with this id: then nobody can tell whose it is.
-    if (set?.size === 1) for (const controller of set) controller.abort(new Error(reason));
+    for (const controller of this.#calls.get(`${client}\u0000${JSON.stringify(requestId)}`) ?? []) controller.abort(new Error(reason));
   }
 
   abortAll(reason: Error): void {
-    for (const set of this.#calls.values()) for (const controller of set) controller.abort(reason);
+    for (const controller of this.#all) controller.abort(reason);
   }
-}
-
-function clientKey(req: IncomingMessage): string {
-  return `${req.socket?.remoteAddress ?? ""}\u0000${req.headers.authorization ?? ""}`;
 }

@@ -3,6 +3,15 @@
  * an optional peer dependency: install it to use this entry point). The core entry never
  * imports this file.
  */
-export { serveMcp, defaultAllowedHosts, DEFAULT_SHUTDOWN_TIMEOUT, type ServeMcpOptions, type ServeStdioOptions, type ServeHttpOptions, type McpServerHandle } from "./serve";
+export {
+  serveMcp,
+  defaultAllowedHosts,
+  DEFAULT_SHUTDOWN_TIMEOUT,
+  DEFAULT_HTTP_LIMITS,
+  type ServeMcpOptions,
+  type ServeStdioOptions,
+  type ServeHttpOptions,
+  type McpServerHandle,
+} from "./serve";
 export { createMcpHttpHandler, DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS, type McpHttpHandler, type McpHttpOptions } from "./http";
 export { createMcpServer, type McpServerOptions, type McpToolkit } from "./server";

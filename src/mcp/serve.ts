@@ -1,4 +1,4 @@
-import { createServer, type Server as HttpServer } from "node:http";
+import { createServer, type Server as HttpServer, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -6,14 +6,28 @@ import { ErrorCode, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage
 import type { ToolSource } from "../toolkit";
 import { createMcpHttpHandler, LOCAL_HOSTS, type McpHttpOptions } from "./http";
 import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+import { divertStdout } from "./stdout";
 
 /** How long `close()` waits for calls in flight before aborting them. */
 export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
+
+/** The HTTP server's defaults for `maxConnections`, `headersTimeout`, `requestTimeout` and `keepAliveTimeout` (milliseconds). */
+export const DEFAULT_HTTP_LIMITS: Readonly<{ maxConnections: number; headersTimeout: number; requestTimeout: number; keepAliveTimeout: number }> = Object.freeze({
+  maxConnections: 1_000,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 65_000,
+});
 
 export interface ServeStdioOptions extends McpServerOptions {
   transport?: "stdio";
   /** Default `process.stdin` / `process.stdout`. */
   stdin?: Readable;
+  /**
+   * Where the protocol goes. Default `process.stdout`: then, until the server has stopped,
+   * everything else written to `process.stdout` (every `console` method, `process.stdout.write`)
+   * goes to stderr instead, so that only the protocol reaches stdout.
+   */
   stdout?: Writable;
   /** Host data for every call (`ctx.state`). */
   state?: Record<string, unknown>;
@@ -31,6 +45,25 @@ export interface ServeHttpOptions extends McpHttpOptions {
   path?: string;
   /** Milliseconds `close()` waits for calls in flight before aborting them. Default 10 000. */
   shutdownTimeout?: number;
+  /**
+   * Open connections at most (idle keep-alive ones count). Past it, a new connection is closed
+   * at once, unanswered, until one ends. Default 1000; `Infinity` for no cap.
+   */
+  maxConnections?: number;
+  /** Milliseconds a client has to send a request's headers (at most `requestTimeout`); then it gets 408 and is disconnected. Default 10 000; 0 for none. */
+  headersTimeout?: number;
+  /**
+   * Milliseconds a client has to send a whole request, headers and body; then it gets 408 and
+   * is disconnected. Default 30 000; 0 for none. It ends once the request is in: a tool call
+   * runs for as long as the toolkit's own `timeout` allows, however long that is.
+   */
+  requestTimeout?: number;
+  /**
+   * Milliseconds an idle keep-alive connection stays open for the client's next request.
+   * Default 65 000: longer than the usual 60 s idle timeout of load balancers, so the server
+   * never closes a connection the proxy is about to reuse. 0 for none (idle connections stay open).
+   */
+  keepAliveTimeout?: number;
 }
 
 export type ServeMcpOptions = ServeStdioOptions | ServeHttpOptions;
@@ -69,8 +102,10 @@ export async function serveMcp(toolkit: McpToolkit | readonly ToolSource[], opti
 
 async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<McpServerHandle> {
   const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
   const onError = options.onError ?? (() => {});
+  // On the process's own stdout, whatever the tools print would land in the protocol stream.
+  const diverted = options.stdout === undefined || options.stdout === process.stdout ? divertStdout() : undefined;
+  const stdout = diverted?.protocol ?? options.stdout!;
   const server = serverFor(kit, { ...options, onError: undefined }, options.state !== undefined ? { state: options.state } : {});
   const transport = new StdioServerTransport(stdin, stdout);
 
@@ -85,7 +120,12 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
     onError(error);
   };
 
-  await server.connect(transport);
+  try {
+    await server.connect(transport);
+  } catch (error) {
+    diverted?.restore();
+    throw error;
+  }
 
   // In-flight accounting: a request is in flight from the moment it is read until its response is written.
   const pending = new Set<RequestId>();
@@ -124,8 +164,12 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
         options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT,
       );
       stdin.off("end", onEnd);
-      await server.close(); // aborts what still runs
-      resolveClosed();
+      try {
+        await server.close(); // aborts what still runs
+      } finally {
+        diverted?.restore();
+        resolveClosed();
+      }
     })());
   const onEnd = () => void close();
   stdin.once("end", onEnd);
@@ -159,9 +203,10 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
   const port = options.port ?? 3000;
   if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new TypeError(`port must be a whole number from 0 to 65535; got ${String(options.port)}.`);
 
+  const limits = httpLimits(options);
   const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host);
   const handler = createMcpHttpHandler(kit, { ...options, allowedHosts });
-  const server: HttpServer = createServer((req, res) => {
+  const server: HttpServer = createServer(limits, (req, res) => {
     // Only the path matters, and a malformed request target must not throw in this listener.
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname !== path) {
@@ -175,8 +220,7 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
       res.end();
     });
   });
-  // Proxies in front of the instances hold connections open; keep them a little longer than the usual 60 s proxy idle timeout.
-  server.keepAliveTimeout = 65_000;
+  server.maxConnections = limits.maxConnections;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -203,6 +247,28 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
     })());
 
   return { transport: "http", url: `http://${shownHost}:${address.port}${path}`, port: address.port, host: address.address, closed, close };
+}
+
+/** The limits with their defaults, checked, as `createServer` options. */
+function httpLimits(options: ServeHttpOptions): { maxConnections: number } & ServerOptions {
+  const limits = {
+    maxConnections: options.maxConnections ?? DEFAULT_HTTP_LIMITS.maxConnections,
+    headersTimeout: options.headersTimeout ?? DEFAULT_HTTP_LIMITS.headersTimeout,
+    requestTimeout: options.requestTimeout ?? DEFAULT_HTTP_LIMITS.requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout ?? DEFAULT_HTTP_LIMITS.keepAliveTimeout,
+  };
+  if (!(limits.maxConnections === Infinity || (Number.isSafeInteger(limits.maxConnections) && limits.maxConnections > 0))) {
+    throw new TypeError(`maxConnections must be a whole number above 0, or Infinity; got ${String(options.maxConnections)}.`);
+  }
+  for (const name of ["headersTimeout", "requestTimeout", "keepAliveTimeout"] as const) {
+    if (!(Number.isSafeInteger(limits[name]) && limits[name] >= 0)) throw new TypeError(`${name} must be a whole number of milliseconds, 0 or more; got ${String(options[name])}.`);
+  }
+  if (limits.requestTimeout > 0 && limits.headersTimeout > limits.requestTimeout) {
+    throw new TypeError(`headersTimeout (${limits.headersTimeout}) must not exceed requestTimeout (${limits.requestTimeout}): the headers are part of the request.`);
+  }
+  // Node checks the timeouts every 30 s by default, which would let a 10 s timeout run to 40 s.
+  const shortest = Math.min(...[limits.headersTimeout, limits.requestTimeout].filter((timeout) => timeout > 0));
+  return { ...limits, ...(Number.isFinite(shortest) ? { connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(shortest / 4))) } : {}) };
 }
 
 /** Loopback names always; the bound address too when it is a specific one. */

@@ -1,7 +1,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema, McpError, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { exportTools, type ExportBinding } from "../providers/adapter";
 import { mcp, toMcpResult, type McpTool } from "../providers/mcp";
+import { describeValue } from "../runtime/arguments";
 import { Toolkit, type ToolSource } from "../toolkit";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { packageVersion } from "./version";
@@ -98,9 +99,31 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
   );
   if (options.onError) server.onerror = options.onError;
 
+  // The SDK's schema turns `arguments` that are not an object into an internal error carrying
+  // the validator's dump, and drops a top-level `__proto__` key without a word. So the raw
+  // arguments of such calls are set aside here, before any parsing, for the call handler.
+  const setAside = new Map<RequestId, unknown>();
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    const receive = transport.onmessage;
+    transport.onmessage = (message, extra) => receive?.(setAsideArguments(message, setAside), extra);
+    const send = transport.send.bind(transport);
+    // A call the SDK answered without reaching the handler leaves nothing behind.
+    transport.send = (message, sendOptions) => {
+      if ("id" in message && !("method" in message) && message.id !== undefined) setAside.delete(message.id);
+      return send(message, sendOptions);
+    };
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: declarations(kit).current().tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const raw = setAside.has(extra.requestId) ? setAside.get(extra.requestId) : request.params.arguments;
+    setAside.delete(extra.requestId);
+    if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: tools/call "arguments" must be a JSON object; got ${describeValue(raw)}.`);
+    }
     const requested = request.params.name;
     const name = declarations(kit).current().binding.get(requested)?.tool ?? requested;
     if (kit.get(name) === undefined) {
@@ -112,7 +135,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     const release = scope.track?.(extra.requestId, controller);
     const signal = anySignal([extra.signal, controller.signal]);
     try {
-      const result = await kit.execute(name, request.params.arguments ?? {}, {
+      const result = await kit.execute(name, raw ?? {}, {
         signal,
         callId: String(extra.requestId),
         provider: "mcp",
@@ -124,6 +147,23 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     }
   });
   return server;
+}
+
+/**
+ * A tools/call whose `arguments` the SDK's schema would reject (not an object) or change (an
+ * own `__proto__` key, as JSON.parse makes it) has them set aside under its id; the message
+ * goes on without them when they are not an object. `null` counts as no arguments.
+ */
+function setAsideArguments(message: JSONRPCMessage, setAside: Map<RequestId, unknown>): JSONRPCMessage {
+  if (!isJSONRPCRequest(message) || message.method !== "tools/call" || message.params === undefined || !("arguments" in message.params)) return message;
+  const { arguments: args, ...rest } = message.params;
+  if (args === null) return { ...message, params: rest };
+  if (typeof args !== "object" || Array.isArray(args)) {
+    setAside.set(message.id, args);
+    return { ...message, params: rest };
+  }
+  if (Object.prototype.hasOwnProperty.call(args, "__proto__")) setAside.set(message.id, args);
+  return message;
 }
 
 /** One signal aborted when any of `signals` is (AbortSignal.any needs Node 20.3). */

@@ -2,6 +2,7 @@ import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from "
 import type { Constructor } from "../decorators/metadata";
 import type { ManifestOption } from "../manifest/load";
 import type { McpHttpOptions } from "../mcp";
+import type { ToolkitOptions } from "../toolkit";
 import type { Tool } from "../types";
 
 /** Injection token of the options `ToolnexusModule.forRoot` / `forRootAsync` received. */
@@ -53,8 +54,12 @@ export interface ToolnexusModuleOptions {
   prefix?: ToolPrefixOption;
   /** Tools that are not on providers (e.g. `defineTool(...)`), added to the same toolkit. */
   tools?: readonly Tool[];
-  /** The toolkit's default timeout in milliseconds (`new Toolkit(items, { timeout })`). */
-  timeout?: number;
+  /** The toolkit's default timeout in milliseconds, or `false` for none (`new Toolkit(items, { timeout })`). */
+  timeout?: number | false;
+  /** Told about every failed call (`new Toolkit(items, { onError })`). */
+  onError?: ToolkitOptions["onError"];
+  /** What the model reads when a tool throws (`new Toolkit(items, { errorText })`). */
+  errorText?: ToolkitOptions["errorText"];
   /**
    * The manifest written by `toolnexus generate` (a path, the object, or `false` for none),
    * used for every provider's tools and given to the toolkit. Left out: as for `new Toolkit`,

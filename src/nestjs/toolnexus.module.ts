@@ -45,7 +45,12 @@ function resolveModuleManifest(options: ToolnexusModuleOptions): ManifestIndex |
 
 /** The toolkit, empty until the explorer registers what it found (at `onModuleInit`). */
 function createToolkit(options: ToolnexusModuleOptions, manifest: ManifestIndex | null): Toolkit {
-  const toolkitOptions: ToolkitOptions = { manifest: manifest ?? false };
-  if (options.timeout !== undefined) toolkitOptions.timeout = options.timeout;
+  const { timeout, onError, errorText } = options;
+  const toolkitOptions: ToolkitOptions = {
+    manifest: manifest ?? false,
+    ...(timeout !== undefined ? { timeout } : {}),
+    ...(onError !== undefined ? { onError } : {}),
+    ...(errorText !== undefined ? { errorText } : {}),
+  };
   return new Toolkit([], toolkitOptions);
 }

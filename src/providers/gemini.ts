@@ -1,7 +1,8 @@
 import { ExportError } from "../errors";
 import type { NameRule } from "../names";
 import { canonicalSchema } from "../schema/canonical";
-import { appendSentence, ChangeLog, childPointer, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
+import { appendSentence, ChangeLog, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
+import { childPointer } from "../subschemas";
 import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, renamedKeys, tokenCodec, unionCodec, valueKey, type MaybeCodec, type UnionBranch } from "./codec";

@@ -1,5 +1,6 @@
 import type { NameRule } from "../names";
-import { mapSubschemas, plainObjectRoot, type ChangeLog } from "../schema/lowering";
+import { plainObjectRoot, type ChangeLog } from "../schema/lowering";
+import { mapSubschemas } from "../subschemas";
 import type { JSONSchemaObject, Tool, ToolResult } from "../types";
 import { callFrom, type ExportOptions, type ProviderAdapter } from "./adapter";
 

@@ -1,17 +1,6 @@
 import type { NameRule } from "../names";
-import {
-  appendSentence,
-  ChangeLog,
-  childPointer,
-  distinctSchemas,
-  mapSubschemas,
-  mergeAllOf,
-  mergedObject,
-  plainObjectRoot,
-  tupleOf,
-  withRefResolved,
-  definitionAt,
-} from "../schema/lowering";
+import { appendSentence, ChangeLog, distinctSchemas, mergeAllOf, mergedObject, plainObjectRoot, tupleOf, withRefResolved, definitionAt } from "../schema/lowering";
+import { childPointer, mapSubschemas } from "../subschemas";
 import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { callFrom, field, readEntries, textForModel, type ExportOptions, type Lowering, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, lazyCodec, objectCodec, unionCodec, type MaybeCodec } from "./codec";

@@ -4,7 +4,7 @@ import { invalidArguments, type RunAccepted } from "./run-contract";
 import type { JSONSchemaObject, ToolContext } from "../types";
 import { describeValue } from "./arguments";
 import { compileArgumentCleaner } from "./coerce";
-import { invokeWithLimits } from "./invoke";
+import { invokeWithLimits, type Timeout } from "./invoke";
 import { compileValidator, type ArgumentsValidator } from "./validation";
 
 /** How each position of a decorated method is filled. */
@@ -26,7 +26,9 @@ export interface DecoratedToolPlan {
   bindings: ParameterBinding[];
   method: (...args: unknown[]) => unknown;
   instance: object;
-  timeout?: number;
+  timeout?: Timeout;
+  /** Patterns RE2 cannot run go to JavaScript's engine instead of failing the compile. */
+  backtrackingPatterns?: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ interface Compiled {
 
 function compile(plan: DecoratedToolPlan): Compiled {
   return {
-    problemsOf: compileValidator(plan.inputSchema),
+    problemsOf: compileValidator(plan.inputSchema, { backtrackingPatterns: plan.backtrackingPatterns === true }),
     clean: compileArgumentCleaner(plan.inputSchema, { coerce: true }),
     positional: compilePositional(plan.bindings),
   };
@@ -109,9 +111,14 @@ function compilePositional(bindings: ParameterBinding[]): (args: Record<string, 
 /** How one position is filled, decided once per tool rather than per call. */
 function binderFor(binding: ParameterBinding): Binder {
   if (binding.kind === "ctx") return (_args, ctx) => ctx;
+  // class-transformer reads a copy, never the caller's arguments: with a discriminator it deletes
+  // that key from what it reads (keepDiscriminatorProperty: false), and @Transform functions are
+  // handed it. Accepted arguments are JSON data. Not structuredClone: where that global comes
+  // from another realm (jest), its objects fail class-transformer's `instanceof Object`.
+  const copyOf = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
   if (binding.kind === "args") {
     const dto = binding.dto as new () => object;
-    return (args) => plainToInstance(dto, args);
+    return (args) => plainToInstance(dto, copyOf(args));
   }
   const { name, defaultValue, convert: how } = binding;
   // Arguments are plain (or null-prototype) objects: only a name Object.prototype also has
@@ -126,7 +133,7 @@ function binderFor(binding: ParameterBinding): Binder {
           return value === undefined ? structuredClone(defaultValue) : value;
         };
   if (how === undefined) return given;
-  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => plainToInstance(how.dto as new () => object, item);
+  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => plainToInstance(how.dto as new () => object, copyOf(item));
   return (args) => {
     const value = given(args);
     if (value === undefined) return value;
@@ -143,10 +150,25 @@ async function validateDtos(bindings: ParameterBinding[], positional: unknown[])
     const prefix = binding.kind === "args" ? "" : binding.name;
     const items = Array.isArray(value) ? value.map((item, i) => ({ item, path: `${prefix}[${i}]` })) : [{ item: value, path: prefix }];
     for (const { item, path } of items) {
-      for (const error of await validate(item as object)) problems.push(...describeValidationError(error, path));
+      for (const error of await validate(item as object)) {
+        const known = withoutUnknownInstances(error);
+        if (known !== undefined) problems.push(...describeValidationError(known, path));
+      }
     }
   }
   return problems;
+
+  // An instance of a class without validators (a discriminated subtype that is only its
+  // discriminator) is "an unknown value" to class-validator, though the schema check already
+  // accepted its exact shape. A plain object (a nested DTO without @Type) is still reported.
+  function withoutUnknownInstances(error: ValidationError): ValidationError | undefined {
+    const target: unknown = error.target;
+    if (error.constraints?.unknownValue !== undefined && typeof target === "object" && target !== null && Object.getPrototypeOf(target) !== Object.prototype) return undefined;
+    if (error.children === undefined || error.children.length === 0) return error;
+    const children = error.children.map(withoutUnknownInstances).filter((child) => child !== undefined);
+    if (children.length === error.children.length) return error;
+    return children.length === 0 && error.constraints === undefined ? undefined : ({ ...error, children } as ValidationError);
+  }
 }
 
 /** class-validator's errors, flattened to one sentence per failed constraint with its path. */

@@ -1,87 +1,196 @@
 import type { ToolContext, ToolResult } from "../types";
-import { errorMessage, errorResult, toToolResult } from "./result";
+import { onAbort } from "./abort";
+import { clockFor, preciseNow } from "./call-clock";
+import { errorMessage, errorResult, failedWith, toToolResult } from "./result";
+
+/** Milliseconds a call may run when neither the call, the tool nor the toolkit sets a timeout. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Node fires timers longer than 2^31-1 ms at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A deadline in milliseconds, or `false` for none. */
+export type Timeout = number | false;
 
 /**
  * Calls a tool body under the call's limits and turns whatever happens into a ToolResult:
- * a return value, a throw (sync or async), a timeout (`ctx.timeout`, else `defaultTimeout`)
- * or an abort of `ctx.signal`. Never rejects. A body still running when its deadline passes
- * is told through `ctx.signal` and its late result is discarded.
+ * a return value, a throw (sync or async), a timeout (`ctx.timeout`, else `fallbackTimeout`,
+ * else `DEFAULT_TIMEOUT_MS`; `false` for none) or an abort of `ctx.signal`. Never rejects.
+ *
+ * A body still running at its deadline is told through `ctx.signal` and its late result is
+ * discarded. A body that returns after its deadline (it blocked the event loop, so no timer
+ * could fire) is a timeout too, reported with the time it took. The call's own signal is made
+ * only when the body reads `ctx.signal`: a synchronous tool that never looks costs no
+ * controller and no timer.
  */
 export function invokeWithLimits<Args>(
   toolName: string,
   body: (args: Args, ctx: ToolContext) => unknown,
   args: Args,
   ctx: ToolContext | undefined,
-  defaultTimeout?: number,
+  fallbackTimeout?: Timeout,
 ): Promise<ToolResult> {
-  const requested = ctx?.timeout ?? defaultTimeout;
-  if (requested !== undefined && !(typeof requested === "number" && requested > 0)) {
-    return Promise.resolve(errorResult("execution_failed", `Tool "${toolName}" was not run: the timeout must be a positive number of milliseconds (got ${String(requested)}).`));
+  const requested = ctx?.timeout ?? fallbackTimeout ?? DEFAULT_TIMEOUT_MS;
+  if (requested !== false && !(typeof requested === "number" && requested > 0)) {
+    return Promise.resolve(
+      errorResult("execution_failed", `Tool "${toolName}" was not run: the timeout must be a positive number of milliseconds or false (got ${String(requested)}).`),
+    );
   }
-  // Node fires timers longer than 2^31-1 ms at once; such a deadline is as good as none.
-  const timeout = requested !== undefined && requested <= MAX_TIMER_MS ? requested : undefined;
+  const timeout = requested !== false && requested <= MAX_TIMER_MS ? requested : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
-  if (timeout === undefined && outerSignal === undefined) return settle(body, args, ctx ?? {});
-  return new Promise<ToolResult>((resolve) => {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (result: ToolResult) => {
-      // `resolve` ignores every call after the first, so a late result never leaks.
-      resolve(result);
-      if (timer !== undefined) clearTimeout(timer);
-      try {
-        outerSignal?.removeEventListener("abort", onOuterAbort);
-      } catch {
-        // A host's signal-like object that cannot unsubscribe: the call is answered all the same.
-      }
-    };
-    const onOuterAbort = () => {
-      controller.abort(outerSignal!.reason);
-      finish(abortedResult(toolName, outerSignal!));
-    };
-    // A host's signal-like object or context getter can throw here: the call is then not run.
-    try {
-      outerSignal?.addEventListener("abort", onOuterAbort, { once: true });
-      if (timeout !== undefined) {
-        timer = setTimeout(() => {
-          const message = `Tool "${toolName}" timed out after ${timeout} ms`;
-          controller.abort(new DOMException(message, "TimeoutError"));
-          finish(errorResult("timeout", message, { timeoutMs: timeout }));
-        }, timeout);
-      }
-      void settle(body, args, { ...ctx, signal: controller.signal }).then(finish);
-    } catch (thrown) {
-      finish(errorResult("execution_failed", `Tool "${toolName}" was not run: ${errorMessage(thrown)}`));
-    }
-  });
+  if (timeout === undefined && outerSignal === undefined) return settleUnlimited(body, args, ctx ?? {});
+
+  const now = timeout === undefined ? preciseNow : clockFor(timeout);
+  const started = now();
+  let callCtx: CallContext;
+  let watched: WatchedCall | undefined;
+  try {
+    callCtx = new CallContext(ctx);
+    // Listening before the body runs: a host's signal-like object that cannot be listened to
+    // (or a context whose getters throw) stops the call before it starts.
+    if (outerSignal !== undefined) watched = new WatchedCall(toolName, timeout, now, started, callCtx, outerSignal);
+  } catch (thrown) {
+    return Promise.resolve(errorResult("execution_failed", `Tool "${toolName}" was not run: ${errorMessage(thrown)}`));
+  }
+
+  let value: unknown;
+  try {
+    value = body(args, callCtx);
+    // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
+    if (!isThenable(value)) return Promise.resolve(outcome(watched, overran(toolName, timeout, now, started, callCtx) ?? toToolResult(value)));
+  } catch (thrown) {
+    return Promise.resolve(outcome(watched, overran(toolName, timeout, now, started, callCtx) ?? failedWith(thrown)));
+  }
+  return (watched ?? new WatchedCall(toolName, timeout, now, started, callCtx)).settle(value);
 }
 
-export const MAX_TIMER_MS = 2_147_483_647;
+/** A body that returned synchronously: its result, unless an abort came first. */
+function outcome(watched: WatchedCall | undefined, result: ToolResult): ToolResult {
+  return watched === undefined ? result : watched.done(result);
+}
+
+/** The timeout result of a call that returned after its deadline (it blocked the event loop), or `undefined`. */
+function overran(toolName: string, timeout: number | undefined, now: () => number, started: number, ctx: CallContext): ToolResult | undefined {
+  if (timeout === undefined) return undefined;
+  const took = now() - started;
+  if (took <= timeout) return undefined;
+  const tookMs = Math.round(took);
+  const message = `Tool "${toolName}" timed out after ${timeout} ms (it took ${tookMs} ms and kept the process busy, so it could not be stopped sooner)`;
+  ctx.end(new DOMException(message, "TimeoutError"));
+  return errorResult("timeout", message, { timeoutMs: timeout, tookMs });
+}
+
+/** A call that may end before its body does: by its deadline, or by the caller's signal. */
+class WatchedCall {
+  #early: ToolResult | undefined;
+  #resolve: ((result: ToolResult) => void) | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly toolName: string,
+    private readonly timeout: number | undefined,
+    private readonly now: () => number,
+    private readonly started: number,
+    private readonly ctx: CallContext,
+    signal?: AbortSignal,
+  ) {
+    if (signal !== undefined) {
+      this.#unsubscribe = onAbort(signal, () => {
+        ctx.end(signal.reason);
+        this.#finish(abortedResult(toolName, signal));
+      });
+    }
+  }
+
+  /** The body returned `result` synchronously. */
+  done(result: ToolResult): ToolResult {
+    this.#unsubscribe?.();
+    return this.#early ?? result;
+  }
+
+  /** The body returned a thenable: the first of its outcome, the deadline and an abort. */
+  settle(value: PromiseLike<unknown>): Promise<ToolResult> {
+    if (this.#early !== undefined) return Promise.resolve(this.done(this.#early));
+    return new Promise<ToolResult>((resolve) => {
+      this.#resolve = resolve;
+      const { toolName, timeout, now, started, ctx } = this;
+      if (timeout !== undefined) {
+        const onTimeout = () => {
+          const message = `Tool "${toolName}" timed out after ${timeout} ms`;
+          ctx.end(new DOMException(message, "TimeoutError"));
+          this.#finish(errorResult("timeout", message, { timeoutMs: timeout }));
+        };
+        this.#timer = setTimeout(onTimeout, Math.max(0, timeout - (now() - started)));
+      }
+      // The prototype's `then`, not the value's own: a promise carrying its own `then` must not answer for us.
+      PROMISE_THEN.call(
+        Promise.resolve(value),
+        (settled: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx) ?? toToolResult(settled)),
+        (thrown: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx) ?? failedWith(thrown)),
+      );
+    });
+  }
+
+  #finish(result: ToolResult): void {
+    if (this.#resolve === undefined) {
+      this.#early ??= result;
+      return;
+    }
+    // `resolve` ignores every call after the first, so a late result never leaks.
+    this.#resolve(result);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#unsubscribe?.();
+  }
+}
+
+/**
+ * The ctx a body sees: the caller's fields, and a `signal` of the call's own, made when first
+ * read (an AbortController costs microseconds; most tools never look) and born aborted when
+ * the call has already ended. Once read, `signal` is an own property, so spreads carry it.
+ */
+class CallContext implements ToolContext {
+  #controller: AbortController | undefined;
+  #ended: { reason: unknown } | undefined;
+
+  constructor(ctx: ToolContext | undefined) {
+    if (ctx !== undefined) {
+      for (const key of Object.keys(ctx)) if (key !== "signal") (this as Record<string, unknown>)[key] = (ctx as Record<string, unknown>)[key];
+    }
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#ended !== undefined) this.#controller.abort(this.#ended.reason);
+      Object.defineProperty(this, "signal", { value: this.#controller.signal, enumerable: true, configurable: true, writable: true });
+    }
+    return this.#controller.signal;
+  }
+
+  /** Ends the call: its signal, made now or later, is aborted with `reason`. */
+  end(reason: unknown): void {
+    this.#ended ??= { reason };
+    this.#controller?.abort(reason);
+  }
+}
 
 const PROMISE_THEN = Promise.prototype.then;
 
-/**
- * Runs the body and settles its outcome. A synchronous return settles without an extra
- * async frame; only a thenable is awaited.
- */
-function settle<Args>(body: (args: Args, ctx: ToolContext) => unknown, args: Args, ctx: ToolContext): Promise<ToolResult> {
-  try {
-    const value = body(args, ctx);
-    // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
-    if (((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function") {
-      // toToolResult never throws, so one reaction settles both outcomes. The prototype's
-      // `then`, not the value's own: a promise carrying its own `then` must not answer for us.
-      return PROMISE_THEN.call(Promise.resolve(value), toToolResult, failed) as Promise<ToolResult>;
-    }
-    return Promise.resolve(toToolResult(value));
-  } catch (thrown) {
-    return Promise.resolve(failed(thrown));
-  }
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return ((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function";
 }
 
-function failed(thrown: unknown): ToolResult {
-  return errorResult("execution_failed", errorMessage(thrown));
+/** A call with neither deadline nor signal (timeouts turned off): the body's outcome, settled. */
+function settleUnlimited<Args>(body: (args: Args, ctx: ToolContext) => unknown, args: Args, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const value = body(args, ctx);
+    if (isThenable(value)) return PROMISE_THEN.call(Promise.resolve(value), toToolResult, failedWith) as Promise<ToolResult>;
+    return Promise.resolve(toToolResult(value));
+  } catch (thrown) {
+    return Promise.resolve(failedWith(thrown));
+  }
 }
 
 function abortedResult(toolName: string, signal: AbortSignal): ToolResult {

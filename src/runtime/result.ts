@@ -1,8 +1,50 @@
 import type { ToolErrorKind, ToolResult } from "../types";
 
-/** An error result carrying its kind in `metadata.error`. */
+/**
+ * The most characters of error text one call sends back to a model: enough for every problem
+ * a model can act on, never the size of a payload or a stack of nested errors.
+ */
+export const MAX_ERROR_TEXT = 4_096;
+
+/** An error result carrying its kind in `metadata.error`; its text is cut to `MAX_ERROR_TEXT`. */
 export function errorResult(kind: ToolErrorKind, output: string, metadata?: Record<string, unknown>): ToolResult {
-  return { output, isError: true, metadata: { ...metadata, error: kind } };
+  return { output: cutText(output, MAX_ERROR_TEXT), isError: true, metadata: { ...metadata, error: kind } };
+}
+
+/** `text` cut to at most `max` characters, saying how much was left out; never half of a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = ` ... (${text.length - max} more characters)`;
+  return wholeCharacters(text, Math.max(0, max - note.length)) + note;
+}
+
+/** The first `length` UTF-16 units of `text`, one fewer when the last would be a lone high surrogate (providers refuse those in JSON). */
+export function wholeCharacters(text: string, length: number): string {
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}
+
+/** A result the tool made itself: its error text is bounded like toolnexus's own. */
+function boundedResult(output: string, isError: boolean, metadata?: Record<string, unknown>): ToolResult {
+  const text = isError ? cutText(output, MAX_ERROR_TEXT) : output;
+  return metadata === undefined ? { output: text, isError } : { output: text, isError, metadata };
+}
+
+const THROWN = Symbol("toolnexus.thrown");
+
+/**
+ * The result of a body that threw (or rejected): the thrown value's message as the text, and
+ * the value itself kept out of sight (a non-enumerable symbol, never serialized) for `onError`.
+ */
+export function failedWith(thrown: unknown, text: string = errorMessage(thrown)): ToolResult {
+  const result = errorResult("execution_failed", text);
+  Object.defineProperty(result, THROWN, { value: thrown });
+  return result;
+}
+
+/** What the body of the call that produced `result` threw, if it threw. */
+export function thrownBy(result: ToolResult): { thrown: unknown } | undefined {
+  return Object.prototype.hasOwnProperty.call(result, THROWN) ? { thrown: (result as unknown as { [THROWN]: unknown })[THROWN] } : undefined;
 }
 
 export function isToolResult(value: unknown): value is ToolResult {
@@ -11,8 +53,9 @@ export function isToolResult(value: unknown): value is ToolResult {
 
 /**
  * What a tool returned, as a result: strings as they are, `undefined` as "", a `ToolResult`
- * passed through, anything else as JSON. Never throws: a value that cannot be serialized
- * becomes an `execution_failed` result.
+ * taken over (each field read once, so a getter cannot answer one thing to the check and
+ * another to the message), anything else as JSON. Never throws: a value that cannot be
+ * read or serialized becomes an `execution_failed` result.
  */
 export function toToolResult(value: unknown): ToolResult {
   if (typeof value === "string") return { output: value, isError: false };
@@ -20,13 +63,18 @@ export function toToolResult(value: unknown): ToolResult {
   if (value === undefined) return { output: "", isError: false };
   // Everything below may run user getters (a Proxy, a throwing `output`, `toJSON`).
   try {
-    if (isToolResult(value)) {
-      const { output, isError, metadata } = value;
-      return metadata === undefined ? { output, isError } : { output, isError, metadata };
+    if (typeof value === "object" && value !== null && "output" in value && "isError" in value) {
+      const { output, isError, metadata } = value as Record<string, unknown>;
+      if (typeof output === "string" && typeof isError === "boolean") {
+        if (metadata === undefined) return boundedResult(output, isError);
+        if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) return boundedResult(output, isError, { ...metadata });
+        const got = metadata === null ? "null" : Array.isArray(metadata) ? "an array" : typeof metadata;
+        return errorResult("execution_failed", `The tool returned a result whose metadata is not an object (got ${got}).`);
+      }
     }
     return { output: safeJsonStringify(value) ?? "", isError: false };
   } catch (error) {
-    return errorResult("execution_failed", `The tool's result could not be serialized: ${errorMessage(error)}`);
+    return failedWith(error, `The tool's result could not be serialized: ${errorMessage(error)}`);
   }
 }
 

@@ -1,12 +1,13 @@
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { acceptArguments } from "./arguments";
-import { errorMessage, errorResult } from "./result";
+import type { Timeout } from "./invoke";
+import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT } from "./result";
 
 /**
  * Runs a call whose arguments already passed `acceptArguments`. `fallbackTimeout` (the
  * toolkit's) applies when neither the call nor the tool sets one.
  */
-export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined, fallbackTimeout?: number) => Promise<ToolResult>;
+export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined, fallbackTimeout?: Timeout) => Promise<ToolResult>;
 
 const RUN_ACCEPTED = Symbol("toolnexus.runAccepted");
 const VALIDATES = Symbol("toolnexus.validates");
@@ -36,7 +37,7 @@ export function managedTool(fields: Omit<Tool, "execute">, unguardedRun: RunAcce
  * promises themselves need no guard: `invokeWithLimits` settles every outcome into a result.
  */
 export function guarded(toolName: string, run: RunAccepted): RunAccepted {
-  const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${toolName}" could not run: ${errorMessage(thrown)}`);
+  const failed = (thrown: unknown) => failedWith(thrown, `Tool "${toolName}" could not run: ${errorMessage(thrown)}`);
   return (args, ctx, fallbackTimeout) => {
     try {
       return run(args, ctx, fallbackTimeout);
@@ -58,12 +59,25 @@ export function validatesArguments(tool: Tool): boolean | undefined {
 
 /** At most this many problems are listed; the rest are counted (a model needs the first few, not 10,000). */
 export const MAX_LISTED_PROBLEMS = 20;
+/** The most characters one problem takes: each stays readable, and the first ones always fit. */
+const MAX_PROBLEM_TEXT = 400;
 
-/** The `invalid_arguments` result every tool kind shares: the tool, then one line per problem. */
+/**
+ * The `invalid_arguments` result every tool kind shares: the tool, then one line per problem,
+ * as many as fit in `MAX_ERROR_TEXT` with the count of the others always kept.
+ */
 export function invalidArguments(toolName: string, allProblems: string[]): ToolResult {
-  const problems =
-    allProblems.length > MAX_LISTED_PROBLEMS ? [...allProblems.slice(0, MAX_LISTED_PROBLEMS), `... and ${allProblems.length - MAX_LISTED_PROBLEMS} more problems`] : allProblems;
-  const output =
-    problems.length === 1 ? `Invalid arguments for tool "${toolName}": ${problems[0]}` : `Invalid arguments for tool "${toolName}":\n${problems.map((p) => `- ${p}`).join("\n")}`;
-  return errorResult("invalid_arguments", output, { tool: toolName });
+  const head = `Invalid arguments for tool "${toolName}":`;
+  if (allProblems.length === 1) return errorResult("invalid_arguments", `${head} ${allProblems[0]}`, { tool: toolName });
+  const lines: string[] = [];
+  let room = MAX_ERROR_TEXT - head.length - 64;
+  for (const problem of allProblems.slice(0, MAX_LISTED_PROBLEMS)) {
+    const line = `- ${cutText(problem, Math.min(MAX_PROBLEM_TEXT, room - 1))}`;
+    if (room < 100 || line.length + 1 > room) break;
+    lines.push(line);
+    room -= line.length + 1;
+  }
+  const left = allProblems.length - lines.length;
+  if (left > 0) lines.push(`... and ${left} more problems`);
+  return errorResult("invalid_arguments", `${head}\n${lines.join("\n")}`, { tool: toolName });
 }

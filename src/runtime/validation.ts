@@ -1,45 +1,173 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { RegExpEngine } from "ajv/dist/types";
 import addFormats from "ajv-formats";
+import { mapSubschemas } from "../subschemas";
 import type { JSONSchemaObject } from "../types";
 import { describeValue } from "./arguments";
+import { linearPattern, testLinear } from "./linear-regexp";
+import { cutText } from "./result";
+
+/** How a tool's `pattern`s may run: on RE2 only (the default), or on JavaScript's backtracking engine where RE2 cannot. */
+export interface PatternOptions {
+  /**
+   * Run the patterns RE2 cannot (backreferences, lookahead) on JavaScript's own engine. Such a
+   * pattern can take exponential time on input a model chooses: opt in only for patterns you
+   * have checked, on strings with a small `maxLength`.
+   */
+  backtrackingPatterns?: boolean;
+}
 
 /**
- * One Ajv instance for the process: it is a compiler and a cache of compiled validators,
- * holding no per-call state. `verbose` keeps the offending data and schema in each error so
- * messages can say what came and what was expected.
+ * Strings checked against a pattern are at most this long unless the schema's own `maxLength`
+ * says otherwise: RE2 is linear, and this keeps one pattern check to about a millisecond.
  */
-let sharedAjv: Ajv | undefined;
-function ajv(): Ajv {
-  if (sharedAjv === undefined) {
+export const PATTERN_INPUT_LIMIT = 16_384;
+
+/** Thrown when a schema holds a pattern RE2 cannot run and the tool did not opt in to backtracking. */
+export class BacktrackingPatternError extends Error {
+  constructor(
+    readonly pattern: string,
+    readonly reason: string,
+  ) {
+    super(`the pattern ${JSON.stringify(pattern)} cannot run in linear time: ${reason}`);
+  }
+}
+
+function linearEngineFor(backtracking: boolean): RegExpEngine {
+  const engine = (pattern: string) => {
+    const linear = linearPattern(pattern);
+    if (linear.ok) return { test: (text: string) => testLinear(linear.regexp, text), toString: () => `/${pattern}/` };
+    if (backtracking) return new RegExp(pattern);
+    throw new BacktrackingPatternError(pattern, linear.reason);
+  };
+  return Object.assign(engine, { code: "toolnexus.linearRegExp" });
+}
+
+/**
+ * Ajv is a compiler and a cache of compiled validators, holding no per-call state: one per
+ * pattern policy for the process. `verbose` keeps the offending data and schema in each error
+ * so messages can say what came and what was expected.
+ */
+const sharedAjv = new Map<boolean, Ajv>();
+function ajv(backtracking = false): Ajv {
+  let instance = sharedAjv.get(backtracking);
+  if (instance === undefined) {
     // unicodeRegExp off: `pattern`s mean what they mean to JavaScript and class-validator.
     // ownProperties: an argument named "toString" that was not sent is missing, not a function.
-    sharedAjv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, strictNumbers: true, unicodeRegExp: false, ownProperties: true });
-    addFormats(sharedAjv);
+    instance = new Ajv({
+      allErrors: true,
+      strict: false,
+      verbose: true,
+      validateFormats: true,
+      strictNumbers: true,
+      unicodeRegExp: false,
+      ownProperties: true,
+      code: { regExp: linearEngineFor(backtracking) },
+    });
+    addFormats(instance);
     // Gemini's and OpenAPI's marker for a string enum: the enum itself says what is allowed.
-    sharedAjv.addFormat("enum", true);
+    instance.addFormat("enum", true);
+    sharedAjv.set(backtracking, instance);
   }
-  return sharedAjv;
+  return instance;
 }
 
 /** Returns the problems with `args` (empty when valid). */
 export type ArgumentsValidator = (args: Record<string, unknown>) => string[];
 
-/** `schema` compiled now (a schema Ajv cannot compile throws here); the validator returns each problem as a sentence. */
-export function compileValidator(schema: JSONSchemaObject): ArgumentsValidator {
-  const compiled = compileSchema(schema);
-  return (args) => (compiled(args) ? [] : (compiled.errors ?? []).map(describeAjvError));
+/**
+ * `schema` compiled now (a schema Ajv cannot compile, or a pattern RE2 cannot run without the
+ * opt-in, throws here); the validator returns each problem as a sentence.
+ */
+export function compileValidator(schema: JSONSchemaObject, options: PatternOptions = {}): ArgumentsValidator {
+  const phases = compilePhases(schema, options);
+  return (args) => {
+    for (const phase of phases) if (!phase(args)) return (phase.errors ?? []).map(describeAjvError);
+    return [];
+  };
 }
 
-export function compileSchema(schema: JSONSchemaObject): ValidateFunction {
+/** Whether a value fits `schema`, checked as `compileValidator` checks it. */
+export function compileCheck(schema: JSONSchemaObject, options: PatternOptions = {}): (value: unknown) => boolean {
+  const phases = compilePhases(schema, options);
+  return (value) => phases.every((phase) => phase(value) === true);
+}
+
+/**
+ * Patterns run last, on strings already known to be short enough: a schema with patterns is
+ * checked first without them (types, enums, lengths, with every patterned string capped at its
+ * `maxLength` or `PATTERN_INPUT_LIMIT`), and only then in full.
+ */
+function compilePhases(schema: JSONSchemaObject, options: PatternOptions): ValidateFunction[] {
+  const full = compileSchema(schema, options);
+  const bounded = withoutPatterns(schema);
+  return bounded === schema ? [full] : [compileSchema(bounded, options), full];
+}
+
+export function compileSchema(schema: JSONSchemaObject, options: PatternOptions = {}): ValidateFunction {
   // `$schema` would make Ajv look up a meta-schema by URI (the dialect is always the same
   // here), and an `$id` would be registered process-wide, clashing with the next tool that has it.
   // A copy: Ajv writes into some schemas it compiles (`nullable` beside a type list gains "null").
   const { $schema: _schema, $id: _id, ...rest } = JSON.parse(JSON.stringify(draft7Tuples(schema))) as JSONSchemaObject;
-  const validate = ajv().compile(rest);
+  const compiler = ajv(options.backtrackingPatterns === true);
+  const validate = compiler.compile(rest);
   // The compiled function is ours to keep; Ajv's own cache would only grow (never hit: each
   // tool compiles once).
-  ajv().removeSchema(rest);
+  compiler.removeSchema(rest);
   return validate;
+}
+
+/**
+ * `schema` with every `pattern` replaced by the length it may be run on, and every
+ * `patternProperties` by a bound on key lengths (with the `additionalProperties` that depends
+ * on it): the same schema itself when it has no patterns.
+ */
+/** Marks a `maxLength` that only bounds a pattern's input, so its error can say so. */
+const PATTERN_LIMIT_MARK = "x-toolnexus-pattern-input-limit";
+
+export function withoutPatterns(schema: JSONSchemaObject): JSONSchemaObject {
+  return mapSubschemas(schema, (node) => {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
+    const { pattern, patternProperties, ...rest } = node as JSONSchemaObject;
+    if (typeof pattern !== "string" && patternProperties === undefined) return node;
+    const bounded: JSONSchemaObject = rest;
+    if (typeof pattern !== "string" && pattern !== undefined) bounded.pattern = pattern;
+    else if (typeof pattern === "string" && typeof rest.maxLength !== "number") Object.assign(bounded, { maxLength: PATTERN_INPUT_LIMIT, [PATTERN_LIMIT_MARK]: true });
+    if (patternProperties !== undefined) {
+      delete bounded.additionalProperties;
+      delete bounded.unevaluatedProperties;
+      bounded.propertyNames ??= { maxLength: PATTERN_INPUT_LIMIT };
+    }
+    return bounded;
+  }) as JSONSchemaObject;
+}
+
+/** Not even JavaScript can compile it: not a question of engines (the validator's compile reports it). */
+function isRegExpSource(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The patterns in `schema` RE2 cannot run, each with where it is (a JSON pointer) and why. */
+export function backtrackingPatterns(schema: JSONSchemaObject): Array<{ pointer: string; pattern: string; reason: string }> {
+  const found: Array<{ pointer: string; pattern: string; reason: string }> = [];
+  const check = (pattern: unknown, pointer: string) => {
+    if (typeof pattern !== "string" || !isRegExpSource(pattern)) return;
+    const linear = linearPattern(pattern);
+    if (!linear.ok) found.push({ pointer, pattern, reason: linear.reason });
+  };
+  mapSubschemas(schema, (node, pointer) => {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
+    const { pattern, patternProperties } = node as JSONSchemaObject;
+    check(pattern, `${pointer()}/pattern`);
+    if (typeof patternProperties === "object" && patternProperties !== null) for (const key of Object.keys(patternProperties)) check(key, `${pointer()}/patternProperties`);
+    return node;
+  });
+  return found;
 }
 
 /** Keywords whose value is data, not schema: never rewritten. */
@@ -76,9 +204,22 @@ export function assertValidSchema(schema: JSONSchemaObject): void {
   if (!ajv().validateSchema(rest)) throw new Error(ajv().errorsText(ajv().errors));
 }
 
-/** `/items/0/name` → `items[0].name`. */
+/** Names and values echoed back to the model are cut to this many characters; lists to `MAX_LISTED` entries. */
+const MAX_ECHOED_NAME = 64;
+const MAX_LISTED = 20;
+const MAX_PATH = 200;
+
+function listed(items: string[]): string {
+  return items.length <= MAX_LISTED ? items.join(", ") : `${items.slice(0, MAX_LISTED).join(", ")} and ${items.length - MAX_LISTED} more`;
+}
+
+/** `/items/0/name` → `items[0].name`, cut to a readable length. */
 export function argumentPath(instancePath: string): string {
   if (instancePath === "") return "";
+  return cutText(fullArgumentPath(instancePath), MAX_PATH);
+}
+
+function fullArgumentPath(instancePath: string): string {
   return instancePath
     .slice(1)
     .split("/")
@@ -93,7 +234,7 @@ function join(parent: string, child: string): string {
 function typeOfSchema(schema: unknown): string | undefined {
   if (typeof schema !== "object" || schema === null) return undefined;
   const { type, enum: values } = schema as JSONSchemaObject;
-  if (Array.isArray(values)) return `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (Array.isArray(values)) return `one of ${listed(values.map((v) => cutText(JSON.stringify(v) ?? String(v), MAX_ECHOED_NAME)))}`;
   if (typeof type === "string") return type;
   if (Array.isArray(type)) return type.join(" or ");
   return undefined;
@@ -111,16 +252,21 @@ export function describeAjvError(error: ErrorObject): string {
       return `missing required argument "${join(path, missing)}"${expected ? ` (expected ${expected})` : ""}`;
     }
     case "additionalProperties": {
-      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      const extra = cutText((error.params as { additionalProperty: string }).additionalProperty, MAX_ECHOED_NAME);
       const allowed = Object.keys(parentProperties ?? {});
-      return `unknown argument "${join(path, extra)}"; ${allowed.length ? `expected only: ${allowed.join(", ")}` : "this object takes no arguments"}`;
+      return `unknown argument "${join(path, extra)}"; ${allowed.length ? `expected only: ${listed(allowed)}` : "this object takes no arguments"}`;
     }
     case "type":
       return `${where} must be ${(error.params as { type: string }).type}, got ${describeValue(error.data)}`;
     case "enum": {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
-      return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}, got ${describeValue(error.data)}`;
+      return `${where} must be one of ${listed(allowed.map((v) => cutText(JSON.stringify(v) ?? String(v), MAX_ECHOED_NAME)))}, got ${describeValue(error.data)}`;
     }
+    case "maxLength":
+      if ((error.parentSchema as JSONSchemaObject | undefined)?.[PATTERN_LIMIT_MARK] === true) {
+        return `${where} is too long to be checked against its pattern (at most ${PATTERN_INPUT_LIMIT} characters), got ${describeValue(error.data)}`;
+      }
+      return `${where} ${error.message ?? "is too long"}, got ${describeValue(error.data)}`;
     case "const":
       return `${where} must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}, got ${describeValue(error.data)}`;
     default:

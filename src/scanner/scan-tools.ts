@@ -7,7 +7,10 @@ import { resolveManifest, type ManifestIndex, type ManifestOption } from "../man
 import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type RuntimeParameter } from "../manifest/merge";
 import type { ManifestParameter, ManifestTool } from "../manifest/types";
 import { decoratedRunner, type ParameterBinding } from "../runtime/decorated";
+import { backtrackingPatterns } from "../runtime/validation";
 import { canonicalSchema } from "../schema/canonical";
+import { discriminatedUnionsForValidation } from "../schema/discriminated-unions";
+import { refuseReservedPropertyNames } from "../schema/dto-property-names";
 import { DtoSchemaError, schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { sourceParameters } from "../schema/parameter-names";
@@ -98,13 +101,17 @@ function buildTool(
     throw new ScanError(`${error.message} (The manifest ${manifest.source} has no entry for ${declaringClass}.${propertyKey}: run \`npx toolnexus generate\` to add it.)`);
   }
   const { inputSchema, bindings } = built;
+  if (options.backtrackingPatterns !== true) refuseBacktrackingPatterns(where, inputSchema, bindings);
   const run = decoratedRunner({
     name,
-    inputSchema,
+    // The same schema, its discriminated unions checked in a form whose errors are about the
+    // subtype a value names rather than every subtype's complaints.
+    inputSchema: discriminatedUnionsForValidation(inputSchema),
     bindings,
     method: method as (...args: unknown[]) => unknown,
     instance,
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    ...(options.backtrackingPatterns === true ? { backtrackingPatterns: true } : {}),
   });
   return managedTool({ name, description: description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) }, run, true);
 }
@@ -143,6 +150,7 @@ function buildParameters(
         );
       }
       try {
+        refuseReservedPropertyNames(dto);
         argsSchema = listed?.kind === "args" ? argsSchemaWithManifest(dto, listed.schema) : schemaForClass(dto);
       } catch (error) {
         throw located(parameterLabel(where, index), error);
@@ -165,6 +173,9 @@ function buildParameters(
     }
     if (Object.hasOwn(properties, name)) throw new ScanError(`${parameterLabel(where, index, name)}: another parameter of this tool is also named "${name}".`);
     try {
+      // Checked even when the schema is given: the argument is still made into the DTO.
+      const dto = conversionFor(record.options.type ?? designType);
+      if (dto !== undefined && "dto" in dto) refuseReservedPropertyNames(dto.dto);
       properties[name] = fromManifest !== undefined ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema) : schemaForParameter(designType, record.options);
     } catch (error) {
       throw located(parameterLabel(where, index, name), error);
@@ -187,6 +198,19 @@ function buildParameters(
   }
   const inputSchema: JSONSchemaObject = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   return { inputSchema: canonicalSchema(inputSchema), bindings };
+}
+
+/** A pattern RE2 cannot run is refused here, naming the parameter it constrains, unless the tool opted in. */
+function refuseBacktrackingPatterns(where: string, inputSchema: JSONSchemaObject, bindings: ParameterBinding[]): void {
+  const [first] = backtrackingPatterns(inputSchema);
+  if (first === undefined) return;
+  const top = /^\/properties\/([^/]+)/.exec(first.pointer)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
+  const index = bindings.findIndex((binding) => binding.kind === "param" && binding.name === top);
+  const label = index >= 0 ? parameterLabel(where, index, top) : top !== undefined ? `${where}, @Args property "${top}"` : where;
+  throw new ScanError(
+    `${label}: the pattern ${JSON.stringify(first.pattern)} (at ${first.pointer}) cannot run in linear time: ${first.reason}. ` +
+      "Rewrite it without backreferences or lookahead, or opt in with @Tool({ backtrackingPatterns: true }) and bound its input with maxLength.",
+  );
 }
 
 /** A manifest entry that no longer matches the method's parameters is an error, never silently applied. */

@@ -1,10 +1,11 @@
-import { IS_DATE_STRING, IS_ENUM, IS_URL, MATCHES, MAX, MIN } from "class-validator";
+import { getMetadataStorage, IS_DATE_STRING, IS_ENUM, IS_URL, MATCHES, MAX, MIN, ValidationTypes } from "class-validator";
 import type { ValidationMetadata } from "class-validator/types/metadata/ValidationMetadata";
 import { targetConstructorToSchema } from "class-validator-jsonschema";
 import type { ISchemaConverters } from "class-validator-jsonschema/build/defaultConverters";
+import { LinearRegExp, linearPattern } from "../runtime/linear-regexp";
 import type { JSONSchemaObject } from "../types";
 import { enumSchema, enumValues } from "./enum-values";
-import { flagsProblem, patternSource, SCALAR_SCHEMAS } from "./scalars";
+import { flagsProblem, isUserClass, patternSource, SCALAR_SCHEMAS } from "./scalars";
 
 type ConvertedSchema = Exclude<ISchemaConverters[string], Function>;
 
@@ -30,6 +31,10 @@ function matchesPattern(meta: ValidationMetadata): string {
   if ("flags" in result) {
     throw new DtoSchemaError(`${meta.target instanceof Function ? meta.target.name : "DTO"}.${meta.propertyName}: ${flagsProblem(result.flags)}.`);
   }
+  // class-validator then runs the same pattern on RE2 too (a pattern RE2 cannot run is refused
+  // with the tool, or left to JavaScript's engine when the tool opted in).
+  const linear = linearPattern(result.source);
+  if (linear.ok && !(meta.constraints[0] instanceof LinearRegExp)) meta.constraints[0] = new LinearRegExp(result.source, linear.regexp);
   return result.source;
 }
 
@@ -45,9 +50,13 @@ export class DtoSchemaError extends Error {}
  * The JSON Schema of a DTO class from its class-validator metadata: nested classes
  * (`@ValidateNested` + `@Type`) and arrays of them inlined, every object closed
  * (`additionalProperties: false`) so unknown keys are refused. Recursive DTOs cannot be
- * inlined and are refused.
+ * inlined and are refused. A `@Type` with a discriminator becomes an `anyOf` of its subtypes.
  */
 export function schemaForClass(ctor: Function, chain: readonly Function[] = []): JSONSchemaObject {
+  return objectSchema(ctor, chain, false);
+}
+
+function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: boolean): JSONSchemaObject {
   if (chain.includes(ctor)) {
     throw new DtoSchemaError(
       `DTO ${[...chain, ctor].map((c) => c.name).join(" → ")} refers back to itself; recursive types cannot be inlined into a tool schema. Give the parameter an explicit schema with @Param({ schema }) instead.`,
@@ -55,7 +64,7 @@ export function schemaForClass(ctor: Function, chain: readonly Function[] = []):
   }
   const raw = targetConstructorToSchema(ctor, OPTIONS) as JSONSchemaObject;
   const entries = Object.entries(raw.properties ?? {});
-  if (entries.length === 0) {
+  if (entries.length === 0 && !allowEmpty) {
     throw new DtoSchemaError(
       `DTO class ${ctor.name} has no properties with class-validator decorators, so its schema would be empty. Decorate its properties (@IsString(), @IsInt(), ...) or give an explicit schema.`,
     );
@@ -78,13 +87,99 @@ export function schemaForClass(ctor: Function, chain: readonly Function[] = []):
 function resolveNested(owner: Function, key: string, property: JSONSchemaObject, chain: Function[]): JSONSchemaObject {
   if (typeof property.$ref === "string") {
     const { $ref: _ref, ...siblings } = property;
-    return { ...siblings, ...schemaForClass(nestedClass(owner, key), chain) };
+    return { ...siblings, ...nestedSchema(owner, key, chain) };
   }
   if (property.items !== undefined && !Array.isArray(property.items) && typeof property.items.$ref === "string") {
     const { $ref: _ref, ...siblings } = property.items;
-    return { ...property, items: { ...siblings, ...schemaForClass(nestedClass(owner, key), chain) } };
+    return { ...property, items: { ...siblings, ...nestedSchema(owner, key, chain) } };
   }
   return property;
+}
+
+function nestedSchema(owner: Function, key: string, chain: Function[]): JSONSchemaObject {
+  const discriminator = discriminatorOf(owner, key);
+  if (discriminator === undefined) return schemaForClass(nestedClass(owner, key), chain);
+  const { property, subTypes, keep } = discriminator;
+  if (!keep) {
+    for (const { value } of subTypes) {
+      if (requires(value, property)) {
+        throw new DtoSchemaError(
+          `${owner.name}.${key}: class-transformer removes "${property}" from each value before validation (keepDiscriminatorProperty is false), but ${value.name}.${property} has validators that require it, so every call would fail. Set keepDiscriminatorProperty: true, or make ${value.name}.${property} @IsOptional().`,
+        );
+      }
+    }
+  }
+  // One closed object per subtype, its discriminator required and fixed: a one-value string
+  // enum, which every provider takes as it is (`const` is rewritten by some).
+  return {
+    anyOf: subTypes.map(({ name, value }) => {
+      const own = objectSchema(value, chain, true);
+      const { [property]: _declared, ...others } = own.properties!;
+      return {
+        type: "object",
+        properties: { [property]: { type: "string", enum: [name] }, ...others },
+        required: [property, ...(own.required ?? []).filter((required) => required !== property)],
+        additionalProperties: false,
+      };
+    }),
+  };
+}
+
+/** Whether class-validator fails an instance of `ctor` that lacks `property` (validators on it, none making it optional). */
+function requires(ctor: Function, property: string): boolean {
+  const metadata = getMetadataStorage()
+    .getTargetValidationMetadatas(ctor, "", true, false)
+    .filter((meta) => meta.propertyName === property);
+  return metadata.length > 0 && !metadata.some((meta) => meta.type === ValidationTypes.CONDITIONAL_VALIDATION);
+}
+
+/** class-transformer's `@Type(() => Base, { discriminator })`: the subclass a value becomes is named by one of its keys. */
+export interface Discriminator {
+  property: string;
+  subTypes: ReadonlyArray<{ name: string; value: Function }>;
+  /** `keepDiscriminatorProperty`: when false, class-transformer deletes the key from the value it reads. */
+  keep: boolean;
+}
+
+/** The discriminator declared on `owner.key`, checked (a DtoSchemaError says what is wrong with it); undefined without one. */
+export function discriminatorOf(owner: Function, key: string): Discriminator | undefined {
+  const options = defaultMetadataStorage.findTypeMetadata(owner, key)?.options;
+  const declared = options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
+  if (declared === undefined || declared === null) return undefined;
+  const where = `${owner.name}.${key}`;
+  const { property, subTypes } = declared;
+  if (typeof property !== "string" || property === "") {
+    throw new DtoSchemaError(`${where}: @Type's discriminator needs the name of the key that tells the subtypes apart (discriminator.property).`);
+  }
+  if (!Array.isArray(subTypes) || subTypes.length === 0) {
+    throw new DtoSchemaError(`${where}: @Type's discriminator lists no subTypes; list each subtype as { value: TheClass, name: "its-kind" }.`);
+  }
+  const byName = new Map<string, Function>();
+  for (const subType of subTypes as Array<{ name?: unknown; value?: unknown }>) {
+    const { name, value } = subType ?? {};
+    if (typeof name !== "string" || name === "" || typeof value !== "function") {
+      throw new DtoSchemaError(`${where}: each of @Type's discriminator subTypes needs a class and a non-empty name: { value: TheClass, name: "its-kind" }.`);
+    }
+    const other = byName.get(name);
+    if (other !== undefined) {
+      throw new DtoSchemaError(`${where}: @Type's discriminator names two subTypes "${name}" (${other.name} and ${value.name}); give each a name of its own.`);
+    }
+    byName.set(name, value);
+  }
+  return { property, subTypes: [...byName].map(([name, value]) => ({ name, value })), keep: Boolean(options?.keepDiscriminatorProperty) };
+}
+
+/**
+ * The classes a property's values are made into: a discriminator's subtypes, else the `@Type`
+ * class, else (for `@ValidateNested`) the emitted design type when it is a class; none for a
+ * property of another kind or whose class is unknown (the schema says what is missing there).
+ */
+export function nestedClassesOf(owner: Function, key: string, validatesNested: boolean): Function[] {
+  const discriminator = discriminatorOf(owner, key);
+  if (discriminator !== undefined) return discriminator.subTypes.map(({ value }) => value);
+  const declared = defaultMetadataStorage.findTypeMetadata(owner, key)?.typeFunction();
+  const nested = declared ?? (validatesNested ? Reflect.getMetadata("design:type", owner.prototype, key) : undefined);
+  return isUserClass(nested) ? [nested] : [];
 }
 
 /** The class of a nested property: class-transformer's `@Type`, else the emitted design type. */

@@ -1,5 +1,6 @@
 import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { canonicalSchema, inlineRefs } from "./canonical";
+import { childPointer } from "../subschemas";
 
 /** One change a provider dialect made to a tool's schema. */
 export interface SchemaChange {
@@ -42,15 +43,6 @@ export class ChangeLog {
   get whenRun(): string {
     return ` (${this.holds("it")})`;
   }
-}
-
-export function childPointer(pointer: string, ...segments: Array<string | number>): string {
-  let path = pointer;
-  for (const segment of segments) {
-    const text = String(segment);
-    path += `/${text.includes("~") || text.includes("/") ? text.replace(/~/g, "~0").replace(/\//g, "~1") : text}`;
-  }
-  return path;
 }
 
 function containsRef(node: unknown): boolean {
@@ -241,72 +233,6 @@ export function tupleOf(node: JSONSchemaObject): { positions: unknown[]; rest: u
   // A position that takes no value (`false`) ends the tuple there.
   const end = tuple?.positions.indexOf(false) ?? -1;
   return tuple === undefined || end === -1 ? tuple : { positions: tuple.positions.slice(0, end), rest: false };
-}
-
-/** Keywords whose value is one subschema, a list of them, or a map of them. */
-const ONE_SCHEMA = new Set([
-  "additionalProperties",
-  "items",
-  "additionalItems",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-]);
-const SCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-
-/**
- * `schema` with `visit` applied to every subschema, children first, copy-on-write. `visit`
- * gets each subschema (an object or a boolean), a function giving its JSON pointer, and
- * whether it stands in a map or a list (where some clients want schema objects); it returns
- * the subschema, or its replacement.
- */
-export function mapSubschemas(schema: unknown, visit: (schema: unknown, pointer: () => string, inCollection: boolean) => unknown): unknown {
-  const path: Array<string | number> = [];
-  const pointer = () => childPointer("", ...path);
-  const at = (node: unknown, inCollection: boolean, key: string, member?: string | number): unknown => {
-    const depth = path.length;
-    path.push(key);
-    if (member !== undefined) path.push(member);
-    const mapped = walk(node, inCollection);
-    path.length = depth;
-    return mapped;
-  };
-  const walk = (node: unknown, inCollection: boolean): unknown => {
-    if (typeof node === "object" && node !== null && !Array.isArray(node)) {
-      let copy: Record<string, unknown> | undefined;
-      for (const key in node) {
-        const value: unknown = (node as Record<string, unknown>)[key];
-        if (typeof value !== "object" && typeof value !== "boolean") continue;
-        let next: unknown = value;
-        if (SCHEMA_MAP.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
-          let map: Record<string, unknown> | undefined;
-          for (const name in value) {
-            const child: unknown = (value as Record<string, unknown>)[name];
-            const mapped = at(child, true, key, name);
-            if (mapped !== child) (map ??= { ...(value as Record<string, unknown>) })[name] = mapped;
-          }
-          next = map ?? value;
-        } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
-          let list: unknown[] | undefined;
-          for (let i = 0; i < value.length; i++) {
-            const mapped = at(value[i], true, key, i);
-            if (mapped !== value[i]) (list ??= [...value])[i] = mapped;
-          }
-          next = list ?? value;
-        } else if (ONE_SCHEMA.has(key)) next = at(value, false, key);
-        if (next !== value) (copy ??= { ...(node as Record<string, unknown>) })[key] = next;
-      }
-      node = copy ?? node;
-    }
-    return visit(node, pointer, inCollection);
-  };
-  return walk(schema, false);
 }
 
 /** Schemas with deep-equal duplicates removed (first kept). */

@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { Inject, Injectable, Module, type OnModuleInit } from "@nestjs/common";
 import { Test } from "@nestjs/testing";
-import { defineTool, DuplicateToolError, ScanError, Tool, Toolkit } from "toolnexus";
+import { defineTool, DuplicateToolError, ScanError, Tool, Toolkit, type ToolFailure } from "toolnexus";
 import { prefixFromModuleName, ToolnexusModule, type ToolnexusModuleOptions } from "toolnexus/nestjs";
 import { BillingModule, BillingService, CartModule, CatalogModule, CatalogService, CheckoutService, RecordingLogger } from "./fixtures";
 
@@ -229,6 +229,29 @@ describe("toolkit options", () => {
       const result = await toolkit.execute("slow", {});
       expect(result.isError).toBe(true);
       expect(result.metadata?.error).toBe("timeout");
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("onError and errorText are the toolkit's: failures are observed, and their text follows the policy", async () => {
+    @Injectable()
+    class VaultService {
+      @Tool("Opens the vault")
+      open(): string {
+        throw new Error("key vault-42 rejected");
+      }
+    }
+    @Module({ providers: [VaultService] })
+    class VaultModule {}
+    const failures: ToolFailure[] = [];
+    const { app, toolkit } = await boot([VaultModule], { onError: (failure) => void failures.push(failure), errorText: "errorId" });
+    try {
+      const result = await toolkit.execute("open", {});
+      expect(result.output).not.toContain("vault-42");
+      expect(failures).toHaveLength(1);
+      expect((failures[0]!.error as Error).message).toBe("key vault-42 rejected");
+      expect(result.metadata?.errorId).toBe(failures[0]!.errorId);
     } finally {
       await app.close();
     }

@@ -123,11 +123,10 @@ describe("acceptArguments: what a tool call's arguments may be", () => {
       expect(levels).toBe(depth);
     });
 
-    it("finds a forbidden key at the bottom of a 1,000-deep object", () => {
-      expect(acceptArguments(nested('{"__proto__":{"polluted":1}}'))).toEqual({
-        ok: false,
-        problem: `argument key "__proto__" at ${"/a".repeat(depth)} is not allowed`,
-      });
+    it("finds a forbidden key at the bottom of a 1,000-deep object, and names where with a path cut to a readable length", () => {
+      const found = acceptArguments(nested('{"__proto__":{"polluted":1}}'));
+      expect(found).toEqual({ ok: false, problem: expect.stringMatching(/^argument key "__proto__" at (\/a)+\/? \.\.\. \(\d+ more characters\) is not allowed$/) });
+      expect(!found.ok && found.problem.length).toBeLessThan(300);
     });
 
     it("accepts 1,000 nested arrays", () => {

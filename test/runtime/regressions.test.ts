@@ -49,7 +49,7 @@ describe("timeouts: the call's, then the tool's, then the toolkit's", () => {
 
   it("refuses a tool timeout beyond what a timer can hold", () => {
     expect(() => defineTool({ name: "t", description: "d", timeout: 3_000_000_000, execute: () => "x" })).toThrow(
-      'Tool "t": timeout must be a positive number of milliseconds, at most 2147483647 (got 3000000000).',
+      'Tool "t": timeout must be a positive number of milliseconds, at most 2147483647, or false for none (got 3000000000).',
     );
   });
 
@@ -65,7 +65,7 @@ describe("timeouts: the call's, then the tool's, then the toolkit's", () => {
     for (const timeout of [0, -1, Number.NaN]) {
       const result = await tool.execute({}, { timeout });
       expect(result.isError).toBe(true);
-      expect(result.output).toBe(`Tool "t" was not run: the timeout must be a positive number of milliseconds (got ${String(timeout)}).`);
+      expect(result.output).toBe(`Tool "t" was not run: the timeout must be a positive number of milliseconds or false (got ${String(timeout)}).`);
     }
     expect(body).not.toHaveBeenCalled();
   });

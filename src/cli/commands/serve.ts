@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import type * as Mcp from "../../mcp";
+import { divertStdout } from "../../mcp/stdout";
 import { CliError, messageOf } from "../errors";
 import { finish, loadToolkit, note, wholeNumber, withModuleOptions, type ModuleOptions } from "../command-support";
 
@@ -48,8 +49,9 @@ export function registerServe(program: Command): Command {
           `${given.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} ${given.length === 1 ? "applies" : "apply"} to HTTP only. Add --http [host:]port, or drop ${given.length === 1 ? "it" : "them"}.`,
         );
       }
-      // stdout carries the protocol: whatever the tools log goes to stderr instead.
-      console.log = console.info = console.debug = console.error;
+      // stdout carries the protocol: whatever the module logs, from loading on, goes to stderr
+      // instead. The process ends with the server, so the diversion is never undone.
+      divertStdout();
     }
     const address = options.http === undefined ? undefined : parseAddress(options.http);
     const toolkit = await loadToolkit(specifier, options);
