@@ -81,8 +81,7 @@ function validatorOrThrow(name: string, schema: JSONSchemaObject, backtracking: 
   const [slow] = backtracking ? [] : findBacktrackingPatterns(schema);
   if (slow !== undefined) {
     throw new ToolDefinitionError(
-      `Tool "${name}": the pattern ${JSON.stringify(slow.pattern)} (at ${slow.pointer}) cannot run in linear time: ${slow.reason}. ` +
-        "Rewrite it without backreferences or lookahead, or opt in with backtrackingPatterns: true and bound its input with maxLength.",
+      `Tool "${name}": ${slow.problem}. ` + "Rewrite it without backreferences or lookahead, or opt in with backtrackingPatterns: true and bound its input with maxLength.",
     );
   }
   try {

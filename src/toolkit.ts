@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { checkDescription, checkName, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { resolveManifest, type ManifestIndex, type ManifestOption } from "./manifest/load";
@@ -287,7 +286,7 @@ function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((
   }
   if (onError === undefined && errorText === "message") return undefined;
   return (name, made, ctx) => {
-    const errorId = randomUUID();
+    const errorId = crypto.randomUUID();
     const thrown = thrownBy(made);
     const result: ToolResult = { ...made, metadata: { ...made.metadata, errorId } };
     const failure: ToolFailure = {

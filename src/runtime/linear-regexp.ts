@@ -125,8 +125,4 @@ export class LinearRegExp extends RegExp {
     if (found !== null) this.lastIndex = 0;
     return found;
   }
-
-  static get [Symbol.species](): RegExpConstructor {
-    return RegExp;
-  }
 }

@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { RegExpEngine } from "ajv/dist/types";
 import addFormats from "ajv-formats";
 import { mapSubschemas } from "../subschemas";
-import type { JSONSchemaObject } from "../types";
+import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { describeValue } from "./arguments";
 import { linearPattern, testLinear } from "./linear-regexp";
 import { cutText } from "./result";
@@ -152,13 +152,13 @@ function isRegExpSource(pattern: string): boolean {
   }
 }
 
-/** The patterns in `schema` RE2 cannot run, each with where it is (a JSON pointer) and why. */
-export function backtrackingPatterns(schema: JSONSchemaObject): Array<{ pointer: string; pattern: string; reason: string }> {
-  const found: Array<{ pointer: string; pattern: string; reason: string }> = [];
+/** The patterns in `schema` RE2 cannot run, each with where it is (a JSON pointer) and a sentence saying why. */
+export function backtrackingPatterns(schema: JSONSchemaObject): Array<{ pointer: string; problem: string }> {
+  const found: Array<{ pointer: string; problem: string }> = [];
   const check = (pattern: unknown, pointer: string) => {
     if (typeof pattern !== "string" || !isRegExpSource(pattern)) return;
     const linear = linearPattern(pattern);
-    if (!linear.ok) found.push({ pointer, pattern, reason: linear.reason });
+    if (!linear.ok) found.push({ pointer, problem: `the pattern ${JSON.stringify(pattern)} (at ${pointer}) cannot run in linear time: ${linear.reason}` });
   };
   mapSubschemas(schema, (node, pointer) => {
     if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
@@ -170,32 +170,17 @@ export function backtrackingPatterns(schema: JSONSchemaObject): Array<{ pointer:
   return found;
 }
 
-/** Keywords whose value is data, not schema: never rewritten. */
-const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example", "required"]);
-/** Keywords whose value is a map of name → schema. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-
 /**
  * 2020-12 tuples (`prefixItems`, then `items` for the rest) written the draft-7 way
  * (`items: [...]`, then `additionalItems`), which is the dialect the validator speaks: a
  * tuple is enforced whichever way it was written. Copy-on-write.
  */
-export function draft7Tuples(node: unknown, isMap = false): unknown {
-  if (Array.isArray(node)) {
-    const mapped = node.map((item) => draft7Tuples(item));
-    return mapped.some((item, i) => item !== node[i]) ? mapped : node;
-  }
-  if (typeof node !== "object" || node === null) return node;
-  let copy: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(node)) {
-    if ((!isMap && DATA_KEYWORDS.has(key)) || typeof value !== "object" || value === null) continue;
-    const next = draft7Tuples(value, !isMap && SCHEMA_MAPS.has(key));
-    if (next !== value) (copy ??= { ...node })[key] = next;
-  }
-  const source = (copy ?? node) as Record<string, unknown>;
-  if (isMap || !Array.isArray(source.prefixItems)) return source;
-  const { prefixItems, items, ...rest } = source;
-  return { ...rest, items: prefixItems, ...(items !== undefined ? { additionalItems: items } : {}) };
+export function draft7Tuples(schema: unknown): unknown {
+  return mapSubschemas(schema, (node) => {
+    if (!isSchemaObject(node) || !Array.isArray(node.prefixItems)) return node;
+    const { prefixItems, items, ...rest } = node;
+    return { ...rest, items: prefixItems, ...(items !== undefined ? { additionalItems: items } : {}) };
+  });
 }
 
 /** Throws with Ajv's own words when `schema` is not a valid JSON Schema. */

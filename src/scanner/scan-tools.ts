@@ -208,8 +208,7 @@ function refuseBacktrackingPatterns(where: string, inputSchema: JSONSchemaObject
   const index = bindings.findIndex((binding) => binding.kind === "param" && binding.name === top);
   const label = index >= 0 ? parameterLabel(where, index, top) : top !== undefined ? `${where}, @Args property "${top}"` : where;
   throw new ScanError(
-    `${label}: the pattern ${JSON.stringify(first.pattern)} (at ${first.pointer}) cannot run in linear time: ${first.reason}. ` +
-      "Rewrite it without backreferences or lookahead, or opt in with @Tool({ backtrackingPatterns: true }) and bound its input with maxLength.",
+    `${label}: ${first.problem}. ` + "Rewrite it without backreferences or lookahead, or opt in with @Tool({ backtrackingPatterns: true }) and bound its input with maxLength.",
   );
 }
 

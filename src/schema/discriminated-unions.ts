@@ -1,9 +1,6 @@
-import type { JSONSchemaObject } from "../types";
+import { mapSubschemas } from "../subschemas";
+import { isSchemaObject, type JSONSchemaObject } from "../types";
 
-/** Keywords whose value is one schema, a list of schemas, or a map of name → schema. */
-const ONE_SCHEMA = ["items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames"];
-const SCHEMA_LISTS = ["anyOf", "oneOf", "allOf", "items", "prefixItems"];
-const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 /** What may stand beside a discriminated `anyOf` and still mean the same once it is rewritten. */
 const ANNOTATIONS = new Set(["anyOf", "description", "title", "default", "examples", "$comment"]);
 
@@ -21,37 +18,11 @@ const ANNOTATIONS = new Set(["anyOf", "description", "title", "default", "exampl
  * checking calls, never for declaring (providers take `anyOf`). Copy-on-write.
  */
 export function discriminatedUnionsForValidation<T extends JSONSchemaObject>(schema: T): T {
-  return rewrite(schema) as T;
+  return mapSubschemas(schema, (node) => (isSchemaObject(node) ? conditionalUnion(node) : node)) as T;
 }
 
-function rewrite(node: unknown): unknown {
-  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
-  let copy: Record<string, unknown> | undefined;
-  const set = (key: string, value: unknown) => ((copy ??= { ...node })[key] = value);
-  const source = node as Record<string, unknown>;
-  for (const key of ONE_SCHEMA) {
-    const child = source[key];
-    if (Array.isArray(child)) continue;
-    const next = rewrite(child);
-    if (next !== child) set(key, next);
-  }
-  for (const key of SCHEMA_LISTS) {
-    const list = source[key];
-    if (!Array.isArray(list)) continue;
-    const next = list.map(rewrite);
-    if (next.some((item, i) => item !== list[i])) set(key, next);
-  }
-  for (const key of SCHEMA_MAPS) {
-    const map = source[key];
-    if (typeof map !== "object" || map === null) continue;
-    let mapCopy: Record<string, unknown> | undefined;
-    for (const [name, child] of Object.entries(map)) {
-      const next = rewrite(child);
-      if (next !== child) (mapCopy ??= { ...map })[name] = next;
-    }
-    if (mapCopy !== undefined) set(key, mapCopy);
-  }
-  const out = (copy ?? node) as JSONSchemaObject;
+/** `out` (its subschemas already rewritten) as a conditional union, when it is a discriminated one. */
+function conditionalUnion(out: JSONSchemaObject): JSONSchemaObject {
   const union = discriminated(out);
   if (union === undefined) return out;
   const { anyOf: _anyOf, ...annotations } = out;
