@@ -11,7 +11,7 @@ import { mcp, type McpTool } from "./providers/mcp";
 import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool, type OpenAIToolMessage } from "./providers/openai";
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
-import { invokeWithLimits } from "./runtime/invoke";
+import { invokeWithLimits, isThenable } from "./runtime/invoke";
 import { cutText, errorMessage, errorResult, MAX_ERROR_TEXT, thrownBy } from "./runtime/result";
 import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
 import { scanTools } from "./scanner/scan-tools";
@@ -303,7 +303,7 @@ function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((
     if (onError !== undefined) {
       try {
         const told = onError(failure);
-        if (isPromiseLike(told)) told.then(undefined, (error: unknown) => warnOnError(error));
+        if (isThenable(told)) told.then(undefined, (error: unknown) => warnOnError(error));
       } catch (error) {
         warnOnError(error);
       }
@@ -322,10 +322,6 @@ function textFor(policy: "errorId" | ((failure: ToolFailure) => string), failure
     warnOnError(error, "errorText");
     return fixed;
   }
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
 }
 
 /** A failing observer must not fail the call, and must not fail silently either. */

@@ -1,4 +1,4 @@
-import { cutText, errorMessage, wholeCharacters } from "./result";
+import { cutText, errorMessage, MAX_ECHOED_PATH, wholeCharacters } from "./result";
 
 /** Keys that could reach an object's prototype when user code merges arguments. */
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
@@ -28,7 +28,7 @@ export function acceptArguments(raw: unknown): ArgumentsCheck {
     }
     const forbidden = findForbiddenKey(value);
     if (forbidden !== undefined) {
-      return { ok: false, problem: `argument key "${forbidden.key}" ${forbidden.path ? `at ${cutText(forbidden.path, 200)}` : "at the top level"} is not allowed` };
+      return { ok: false, problem: `argument key "${forbidden.key}" ${forbidden.path ? `at ${cutText(forbidden.path, MAX_ECHOED_PATH)}` : "at the top level"} is not allowed` };
     }
     return { ok: true, args: ownData(value) };
   } catch (error) {

@@ -178,7 +178,7 @@ class CallContext implements ToolContext {
 
 const PROMISE_THEN = Promise.prototype.then;
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return ((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function";
 }
 

@@ -11,6 +11,9 @@ export function errorResult(kind: ToolErrorKind, output: string, metadata?: Reco
   return { output: cutText(output, MAX_ERROR_TEXT), isError: true, metadata: { ...metadata, error: kind } };
 }
 
+/** Paths into the arguments echoed back to the model are cut to this many characters. */
+export const MAX_ECHOED_PATH = 200;
+
 /** `text` cut to at most `max` characters, saying how much was left out; never half of a surrogate pair. */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;

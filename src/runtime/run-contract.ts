@@ -70,10 +70,12 @@ export function invalidArguments(toolName: string, allProblems: string[]): ToolR
   const head = `Invalid arguments for tool "${toolName}":`;
   if (allProblems.length === 1) return errorResult("invalid_arguments", `${head} ${allProblems[0]}`, { tool: toolName });
   const lines: string[] = [];
+  // Kept back for the line that counts the problems left out.
   let room = MAX_ERROR_TEXT - head.length - 64;
   for (const problem of allProblems.slice(0, MAX_LISTED_PROBLEMS)) {
-    const line = `- ${cutText(problem, Math.min(MAX_PROBLEM_TEXT, room - 1))}`;
-    if (room < 100 || line.length + 1 > room) break;
+    if (room < 100) break;
+    // "- " before it and "\n" after it fit in `room` too.
+    const line = `- ${cutText(problem, Math.min(MAX_PROBLEM_TEXT, room - 3))}`;
     lines.push(line);
     room -= line.length + 1;
   }

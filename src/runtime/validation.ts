@@ -5,7 +5,7 @@ import { mapSubschemas } from "../subschemas";
 import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { describeValue } from "./arguments";
 import { linearPattern, testLinear } from "./linear-regexp";
-import { cutText } from "./result";
+import { cutText, MAX_ECHOED_PATH } from "./result";
 
 /** How a tool's `pattern`s may run: on RE2 only (the default), or on JavaScript's backtracking engine where RE2 cannot. */
 export interface PatternOptions {
@@ -127,8 +127,8 @@ const PATTERN_LIMIT_MARK = "x-toolnexus-pattern-input-limit";
 
 export function withoutPatterns(schema: JSONSchemaObject): JSONSchemaObject {
   return mapSubschemas(schema, (node) => {
-    if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
-    const { pattern, patternProperties, ...rest } = node as JSONSchemaObject;
+    if (!isSchemaObject(node)) return node;
+    const { pattern, patternProperties, ...rest } = node;
     if (typeof pattern !== "string" && patternProperties === undefined) return node;
     const bounded: JSONSchemaObject = rest;
     if (typeof pattern !== "string" && pattern !== undefined) bounded.pattern = pattern;
@@ -161,8 +161,8 @@ export function backtrackingPatterns(schema: JSONSchemaObject): Array<{ pointer:
     if (!linear.ok) found.push({ pointer, problem: `the pattern ${JSON.stringify(pattern)} (at ${pointer}) cannot run in linear time: ${linear.reason}` });
   };
   mapSubschemas(schema, (node, pointer) => {
-    if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
-    const { pattern, patternProperties } = node as JSONSchemaObject;
+    if (!isSchemaObject(node)) return node;
+    const { pattern, patternProperties } = node;
     check(pattern, `${pointer()}/pattern`);
     if (typeof patternProperties === "object" && patternProperties !== null) for (const key of Object.keys(patternProperties)) check(key, `${pointer()}/patternProperties`);
     return node;
@@ -192,7 +192,6 @@ export function assertValidSchema(schema: JSONSchemaObject): void {
 /** Names and values echoed back to the model are cut to this many characters; lists to `MAX_LISTED` entries. */
 const MAX_ECHOED_NAME = 64;
 const MAX_LISTED = 20;
-const MAX_PATH = 200;
 
 function listed(items: string[]): string {
   return items.length <= MAX_LISTED ? items.join(", ") : `${items.slice(0, MAX_LISTED).join(", ")} and ${items.length - MAX_LISTED} more`;
@@ -201,7 +200,7 @@ function listed(items: string[]): string {
 /** `/items/0/name` → `items[0].name`, cut to a readable length. */
 export function argumentPath(instancePath: string): string {
   if (instancePath === "") return "";
-  return cutText(fullArgumentPath(instancePath), MAX_PATH);
+  return cutText(fullArgumentPath(instancePath), MAX_ECHOED_PATH);
 }
 
 function fullArgumentPath(instancePath: string): string {

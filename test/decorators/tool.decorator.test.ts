@@ -1,15 +1,6 @@
 import "reflect-metadata";
-import { ScanError, Tool, Toolkit, scanTools } from "../../src";
-
-function scanErrorOf(instance: object): ScanError {
-  try {
-    scanTools(instance);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScanError);
-    return error as ScanError;
-  }
-  throw new Error("expected scanTools to throw a ScanError");
-}
+import { Tool, Toolkit, scanTools } from "../../src";
+import { scanErrorOf } from "../support/scan-error";
 
 describe("@Tool", () => {
   it('@Tool("description"): name defaults to the method name', () => {

@@ -1,7 +1,8 @@
 import "reflect-metadata";
 import { Type } from "class-transformer";
 import { IsNumber, IsString, ValidateNested } from "class-validator";
-import { Args, Param, ScanError, Tool, Toolkit, scanTools, type Constructor } from "../../src";
+import { Args, Param, Tool, Toolkit, scanTools, type Constructor } from "../../src";
+import { scanErrorOf } from "../support/scan-error";
 
 /** Every name a plain object already has, and `prototype`: the names a DTO property may not take. */
 const REFUSED = [...Object.getOwnPropertyNames(Object.prototype), "prototype"];
@@ -15,16 +16,6 @@ function dtoWith(key: string, name = "Payload"): Constructor {
   const dto = { [name]: class {} }[name]!;
   IsString()(dto.prototype, key);
   return dto;
-}
-
-function scanErrorOf(instance: object): ScanError {
-  try {
-    scanTools(instance);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScanError);
-    return error as ScanError;
-  }
-  throw new Error("expected scanTools to throw a ScanError");
 }
 
 describe("DTO property names that every object already has are refused at scan", () => {

@@ -1,16 +1,7 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { Args, Param, ScanError, Tool, Toolkit, scanTools } from "../../src";
-
-function scanErrorOf(instance: object): ScanError {
-  try {
-    scanTools(instance);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScanError);
-    return error as ScanError;
-  }
-  throw new Error("expected scanTools to throw a ScanError");
-}
+import { scanErrorOf } from "../support/scan-error";
 
 const UNKNOWN_TYPE_FIX =
   "Say what it is with @Param({ type: TheClass }) / @Param({ type: [String] }) / @Param({ enum: [...] }) / @Param({ schema: {...} }), or run `toolnexus generate` so the manifest supplies it.";

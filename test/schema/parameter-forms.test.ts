@@ -1,5 +1,6 @@
 import "reflect-metadata";
-import { Param, ScanError, Tool, Toolkit, scanTools, type JSONSchemaObject } from "../../src";
+import { Param, Tool, Toolkit, scanTools, type JSONSchemaObject } from "../../src";
+import { scanErrorOf } from "../support/scan-error";
 
 /** The inputSchema of the single tool of `instance`. */
 function schemaOf(instance: object): JSONSchemaObject {
@@ -13,16 +14,6 @@ function expectSchema(instance: object, expected: JSONSchemaObject): void {
   const actual = schemaOf(instance);
   expect(actual).toEqual(expected);
   expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
-}
-
-function scanErrorOf(instance: object): ScanError {
-  try {
-    scanTools(instance);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScanError);
-    return error as ScanError;
-  }
-  throw new Error("expected scanTools to throw a ScanError");
 }
 
 enum Units {
