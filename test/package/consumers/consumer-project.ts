@@ -1,0 +1,76 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment of the consumer's commands: npm's settings (cache, registry, certificates)
+ * pass, but nothing that points back at this repository (`npm test` sets the local prefix and
+ * the package's own fields), so installs and module lookups see only the consumer project.
+ */
+function consumerEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(npm_package_|npm_lifecycle_|npm_config_local_prefix$|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$|TS_NODE_)/i.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+/** A project of its own under a temporary directory, with its own package.json and node_modules. */
+export class ConsumerProject {
+  constructor(readonly directory: string) {}
+
+  /** Writes files (paths relative to the project; objects are written as JSON). */
+  write(files: Record<string, string | object>): this {
+    for (const [path, content] of Object.entries(files)) {
+      const file = join(this.directory, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
+    }
+    return this;
+  }
+
+  /** Runs a command in the project; never throws for a non-zero exit (the result says). */
+  run(command: string, args: readonly string[]): Promise<RunResult> {
+    return new Promise((resolve) => {
+      execFile(command, args, { cwd: this.directory, env: consumerEnvironment(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ code, stdout, stderr: error !== null && stderr === "" ? error.message : stderr });
+      });
+    });
+  }
+
+  /** Runs a command that must succeed: its stdout, or an error with everything it printed. */
+  async succeed(command: string, args: readonly string[]): Promise<string> {
+    const result = await this.run(command, args);
+    if (result.code !== 0) {
+      throw new Error(`\`${[command, ...args].join(" ")}\` in ${this.directory} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+    }
+    return result.stdout;
+  }
+
+  /** `npm install` of the dependencies in its package.json, from the npm cache when it can. */
+  install(): Promise<string> {
+    return this.succeed("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"]);
+  }
+
+  /** The project's own TypeScript compiler (TypeScript 7's is the native one). */
+  tsc(tsconfig: string): Promise<RunResult> {
+    return this.run(join(this.directory, "node_modules", ".bin", "tsc"), ["-p", tsconfig, "--pretty", "false"]);
+  }
+
+  /** The toolnexus CLI the project installed (`npx --no`: never fetched from the registry). */
+  toolnexus(args: readonly string[]): Promise<RunResult> {
+    return this.run("npx", ["--no", "toolnexus", ...args]);
+  }
+
+  node(args: readonly string[]): Promise<string> {
+    return this.succeed(process.execPath, args);
+  }
+}

@@ -1,0 +1,52 @@
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+/** The repository's root: the package `npm pack` turns into the tarball users install. */
+export const packageRoot = join(__dirname, "..", "..", "..");
+
+interface PackageJson {
+  name: string;
+  exports: Record<string, unknown>;
+}
+
+const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as PackageJson;
+
+/** Every module specifier a user can import, from package.json "exports": `toolnexus`, `toolnexus/mcp`, ... */
+export const entryPoints: readonly string[] = Object.keys(manifest.exports)
+  .filter((subpath) => !subpath.endsWith(".json"))
+  .map((subpath) => (subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
+
+/** The version of a dependency the repository is locked to (package-lock.json), so consumers pin what CI tests. */
+export function lockedVersion(name: string): string {
+  const lock = JSON.parse(readFileSync(join(packageRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+  const version = lock.packages[`node_modules/${name}`]?.version;
+  if (version === undefined) throw new Error(`${name} is not in package-lock.json: add it to devDependencies, or pin its version in the consumer test.`);
+  return version;
+}
+
+interface PackResult {
+  filename: string;
+  files: Array<{ path: string }>;
+}
+
+async function npmPack(args: string[]): Promise<PackResult> {
+  if (!existsSync(join(packageRoot, "dist", "cjs", "index.js"))) {
+    throw new Error("dist/ is missing: the package tests pack the built package. Run `npm run build` first (`npm test` does).");
+  }
+  const { stdout } = await promisify(execFile)("npm", ["pack", "--json", "--ignore-scripts", ...args], { cwd: packageRoot, encoding: "utf8" });
+  return (JSON.parse(stdout) as PackResult[])[0]!;
+}
+
+/** `npm pack` into `directory`: the path of the tarball. */
+export async function packInto(directory: string): Promise<string> {
+  const { filename } = await npmPack(["--pack-destination", directory]);
+  return join(directory, filename);
+}
+
+/** The paths `npm pack` would put in the tarball (relative to the package root). */
+export async function packedFiles(): Promise<Set<string>> {
+  const { files } = await npmPack(["--dry-run"]);
+  return new Set(files.map((file) => file.path));
+}
