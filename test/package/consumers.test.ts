@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConsumerProject } from "./consumers/consumer-project";
+import { ConsumerProject, type RunResult } from "./consumers/consumer-project";
 import { entryPoints, lockedVersion, packInto } from "./consumers/package-under-test";
 import { clockSource, entryPointsSource, esmOnlySource, nestAppSource, scanSource, toolsModuleSource, visitorServiceSource, weatherServiceSource } from "./consumers/sources";
 
@@ -129,6 +129,8 @@ const typeCheckConfig = (mode: string) => `tsconfig.${mode.replace(/\W+/g, "-").
 
 const temporary: string[] = [];
 const projects = new Map<Setup, ConsumerProject>();
+/** The type-checks of each project, started together once it is installed (they run while the rest is built). */
+const typeChecks = new Map<Setup, Map<string, Promise<RunResult>>>();
 
 beforeAll(async () => {
   const packed = mkdtempSync(join(tmpdir(), "toolnexus-pack-"));
@@ -140,13 +142,15 @@ beforeAll(async () => {
       temporary.push(directory);
       const project = new ConsumerProject(directory).write(projectFiles(setup, tarball));
       await project.install();
+      typeChecks.set(setup, new Map(Object.keys(setup.typeChecks).map((mode) => [mode, project.tsc(typeCheckConfig(mode))])));
       await project.succeed(join(directory, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json", "--pretty", "false"]);
       projects.set(setup, project);
     }),
   );
 }, 180_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await Promise.all([...typeChecks.values()].flatMap((checks) => [...checks.values()]));
   for (const directory of temporary) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -154,6 +158,12 @@ const projectOf = (setup: Setup) => {
   const project = projects.get(setup);
   if (project === undefined) throw new Error(`the ${setup.label} project was not set up (see the error of beforeAll)`);
   return project;
+};
+
+const typeCheckOf = (setup: Setup, mode: string) => {
+  const check = typeChecks.get(setup)?.get(mode);
+  if (check === undefined) throw new Error(`the ${setup.label} project was not installed (see the error of beforeAll)`);
+  return check;
 };
 
 const weatherCall = { city: "Chennai", days: 3, hourly: true, units: "celsius" };
@@ -181,7 +191,7 @@ function expectWeatherSchemas(tools: Array<{ name: string; inputSchema: Record<s
 
 describe.each(setups)("the packed package in a project with $label", (setup) => {
   it.each(Object.keys(setup.typeChecks))("type-checks every entry point (%s resolution)", async (mode) => {
-    const { code, stdout, stderr } = await projectOf(setup).tsc(typeCheckConfig(mode));
+    const { code, stdout, stderr } = await typeCheckOf(setup, mode);
     expect(ownErrors(`${stdout}${stderr}`)).toEqual([]);
     if (code !== 0) expect(stdout).toMatch(/^node_modules\//);
   });

@@ -40,8 +40,9 @@ export class ConsumerProject {
   run(command: string, args: readonly string[]): Promise<RunResult> {
     return new Promise((resolve) => {
       execFile(command, args, { cwd: this.directory, env: consumerEnvironment(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-        resolve({ code, stdout, stderr: error !== null && stderr === "" ? error.message : stderr });
+        // A command that ran has its exit code; one that could not start or was killed, the error's message.
+        const exited = error === null || typeof error.code === "number";
+        resolve({ code: error === null ? 0 : exited ? (error.code as number) : 1, stdout, stderr: exited ? stderr : `${stderr}${error.message}` });
       });
     });
   }
