@@ -1,9 +1,9 @@
-import { plainToInstance } from "class-transformer";
-import { validate, type ValidationError } from "class-validator";
+import type { ValidationError } from "class-validator";
 import { invalidArguments, type RunAccepted } from "./run-contract";
 import type { JSONSchemaObject, ToolContext } from "../types";
 import { describeValue } from "./arguments";
 import { compileArgumentCleaner } from "./coerce";
+import { classTransformer, classValidator } from "./dto-libraries";
 import { invokeWithLimits, type Timeout } from "./invoke";
 import { compileValidator, type ArgumentsValidator } from "./validation";
 
@@ -118,7 +118,7 @@ function binderFor(binding: ParameterBinding): Binder {
   const copyOf = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
   if (binding.kind === "args") {
     const dto = binding.dto as new () => object;
-    return (args) => plainToInstance(dto, copyOf(args));
+    return (args) => classTransformer().plainToInstance(dto, copyOf(args));
   }
   const { name, defaultValue, convert: how } = binding;
   // Arguments are plain (or null-prototype) objects: only a name Object.prototype also has
@@ -133,7 +133,7 @@ function binderFor(binding: ParameterBinding): Binder {
           return value === undefined ? structuredClone(defaultValue) : value;
         };
   if (how === undefined) return given;
-  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => plainToInstance(how.dto as new () => object, copyOf(item));
+  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => classTransformer().plainToInstance(how.dto as new () => object, copyOf(item));
   return (args) => {
     const value = given(args);
     if (value === undefined) return value;
@@ -150,7 +150,7 @@ async function validateDtos(bindings: ParameterBinding[], positional: unknown[])
     const prefix = binding.kind === "args" ? "" : binding.name;
     const items = Array.isArray(value) ? value.map((item, i) => ({ item, path: `${prefix}[${i}]` })) : [{ item: value, path: prefix }];
     for (const { item, path } of items) {
-      for (const error of await validate(item as object)) {
+      for (const error of await classValidator().validate(item as object)) {
         const known = withoutUnknownInstances(error);
         if (known !== undefined) problems.push(...describeValidationError(known, path));
       }

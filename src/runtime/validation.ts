@@ -1,9 +1,9 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { RegExpEngine } from "ajv/dist/types";
-import addFormats from "ajv-formats";
 import { mapSubschemas } from "../subschemas";
 import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { describeValue } from "./arguments";
+import { knowFormatsOf } from "./formats";
 import { linearPattern, testLinear } from "./linear-regexp";
 import { cutText, MAX_ECHOED_PATH } from "./result";
 
@@ -45,16 +45,18 @@ function linearEngineFor(backtracking: boolean): RegExpEngine {
 
 /**
  * Ajv is a compiler and a cache of compiled validators, holding no per-call state: one per
- * pattern policy for the process. `verbose` keeps the offending data and schema in each error
- * so messages can say what came and what was expected.
+ * pattern policy for the process, made (and Ajv loaded) when the first schema is compiled or
+ * checked. `verbose` keeps the offending data and schema in each error so messages can say
+ * what came and what was expected.
  */
 const sharedAjv = new Map<boolean, Ajv>();
 function ajv(backtracking = false): Ajv {
   let instance = sharedAjv.get(backtracking);
   if (instance === undefined) {
+    const { default: AjvClass } = require("ajv") as typeof import("ajv");
     // unicodeRegExp off: `pattern`s mean what they mean to JavaScript and class-validator.
     // ownProperties: an argument named "toString" that was not sent is missing, not a function.
-    instance = new Ajv({
+    instance = new AjvClass({
       allErrors: true,
       strict: false,
       verbose: true,
@@ -64,9 +66,6 @@ function ajv(backtracking = false): Ajv {
       ownProperties: true,
       code: { regExp: linearEngineFor(backtracking) },
     });
-    addFormats(instance);
-    // Gemini's and OpenAPI's marker for a string enum: the enum itself says what is allowed.
-    instance.addFormat("enum", true);
     sharedAjv.set(backtracking, instance);
   }
   return instance;
@@ -110,6 +109,7 @@ export function compileSchema(schema: JSONSchemaObject, options: PatternOptions 
   // A copy: Ajv writes into some schemas it compiles (`nullable` beside a type list gains "null").
   const { $schema: _schema, $id: _id, ...rest } = JSON.parse(JSON.stringify(draft7Tuples(schema))) as JSONSchemaObject;
   const compiler = ajv(options.backtrackingPatterns === true);
+  knowFormatsOf(compiler, rest);
   const validate = compiler.compile(rest);
   // The compiled function is ours to keep; Ajv's own cache would only grow (never hit: each
   // tool compiles once).
