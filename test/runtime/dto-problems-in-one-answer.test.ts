@@ -93,6 +93,11 @@ class OrderDto {
   @ValidateNested({ each: true }) @Type(() => ItemDto) items!: ItemDto[];
 }
 
+class ContactDto {
+  @IsString() name!: string;
+  @IsEmail() email!: string;
+}
+
 class NoteDto {
   @Validate(ThrowsOnNonStrings) text!: string;
   @IsInt() @Validate(IsPrime) page!: number;
@@ -123,6 +128,18 @@ class Desk {
   label(@Args() labels: LabelsDto) {
     called.push("label");
     return Object.keys(labels).sort().join(",");
+  }
+
+  @Tool("Adds a contact")
+  contact(
+    @Param("contact", {
+      // A schema of the developer's own, saying nothing about emails: only class-validator knows.
+      schema: { type: "object", properties: { name: { type: "string" }, email: { type: "string" } }, required: ["name", "email"] },
+    })
+    contact: ContactDto,
+  ) {
+    called.push("contact");
+    return contact.email;
   }
 
   @Tool("Takes a note")
@@ -159,6 +176,13 @@ describe("a call whose arguments break both the schema and class-validator rules
     const result = await kit.execute("book", { ...valid, room: "eight", email: "nobody" });
     expect(result.output).toBe(
       ['Invalid arguments for tool "book":', '- "room" must be integer, got string "eight"', '- "email" must match format "email", got string "nobody"'].join("\n"),
+    );
+  });
+
+  it("includes what only class-validator knows, such as @IsEmail under a schema without the format", async () => {
+    const result = await kit.execute("contact", { contact: { name: 7, email: "nobody" } });
+    expect(result.output).toBe(
+      ['Invalid arguments for tool "contact":', '- "contact.name" must be string, got number 7', '- "contact.email": email must be an email, got string "nobody"'].join("\n"),
     );
   });
 
