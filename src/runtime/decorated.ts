@@ -1,11 +1,13 @@
-import { plainToInstance } from "class-transformer";
-import { validate, type ValidationError } from "class-validator";
+import type { ValidationError } from "class-validator";
 import { invalidArguments, type RunAccepted } from "./run-contract";
-import type { JSONSchemaObject, ToolContext } from "../types";
+import { isObject, type JSONSchemaObject, type ToolContext, type ToolResult } from "../types";
+import { problemsTogether, problemTexts, type ArgumentProblem } from "./argument-problems";
 import { describeValue } from "./arguments";
 import { compileArgumentCleaner } from "./coerce";
+import { classTransformer, classValidator } from "./dto-libraries";
 import { invokeWithLimits, type Timeout } from "./invoke";
-import { compileValidator, type ArgumentsValidator } from "./validation";
+import { cutText, MAX_ECHOED_PATH } from "./result";
+import { compileSchemaCheck, type SchemaCheck, type SchemaFindings } from "./validation";
 
 /** How each position of a decorated method is filled. */
 export type ParameterBinding =
@@ -35,7 +37,9 @@ export interface DecoratedToolPlan {
  * The run side of a decorated tool: null-for-optional removed, scalar strings coerced, the
  * tool's own schema enforced (compiled once), arguments mapped by name to positions, DTOs
  * made into instances and checked by class-validator (custom validators included), `Date`s
- * made, then the method called on its instance under the call's limits.
+ * made, then the method called on its instance under the call's limits. When the schema
+ * refuses a call, class-validator still checks what the schema left safe to read, so that
+ * a model gets every problem in one answer.
  */
 export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
   const { name, method, instance, bindings } = plan;
@@ -52,33 +56,41 @@ export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
           const values = compiled!.positional(args, ctx);
           if (hasDtos) {
             const dtoProblems = await validateDtos(bindings, values);
-            if (dtoProblems.length > 0) return invalidArguments(name, dtoProblems);
+            if (dtoProblems.length > 0) return invalidArguments(name, problemTexts(dtoProblems));
           }
           const receiver = typeof receiverFor === "function" ? await receiverFor.call(instance, ctx) : instance;
           return method.apply(receiver, values);
         };
   return (rawArgs, ctx, fallbackTimeout) => {
-    const { clean, problemsOf } = (compiled ??= compile(plan));
+    const { clean, check } = (compiled ??= compile(plan));
     const args = clean(rawArgs);
-    const problems = problemsOf(args);
-    if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
-    return invokeWithLimits(name, body, args, ctx, plan.timeout ?? fallbackTimeout);
+    const findings = check(args);
+    if (findings === undefined) return invokeWithLimits(name, body, args, ctx, plan.timeout ?? fallbackTimeout);
+    if (!hasDtos) return Promise.resolve(invalidArguments(name, problemTexts(findings.problems)));
+    // class-validator too, on what the schema left checkable: every problem in one answer.
+    return invokeWithLimits(name, () => withDtoProblems(name, bindings, findings), args, ctx, plan.timeout ?? fallbackTimeout);
   };
 }
 
 interface Compiled {
   clean: (args: Record<string, unknown>) => Record<string, unknown>;
-  problemsOf: ArgumentsValidator;
+  check: SchemaCheck;
   positional: (args: Record<string, unknown>, ctx: ToolContext) => unknown[];
 }
 
 function compile(plan: DecoratedToolPlan): Compiled {
   return {
-    problemsOf: compileValidator(plan.inputSchema, { backtrackingPatterns: plan.backtrackingPatterns === true }),
+    check: compileSchemaCheck(plan.inputSchema, { backtrackingPatterns: plan.backtrackingPatterns === true }),
     clean: compileArgumentCleaner(plan.inputSchema, { coerce: true }),
     positional: compilePositional(plan.bindings),
   };
 }
+
+// class-transformer reads a copy, never the caller's arguments: with a discriminator it deletes
+// that key from what it reads (keepDiscriminatorProperty: false), and @Transform functions are
+// handed it. Accepted arguments are JSON data. Not structuredClone: where that global comes
+// from another realm (jest), its objects fail class-transformer's `instanceof Object`.
+const copyOf = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 type Binder = (args: Record<string, unknown>, ctx: ToolContext) => unknown;
 
@@ -111,14 +123,9 @@ function compilePositional(bindings: ParameterBinding[]): (args: Record<string, 
 /** How one position is filled, decided once per tool rather than per call. */
 function binderFor(binding: ParameterBinding): Binder {
   if (binding.kind === "ctx") return (_args, ctx) => ctx;
-  // class-transformer reads a copy, never the caller's arguments: with a discriminator it deletes
-  // that key from what it reads (keepDiscriminatorProperty: false), and @Transform functions are
-  // handed it. Accepted arguments are JSON data. Not structuredClone: where that global comes
-  // from another realm (jest), its objects fail class-transformer's `instanceof Object`.
-  const copyOf = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
   if (binding.kind === "args") {
     const dto = binding.dto as new () => object;
-    return (args) => plainToInstance(dto, copyOf(args));
+    return (args) => classTransformer().plainToInstance(dto, copyOf(args));
   }
   const { name, defaultValue, convert: how } = binding;
   // Arguments are plain (or null-prototype) objects: only a name Object.prototype also has
@@ -133,7 +140,7 @@ function binderFor(binding: ParameterBinding): Binder {
           return value === undefined ? structuredClone(defaultValue) : value;
         };
   if (how === undefined) return given;
-  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => plainToInstance(how.dto as new () => object, copyOf(item));
+  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => classTransformer().plainToInstance(how.dto as new () => object, copyOf(item));
   return (args) => {
     const value = given(args);
     if (value === undefined) return value;
@@ -141,39 +148,81 @@ function binderFor(binding: ParameterBinding): Binder {
   };
 }
 
-async function validateDtos(bindings: ParameterBinding[], positional: unknown[]): Promise<string[]> {
-  const problems: string[] = [];
+/** class-validator's problems with a call's DTO instances (the method's positional arguments). */
+async function validateDtos(bindings: ParameterBinding[], positional: unknown[]): Promise<ArgumentProblem[]> {
+  const problems: ArgumentProblem[] = [];
   for (const [index, binding] of bindings.entries()) {
     const value = positional[index];
     if (binding.kind === "ctx" || value === undefined) continue;
     if (binding.kind === "param" && (binding.convert === undefined || "date" in binding.convert)) continue;
     const prefix = binding.kind === "args" ? "" : binding.name;
     const items = Array.isArray(value) ? value.map((item, i) => ({ item, path: `${prefix}[${i}]` })) : [{ item: value, path: prefix }];
-    for (const { item, path } of items) {
-      for (const error of await validate(item as object)) {
-        const known = withoutUnknownInstances(error);
-        if (known !== undefined) problems.push(...describeValidationError(known, path));
-      }
-    }
+    for (const { item, path } of items) problems.push(...(await instanceProblems(item as object, path)));
   }
   return problems;
-
-  // An instance of a class without validators (a discriminated subtype that is only its
-  // discriminator) is "an unknown value" to class-validator, though the schema check already
-  // accepted its exact shape. A plain object (a nested DTO without @Type) is still reported.
-  function withoutUnknownInstances(error: ValidationError): ValidationError | undefined {
-    const target: unknown = error.target;
-    if (error.constraints?.unknownValue !== undefined && typeof target === "object" && target !== null && Object.getPrototypeOf(target) !== Object.prototype) return undefined;
-    if (error.children === undefined || error.children.length === 0) return error;
-    const children = error.children.map(withoutUnknownInstances).filter((child) => child !== undefined);
-    if (children.length === error.children.length) return error;
-    return children.length === 0 && error.constraints === undefined ? undefined : ({ ...error, children } as ValidationError);
-  }
 }
 
-/** class-validator's errors, flattened to one sentence per failed constraint with its path. */
-function describeValidationError(error: ValidationError, parent: string): string[] {
+/**
+ * The `invalid_arguments` result of a call the schema refused, with class-validator's problems
+ * added: it checks the DTO values the schema left checkable (objects, made into instances as
+ * the call would make them), and says only what the schema did not already say.
+ */
+async function withDtoProblems(toolName: string, bindings: ParameterBinding[], findings: SchemaFindings): Promise<ToolResult> {
+  let dtoProblems: ArgumentProblem[] = [];
+  try {
+    dtoProblems = await checkableDtoProblems(bindings, findings.checkable);
+  } catch {
+    // A validator (or @Transform) that throws on a value the schema refused: the schema's own
+    // problems are the answer, as they were before class-validator was asked.
+  }
+  return invalidArguments(toolName, problemTexts(problemsTogether(findings.problems, dtoProblems)));
+}
+
+async function checkableDtoProblems(bindings: ParameterBinding[], args: Record<string, unknown>): Promise<ArgumentProblem[]> {
+  const { plainToInstance } = classTransformer();
+  const problems: ArgumentProblem[] = [];
+  const check = async (dto: Function, plain: unknown, path: string) => {
+    if (isObject(plain)) problems.push(...(await instanceProblems(plainToInstance(dto as new () => object, copyOf(plain)), path)));
+  };
+  for (const binding of bindings) {
+    if (binding.kind === "args") await check(binding.dto, args, "");
+    if (binding.kind !== "param" || binding.convert === undefined || "date" in binding.convert) continue;
+    const value = hasOwn.call(args, binding.name) ? args[binding.name] : undefined;
+    const { dto, each } = binding.convert;
+    if (!each) await check(dto, value, binding.name);
+    else if (Array.isArray(value)) for (const [i, item] of value.entries()) await check(dto, item, `${binding.name}[${i}]`);
+  }
+  return problems;
+}
+
+/** class-validator's problems with one DTO instance, whose path in the arguments is `path`. */
+async function instanceProblems(item: object, path: string): Promise<ArgumentProblem[]> {
+  const problems: ArgumentProblem[] = [];
+  for (const error of await classValidator().validate(item)) {
+    const known = withoutUnknownInstances(error);
+    if (known !== undefined) problems.push(...describeValidationError(known, path));
+  }
+  return problems;
+}
+
+/**
+ * An instance of a class without validators (a discriminated subtype that is only its
+ * discriminator) is "an unknown value" to class-validator, though the schema check already
+ * accepted its exact shape. A plain object (a nested DTO without @Type) is still reported.
+ */
+function withoutUnknownInstances(error: ValidationError): ValidationError | undefined {
+  const target: unknown = error.target;
+  if (error.constraints?.unknownValue !== undefined && typeof target === "object" && target !== null && Object.getPrototypeOf(target) !== Object.prototype) return undefined;
+  if (error.children === undefined || error.children.length === 0) return error;
+  const children = error.children.map(withoutUnknownInstances).filter((child) => child !== undefined);
+  if (children.length === error.children.length) return error;
+  return children.length === 0 && error.constraints === undefined ? undefined : ({ ...error, children } as ValidationError);
+}
+
+/** class-validator's errors, flattened to one problem per failed constraint with its path. */
+function describeValidationError(error: ValidationError, parent: string): ArgumentProblem[] {
   const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
-  const own = Object.values(error.constraints ?? {}).map((message) => `"${path}": ${message}, got ${describeValue(error.value)}`);
+  const shown = cutText(path, MAX_ECHOED_PATH);
+  const own = Object.values(error.constraints ?? {}).map((message) => ({ path, text: `"${shown}": ${message}, got ${describeValue(error.value)}` }));
   return [...own, ...(error.children ?? []).flatMap((child) => describeValidationError(child, path))];
 }

@@ -1,10 +1,12 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { RegExpEngine } from "ajv/dist/types";
-import addFormats from "ajv-formats";
 import { mapSubschemas } from "../subschemas";
 import { isSchemaObject, type JSONSchemaObject } from "../types";
 import { describeValue } from "./arguments";
+import { problemsTogether, problemTexts, type ArgumentProblem } from "./argument-problems";
+import { knowFormatsOf } from "./formats";
 import { linearPattern, testLinear } from "./linear-regexp";
+import { unsafeValues, withoutValuesAt } from "./refused-values";
 import { cutText, MAX_ECHOED_PATH } from "./result";
 
 /** How a tool's `pattern`s may run: on RE2 only (the default), or on JavaScript's backtracking engine where RE2 cannot. */
@@ -45,16 +47,18 @@ function linearEngineFor(backtracking: boolean): RegExpEngine {
 
 /**
  * Ajv is a compiler and a cache of compiled validators, holding no per-call state: one per
- * pattern policy for the process. `verbose` keeps the offending data and schema in each error
- * so messages can say what came and what was expected.
+ * pattern policy for the process, made (and Ajv loaded) when the first schema is compiled or
+ * checked. `verbose` keeps the offending data and schema in each error so messages can say
+ * what came and what was expected.
  */
 const sharedAjv = new Map<boolean, Ajv>();
 function ajv(backtracking = false): Ajv {
   let instance = sharedAjv.get(backtracking);
   if (instance === undefined) {
+    const { default: AjvClass } = require("ajv") as typeof import("ajv");
     // unicodeRegExp off: `pattern`s mean what they mean to JavaScript and class-validator.
     // ownProperties: an argument named "toString" that was not sent is missing, not a function.
-    instance = new Ajv({
+    instance = new AjvClass({
       allErrors: true,
       strict: false,
       verbose: true,
@@ -64,9 +68,6 @@ function ajv(backtracking = false): Ajv {
       ownProperties: true,
       code: { regExp: linearEngineFor(backtracking) },
     });
-    addFormats(instance);
-    // Gemini's and OpenAPI's marker for a string enum: the enum itself says what is allowed.
-    instance.addFormat("enum", true);
     sharedAjv.set(backtracking, instance);
   }
   return instance;
@@ -80,11 +81,42 @@ export type ArgumentsValidator = (args: Record<string, unknown>) => string[];
  * opt-in, throws here); the validator returns each problem as a sentence.
  */
 export function compileValidator(schema: JSONSchemaObject, options: PatternOptions = {}): ArgumentsValidator {
+  const findingsOf = compileSchemaCheck(schema, options);
+  return (args) => problemTexts(findingsOf(args)?.problems ?? []);
+}
+
+/** What the schema found wrong with a call's arguments. */
+export interface SchemaFindings {
+  problems: ArgumentProblem[];
+  /** The arguments without the values the schema refused as unsafe to read further (see refused-values): what other checks may still look at. */
+  checkable: Record<string, unknown>;
+}
+
+/** Returns what is wrong with `args`, or `undefined` when they are valid. */
+export type SchemaCheck = (args: Record<string, unknown>) => SchemaFindings | undefined;
+
+/** `schema` compiled now, as `compileValidator` compiles it; the check says where each problem is. */
+export function compileSchemaCheck(schema: JSONSchemaObject, options: PatternOptions = {}): SchemaCheck {
   const phases = compilePhases(schema, options);
   return (args) => {
-    for (const phase of phases) if (!phase(args)) return (phase.errors ?? []).map(describeAjvError);
-    return [];
+    for (const [index, phase] of phases.entries()) {
+      if (phase(args)) continue;
+      let problems = phaseProblems(phase);
+      let checkable = withoutValuesAt(args, (phase.errors ?? []).flatMap(unsafeValues));
+      // The later phases (the patterns) on what is left, so every problem comes in one answer.
+      for (const later of phases.slice(index + 1)) {
+        if (later(checkable)) continue;
+        problems = problemsTogether(problems, phaseProblems(later));
+        checkable = withoutValuesAt(checkable, (later.errors ?? []).flatMap(unsafeValues));
+      }
+      return { problems, checkable };
+    }
+    return undefined;
   };
+}
+
+function phaseProblems(phase: ValidateFunction): ArgumentProblem[] {
+  return (phase.errors ?? []).map((error) => ({ path: problemPath(error), text: describeAjvError(error) }));
 }
 
 /** Whether a value fits `schema`, checked as `compileValidator` checks it. */
@@ -110,6 +142,7 @@ export function compileSchema(schema: JSONSchemaObject, options: PatternOptions 
   // A copy: Ajv writes into some schemas it compiles (`nullable` beside a type list gains "null").
   const { $schema: _schema, $id: _id, ...rest } = JSON.parse(JSON.stringify(draft7Tuples(schema))) as JSONSchemaObject;
   const compiler = ajv(options.backtrackingPatterns === true);
+  knowFormatsOf(compiler, rest);
   const validate = compiler.compile(rest);
   // The compiled function is ours to keep; Ajv's own cache would only grow (never hit: each
   // tool compiles once).
@@ -204,11 +237,21 @@ export function argumentPath(instancePath: string): string {
 }
 
 function fullArgumentPath(instancePath: string): string {
+  if (instancePath === "") return "";
   return instancePath
     .slice(1)
     .split("/")
     .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
     .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), "");
+}
+
+/** The whole path (never cut) of what `error` is about: for a missing or unknown key, the key's own. */
+function problemPath(error: ErrorObject): string {
+  const path = fullArgumentPath(error.instancePath);
+  const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  if (error.keyword === "required") return join(path, String(params.missingProperty));
+  if (error.keyword === "additionalProperties") return join(path, String(params.additionalProperty));
+  return path;
 }
 
 function join(parent: string, child: string): string {

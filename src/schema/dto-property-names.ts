@@ -1,4 +1,4 @@
-import { getMetadataStorage, ValidationTypes } from "class-validator";
+import { classValidator } from "../runtime/dto-libraries";
 import { discriminatorOf, DtoSchemaError, nestedClassesOf } from "./dto-schema";
 
 /** Keys a call may not carry at any depth (the arguments check refuses them as prototype pollution). */
@@ -18,6 +18,7 @@ const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
  * Recursive DTOs are walked once per class.
  */
 export function refuseReservedPropertyNames(dto: Function): void {
+  const { getMetadataStorage, ValidationTypes } = classValidator();
   const seen = new Set<Function>();
   const visit = (ctor: Function, path: readonly string[]) => {
     if (seen.has(ctor)) return;

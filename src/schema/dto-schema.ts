@@ -1,7 +1,7 @@
-import { getMetadataStorage, IS_DATE_STRING, IS_ENUM, IS_URL, MATCHES, MAX, MIN, ValidationTypes } from "class-validator";
 import type { ValidationMetadata } from "class-validator/types/metadata/ValidationMetadata";
-import { targetConstructorToSchema } from "class-validator-jsonschema";
+import type { IOptions } from "class-validator-jsonschema/build/options";
 import type { ISchemaConverters } from "class-validator-jsonschema/build/defaultConverters";
+import { classTransformerStorage, classValidator, classValidatorJsonSchema } from "../runtime/dto-libraries";
 import { LinearRegExp, linearPattern } from "../runtime/linear-regexp";
 import type { JSONSchemaObject } from "../types";
 import { enumSchema, enumValues } from "./enum-values";
@@ -17,14 +17,17 @@ type ConvertedSchema = Exclude<ISchemaConverters[string], Function>;
  * decorators or the property's TypeScript type instead), and `@Matches` with flags (JSON
  * Schema patterns have none: refused rather than silently changed).
  */
-const CONVERTERS: ISchemaConverters = {
-  [IS_ENUM]: (meta: ValidationMetadata) => enumSchema(enumValues(meta.constraints[0])) as ConvertedSchema,
-  [IS_URL]: { type: "string", format: "uri" },
-  [IS_DATE_STRING]: { type: "string", format: "date-time" },
-  [MIN]: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
-  [MAX]: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
-  [MATCHES]: (meta: ValidationMetadata) => ({ type: "string", pattern: matchesPattern(meta) }),
-};
+function converters(): ISchemaConverters {
+  const { IS_DATE_STRING, IS_ENUM, IS_URL, MATCHES, MAX, MIN } = classValidator();
+  return {
+    [IS_ENUM]: (meta: ValidationMetadata) => enumSchema(enumValues(meta.constraints[0])) as ConvertedSchema,
+    [IS_URL]: { type: "string", format: "uri" },
+    [IS_DATE_STRING]: { type: "string", format: "date-time" },
+    [MIN]: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
+    [MAX]: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
+    [MATCHES]: (meta: ValidationMetadata) => ({ type: "string", pattern: matchesPattern(meta) }),
+  };
+}
 
 function matchesPattern(meta: ValidationMetadata): string {
   const result = patternSource(meta.constraints[0], meta.constraints[1]);
@@ -38,10 +41,9 @@ function matchesPattern(meta: ValidationMetadata): string {
   return result.source;
 }
 
-// class-transformer keeps `@Type` metadata in a storage its typings only declare under types/.
-const { defaultMetadataStorage } = require("class-transformer/cjs/storage") as typeof import("class-transformer/types/storage");
-
-const OPTIONS = { additionalConverters: CONVERTERS, classTransformerMetadataStorage: defaultMetadataStorage };
+/** Built with the first DTO schema: the DTO libraries load only when a DTO needs them. */
+let options: Partial<IOptions> | undefined;
+const schemaOptions = () => (options ??= { additionalConverters: converters(), classTransformerMetadataStorage: classTransformerStorage() });
 
 /** Thrown with a sentence a developer can act on; the scanner adds where it happened. */
 export class DtoSchemaError extends Error {}
@@ -62,7 +64,7 @@ function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: bo
       `DTO ${[...chain, ctor].map((c) => c.name).join(" → ")} refers back to itself; recursive types cannot be inlined into a tool schema. Give the parameter an explicit schema with @Param({ schema }) instead.`,
     );
   }
-  const raw = targetConstructorToSchema(ctor, OPTIONS) as JSONSchemaObject;
+  const raw = classValidatorJsonSchema().targetConstructorToSchema(ctor, schemaOptions()) as JSONSchemaObject;
   const entries = Object.entries(raw.properties ?? {});
   if (entries.length === 0 && !allowEmpty) {
     throw new DtoSchemaError(
@@ -127,6 +129,7 @@ function nestedSchema(owner: Function, key: string, chain: Function[]): JSONSche
 
 /** Whether class-validator fails an instance of `ctor` that lacks `property` (validators on it, none making it optional). */
 function requires(ctor: Function, property: string): boolean {
+  const { getMetadataStorage, ValidationTypes } = classValidator();
   const metadata = getMetadataStorage()
     .getTargetValidationMetadatas(ctor, "", true, false)
     .filter((meta) => meta.propertyName === property);
@@ -143,8 +146,8 @@ export interface Discriminator {
 
 /** The discriminator declared on `owner.key`, checked (a DtoSchemaError says what is wrong with it); undefined without one. */
 export function discriminatorOf(owner: Function, key: string): Discriminator | undefined {
-  const options = defaultMetadataStorage.findTypeMetadata(owner, key)?.options;
-  const declared = options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
+  const typeOptions = classTransformerStorage().findTypeMetadata(owner, key)?.options;
+  const declared = typeOptions?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
   if (declared === undefined || declared === null) return undefined;
   const where = `${owner.name}.${key}`;
   const { property, subTypes } = declared;
@@ -166,7 +169,7 @@ export function discriminatorOf(owner: Function, key: string): Discriminator | u
     }
     byName.set(name, value);
   }
-  return { property, subTypes: [...byName].map(([name, value]) => ({ name, value })), keep: Boolean(options?.keepDiscriminatorProperty) };
+  return { property, subTypes: [...byName].map(([name, value]) => ({ name, value })), keep: Boolean(typeOptions?.keepDiscriminatorProperty) };
 }
 
 /**
@@ -177,14 +180,14 @@ export function discriminatorOf(owner: Function, key: string): Discriminator | u
 export function nestedClassesOf(owner: Function, key: string, validatesNested: boolean): Function[] {
   const discriminator = discriminatorOf(owner, key);
   if (discriminator !== undefined) return discriminator.subTypes.map(({ value }) => value);
-  const declared = defaultMetadataStorage.findTypeMetadata(owner, key)?.typeFunction();
+  const declared = classTransformerStorage().findTypeMetadata(owner, key)?.typeFunction();
   const nested = declared ?? (validatesNested ? Reflect.getMetadata("design:type", owner.prototype, key) : undefined);
   return isUserClass(nested) ? [nested] : [];
 }
 
 /** The class of a nested property: class-transformer's `@Type`, else the emitted design type. */
 function nestedClass(owner: Function, key: string): Function {
-  const declared = defaultMetadataStorage.findTypeMetadata(owner, key)?.typeFunction();
+  const declared = classTransformerStorage().findTypeMetadata(owner, key)?.typeFunction();
   const designed = Reflect.getMetadata("design:type", owner.prototype, key) as Function | undefined;
   const nested = declared ?? (designed !== Array ? designed : undefined);
   if (typeof nested !== "function" || nested === Object) {
