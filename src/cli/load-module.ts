@@ -36,7 +36,7 @@ export async function loadModule(specifier: string, { cwd = process.cwd(), note 
   registerRequireHook(); // first: a path without its extension may name a .ts file
   const file = resolveModule(specifier, cwd);
   const fail = (error: unknown) => {
-    const [reason, fix] = explainLoadFailure(error, cwd);
+    const [reason, fix] = explainLoadFailure(error, file, cwd);
     return new CliError(`cannot load ${specifier}: ${withFix(reason, fix)}`, 2, { cause: error });
   };
   if (isTypeScriptFile(file)) note?.(compilerNote(cwd));

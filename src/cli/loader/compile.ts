@@ -15,7 +15,7 @@ export function ownTypeScript(): typeof TS {
   try {
     loaded = require("typescript") as typeof TS;
   } catch (error) {
-    throw loaderFailure("toolnexus cannot load its own TypeScript compiler (its `typescript` dependency); reinstall toolnexus", error);
+    throw loaderFailure("toolnexus cannot load its own TypeScript compiler (its `typescript` dependency)", error);
   }
   if (typeof loaded.transpileModule !== "function") {
     throw loaderFailure("toolnexus cannot use its own TypeScript compiler", new Error(`typescript ${String(loaded.version)} has no transpileModule`));
