@@ -3,7 +3,7 @@
  * The `toolnexus` CLI: export, call, serve, list, generate. Commands live in ./commands, one file
  * each, registered below with one line each. Registering a command only defines its options:
  * what it runs (the toolkit, the providers, MCP, the TypeScript compiler) is required when it
- * runs, so `--help` and `--version` start fast (test/cli/startup.test.ts).
+ * runs, so `--help` and `--version` start fast (test/cli/starting-fast.test.ts).
  */
 import { Command, CommanderError } from "commander";
 import { registerCall } from "./commands/call";
