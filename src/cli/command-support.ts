@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { CliError } from "./errors";
-import { toolkitFromModule, type ToolkitLike } from "./find-tools";
-import { loadModule } from "./load-module";
+import type { ToolkitLike } from "./find-tools";
 
 /** A command's registration: one function per file in commands/, one line each in main.ts. */
 export type RegisterCommand = (program: Command) => Command;
@@ -16,10 +15,17 @@ export function withModuleOptions(command: Command): Command {
   return command.option("--export <name>", "use only this export of the module (when it exports several toolkits)");
 }
 
-/** Loads `specifier` and finds its tools. */
-export async function loadToolkit(specifier: string, options: ModuleOptions = {}): Promise<ToolkitLike> {
-  const loaded = await loadModule(specifier);
-  return toolkitFromModule(loaded.exports, specifier, options.export);
+/**
+ * Loads `specifier` and finds its tools, with the `--export` and `--verbose` of `command`. The
+ * loader and the toolkit are required here, when a command runs, not when the CLI starts:
+ * `--help` stays fast.
+ */
+export async function loadToolkit(specifier: string, command: Command): Promise<ToolkitLike> {
+  const { loadModule } = require("./load-module") as typeof import("./load-module");
+  const { toolkitFromModule } = require("./find-tools") as typeof import("./find-tools");
+  const { export: pick, verbose } = command.optsWithGlobals<ModuleOptions & { verbose?: boolean }>();
+  const loaded = await loadModule(specifier, verbose ? { note } : {});
+  return toolkitFromModule(loaded.exports, specifier, pick);
 }
 
 /** A line for humans on stderr (stdout carries the command's output). */

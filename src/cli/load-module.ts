@@ -1,9 +1,13 @@
 import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { extname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CliError, messageOf, withFix } from "./errors";
-import { registerTypeScript, TYPESCRIPT_EXTENSIONS } from "./typescript";
+import { CliError, withFix } from "./errors";
+import { explainLoadFailure } from "./load-failure";
+import { isTypeScriptFile, moduleFormatOf } from "./loader/module-format";
+import { registerEsmHooks } from "./loader/register-esm-hooks";
+import { registerRequireHook } from "./loader/require-hook";
+import { compilerNote } from "./version-report";
 
 export interface LoadedModule {
   /** The absolute path that was loaded. */
@@ -12,37 +16,43 @@ export interface LoadedModule {
   exports: unknown;
 }
 
-/**
- * Loads a user's module: a path relative to `cwd` (or a package name), `.ts`/`.cts` through
- * the TypeScript hook, `.js`/`.cjs` with `require`, `.mjs` and ES-module `.js` with `import()`.
- * Every failure is a CliError naming the module, the reason and the fix.
- */
-export async function loadModule(specifier: string, cwd: string = process.cwd()): Promise<LoadedModule> {
-  const file = resolveModule(specifier, cwd);
-  const extension = extname(file).toLowerCase();
-  const fail = (reason: string, fix: string, cause?: unknown) => new CliError(`cannot load ${specifier}: ${withFix(reason, fix)}`, 2, { cause });
+export interface LoadOptions {
+  /** What relative paths and package names are resolved from. Default `process.cwd()`. */
+  cwd?: string;
+  /** Receives a line for `--verbose` (which compiler loads .ts files). */
+  note?: (text: string) => void;
+}
 
-  if (extension === ".mts") {
-    throw fail("ES-module TypeScript (.mts) is not supported", "Rename it to .ts, or compile it to .mjs first.");
-  }
-  if ((TYPESCRIPT_EXTENSIONS as readonly string[]).includes(extension)) {
-    try {
-      registerTypeScript(cwd);
-    } catch (error) {
-      throw fail(messageOf(error), "", error);
-    }
-  }
+/**
+ * Loads a user's module: a path relative to `cwd` (or a package name). Its format is decided
+ * as Node and TypeScript's NodeNext decide it, by extension and the nearest package.json
+ * `"type"`: CommonJS (`.cjs`, `.cts`, and `.js`/`.ts`/`.tsx` outside `"type": "module"`) with
+ * `require`, ES modules (`.mjs`, `.mts`, and `.js`/`.ts`/`.tsx` under `"type": "module"`,
+ * top-level await included) with `import()`. TypeScript is compiled by toolnexus's own
+ * compiler, with decorator metadata, wherever it is met. Every failure is a CliError naming
+ * the module, the file at fault, the reason and the fix.
+ */
+export async function loadModule(specifier: string, { cwd = process.cwd(), note }: LoadOptions = {}): Promise<LoadedModule> {
+  registerRequireHook(); // first: a path without its extension may name a .ts file
+  const file = resolveModule(specifier, cwd);
+  const fail = (error: unknown) => {
+    const [reason, fix] = explainLoadFailure(error, file, cwd);
+    return new CliError(`cannot load ${specifier}: ${withFix(reason, fix)}`, 2, { cause: error });
+  };
+  if (isTypeScriptFile(file)) note?.(compilerNote(cwd));
   try {
-    if (extension === ".mjs") return { file, exports: await import(pathToFileURL(file).href) };
-    try {
-      return { file, exports: require(file) as unknown };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ERR_REQUIRE_ESM") throw error;
-      return { file, exports: await import(pathToFileURL(file).href) };
+    if (moduleFormatOf(file) === "commonjs") {
+      try {
+        return { file, exports: require(file) as unknown };
+      } catch (error) {
+        // A .js file Node finds ES-module syntax in, with top-level await: only import() can load it.
+        if ((error as NodeJS.ErrnoException).code !== "ERR_REQUIRE_ASYNC_MODULE") throw error;
+      }
     }
+    registerEsmHooks();
+    return { file, exports: await import(pathToFileURL(file).href) };
   } catch (error) {
-    const [reason, fix] = explain(error);
-    throw fail(reason, fix, error);
+    throw fail(error);
   }
 }
 
@@ -58,20 +68,4 @@ function resolveModule(specifier: string, cwd: string): string {
   } catch {
     throw new CliError(`cannot load ${specifier}: no such file (looked in ${cwd}). Check the path; it is relative to the current directory.`);
   }
-}
-
-function explain(error: unknown): [reason: string, fix: string] {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = messageOf(error);
-  const name = error instanceof Error ? error.name : "Error";
-  if (/Cannot use import statement outside a module|Unexpected token 'export'/.test(message)) {
-    return [`${name}: ${message}`, 'It is an ES module: name it .mjs, or set "type": "module" in its package.json.'];
-  }
-  if (code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND") {
-    return [message, "Install the missing package, or fix the import path."];
-  }
-  if (error instanceof SyntaxError) return [`${name}: ${message}`, "Fix the syntax error."];
-  // toolnexus's own errors (a tool that cannot be built, a duplicate name) already say how to fix them.
-  if (["ScanError", "ToolDefinitionError", "DuplicateToolError", "ExportError"].includes(name)) return [`${name}: ${message}`, ""];
-  return [`the module threw ${name}: ${message}`, "Fix what the module does when it is loaded (run with --verbose for the stack)."];
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * The `toolnexus` CLI: export, call, serve, list. Commands live in ./commands, one file each,
- * registered below with one line each.
+ * The `toolnexus` CLI: export, call, serve, list, generate. Commands live in ./commands, one file
+ * each, registered below with one line each. Registering a command only defines its options:
+ * what it runs (the toolkit, the providers, MCP, the TypeScript compiler) is required when it
+ * runs, so `--help` and `--version` start fast (test/cli/starting-fast.test.ts).
  */
 import { Command, CommanderError } from "commander";
-import { packageVersion } from "../mcp/version";
 import { registerCall } from "./commands/call";
 import { registerExport } from "./commands/export";
 import { registerGenerate } from "./commands/generate";
@@ -15,8 +16,8 @@ import { CliError, messageOf } from "./errors";
 export function buildProgram(): Command {
   const program = new Command("toolnexus")
     .description("Turn TypeScript services into LLM tools: export their declarations, call them, serve them over MCP.")
-    .version(packageVersion(), "-V, --version")
-    .option("--verbose", "print stack traces with errors")
+    .option("-V, --version", "print the versions of toolnexus and of the TypeScript compiler it loads .ts files with")
+    .option("--verbose", "print stack traces with errors, and which compiler loads .ts files")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ outputError: () => {} }); // errors are printed by main(), one line each
@@ -28,6 +29,11 @@ export function buildProgram(): Command {
   registerList(program);
   registerGenerate(program);
 
+  program.on("option:version", () => {
+    const { versionReport } = require("./version-report") as typeof import("./version-report");
+    process.stdout.write(versionReport(process.cwd()));
+    throw new CommanderError(0, "commander.version", "");
+  });
   return program;
 }
 

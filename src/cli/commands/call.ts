@@ -18,7 +18,7 @@ export function registerCall(program: Command): Command {
     .argument("[args]", 'the arguments as a JSON object, e.g. \'{"city":"Chennai"}\'; "-" reads them from stdin', "{}")
     .option("--timeout <ms>", "end the call with a timeout result after this many milliseconds", wholeNumber("--timeout", { min: 1 }))
     .option("--json", "print the whole result ({ output, isError, metadata }) as JSON");
-  return withModuleOptions(command).action(async (specifier: string, tool: string, rawArgs: string, options: CallOptions) => {
+  return withModuleOptions(command).action(async (specifier: string, tool: string, rawArgs: string, options: CallOptions, self: Command) => {
     let args = rawArgs;
     if (args === "-") {
       try {
@@ -27,7 +27,7 @@ export function registerCall(program: Command): Command {
         throw new CliError(`cannot read the arguments from stdin: ${messageOf(error)}. Pipe a JSON object in, or pass it as the third argument.`);
       }
     }
-    const toolkit = await loadToolkit(specifier, options);
+    const toolkit = await loadToolkit(specifier, self);
     const controller = new AbortController();
     const interrupt = () => controller.abort(new Error("interrupted (Ctrl-C)"));
     process.once("SIGINT", interrupt);

@@ -1,9 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { ADAPTERS, describeExport, type AnyExportOptions, type ExportFormat } from "../../providers";
+import type * as Providers from "../../providers";
+import type { AnyExportOptions, ExportFormat } from "../../providers";
 import { CliError, messageOf } from "../errors";
 import { finish, loadToolkit, note, withModuleOptions, type ModuleOptions } from "../command-support";
+import { EXPORT_FORMATS } from "../export-formats";
 
 interface ExportOptions extends ModuleOptions {
   format: ExportFormat;
@@ -21,19 +23,20 @@ export function registerExport(program: Command): Command {
     .command("export")
     .description("print the tool declarations for a provider; what the provider's schema dialect changed goes to stderr")
     .argument("<module>", "a .ts or .js module that exports tools (a Toolkit, Tools, decorated classes or instances)")
-    .addOption(new Option("-f, --format <format>", "provider format").choices(Object.keys(ADAPTERS)).default("gemini"))
+    .addOption(new Option("-f, --format <format>", "provider format").choices(EXPORT_FORMATS).default("gemini"))
     .option("--strict", "OpenAI strict mode (formats openai and openai-responses)")
     .option("--json-schema", "Gemini: send the full JSON Schema as parametersJsonSchema")
     .addOption(new Option("--names <mode>", "tool names a provider rejects: exact = error, sanitize = map them").choices(["exact", "sanitize"]).default("exact"))
     .option("-o, --out <file>", "write the declarations to this file instead of stdout");
-  return withModuleOptions(command).action(async (specifier: string, options: ExportOptions) => {
+  return withModuleOptions(command).action(async (specifier: string, options: ExportOptions, self: Command) => {
     if (options.strict && !STRICT_FORMATS.includes(options.format)) {
       throw new CliError(`--strict applies to the formats ${STRICT_FORMATS.join(" and ")}, not ${options.format}. Drop --strict, or use --format openai.`);
     }
     if (options.jsonSchema && options.format !== "gemini") {
       throw new CliError(`--json-schema applies to the gemini format, not ${options.format}. Drop --json-schema, or use --format gemini.`);
     }
-    const toolkit = await loadToolkit(specifier, options);
+    const toolkit = await loadToolkit(specifier, self);
+    const { describeExport } = require("../../providers") as typeof Providers;
     const exportOptions: AnyExportOptions = {
       names: options.names,
       ...(options.strict ? { strict: true } : {}),

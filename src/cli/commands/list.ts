@@ -13,8 +13,8 @@ export function registerList(program: Command): Command {
     .description("show each tool with its parameters as a table")
     .argument("<module>", "a .ts or .js module that exports tools")
     .option("--json", "print the tools (name, description, inputSchema, annotations) as JSON instead");
-  return withModuleOptions(command).action(async (specifier: string, options: ListOptions) => {
-    const tools = (await loadToolkit(specifier, options)).tools();
+  return withModuleOptions(command).action(async (specifier: string, options: ListOptions, self: Command) => {
+    const tools = (await loadToolkit(specifier, self)).tools();
     if (options.json) {
       const plain = tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, ...(annotations ? { annotations } : {}) }));
       return finish(0, `${JSON.stringify(plain, null, 2)}\n`);

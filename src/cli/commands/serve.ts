@@ -8,37 +8,46 @@ interface ServeOptions extends ModuleOptions {
   stdio?: boolean;
   http?: string | true;
   token?: string;
-  allowedHost: string[];
+  allowedHost?: string[];
   path: string;
-  maxBody?: number;
+  maxBody: number;
   jsonResponse?: boolean;
-  shutdownTimeout?: number;
-  name?: string;
+  shutdownTimeout: number;
+  name: string;
 }
+
+/**
+ * serveMcp's defaults, restated so that `--help` can show them without loading the MCP SDK
+ * (test/cli/serve-defaults.test.ts holds them equal to the library's).
+ */
+export const SERVE_DEFAULTS = { address: "127.0.0.1:3000", path: "/mcp", maxBodyBytes: 1_048_576, shutdownTimeout: 10_000, name: "toolnexus" } as const;
 
 const HTTP_ONLY = ["token", "allowedHost", "path", "maxBody", "jsonResponse"] as const;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
-/** `toolnexus serve <module>`: an MCP server over stdio (default) or streamable HTTP. */
+/** `toolnexus serve <module>`: an MCP server over stdio (default) or streamable HTTP. Each default shows once in `--help`, as commander's "(default: ...)". */
 export function registerServe(program: Command): Command {
   const command = program
     .command("serve")
-    .description("serve the tools as an MCP server, over stdio (default) or streamable HTTP (stateless)")
+    .description("serve the tools as an MCP server over stdio, or over streamable HTTP (stateless) with --http")
     .argument("<module>", "a .ts or .js module that exports tools")
     .option("--stdio", "serve over stdin/stdout (the default)")
-    .option("--http [address]", "serve over streamable HTTP at [host:]port (default 127.0.0.1:3000; port 0 picks a free one)")
+    .option("--http [address]", `serve over streamable HTTP at [host:]port; port 0 picks a free one (--http alone: ${SERVE_DEFAULTS.address})`)
     .addOption(new Option("--token <token>", "HTTP: require Authorization: Bearer <token>").env("TOOLNEXUS_TOKEN"))
-    .option(
-      "--allowed-host <host>",
-      "HTTP: also answer this Host header (repeatable; default localhost, 127.0.0.1, [::1])",
-      (value: string, all: string[]) => [...all, value],
-      [] as string[],
-    )
-    .option("--path <path>", "HTTP: the endpoint path", "/mcp")
-    .option("--max-body <bytes>", "HTTP: request-size limit in bytes (default 1048576)", wholeNumber("--max-body", { min: 1 }))
+    .option("--allowed-host <host>", "HTTP: also answer this Host header (repeatable); localhost, 127.0.0.1 and [::1] are always answered", (value: string, all: string[] = []) => [
+      ...all,
+      value,
+    ])
+    .option("--path <path>", "HTTP: the endpoint path", SERVE_DEFAULTS.path)
+    .option("--max-body <bytes>", "HTTP: request-size limit in bytes", wholeNumber("--max-body", { min: 1 }), SERVE_DEFAULTS.maxBodyBytes)
     .option("--json-response", "HTTP: answer with JSON bodies instead of SSE streams")
-    .option("--shutdown-timeout <ms>", "on Ctrl-C/SIGTERM, wait this long for calls in flight before aborting them (default 10000)", wholeNumber("--shutdown-timeout"))
-    .option("--name <name>", "the server name sent to clients (default toolnexus)");
+    .option(
+      "--shutdown-timeout <ms>",
+      "on Ctrl-C/SIGTERM, wait this long for calls in flight before aborting them",
+      wholeNumber("--shutdown-timeout"),
+      SERVE_DEFAULTS.shutdownTimeout,
+    )
+    .option("--name <name>", "the server name sent to clients", SERVE_DEFAULTS.name);
   return withModuleOptions(command).action(async (specifier: string, options: ServeOptions, self: Command) => {
     const verbose = Boolean(self.optsWithGlobals().verbose);
     if (options.stdio && options.http !== undefined) throw new CliError("--stdio and --http exclude each other. Pick one.");
@@ -54,14 +63,11 @@ export function registerServe(program: Command): Command {
       divertStdout();
     }
     const address = options.http === undefined ? undefined : parseAddress(options.http);
-    const toolkit = await loadToolkit(specifier, options);
+    const toolkit = await loadToolkit(specifier, self);
     const mcp = loadMcp();
     const onError = verbose ? (error: Error) => note(`mcp: ${messageOf(error)}`) : undefined;
-    const common = {
-      ...(options.name !== undefined ? { name: options.name } : {}),
-      ...(options.shutdownTimeout !== undefined ? { shutdownTimeout: options.shutdownTimeout } : {}),
-      ...(onError ? { onError } : {}),
-    };
+    const common = { name: options.name, shutdownTimeout: options.shutdownTimeout, ...(onError ? { onError } : {}) };
+    const allowedHosts = options.allowedHost ?? [];
     let handle: Mcp.McpServerHandle;
     try {
       handle =
@@ -73,8 +79,8 @@ export function registerServe(program: Command): Command {
               port: address.port,
               path: options.path,
               ...(options.token !== undefined ? { token: options.token } : {}),
-              ...(options.allowedHost.length > 0 ? { allowedHosts: [...mcp.defaultAllowedHosts(address.host), ...options.allowedHost] } : {}),
-              ...(options.maxBody !== undefined ? { maxBodyBytes: options.maxBody } : {}),
+              ...(allowedHosts.length > 0 ? { allowedHosts: [...mcp.defaultAllowedHosts(address.host), ...allowedHosts] } : {}),
+              maxBodyBytes: options.maxBody,
               ...(options.jsonResponse ? { jsonResponse: true } : {}),
               ...common,
             });
@@ -97,7 +103,7 @@ export function registerServe(program: Command): Command {
       note(`serving ${tools} over MCP at ${handle.url} (streamable HTTP, stateless; Ctrl-C to stop)`);
       if (!LOOPBACK.has(address!.host) && options.token === undefined)
         note("warning: listening beyond this machine without --token: anyone who can reach the port can run these tools.");
-      if ((address!.host === "0.0.0.0" || address!.host === "::") && options.allowedHost.length === 0) {
+      if ((address!.host === "0.0.0.0" || address!.host === "::") && allowedHosts.length === 0) {
         note("note: only the Host headers localhost, 127.0.0.1 and [::1] are answered; add --allowed-host <name> for each name clients use.");
       }
     } else {
@@ -119,7 +125,7 @@ export function registerServe(program: Command): Command {
 }
 
 function parseAddress(value: string | true): { host: string; port: number } {
-  if (value === true) return { host: "127.0.0.1", port: 3000 };
+  if (value === true) return parseAddress(SERVE_DEFAULTS.address);
   const match = /^(?:(\[[^\]]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(value.trim());
   const port = match ? Number(match[2]) : NaN;
   if (match === null || port > 65535) throw new CliError(`--http takes [host:]port, e.g. 3000, 127.0.0.1:3000 or [::1]:3000; got "${value}".`);

@@ -1,0 +1,140 @@
+/**
+ * When a module cannot be loaded, the one-line error names the file at fault and the real cause,
+ * and tells the user's mistakes (syntax, imports, what the module throws) from a failure of
+ * toolnexus's own loader, which it asks to be reported.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assertBuilt, expectOneLineError, runCli } from "./run-cli";
+import { removeUserProjects, userProject } from "./user-project";
+
+beforeAll(assertBuilt);
+afterAll(removeUserProjects);
+
+const cjs = userProject("nodenext-cjs");
+const esm = userProject("esm-package");
+const write = (project: string, name: string, text: string) => writeFileSync(join(project, name), text);
+
+describe("syntax errors name file:line:col", () => {
+  it.each([
+    ["CommonJS .ts", cjs],
+    ["ES-module .ts", esm],
+  ])("%s, in a file it imports", async (_, project) => {
+    write(project, "broken-syntax.ts", "export const x = {\n  a: 1,\n  b: ,\n};\n");
+    write(project, "imports-broken.ts", 'export { x } from "./broken-syntax.js";\n');
+    expectOneLineError(
+      await runCli(["list", "imports-broken.ts"], { cwd: project }),
+      2,
+      `cannot load imports-broken.ts: SyntaxError: ${join(project, "broken-syntax.ts")}:3:6: Expression expected.`,
+    );
+  });
+
+  it("an ES module in JavaScript (Node names no file for it)", async () => {
+    write(esm, "broken.mjs", "const a = 1;\nconst b = ;\n");
+    write(esm, "imports-broken.mjs", 'import "./broken.mjs";\n');
+    expectOneLineError(await runCli(["list", "imports-broken.mjs"], { cwd: esm }), 2, "SyntaxError: broken.mjs:2:11: Unexpected token ';'", "Fix the syntax error.");
+  });
+});
+
+describe("a missing import names the importing file and the specifier", () => {
+  it.each([
+    ["CommonJS .ts", cjs],
+    ["ES-module .ts", esm],
+  ])("%s: a relative path, with the TypeScript files looked for", async (_, project) => {
+    write(project, "typo.ts", 'export { TripPlanner } from "./trip-planer.js";\n');
+    write(project, "imports-typo.ts", 'export * from "./typo.js";\n');
+    expectOneLineError(
+      await runCli(["list", "imports-typo.ts"], { cwd: project }),
+      2,
+      'cannot load imports-typo.ts: typo.ts imports "./trip-planer.js", which does not exist (nor "./trip-planer.ts" or "./trip-planer.tsx"). Fix the import path',
+    );
+  });
+
+  it.each([
+    ["CommonJS .ts", cjs],
+    ["ES-module .ts", esm],
+  ])("%s: a package that is not installed", async (_, project) => {
+    write(project, "needs-package.ts", 'import { pad } from "@acme/pad/strings";\nexport const padded = pad;\n');
+    expectOneLineError(
+      await runCli(["list", "needs-package.ts"], { cwd: project }),
+      2,
+      'needs-package.ts imports "@acme/pad/strings", which cannot be found',
+      "npm install @acme/pad",
+    );
+  });
+
+  it("a name the imported ES module does not export", async () => {
+    write(esm, "wrong-name.ts", 'import { Speed } from "./pace.js";\nexport const speed = Speed;\n');
+    expectOneLineError(
+      await runCli(["list", "wrong-name.ts"], { cwd: esm }),
+      2,
+      "wrong-name.ts:1: The requested module './pace.js' does not provide an export named 'Speed'",
+      "Import a name that module exports",
+    );
+  });
+});
+
+describe("what the module throws, where it threw (in .ts lines)", () => {
+  // Type-only lines before the throw: the compiled JavaScript has fewer lines than the source.
+  const throwing =
+    "interface Config {\n  url: string;\n  retries: number;\n}\n\nexport const config: Config | undefined = undefined;\nthrow new Error('DATABASE_URL is not set');\n";
+
+  it.each([
+    ["CommonJS .ts", cjs],
+    ["ES-module .ts", esm],
+  ])("%s", async (_, project) => {
+    write(project, "throws.ts", throwing);
+    expectOneLineError(await runCli(["list", "throws.ts"], { cwd: project }), 2, "the module threw Error: DATABASE_URL is not set (at throws.ts:7:7)");
+    const verbose = await runCli(["list", "throws.ts", "--verbose"], { cwd: project });
+    expect(verbose.stderr).toContain(`${join(project, "throws.ts")}:7:7`);
+  });
+});
+
+describe("a module in the wrong format for its file says how to fix it", () => {
+  it("CommonJS code in an ES-module package", async () => {
+    write(esm, "common.js", "module.exports = {};\n");
+    expectOneLineError(await runCli(["list", "common.js"], { cwd: esm }), 2, "module is not defined in ES module scope", "name it .cjs (.cts for TypeScript)");
+  });
+
+  it("an ES-module TypeScript file required from CommonJS", async () => {
+    write(cjs, "requires-mts.ts", 'export const converter = require("./converter.mts");\n');
+    expectOneLineError(
+      await runCli(["list", "requires-mts.ts"], { cwd: cjs }),
+      2,
+      "converter.mts is an ES module (it is .mts), and it is loaded with require() from CommonJS",
+      "import it from an ES module",
+    );
+  });
+});
+
+describe("a failure of toolnexus's own loader is toolnexus's to report", () => {
+  const preload = (project: string, name: string, code: string) => {
+    write(project, name, code);
+    return { NODE_OPTIONS: `--require ${join(project, name)}` };
+  };
+
+  it("the ES module hooks cannot start", async () => {
+    const env = preload(esm, "no-hooks.cjs", 'require("node:module").register = () => { throw new Error("hooks are disabled here"); };\n');
+    expectOneLineError(
+      await runCli(["list", "trips.ts"], { cwd: esm, env }),
+      2,
+      "cannot load trips.ts: toolnexus could not start its ES module hooks: hooks are disabled here.",
+      "This is a problem in toolnexus, not in your module",
+      "report it",
+    );
+  });
+
+  it("its TypeScript compiler cannot be loaded", async () => {
+    const env = preload(
+      cjs,
+      "no-typescript.cjs",
+      'const Module = require("node:module");\nconst load = Module._load;\nModule._load = function (request, ...rest) {\n  if (request === "typescript") throw new Error("typescript is gone");\n  return load.call(this, request, ...rest);\n};\n',
+    );
+    expectOneLineError(
+      await runCli(["list", "tools.ts"], { cwd: cjs, env }),
+      2,
+      "toolnexus cannot load its own TypeScript compiler (its `typescript` dependency): typescript is gone.",
+      "This is a problem in toolnexus, not in your module",
+    );
+  });
+});
