@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TypeScript from "typescript";
@@ -46,16 +46,20 @@ export const TJS = compiler.tjs;
 export const TYPESCRIPT_DIRECTORY = compiler.typescriptDirectory;
 
 /**
- * The `typescript` package the project at `directory` would load, if any: its version and
- * directory. Only read for reporting (its API is never used).
+ * The `typescript` package the project at `directory` would load, if any (the nearest
+ * node_modules/typescript up from it): its version and directory. Only read for reporting and
+ * for telling its tsconfig apart (its API is never used).
  */
 export function projectTypeScript(directory: string): { version: string; directory: string } | undefined {
-  try {
-    const manifest = createRequire(join(directory, "package.json")).resolve("typescript/package.json");
-    const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown };
-    return typeof version === "string" ? { version, directory: dirname(manifest) } : undefined;
-  } catch {
-    return undefined;
+  for (let at = directory; ; at = dirname(at)) {
+    const packageDirectory = join(at, "node_modules", "typescript");
+    try {
+      const { version } = JSON.parse(readFileSync(join(packageDirectory, "package.json"), "utf8")) as { version?: unknown };
+      if (typeof version === "string") return { version, directory: realpathSync(packageDirectory) };
+    } catch {
+      // Not here: look further up.
+    }
+    if (dirname(at) === at) return undefined;
   }
 }
 

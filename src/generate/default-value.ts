@@ -25,8 +25,9 @@ export function defaultValue(expression: ts.Expression, checker: ts.TypeChecker)
   if (TS.isPropertyAccessExpression(expression) || TS.isElementAccessExpression(expression)) {
     // Only members of an enum: its values are constants the compiler computes.
     const symbol = checker.getSymbolAtLocation(TS.isPropertyAccessExpression(expression) ? expression.name : expression.argumentExpression);
-    if (symbol === undefined || !(symbol.flags & TS.SymbolFlags.EnumMember)) return undefined;
-    const value = checker.getConstantValue(expression);
+    const member = symbol?.valueDeclaration;
+    if (member === undefined || !TS.isEnumMember(member)) return undefined;
+    const value = checker.getConstantValue(member);
     return value === undefined ? undefined : typeof value === "number" ? finite(value) : { value };
   }
   if (TS.isArrayLiteralExpression(expression)) {
