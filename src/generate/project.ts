@@ -29,8 +29,8 @@ export const CHECK_ONLY: ts.CompilerOptions = {
   tsBuildInfoFile: undefined,
 };
 
-/** Unknown option, unknown option with a suggestion, option value not among the allowed ones. */
-const NEWER_OPTION_CODES = new Set([5023, 5025, 6046]);
+/** Unknown option, unknown option with a suggestion, option value not among the allowed ones, `ignoreDeprecations` value. */
+const NEWER_OPTION_CODES = new Set([5023, 5025, 6046, 5103]);
 
 /**
  * Reads the tsconfig (with `extends`) and creates the ONE program every tool is read from.
@@ -49,7 +49,7 @@ export function openProject(configPath: string, cwd: string): Project {
   }
   const { errors, warnings } = configProblems(parsed.errors, dirname(configFile), cwd);
   if (errors.length > 0) throw new GenerateError(errors);
-  const options: ts.CompilerOptions = { ...parsed.options, ...CHECK_ONLY };
+  const options: ts.CompilerOptions = { ...withProjectDefaults(parsed.options, dirname(configFile)), ...CHECK_ONLY };
   delete options.tsBuildInfoFile;
   const program = TS.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
   return { configFile, directory: dirname(configFile), sourceFiles: ownSourceFiles(parsed.fileNames), program, warnings };
@@ -77,6 +77,17 @@ export function configProblems(diagnostics: readonly ts.Diagnostic[], directory:
     } else errors.push(problem);
   }
   return { errors, warnings };
+}
+
+/**
+ * `options` with the defaults of the project's own TypeScript where they differ from toolnexus's
+ * and change what the checker says about parameters: from TypeScript 6 on, `strict` is on
+ * unless the tsconfig turns it off (without it, `string | null` would read as `string`).
+ */
+export function withProjectDefaults(options: ts.CompilerOptions, directory: string): ts.CompilerOptions {
+  if (options.strict !== undefined) return options;
+  const newer = newerProjectTypeScript(directory);
+  return newer !== undefined && Number.parseInt(newer, 10) >= 6 ? { ...options, strict: true } : options;
 }
 
 function newerProjectTypeScript(directory: string): string | undefined {

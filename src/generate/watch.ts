@@ -4,7 +4,7 @@ import { TS } from "./compiler";
 import { EntryCache } from "./entry-cache";
 import { GenerateError, problemOfDiagnostic } from "./errors";
 import { generateFromProgram, type Built, type GenerateOptions, type GenerateResult } from "./generate";
-import { CHECK_ONLY, configProblems, ownSourceFiles } from "./project";
+import { CHECK_ONLY, configProblems, ownSourceFiles, withProjectDefaults } from "./project";
 
 /** What one run of a watch gave: a result, or the error that stopped it (the watch goes on). */
 export type WatchRun = { result: GenerateResult } | { error: unknown };
@@ -35,9 +35,12 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
   // A run's time starts when TypeScript starts making its program (after its 250 ms delay).
   let started = performance.now();
   const createProgram = host.createProgram;
-  host.createProgram = (...args) => {
+  // One object per tsconfig reading, so the entry cache sees the options change only when they do.
+  const withDefaults = new WeakMap<ts.CompilerOptions, ts.CompilerOptions>();
+  host.createProgram = (rootNames, options, ...rest) => {
     started = performance.now();
-    return createProgram(...args);
+    if (options !== undefined && !withDefaults.has(options)) withDefaults.set(options, withProjectDefaults(options, directory));
+    return createProgram(rootNames, options && withDefaults.get(options), ...rest);
   };
   host.afterProgramCreate = (builder) => {
     try {

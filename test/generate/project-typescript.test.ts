@@ -54,6 +54,19 @@ describe("a project on TypeScript 7 (no compiler API in its typescript package)"
     });
   }, 60_000);
 
+  it("is strict unless its tsconfig says otherwise (TypeScript 6's default), unlike a project on toolnexus's TypeScript", () => {
+    const dir = typescript7Project();
+    const config = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8"));
+    delete config.compilerOptions.strict;
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
+    const noteOf = (project: string) => generateManifest({ cwd: project }).manifest.tools["WeatherService.current"]!.parameters[2];
+    expect(noteOf(dir)).toEqual({ kind: "param", name: "note", optional: true, schema: { type: ["null", "string"], default: null } });
+
+    const same = tempProject({ "src/weather.ts": readFileSync(join(dir, "src", "weather.ts"), "utf8") }, { strict: undefined });
+    made.push(same);
+    expect(noteOf(same)).toEqual({ kind: "param", name: "note", optional: true, schema: { type: "string", default: null } });
+  });
+
   it("tsconfig options only the newer TypeScript knows are warnings there, and errors in a project on toolnexus's TypeScript", () => {
     const options = { stableTypeOrderingOfTheFuture: true };
     const dir = typescript7Project();
