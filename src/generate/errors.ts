@@ -1,5 +1,6 @@
 import { relative, sep } from "node:path";
-import * as ts from "typescript";
+import type * as ts from "typescript";
+import { TS } from "./compiler";
 
 /** One thing wrong in the project, where it is. */
 export interface SourceProblem {
@@ -43,7 +44,7 @@ export function displayPath(file: string, cwd: string): string {
 
 /** A compiler diagnostic as a problem. */
 export function problemOfDiagnostic(diagnostic: ts.Diagnostic, cwd: string): SourceProblem {
-  const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+  const text = TS.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
   const message = `error TS${diagnostic.code}: ${text}`;
   if (diagnostic.file === undefined || diagnostic.start === undefined) return { message };
   const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);

@@ -1,4 +1,5 @@
-import * as ts from "typescript";
+import type * as ts from "typescript";
+import { TS } from "./compiler";
 
 export type DecoratorKind = "Tool" | "Param" | "Ctx" | "Args";
 const KINDS = new Set<string>(["Tool", "Param", "Ctx", "Args"]);
@@ -27,37 +28,37 @@ export class DecoratorResolver {
 
   kindOf(decorator: ts.Decorator): DecoratorKind | undefined {
     let callee = decorator.expression;
-    if (ts.isCallExpression(callee)) callee = callee.expression;
-    const nameNode = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+    if (TS.isCallExpression(callee)) callee = callee.expression;
+    const nameNode = TS.isPropertyAccessExpression(callee) ? callee.name : TS.isIdentifier(callee) ? callee : undefined;
     if (nameNode === undefined) return undefined;
     const symbol = this.checker.getSymbolAtLocation(nameNode);
     if (symbol === undefined) return undefined;
     if (this.#cache.has(symbol)) return this.#cache.get(symbol);
-    const kind = this.#resolve(symbol, ts.isPropertyAccessExpression(callee) ? callee.expression : undefined);
+    const kind = this.#resolve(symbol, TS.isPropertyAccessExpression(callee) ? callee.expression : undefined);
     this.#cache.set(symbol, kind);
     return kind;
   }
 
   #resolve(symbol: ts.Symbol, namespace: ts.Expression | undefined): DecoratorKind | undefined {
-    const resolved = symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
+    const resolved = symbol.flags & TS.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
     const declaration = resolved.declarations?.[0];
     if (declaration !== undefined && KINDS.has(resolved.name) && DECORATOR_FILE.test(declaration.getSourceFile().fileName)) {
       return resolved.name as DecoratorKind;
     }
     // `import { Tool as T } from "toolnexus"`, or `import * as tn from "toolnexus"` + `@tn.Tool()`.
     for (const candidate of symbol.declarations ?? []) {
-      if (ts.isImportSpecifier(candidate)) {
+      if (TS.isImportSpecifier(candidate)) {
         const from = candidate.parent.parent.parent.moduleSpecifier;
         const imported = (candidate.propertyName ?? candidate.name).text;
-        if (ts.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text) && KINDS.has(imported)) return imported as DecoratorKind;
+        if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text) && KINDS.has(imported)) return imported as DecoratorKind;
       }
     }
-    if (namespace !== undefined && ts.isIdentifier(namespace) && KINDS.has(symbol.name)) {
+    if (namespace !== undefined && TS.isIdentifier(namespace) && KINDS.has(symbol.name)) {
       const ns = this.checker.getSymbolAtLocation(namespace);
       for (const candidate of ns?.declarations ?? []) {
-        if (ts.isNamespaceImport(candidate)) {
+        if (TS.isNamespaceImport(candidate)) {
           const from = candidate.parent.parent.moduleSpecifier;
-          if (ts.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text)) return symbol.name as DecoratorKind;
+          if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text)) return symbol.name as DecoratorKind;
         }
       }
     }
@@ -66,8 +67,8 @@ export class DecoratorResolver {
 
   /** The toolnexus decorator of `node` of one of `kinds`, if it has one. */
   find(node: ts.Node, kinds: readonly DecoratorKind[]): { decorator: ts.Decorator; kind: DecoratorKind } | undefined {
-    if (!ts.canHaveDecorators(node)) return undefined;
-    for (const decorator of ts.getDecorators(node) ?? []) {
+    if (!TS.canHaveDecorators(node)) return undefined;
+    for (const decorator of TS.getDecorators(node) ?? []) {
       const kind = this.kindOf(decorator);
       if (kind !== undefined && kinds.includes(kind)) return { decorator, kind };
     }
@@ -80,14 +81,14 @@ export function findToolMethods(file: ts.SourceFile, resolver: DecoratorResolver
   const found: FoundTool[] = [];
   if (!file.text.includes("@")) return found;
   const visit = (node: ts.Node): void => {
-    if (ts.isClassLike(node)) {
+    if (TS.isClassLike(node)) {
       for (const member of node.members) {
-        if (!ts.isMethodDeclaration(member)) continue;
+        if (!TS.isMethodDeclaration(member)) continue;
         const tool = resolver.find(member, ["Tool"]);
         if (tool !== undefined) found.push({ classNode: node, className: runtimeClassName(node), method: member, decorator: tool.decorator });
       }
     }
-    ts.forEachChild(node, visit);
+    TS.forEachChild(node, visit);
   };
   visit(file);
   return found;
@@ -96,8 +97,8 @@ export function findToolMethods(file: ts.SourceFile, resolver: DecoratorResolver
 /** `constructor.name` as the class will have it: its own name, the variable it is assigned to, or "default". */
 function runtimeClassName(node: ts.ClassLikeDeclaration): string | undefined {
   if (node.name !== undefined) return node.name.text;
-  if (ts.isClassDeclaration(node) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) return "default";
+  if (TS.isClassDeclaration(node) && node.modifiers?.some((m) => m.kind === TS.SyntaxKind.DefaultKeyword)) return "default";
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (TS.isVariableDeclaration(parent) && TS.isIdentifier(parent.name)) return parent.name.text;
   return undefined;
 }

@@ -1,12 +1,15 @@
 import { relative, sep } from "node:path";
-import * as ts from "typescript";
+import type * as ts from "typescript";
 import { MANIFEST_VERSION, type ManifestParameter, type ManifestTool, type ToolnexusManifest } from "../manifest/types";
 import { canonicalSchema } from "../schema/canonical";
 import type { JSONSchemaObject } from "../types";
+import { compilerDescription, TS } from "./compiler";
+import { defaultValue } from "./default-value";
+import type { EntryCache, ProgramEntryCache } from "./entry-cache";
 import { GenerateError, locationOf, type SourceProblem } from "./errors";
 import { DecoratorResolver, findToolMethods, type FoundTool } from "./find-tools";
 import { declarationText, digest, GENERATOR_REVISION, methodSignatureText } from "./hash";
-import { openProject, typeErrors } from "./project";
+import { compileErrors, openProject, splitTypeErrors, type DiagnosticSource, type Project } from "./project";
 import { SchemaGenerator } from "./schemas";
 import { TypeWalker } from "./type-walk";
 
@@ -20,13 +23,17 @@ export interface GenerateOptions {
 }
 
 export type GenerateProgress =
-  { phase: "program"; files: number; ms: number } | { phase: "typecheck"; ms: number } | { phase: "scan"; files: number; tools: number; classes: number; ms: number };
+  | { phase: "program"; files: number; ms: number; compiler: string }
+  | { phase: "typecheck"; ms: number }
+  | { phase: "scan"; files: number; tools: number; classes: number; ms: number };
 
 export interface GenerateStats {
   /** The project's own source files, all scanned. */
   files: number;
   tools: number;
   classes: number;
+  /** Entries taken unchanged from the previous run (`--watch`): none of their files changed. */
+  reused: number;
   /** Milliseconds per phase and in all. */
   timings: { program: number; typecheck: number; scan: number; total: number };
 }
@@ -38,8 +45,10 @@ export interface GenerateResult {
   /** Absolute path of the tsconfig, and its directory (manifest paths are relative to it). */
   configFile: string;
   directory: string;
+  /** The TypeScript generation ran on, e.g. "TypeScript 5.9.3 (toolnexus's compiler; the project has typescript 7.0.2)". */
+  compiler: string;
   stats: GenerateStats;
-  /** Things worth knowing that did not stop generation. */
+  /** Things worth knowing that did not stop generation (type errors in files no tool depends on among them). */
   warnings: string[];
 }
 
@@ -47,22 +56,37 @@ export interface GenerateResult {
  * Reads every `@Tool` method of a TypeScript project with ONE compiler program and writes what
  * runtime metadata cannot know into a manifest: parameter schemas from the types
  * (typescript-json-schema), descriptions from JSDoc, optionality, conversions. Throws
- * `GenerateError` with `file:line:col` for type errors and for types without a JSON Schema.
+ * `GenerateError` with `file:line:col` for type errors in the files the tools depend on and for
+ * types without a JSON Schema; type errors elsewhere are warnings.
  */
 export function generateManifest(options: GenerateOptions = {}): GenerateResult {
   const cwd = options.cwd ?? process.cwd();
   const started = performance.now();
   const project = openProject(options.project ?? "tsconfig.json", cwd);
+  return generateFromProgram({ ...project, diagnostics: project.program }, { ...options, cwd }, started);
+}
+
+/** A project's program as generation reads it: from `openProject`, or rebuilt by `watchManifest`. */
+export interface ProgramInput extends Project {
+  diagnostics: DiagnosticSource;
+}
+
+/**
+ * The manifest of one program. `started` is when making the program began (its time counts);
+ * `cache` (watch) keeps the entries of earlier programs and gives back those whose files did not change.
+ */
+export function generateFromProgram(project: ProgramInput, options: GenerateOptions & { cwd: string }, started: number, cache?: EntryCache<Built>): GenerateResult {
   const { program } = project;
+  const { cwd } = options;
   // Parsing and binding happen lazily; asking for the checker makes the program whole.
   const checker = program.getTypeChecker();
   const programMs = performance.now() - started;
-  options.onProgress?.({ phase: "program", files: project.sourceFiles.length, ms: programMs });
+  const compiler = compilerDescription(project.directory);
+  options.onProgress?.({ phase: "program", files: project.sourceFiles.length, ms: programMs, compiler });
 
   const checkStarted = performance.now();
-  const failed = typeErrors(program, cwd);
+  const diagnostics = compileErrors(project.diagnostics);
   const typecheckMs = performance.now() - checkStarted;
-  if (failed !== undefined) throw failed;
   options.onProgress?.({ phase: "typecheck", ms: typecheckMs });
 
   const scanStarted = performance.now();
@@ -72,7 +96,7 @@ export function generateManifest(options: GenerateOptions = {}): GenerateResult 
     const file = program.getSourceFile(fileName);
     if (file !== undefined) found.push(...findToolMethods(file, resolver));
   }
-  const builder = new EntryBuilder(program, checker, resolver, project.directory, cwd);
+  const builder = new EntryBuilder(program, checker, resolver, project.directory, cwd, cache?.for(program));
   const entries = new Map<string, ManifestTool>();
   const classes = new Map<string, ts.ClassLikeDeclaration>();
   const problems: SourceProblem[] = [];
@@ -95,12 +119,17 @@ export function generateManifest(options: GenerateOptions = {}): GenerateResult 
     classes.set(tool.className!, tool.classNode);
     entries.set(result.key, result.tool);
   }
+
+  const typeErrors = splitTypeErrors(diagnostics, (fileName) => builder.dependsOn(fileName), cwd);
+  if (typeErrors.errors.length > 0) throw new GenerateError(typeErrors.errors);
   if (problems.length > 0) throw new GenerateError(problems);
   const scanMs = performance.now() - scanStarted;
   options.onProgress?.({ phase: "scan", files: project.sourceFiles.length, tools: entries.size, classes: classes.size, ms: scanMs });
 
+  const warnings = [...project.warnings, ...typeErrors.warnings, ...builder.warnings];
+  builder.commit();
   if (entries.size === 0) {
-    builder.warnings.push(
+    warnings.push(
       `found no @Tool methods in the ${project.sourceFiles.length} source files of ${options.project ?? "tsconfig.json"} (the tsconfig's "include"/"files"): is it the right project?`,
     );
   }
@@ -117,13 +146,15 @@ export function generateManifest(options: GenerateOptions = {}): GenerateResult 
     text: renderManifest(manifest),
     configFile: project.configFile,
     directory: project.directory,
+    compiler,
     stats: {
       files: project.sourceFiles.length,
       tools: keys.length,
       classes: classes.size,
+      reused: builder.reused,
       timings: { program: programMs, typecheck: typecheckMs, scan: scanMs, total: performance.now() - started },
     },
-    warnings: builder.warnings,
+    warnings,
   };
 }
 
@@ -132,11 +163,21 @@ export function renderManifest(manifest: ToolnexusManifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-type Built = { key: string; tool: ManifestTool } | { problems: SourceProblem[] };
+/** One `@Tool` method made into an entry, or why it cannot be. */
+export type Built = { key: string; tool: ManifestTool } | { problems: SourceProblem[] };
 
-/** Makes one manifest entry per `@Tool` method. */
+/**
+ * Makes one manifest entry per `@Tool` method (or takes it from `cache` when none of its files
+ * changed), and keeps which files the entries depend on.
+ */
 class EntryBuilder {
   readonly #schemas: SchemaGenerator;
+  readonly #dependencies = new Set<string>();
+  /** The type declarations the parameters of the entry being built reach. */
+  #reached: ReadonlySet<ts.Declaration> = new Set();
+  /** Warnings of the entries taken from the cache. */
+  readonly #reusedWarnings: string[] = [];
+  reused = 0;
 
   constructor(
     private readonly program: ts.Program,
@@ -144,17 +185,54 @@ class EntryBuilder {
     private readonly resolver: DecoratorResolver,
     private readonly directory: string,
     private readonly cwd: string,
+    private readonly cache?: ProgramEntryCache<Built>,
   ) {
     this.#schemas = new SchemaGenerator(checker);
   }
 
   get warnings(): string[] {
-    return this.#schemas.warnings;
+    return [...this.#reusedWarnings, ...this.#schemas.warnings];
   }
 
-  build({ classNode, className, method, decorator }: FoundTool): Built {
+  /**
+   * Whether a type error in `fileName` can make the manifest wrong: the file declares a tool
+   * class or a type some tool's parameters reach, or it may declare tools the errors hide (it
+   * imports toolnexus and uses decorators).
+   */
+  dependsOn(fileName: string): boolean {
+    if (this.#dependencies.has(fileName)) return true;
+    const text = this.program.getSourceFile(fileName)?.text ?? "";
+    return text.includes("@") && /["']toolnexus(?:\/[^"']*)?["']/.test(text);
+  }
+
+  build(tool: FoundTool): Built {
+    const file = tool.method.getSourceFile().fileName;
+    const id = `${file}:${tool.method.getStart()}`;
+    this.#dependencies.add(file);
+    const cached = this.cache?.get(id);
+    if (cached !== undefined) {
+      for (const dependency of cached.files) this.#dependencies.add(dependency);
+      this.#reusedWarnings.push(...cached.warnings);
+      this.reused++;
+      return cached.value;
+    }
+    const warningsBefore = this.#schemas.warnings.length;
+    this.#reached = new Set();
+    const built = this.#generate(tool);
+    const files = new Set([file, ...[...this.#reached].map((declaration) => declaration.getSourceFile().fileName)]);
+    for (const dependency of files) this.#dependencies.add(dependency);
+    if (!("problems" in built)) this.cache?.set(id, built, files, this.#schemas.warnings.slice(warningsBefore));
+    return built;
+  }
+
+  /** Makes what the cache keeps once generation succeeded. */
+  commit(): void {
+    this.cache?.commit();
+  }
+
+  #generate({ classNode, className, method, decorator }: FoundTool): Built {
     const { checker } = this;
-    const methodName = ts.isIdentifier(method.name) || ts.isStringLiteral(method.name) || ts.isNumericLiteral(method.name) ? method.name.text : undefined;
+    const methodName = TS.isIdentifier(method.name) || TS.isStringLiteral(method.name) || TS.isNumericLiteral(method.name) ? method.name.text : undefined;
     const at = (node: ts.Node, fields: Omit<SourceProblem, "file" | "line" | "column">): SourceProblem => ({ ...locationOf(node, this.cwd), ...fields });
     if (className === undefined) {
       return { problems: [at(classNode, { message: "a class with @Tool methods needs a name: tools are found by class name at run time." })] };
@@ -168,11 +246,11 @@ class EntryBuilder {
     const parameters: ManifestParameter[] = [];
 
     for (const parameter of method.parameters) {
-      if (ts.isIdentifier(parameter.name) && parameter.name.text === "this") continue;
+      if (TS.isIdentifier(parameter.name) && parameter.name.text === "this") continue;
       const index = parameters.length;
       const found = this.resolver.find(parameter, ["Param", "Ctx", "Args"]);
       const kind = found?.kind === "Ctx" ? "ctx" : found?.kind === "Args" ? "args" : "param";
-      const sourceName = ts.isIdentifier(parameter.name) ? parameter.name.text : undefined;
+      const sourceName = TS.isIdentifier(parameter.name) ? parameter.name.text : undefined;
       const options = kind === "param" && found !== undefined ? this.#paramOptions(found.decorator) : {};
       const name = options.name ?? sourceName;
       const fail = (message: string) =>
@@ -215,7 +293,7 @@ class EntryBuilder {
           );
           continue;
         }
-        const initial = parameter.initializer !== undefined ? this.#literal(parameter.initializer) : undefined;
+        const initial = parameter.initializer !== undefined ? defaultValue(parameter.initializer, checker) : undefined;
         if (initial !== undefined && schema.default === undefined) schema = canonicalSchema({ ...schema, default: initial.value });
       }
       const conversion = this.#conversion(type);
@@ -231,6 +309,7 @@ class EntryBuilder {
         ...(schema !== undefined ? { schema } : {}),
       });
     }
+    this.#reached = walker.declarations;
     if (problems.length > 0) return { problems };
 
     const toolName = this.#toolName(decorator, methodName);
@@ -252,23 +331,23 @@ class EntryBuilder {
   /** ` (declared at file:line:col)` for a property declared in the project. */
   #declaredAt(node: ts.Node): string {
     if (node.getSourceFile().isDeclarationFile) return "";
-    const where = locationOf(ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) ? node.name : node, this.cwd);
+    const where = locationOf(TS.isPropertySignature(node) || TS.isPropertyDeclaration(node) ? node.name : node, this.cwd);
     return ` (declared at ${where.file}:${where.line}:${where.column})`;
   }
 
   /** The method's JSDoc text, tags left out. */
   #summary(method: ts.MethodDeclaration): string | undefined {
     const symbol = this.checker.getSymbolAtLocation(method.name);
-    const text = symbol !== undefined ? ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim() : "";
+    const text = symbol !== undefined ? TS.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim() : "";
     return text === "" ? undefined : text;
   }
 
   /** `@Tool({ name: "x" })` → "x"; `@Tool("...")` or no name → the method name; a name that is not a literal → unknown. */
   #toolName(decorator: ts.Decorator, methodName: string): string | undefined {
     const call = decorator.expression;
-    const options = ts.isCallExpression(call) ? call.arguments[0] : undefined;
+    const options = TS.isCallExpression(call) ? call.arguments[0] : undefined;
     if (options === undefined) return methodName;
-    if (this.checker.getTypeAtLocation(options).flags & ts.TypeFlags.StringLike) return methodName;
+    if (this.checker.getTypeAtLocation(options).flags & TS.TypeFlags.StringLike) return methodName;
     const name = this.#optionValue(options, "name");
     if (name === undefined) return methodName;
     return name !== "unknown" && name.isStringLiteral() ? name.value : undefined;
@@ -280,13 +359,13 @@ class EntryBuilder {
    * type. `undefined` when there is no such key; "unknown" when the literal spreads something.
    */
   #optionValue(options: ts.Expression, key: string): ts.Type | "unknown" | undefined {
-    if (ts.isObjectLiteralExpression(options)) {
+    if (TS.isObjectLiteralExpression(options)) {
       let spread = false;
       for (const property of options.properties) {
-        if (ts.isSpreadAssignment(property)) spread = true;
-        else if (property.name !== undefined && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) && property.name.text === key) {
-          if (ts.isPropertyAssignment(property)) return this.checker.getTypeAtLocation(property.initializer);
-          if (ts.isShorthandPropertyAssignment(property)) return this.checker.getTypeAtLocation(property.name);
+        if (TS.isSpreadAssignment(property)) spread = true;
+        else if (property.name !== undefined && (TS.isIdentifier(property.name) || TS.isStringLiteral(property.name)) && property.name.text === key) {
+          if (TS.isPropertyAssignment(property)) return this.checker.getTypeAtLocation(property.initializer);
+          if (TS.isShorthandPropertyAssignment(property)) return this.checker.getTypeAtLocation(property.name);
           return "unknown";
         }
       }
@@ -299,14 +378,14 @@ class EntryBuilder {
   /** What `@Param(...)` states that the manifest records: a literal name, and whether it gives its own schema. */
   #paramOptions(decorator: ts.Decorator): { name?: string; nameIsComputed?: boolean; explicitSchema?: boolean } {
     const call = decorator.expression;
-    if (!ts.isCallExpression(call)) return {};
+    if (!TS.isCallExpression(call)) return {};
     const [first, second] = call.arguments;
     let name: string | undefined;
     let nameIsComputed = false;
     let options = first;
     if (first !== undefined) {
       const type = this.checker.getTypeAtLocation(first);
-      if (type.flags & ts.TypeFlags.StringLike) {
+      if (type.flags & TS.TypeFlags.StringLike) {
         if (type.isStringLiteral()) name = type.value;
         else nameIsComputed = true;
         options = second;
@@ -315,41 +394,9 @@ class EntryBuilder {
     let explicitSchema = false;
     if (options !== undefined) {
       const schema = this.#optionValue(options, "schema");
-      explicitSchema = schema !== undefined && (schema === "unknown" || !(schema.flags & ts.TypeFlags.Undefined));
+      explicitSchema = schema !== undefined && (schema === "unknown" || !(schema.flags & TS.TypeFlags.Undefined));
     }
     return { ...(name !== undefined ? { name } : {}), ...(nameIsComputed ? { nameIsComputed } : {}), ...(explicitSchema ? { explicitSchema } : {}) };
-  }
-
-  /** A parameter's default value when the source states it as a literal (documents it in the schema). */
-  #literal(expression: ts.Expression): { value: unknown } | undefined {
-    if (ts.isParenthesizedExpression(expression) || ts.isAsExpression(expression) || ts.isSatisfiesExpression(expression) || ts.isTypeAssertionExpression(expression)) {
-      return this.#literal(expression.expression);
-    }
-    if (ts.isArrayLiteralExpression(expression)) {
-      const values: unknown[] = [];
-      for (const element of expression.elements) {
-        const value = ts.isSpreadElement(element) ? undefined : this.#literal(element);
-        if (value === undefined) return undefined;
-        values.push(value.value);
-      }
-      return { value: values };
-    }
-    if (ts.isObjectLiteralExpression(expression)) {
-      const value: Record<string, unknown> = {};
-      for (const property of expression.properties) {
-        if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) return undefined;
-        const inner = this.#literal(property.initializer);
-        if (inner === undefined) return undefined;
-        value[property.name.text] = inner.value;
-      }
-      return { value };
-    }
-    if (expression.kind === ts.SyntaxKind.NullKeyword) return { value: null };
-    if (expression.kind === ts.SyntaxKind.TrueKeyword) return { value: true };
-    if (expression.kind === ts.SyntaxKind.FalseKeyword) return { value: false };
-    const type = this.checker.getTypeAtLocation(expression);
-    if (type.isStringLiteral() || type.isNumberLiteral()) return { value: type.value };
-    return undefined;
   }
 
   /** `Date`s and class instances are made from the JSON before the call: which, and of what class. */
@@ -358,10 +405,10 @@ class EntryBuilder {
     const value = checker.getNonNullableType(type);
     const single = (t: ts.Type) => {
       const symbol = t.getSymbol();
-      if (!(t.flags & ts.TypeFlags.Object) || symbol === undefined) return undefined;
+      if (!(t.flags & TS.TypeFlags.Object) || symbol === undefined) return undefined;
       const file = symbol.declarations?.[0]?.getSourceFile();
       if (symbol.name === "Date" && file !== undefined && this.program.isSourceFileDefaultLibrary(file)) return { date: true as const };
-      if (symbol.flags & ts.SymbolFlags.Class && file !== undefined && !this.program.isSourceFileDefaultLibrary(file)) return { className: symbol.name };
+      if (symbol.flags & TS.SymbolFlags.Class && file !== undefined && !this.program.isSourceFileDefaultLibrary(file)) return { className: symbol.name };
       return undefined;
     };
     const own = single(value);
@@ -376,6 +423,6 @@ class EntryBuilder {
 
 /** `string | undefined` (without `?`) may be left out as well. */
 function admitsUndefined(type: ts.Type): boolean {
-  if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return true;
-  return type.isUnion() && type.types.some((member) => (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) !== 0);
+  if (type.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) return true;
+  return type.isUnion() && type.types.some((member) => (member.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) !== 0);
 }

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import * as ts from "typescript";
+import type * as ts from "typescript";
+import { TS } from "./compiler";
 
 /** Bump when the generator's output for unchanged sources changes: every tool's hash changes with it. */
-export const GENERATOR_REVISION = "1";
+export const GENERATOR_REVISION = "2";
 
 export function digest(parts: readonly string[]): string {
   const hash = createHash("sha256");
@@ -12,16 +13,15 @@ export function digest(parts: readonly string[]): string {
 
 /** JSDoc blocks attached to `node`, as written. */
 function jsDocText(node: ts.Node): string {
-  return ts
-    .getJSDocCommentsAndTags(node)
-    .filter((doc) => doc.kind === ts.SyntaxKind.JSDoc)
+  return TS.getJSDocCommentsAndTags(node)
+    .filter((doc) => doc.kind === TS.SyntaxKind.JSDoc)
     .map((doc) => doc.getText())
     .join("\n");
 }
 
 /** `node`'s text without its decorators (they feed the runtime, not the manifest). */
 function withoutDecorators(node: ts.Node): string {
-  const decorators = ts.canHaveDecorators(node) ? ts.getDecorators(node) : undefined;
+  const decorators = TS.canHaveDecorators(node) ? TS.getDecorators(node) : undefined;
   const source = node.getSourceFile();
   if (decorators === undefined || decorators.length === 0) return node.getText(source);
   return source.text.slice(decorators[decorators.length - 1]!.end, node.end).trim();
@@ -34,7 +34,7 @@ function withoutDecorators(node: ts.Node): string {
  */
 export function methodSignatureText(method: ts.MethodDeclaration): string {
   const source = method.getSourceFile();
-  const decorators = (ts.getDecorators(method) ?? []).map((d) => d.getText(source));
+  const decorators = (TS.getDecorators(method) ?? []).map((d) => d.getText(source));
   return [
     jsDocText(method),
     ...decorators,
@@ -51,14 +51,14 @@ export function methodSignatureText(method: ts.MethodDeclaration): string {
  */
 export function declarationText(declaration: ts.Declaration): string {
   const source = declaration.getSourceFile();
-  if (ts.isClassLike(declaration)) {
+  if (TS.isClassLike(declaration)) {
     const parts = [`class ${declaration.name?.getText(source) ?? ""}`, ...(declaration.heritageClauses ?? []).map((h) => h.getText(source))];
     for (const member of declaration.members) {
-      if (ts.isPropertyDeclaration(member) || ts.isGetAccessorDeclaration(member) || ts.isSetAccessorDeclaration(member)) {
-        parts.push(`${jsDocText(member)}${ts.isPropertyDeclaration(member) ? withoutDecorators(member) : `${member.name.getText(source)}:${member.type?.getText(source) ?? ""}`}`);
-      } else if (ts.isConstructorDeclaration(member)) {
+      if (TS.isPropertyDeclaration(member) || TS.isGetAccessorDeclaration(member) || TS.isSetAccessorDeclaration(member)) {
+        parts.push(`${jsDocText(member)}${TS.isPropertyDeclaration(member) ? withoutDecorators(member) : `${member.name.getText(source)}:${member.type?.getText(source) ?? ""}`}`);
+      } else if (TS.isConstructorDeclaration(member)) {
         for (const parameter of member.parameters) {
-          if (ts.isParameterPropertyDeclaration(parameter, member)) parts.push(withoutDecorators(parameter));
+          if (TS.isParameterPropertyDeclaration(parameter, member)) parts.push(withoutDecorators(parameter));
         }
       }
     }

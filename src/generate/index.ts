@@ -5,3 +5,4 @@
 export { generateManifest, renderManifest, type GenerateOptions, type GenerateProgress, type GenerateResult, type GenerateStats } from "./generate";
 export { compareManifests, type ManifestComparison, type ToolChange } from "./diff";
 export { GenerateError, formatProblem, type SourceProblem } from "./errors";
+export { watchManifest, type ManifestWatcher, type WatchOptions, type WatchRun } from "./watch";

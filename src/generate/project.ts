@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
-import * as ts from "typescript";
-import { GenerateError, problemOfDiagnostic } from "./errors";
+import type * as ts from "typescript";
+import { projectTypeScript, TS } from "./compiler";
+import { displayPath, formatProblem, GenerateError, problemOfDiagnostic, type SourceProblem } from "./errors";
 
 export interface Project {
   /** Absolute path of the tsconfig. */
@@ -10,7 +11,26 @@ export interface Project {
   /** The project's own source files (the tsconfig's `files`/`include`), declaration files left out. */
   sourceFiles: string[];
   program: ts.Program;
+  /** Config problems that did not stop it (options toolnexus's compiler does not know). */
+  warnings: string[];
 }
+
+/**
+ * Compiler options that make generation check without writing anything: whatever the tsconfig
+ * says about output (declarations, build info), nothing is emitted.
+ */
+export const CHECK_ONLY: ts.CompilerOptions = {
+  noEmit: true,
+  declaration: false,
+  declarationMap: false,
+  emitDeclarationOnly: false,
+  composite: false,
+  incremental: false,
+  tsBuildInfoFile: undefined,
+};
+
+/** Unknown option, unknown option with a suggestion, option value not among the allowed ones, `ignoreDeprecations` value. */
+const NEWER_OPTION_CODES = new Set([5023, 5025, 6046, 5103]);
 
 /**
  * Reads the tsconfig (with `extends`) and creates the ONE program every tool is read from.
@@ -19,37 +39,94 @@ export interface Project {
 export function openProject(configPath: string, cwd: string): Project {
   const configFile = resolve(cwd, configPath);
   const configErrors: ts.Diagnostic[] = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(
-    configFile,
-    { noEmit: true },
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => void configErrors.push(diagnostic),
-    },
-  );
+  const parsed = TS.getParsedCommandLineOfConfigFile(configFile, CHECK_ONLY, {
+    ...TS.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => void configErrors.push(diagnostic),
+  });
   if (parsed === undefined || configErrors.length > 0) {
     const problems = configErrors.map((d) => problemOfDiagnostic(d, cwd));
     throw new GenerateError(problems.length > 0 ? problems : [{ message: `Cannot read the TypeScript project ${configPath}.` }]);
   }
-  const errors = parsed.errors.filter((d) => d.category === ts.DiagnosticCategory.Error);
-  if (errors.length > 0) throw new GenerateError(errors.map((d) => problemOfDiagnostic(d, cwd)));
-  const options: ts.CompilerOptions = {
-    ...parsed.options,
-    noEmit: true,
-    declaration: false,
-    declarationMap: false,
-    emitDeclarationOnly: false,
-    composite: false,
-    incremental: false,
-  };
+  const { errors, warnings } = configProblems(parsed.errors, dirname(configFile), cwd);
+  if (errors.length > 0) throw new GenerateError(errors);
+  const options: ts.CompilerOptions = { ...withProjectDefaults(parsed.options, dirname(configFile)), ...CHECK_ONLY };
   delete options.tsBuildInfoFile;
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
-  const sourceFiles = parsed.fileNames.filter((file) => !/\.d\.[cm]?ts$/.test(file));
-  return { configFile, directory: dirname(configFile), sourceFiles, program };
+  const program = TS.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
+  return { configFile, directory: dirname(configFile), sourceFiles: ownSourceFiles(parsed.fileNames), program, warnings };
 }
 
-/** Every type error, as `tsc --noEmit` would report them (the manifest is only as right as the types). */
-export function typeErrors(program: ts.Program, cwd: string): GenerateError | undefined {
-  const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);
-  return diagnostics.length > 0 ? new GenerateError(diagnostics.map((d) => problemOfDiagnostic(d, cwd))) : undefined;
+/** The root files that are the project's own sources (declaration files left out). */
+export function ownSourceFiles(rootNames: readonly string[]): string[] {
+  return rootNames.filter((file) => !/\.d\.[cm]?ts$/.test(file));
+}
+
+/**
+ * The tsconfig's errors. When the project itself is on a newer TypeScript than toolnexus's
+ * compiler, options (or option values) only the newer one knows are warnings: they are
+ * ignored, as an older tsc would.
+ */
+export function configProblems(diagnostics: readonly ts.Diagnostic[], directory: string, cwd: string): { errors: SourceProblem[]; warnings: string[] } {
+  const errors: SourceProblem[] = [];
+  const warnings: string[] = [];
+  const newer = newerProjectTypeScript(directory);
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.category !== TS.DiagnosticCategory.Error) continue;
+    const problem = problemOfDiagnostic(diagnostic, cwd);
+    if (newer !== undefined && NEWER_OPTION_CODES.has(diagnostic.code)) {
+      warnings.push(`${formatProblem(problem)} (the project has typescript ${newer}; toolnexus reads it with TypeScript ${TS.version}, which ignores this option)`);
+    } else errors.push(problem);
+  }
+  return { errors, warnings };
+}
+
+/**
+ * `options` with the defaults of the project's own TypeScript where they differ from toolnexus's
+ * and change what the checker says about parameters: from TypeScript 6 on, `strict` is on
+ * unless the tsconfig turns it off (without it, `string | null` would read as `string`).
+ */
+export function withProjectDefaults(options: ts.CompilerOptions, directory: string): ts.CompilerOptions {
+  if (options.strict !== undefined) return options;
+  const newer = newerProjectTypeScript(directory);
+  return newer !== undefined && Number.parseInt(newer, 10) >= 6 ? { ...options, strict: true } : options;
+}
+
+function newerProjectTypeScript(directory: string): string | undefined {
+  const project = projectTypeScript(directory);
+  if (project === undefined) return undefined;
+  const major = (version: string) => Number.parseInt(version, 10);
+  return major(project.version) > major(TS.version) ? project.version : undefined;
+}
+
+/** Where a program's diagnostics come from: the program itself, or a builder program (watch) that keeps those of unchanged files. */
+export interface DiagnosticSource {
+  getOptionsDiagnostics(): readonly ts.Diagnostic[];
+  getGlobalDiagnostics(): readonly ts.Diagnostic[];
+  getSyntacticDiagnostics(): readonly ts.Diagnostic[];
+  getSemanticDiagnostics(): readonly ts.Diagnostic[];
+}
+
+/**
+ * Every error `tsc --noEmit` reports beyond the tsconfig's own (see `configProblems`), sorted
+ * and without duplicates. Semantic errors are looked for even where the syntax is broken (tsc
+ * stops there): a syntax error in a file no tool depends on must not hide a type error in one.
+ */
+export function compileErrors(source: DiagnosticSource): ts.Diagnostic[] {
+  const all = [...source.getOptionsDiagnostics(), ...source.getSyntacticDiagnostics(), ...source.getGlobalDiagnostics(), ...source.getSemanticDiagnostics()];
+  return [...TS.sortAndDeduplicateDiagnostics(all.filter((d) => d.category === TS.DiagnosticCategory.Error))];
+}
+
+/**
+ * Type errors split by what they can break: those in a file the tools depend on (or of the
+ * whole project) stop generation; those elsewhere are warnings, the manifest does not depend
+ * on them.
+ */
+export function splitTypeErrors(diagnostics: readonly ts.Diagnostic[], dependsOn: (fileName: string) => boolean, cwd: string): { errors: SourceProblem[]; warnings: string[] } {
+  const errors: SourceProblem[] = [];
+  const warnings: string[] = [];
+  for (const diagnostic of diagnostics) {
+    const problem = problemOfDiagnostic(diagnostic, cwd);
+    if (diagnostic.file === undefined || dependsOn(diagnostic.file.fileName)) errors.push(problem);
+    else warnings.push(`${formatProblem(problem)} (no tool depends on ${displayPath(diagnostic.file.fileName, cwd)}: the manifest was generated)`);
+  }
+  return { errors, warnings };
 }

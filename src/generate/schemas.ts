@@ -1,12 +1,15 @@
-import * as ts from "typescript";
-import * as tjs from "typescript-json-schema";
+import type * as ts from "typescript";
+import { TJS, TS } from "./compiler";
+import { inOrder, literalOrder } from "./source-order";
+import type * as tjs from "typescript-json-schema";
 import { canonicalSchema, inlineRefs } from "../schema/canonical";
 import type { JSONSchemaObject } from "../types";
 
 /** The part of typescript-json-schema's generator this uses: the per-type entry point behind `getSchemaForSymbol`. */
 interface TypeDefinitions {
-  getTypeDefinition(type: ts.Type, asRef?: boolean, unionModifier?: string, prop?: ts.Symbol): tjs.Definition;
+  getTypeDefinition(type: ts.Type, asRef?: boolean, unionModifier?: string, prop?: ts.Symbol, ...rest: unknown[]): tjs.Definition;
   getClassDefinition(type: ts.Type, definition: tjs.Definition): tjs.Definition;
+  getUnionDefinition(type: ts.UnionType, unionModifier: string, definition: tjs.Definition): tjs.Definition;
   readonly ReffedDefinitions: Record<string, tjs.Definition>;
 }
 
@@ -43,21 +46,24 @@ export class SchemaGenerator {
   readonly warnings: string[] = [];
 
   constructor(checker: ts.TypeChecker) {
-    const generator = new tjs.JsonSchemaGenerator([], {}, {}, {}, checker, { ...tjs.getDefaultArgs(), ...SETTINGS }) as unknown as TypeDefinitions;
-    if (typeof generator.getTypeDefinition !== "function" || typeof generator.getClassDefinition !== "function") {
-      throw new Error("This version of typescript-json-schema lacks getTypeDefinition/getClassDefinition; toolnexus generate needs typescript-json-schema ^0.68.");
+    const generator = new TJS.JsonSchemaGenerator([], {}, {}, {}, checker, { ...TJS.getDefaultArgs(), ...SETTINGS }) as unknown as TypeDefinitions;
+    if ([generator.getTypeDefinition, generator.getClassDefinition, generator.getUnionDefinition].some((method) => typeof method !== "function")) {
+      throw new Error(
+        "This version of typescript-json-schema lacks getTypeDefinition/getClassDefinition/getUnionDefinition; toolnexus generate needs typescript-json-schema ^0.68.",
+      );
     }
     // typescript-json-schema reads index signatures from declarations, so a mapped type such as
     // Record<string, X> comes out closed ({ additionalProperties: false }): give it its values' schema.
     const classDefinition = generator.getClassDefinition.bind(generator);
     generator.getClassDefinition = (type, definition) => {
       const result = classDefinition(type, definition);
-      const index = checker.getIndexInfoOfType(type, ts.IndexKind.String);
+      const index = checker.getIndexInfoOfType(type, TS.IndexKind.String);
       if (index !== undefined && (result.additionalProperties === false || result.additionalProperties === undefined)) {
         result.additionalProperties = generator.getTypeDefinition(index.type);
       }
       return result;
     };
+    keepSourceOrder(generator, checker);
     this.#generator = generator;
   }
 
@@ -88,6 +94,48 @@ export class SchemaGenerator {
       console.error = error;
     }
   }
+}
+
+/**
+ * Enum values in the order the source writes them (typescript-json-schema sorts those of
+ * unions): each union is read against the annotation it comes from, that of its alias
+ * (`type Mode = "b" | "a"`) or of the parameter or property being described. A union without
+ * an annotation keeps typescript-json-schema's (stable) order.
+ */
+function keepSourceOrder(generator: TypeDefinitions, checker: ts.TypeChecker): void {
+  const annotations: Array<ts.TypeNode | undefined> = [];
+  const typeDefinition = generator.getTypeDefinition.bind(generator);
+  generator.getTypeDefinition = (type, asRef, unionModifier, prop, ...rest) => {
+    if (prop === undefined) return typeDefinition(type, asRef, unionModifier, prop, ...rest);
+    annotations.push(annotationOf(prop));
+    try {
+      return typeDefinition(type, asRef, unionModifier, prop, ...rest);
+    } finally {
+      annotations.pop();
+    }
+  };
+  const unionDefinition = generator.getUnionDefinition.bind(generator);
+  generator.getUnionDefinition = (type, unionModifier, definition) => {
+    const result = unionDefinition(type, unionModifier, definition);
+    const alias = type.aliasSymbol?.declarations?.find(TS.isTypeAliasDeclaration);
+    const annotation = alias?.type ?? annotations.at(-1);
+    if (annotation === undefined) return result;
+    const order = literalOrder(annotation, checker);
+    for (const schema of [result, ...(Array.isArray(result[unionModifier as "anyOf"]) ? (result[unionModifier as "anyOf"] as tjs.Definition[]) : [])]) {
+      if (typeof schema === "object" && Array.isArray(schema.enum)) schema.enum = inOrder(schema.enum, order) as tjs.Definition["enum"];
+    }
+    return result;
+  };
+}
+
+/** The type annotation of a parameter, property or alias, if it has one. */
+function annotationOf(symbol: ts.Symbol): ts.TypeNode | undefined {
+  const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
+  if (declaration === undefined) return undefined;
+  if (TS.isParameter(declaration) || TS.isPropertySignature(declaration) || TS.isPropertyDeclaration(declaration) || TS.isTypeAliasDeclaration(declaration)) {
+    return declaration.type;
+  }
+  return undefined;
 }
 
 /**

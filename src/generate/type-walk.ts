@@ -1,4 +1,5 @@
-import * as ts from "typescript";
+import type * as ts from "typescript";
+import { TS } from "./compiler";
 
 /** A part of a parameter's type that has no JSON Schema equivalent. */
 export interface TypeProblem {
@@ -76,7 +77,7 @@ export class TypeWalker {
 
   /** The first problem in `type`, or `undefined` when all of it has a JSON Schema. */
   check(type: ts.Type, location: ts.Node): TypeProblem | undefined {
-    if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return { path: "", typeText: this.checker.typeToString(type), what: "it stands for no value" };
+    if (type.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) return { path: "", typeText: this.checker.typeToString(type), what: "it stands for no value" };
     return this.#walk(type, "", location, undefined);
   }
 
@@ -86,15 +87,15 @@ export class TypeWalker {
     const problem = (what: string): TypeProblem => ({ path, typeText: checker.typeToString(type), what, ...(declaredAt ? { declaredAt } : {}) });
     const noSchema = (thing: string, why = "") => problem(`${thing} has no JSON Schema equivalent${why} (tool arguments are JSON)`);
     this.#collect(type.aliasSymbol);
-    if (flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Undefined | ts.TypeFlags.Void | ts.TypeFlags.Null)) return undefined;
-    if (flags & ts.TypeFlags.Never) return problem("no value has this type");
-    if (flags & ts.TypeFlags.ESSymbolLike) return noSchema("a symbol");
-    if (flags & ts.TypeFlags.BigIntLike) return noSchema("a bigint", " (JSON numbers cannot hold one)");
-    if (flags & ts.TypeFlags.TypeParameter) return problem("a type parameter is only known where the method is called, so it has no JSON Schema");
-    if (flags & (ts.TypeFlags.Index | ts.TypeFlags.IndexedAccess | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution))
+    if (flags & (TS.TypeFlags.Any | TS.TypeFlags.Unknown | TS.TypeFlags.Undefined | TS.TypeFlags.Void | TS.TypeFlags.Null)) return undefined;
+    if (flags & TS.TypeFlags.Never) return problem("no value has this type");
+    if (flags & TS.TypeFlags.ESSymbolLike) return noSchema("a symbol");
+    if (flags & TS.TypeFlags.BigIntLike) return noSchema("a bigint", " (JSON numbers cannot hold one)");
+    if (flags & TS.TypeFlags.TypeParameter) return problem("a type parameter is only known where the method is called, so it has no JSON Schema");
+    if (flags & (TS.TypeFlags.Index | TS.TypeFlags.IndexedAccess | TS.TypeFlags.Conditional | TS.TypeFlags.Substitution))
       return problem("a type that depends on a type parameter has no JSON Schema");
-    if (flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.EnumLike)) {
-      if (flags & ts.TypeFlags.EnumLike) this.#collect(type.symbol?.flags & ts.SymbolFlags.EnumMember ? (type.symbol as { parent?: ts.Symbol }).parent : type.symbol);
+    if (flags & (TS.TypeFlags.StringLike | TS.TypeFlags.NumberLike | TS.TypeFlags.BooleanLike | TS.TypeFlags.EnumLike)) {
+      if (flags & TS.TypeFlags.EnumLike) this.#collect(type.symbol?.flags & TS.SymbolFlags.EnumMember ? (type.symbol as { parent?: ts.Symbol }).parent : type.symbol);
       return undefined;
     }
     if (type.isUnionOrIntersection()) {
@@ -104,7 +105,7 @@ export class TypeWalker {
       }
       return undefined;
     }
-    if (!(flags & ts.TypeFlags.Object)) return noSchema("this type");
+    if (!(flags & TS.TypeFlags.Object)) return noSchema("this type");
     if (this.#done.has(type)) return undefined;
     const symbol = type.getSymbol();
     if (this.#isLibrary(symbol) && symbol!.name === "Date") return undefined;
@@ -112,8 +113,8 @@ export class TypeWalker {
       const names = [...this.#stack.slice(this.#stack.indexOf(type)), type].map((t) => checker.typeToString(t));
       return problem(`it refers to itself (${names.join(" → ")}), and recursive types cannot be inlined into a tool schema`);
     }
-    if (checker.getSignaturesOfType(type, ts.SignatureKind.Construct).length > 0) return noSchema("a class (not an instance of it)");
-    if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0) return noSchema("a function");
+    if (checker.getSignaturesOfType(type, TS.SignatureKind.Construct).length > 0) return noSchema("a class (not an instance of it)");
+    if (checker.getSignaturesOfType(type, TS.SignatureKind.Call).length > 0) return noSchema("a function");
     if (symbol !== undefined && NOT_JSON.has(symbol.name) && this.#isLibrary(symbol)) return noSchema(`a ${symbol.name}`);
     this.#collect(symbol);
     this.#stack.push(type);
@@ -126,7 +127,7 @@ export class TypeWalker {
         return undefined;
       }
       for (const property of checker.getPropertiesOfType(type)) {
-        if (property.flags & (ts.SymbolFlags.Method | ts.SymbolFlags.Prototype) || isPrivate(property)) continue;
+        if (property.flags & (TS.SymbolFlags.Method | TS.SymbolFlags.Prototype) || isPrivate(property)) continue;
         const declaration = property.valueDeclaration ?? property.declarations?.[0];
         // A property inherited from a base class or interface: its declaration (JSDoc) counts too.
         if (declaration !== undefined && !declaration.getSourceFile().isDeclarationFile && this.#isShape(declaration.parent))
@@ -150,14 +151,14 @@ export class TypeWalker {
   #collect(symbol: ts.Symbol | undefined): void {
     if (symbol === undefined || this.#isLibrary(symbol)) return;
     for (const declaration of symbol.declarations ?? []) {
-      if (this.#isShape(declaration) || ts.isEnumDeclaration(declaration)) {
+      if (this.#isShape(declaration) || TS.isEnumDeclaration(declaration)) {
         this.declarations.add(declaration);
       }
     }
   }
 
   #isShape(node: ts.Node | undefined): boolean {
-    return node !== undefined && (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node));
+    return node !== undefined && (TS.isClassLike(node) || TS.isInterfaceDeclaration(node) || TS.isTypeAliasDeclaration(node));
   }
 
   /** Declared in TypeScript's default lib or in a declaration file (a package's types). */
@@ -169,6 +170,6 @@ export class TypeWalker {
 
 function isPrivate(property: ts.Symbol): boolean {
   return (property.declarations ?? []).some(
-    (d) => (ts.getCombinedModifierFlags(d) & ts.ModifierFlags.Private) !== 0 || (ts.isPropertyDeclaration(d) && ts.isPrivateIdentifier(d.name)),
+    (d) => (TS.getCombinedModifierFlags(d) & TS.ModifierFlags.Private) !== 0 || (TS.isPropertyDeclaration(d) && TS.isPrivateIdentifier(d.name)),
   );
 }

@@ -38,7 +38,8 @@ describe("toolnexus generate (the bin)", () => {
     expect(Object.keys(summary.timings)).toEqual(["program", "typecheck", "scan", "total"]);
     expect(summary.durationMs).toBeGreaterThan(0);
     const lines = run.stderr.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^toolnexus generate: test\/fixtures\/generate\/types\/tsconfig\.json: 3 source files \(program in [\d.]+ m?s\)$/);
+    expect(lines[0]).toBe(`toolnexus generate: test/fixtures/generate/types/tsconfig.json: 3 source files, ${summary.compiler} (program in ${lines[0]!.split("(program in ")[1]}`);
+    expect(summary.compiler).toMatch(/^TypeScript \d+\.\d+\.\d+ \(the project's\)$/);
     expect(lines[1]).toMatch(/^toolnexus generate: type-checked in [\d.]+ m?s$/);
     expect(lines[2]).toMatch(/^toolnexus generate: scanned 3 files: 6 tools in 3 classes \([\d.]+ m?s\)$/);
     expect(lines[3]).toMatch(/^toolnexus generate: wrote .*manifest\.json \(6 tools\) in [\d.]+ m?s$/);
@@ -139,6 +140,19 @@ describe("toolnexus generate (the bin)", () => {
     ]);
     expect(run.stderr).toContain("toolnexus generate: warning: found no @Tool methods");
     expect(JSON.parse(readFileSync(join(dir, "build/out/manifest.json"), "utf8")).tools).toEqual({});
+  }, 60_000);
+
+  it("--watch cannot be combined with --check or --json", async () => {
+    for (const [other, outcome] of [
+      ["--check", "the manifest was not checked"],
+      ["--json", "nothing was written"],
+    ]) {
+      const run = await runBin(["generate", "--watch", other!, "-p", fixtureProject("types")]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `toolnexus generate: --watch rewrites the manifest as files change; it cannot be combined with ${other}.\ntoolnexus generate: failed with 1 error; ${outcome}.\n`,
+      );
+    }
   }, 60_000);
 
   it("a missing tsconfig exits 2 saying where it looked", async () => {

@@ -20,10 +20,10 @@ export interface BinRun {
   stderr: string;
 }
 
-/** Runs `toolnexus <args>` from the built package, in `cwd` (the repository root by default). */
-export function runBin(args: string[], cwd = root): Promise<BinRun> {
+/** Runs `toolnexus <args>` from the built package (or the bin at `binPath`), in `cwd` (the repository root by default). */
+export function runBin(args: string[], cwd = root, binPath = bin): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [binPath, ...args], { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== "number") return reject(error);
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });

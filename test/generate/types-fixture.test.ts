@@ -72,7 +72,7 @@ describe("toolnexus generate on the types fixture", () => {
       kind: "param",
       name: "units",
       optional: true,
-      schema: { type: "string", description: "Unit system of the answer.", enum: ["imperial", "metric"], default: "metric" },
+      schema: { type: "string", description: "Unit system of the answer.", enum: ["metric", "imperial"], default: "metric" },
     });
     expect(param("WeatherService.alerts", 1).schema).toEqual({
       type: "array",
@@ -135,7 +135,7 @@ describe("toolnexus generate on the types fixture", () => {
           items: {
             type: "object",
             description: "A named place.",
-            properties: { name: { type: "string" }, kind: { type: "string", description: "What sort of place it is.", enum: ["museum", "park", "station"] } },
+            properties: { name: { type: "string" }, kind: { type: "string", description: "What sort of place it is.", enum: ["park", "museum", "station"] } },
             required: ["kind", "name"],
             additionalProperties: false,
           },
@@ -159,7 +159,7 @@ describe("toolnexus generate on the types fixture", () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a generated schema, read by path
     const schema = (order as { schema: Record<string, any> }).schema;
     expect(schema.properties.customerEmail).toEqual({ type: "string", description: "Where the receipt goes." });
-    expect(schema.properties.lines.items.properties.wrap).toEqual({ type: "string", description: "Gift wrapping.", enum: ["box", "paper"] });
+    expect(schema.properties.lines.items.properties.wrap).toEqual({ type: "string", description: "Gift wrapping.", enum: ["paper", "box"] });
     expect(schema.required).toEqual(["customerEmail", "lines"]);
     const coupon = param("OrdersService.checkCoupon", 0);
     expect(coupon).toMatchObject({ convert: "class", className: "Coupon", optional: false });

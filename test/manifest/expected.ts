@@ -8,7 +8,7 @@ export const EXPECTED_SCHEMAS: Record<string, unknown> = {
     type: "object",
     properties: {
       city: { type: "string", description: 'The city, e.g. "Chennai".' },
-      units: { type: "string", description: "Unit system of the answer.", enum: ["imperial", "metric"], default: "metric" },
+      units: { type: "string", description: "Unit system of the answer.", enum: ["metric", "imperial"], default: "metric" },
     },
     required: ["city"],
     additionalProperties: false,

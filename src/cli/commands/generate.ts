@@ -15,6 +15,8 @@ export interface GenerateCommandOptions {
   quiet?: boolean;
   /** A machine-readable summary on stdout. */
   json?: boolean;
+  /** Keep running: rewrite the manifest whenever a file of the project changes. */
+  watch?: boolean;
 }
 
 export interface GenerateIO {
@@ -36,6 +38,7 @@ export function registerGenerate(program: Command): Command {
     .option("--check", "write nothing; exit 1 when the manifest is missing or stale, naming the tools that changed (for CI)")
     .option("-q, --quiet", "no progress on stderr")
     .option("--json", "print a machine-readable summary on stdout")
+    .option("-w, --watch", "keep running and rewrite the manifest whenever a file of the project changes (one line per rewrite; Ctrl-C ends)")
     .action(async (options: GenerateCommandOptions) => {
       process.exitCode = await runGenerate(options, { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
     });
@@ -51,6 +54,8 @@ interface Summary {
   /** check: the manifest matches the sources. */
   upToDate?: boolean;
   reason?: string;
+  /** The TypeScript generation ran on, and the project's own when it differs. */
+  compiler?: string;
   files?: number;
   tools?: number;
   classes?: number;
@@ -84,6 +89,7 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
         "written",
         "upToDate",
         "reason",
+        "compiler",
         "files",
         "tools",
         "classes",
@@ -116,6 +122,13 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
   if (!existsSync(resolve(io.cwd, project))) {
     return fail([{ message: `there is no ${project} in ${io.cwd}. Point at the project's tsconfig with --project <path>.` }], (p) => `toolnexus generate: ${p.message}`);
   }
+  if (options.watch && (options.check || options.json)) {
+    return fail(
+      [{ message: `--watch rewrites the manifest as files change; it cannot be combined with ${options.check ? "--check" : "--json"}.` }],
+      (p) => `toolnexus generate: ${p.message}`,
+    );
+  }
+  if (options.watch) return watchGenerate(generate, project, options, io);
 
   let result: Generate.GenerateResult;
   try {
@@ -123,7 +136,7 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
       project,
       cwd: io.cwd,
       onProgress: (event) => {
-        if (event.phase === "program") progress(`${project}: ${event.files} source file${event.files === 1 ? "" : "s"} (program in ${ms(event.ms)})`);
+        if (event.phase === "program") progress(`${project}: ${event.files} source file${event.files === 1 ? "" : "s"}, ${event.compiler} (program in ${ms(event.ms)})`);
         else if (event.phase === "typecheck") progress(`type-checked in ${ms(event.ms)}`);
         else
           progress(
@@ -140,13 +153,15 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
   const shownOut = displayed(out, io.cwd);
   Object.assign(summary, {
     manifest: shownOut,
+    compiler: result.compiler,
     files: result.stats.files,
     tools: result.stats.tools,
     classes: result.stats.classes,
     timings: Object.fromEntries(Object.entries(result.stats.timings).map(([phase, value]) => [phase, Math.round(value)])),
     warnings: result.warnings,
   });
-  for (const warning of result.warnings) progress(`warning: ${warning}`);
+  // Warnings are shown even with --quiet: they are about the project, not progress.
+  for (const warning of result.warnings) io.stderr.write(`toolnexus generate: warning: ${warning}\n`);
 
   const existing = existsSync(out) ? readFileSync(out, "utf8") : undefined;
   if (mode === "check") {
@@ -183,17 +198,69 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
   return finish(EXIT.ok);
 }
 
-/** The generator needs the optional peers typescript and typescript-json-schema: loaded only when this command runs. */
+/**
+ * The generator needs the optional peer typescript-json-schema (and runs on the TypeScript it
+ * loads): loaded only when this command runs; its absence is an error saying what to install.
+ */
 function loadGenerator(): typeof Generate {
-  try {
-    return require("../../generate") as typeof Generate;
-  } catch (error) {
-    const missing = /Cannot find module '([^']+)'/.exec((error as Error).message)?.[1];
-    if (missing === "typescript" || missing === "typescript-json-schema") {
-      throw new Error(`generate needs the TypeScript compiler and typescript-json-schema: npm install --save-dev typescript typescript-json-schema`);
-    }
-    throw error;
-  }
+  return require("../../generate") as typeof Generate;
+}
+
+/**
+ * `--watch`: the manifest is written after the first run and rewritten after every change,
+ * one line each; errors are printed and the manifest is left as it was until they are fixed.
+ * Ends, with exit code 0, on Ctrl-C (SIGINT) or SIGTERM.
+ */
+function watchGenerate(generate: typeof Generate, project: string, options: GenerateCommandOptions, io: GenerateIO): Promise<number> {
+  const out = options.out !== undefined ? resolve(io.cwd, options.out) : join(dirname(resolve(io.cwd, project)), MANIFEST_FILE);
+  const shownOut = displayed(out, io.cwd);
+  const line = (text: string) => io.stderr.write(`toolnexus generate: [${new Date().toLocaleTimeString("en-GB")}] ${text}\n`);
+  let runs = 0;
+  let shownWarnings = new Set<string>();
+  const watcher = generate.watchManifest({
+    project,
+    cwd: io.cwd,
+    onRun: (run) => {
+      const first = runs++ === 0;
+      const watching = first ? "; watching for changes (Ctrl-C ends)" : "";
+      if ("error" in run) {
+        const problems = run.error instanceof generate.GenerateError ? run.error.problems : [{ message: (run.error as Error)?.message ?? String(run.error) }];
+        io.stderr.write(`${problems.map(generate.formatProblem).join("\n")}\n`);
+        line(`failed with ${problems.length} error${problems.length === 1 ? "" : "s"}; ${shownOut} was left as it was${watching}`);
+        return;
+      }
+      const { result } = run;
+      // Each warning once, not again on every rewrite.
+      for (const warning of result.warnings) if (!shownWarnings.has(warning)) io.stderr.write(`toolnexus generate: warning: ${warning}\n`);
+      shownWarnings = new Set(result.warnings);
+      const { tools, reused, timings } = result.stats;
+      const counts = `${tools} tool${tools === 1 ? "" : "s"}${first ? "" : `, ${tools - reused} regenerated`}`;
+      const existing = existsSync(out) ? readFileSync(out, "utf8") : undefined;
+      if (existing === result.text) {
+        line(`unchanged: ${shownOut} (${counts}) in ${ms(timings.total)}${watching}`);
+        return;
+      }
+      try {
+        mkdirSync(dirname(out), { recursive: true });
+        writeFileSync(out, result.text);
+      } catch (error) {
+        line(`cannot write ${shownOut}: ${(error as Error).message}${watching}`);
+        return;
+      }
+      line(`${first ? "wrote" : "rewrote"} ${shownOut} (${counts}) in ${ms(timings.total)}${first ? `, ${result.compiler}` : ""}${watching}`);
+    },
+  });
+  return new Promise((resolveExit) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      watcher.close();
+      io.stderr.write("toolnexus generate: stopped watching\n");
+      resolveExit(EXIT.ok);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
 }
 
 function describeChange(change: Generate.ToolChange): string {
