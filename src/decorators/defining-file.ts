@@ -12,15 +12,16 @@ import { fileURLToPath } from "node:url";
  * toolnexus's own frames are never in it (toolnexus never applies `@Tool` itself), which also
  * holds when toolnexus is bundled with the application. Then the decorator helpers a compiler
  * calls through are skipped (tslib's `__decorate`, reflect-metadata's `Reflect.decorate`, SWC's
- * and Babel's helpers, NestJS's `applyDecorators`); the first other file is the defining one.
- * ES modules' `file://` URLs become paths. Code bundled into one file gets the bundle's path.
+ * and Babel's helpers, NestJS's `applyDecorators`); the next frame is the defining code. ES
+ * modules' `file://` URLs become paths; code without a file (eval) has none. Code bundled into
+ * one file gets the bundle's path.
  */
 const definingFiles = new WeakMap<object, string | undefined>();
 
 /** Files of the decorator helpers that call a decorator on behalf of the code defining a class. */
 const HELPER_FILE = /[\\/]node_modules[\\/](?:tslib|reflect-metadata|@swc[\\/]helpers|@babel[\\/]runtime(?:-corejs\d)?|@nestjs[\\/]common)[\\/]/;
-/** Enough frames to pass the helpers (each adds one or two) and reach the defining code. */
-const FRAMES = 16;
+/** Enough frames to pass the helpers (each adds one or two) and reach the defining code; each costs an allocation. */
+const FRAMES = 10;
 
 /** Records, once per prototype, the file defining its class. `decorator` is the decorator function running now: it and what it calls are left out. */
 export function recordDefiningFile(prototype: object, decorator: Function): void {
@@ -34,10 +35,10 @@ export function definingFileOf(prototype: object): string | undefined {
 
 function callerFile(decorator: Function): string | undefined {
   for (const file of stackFiles(decorator)) {
-    if (file === undefined) continue;
-    const path = file.startsWith("file://") ? fileURLToPath(file) : file;
-    // node:internal frames, eval'd code and the like have no directory to look in.
-    if (isAbsolute(path) && !HELPER_FILE.test(path)) return path;
+    if (file !== undefined && HELPER_FILE.test(file)) continue;
+    const path = file?.startsWith("file://") ? fileURLToPath(file) : file;
+    // Eval'd code and the like have no directory to look in (and their caller did not define the class).
+    return path !== undefined && isAbsolute(path) ? path : undefined;
   }
   return undefined;
 }
