@@ -10,6 +10,8 @@ export interface Project {
   /** The project's own source files (the tsconfig's `files`/`include`), declaration files left out. */
   sourceFiles: string[];
   program: ts.Program;
+  /** The tsconfig as parsed, its own options (the program's force noEmit): where files are emitted. */
+  commandLine: ts.ParsedCommandLine;
 }
 
 /**
@@ -19,9 +21,10 @@ export interface Project {
 export function openProject(configPath: string, cwd: string): Project {
   const configFile = resolve(cwd, configPath);
   const configErrors: ts.Diagnostic[] = [];
+  // Parsed as written (emit options included: they say where compiled files go); the program below never emits.
   const parsed = ts.getParsedCommandLineOfConfigFile(
     configFile,
-    { noEmit: true },
+    {},
     {
       ...ts.sys,
       onUnRecoverableConfigFileDiagnostic: (diagnostic) => void configErrors.push(diagnostic),
@@ -45,7 +48,7 @@ export function openProject(configPath: string, cwd: string): Project {
   delete options.tsBuildInfoFile;
   const program = ts.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
   const sourceFiles = parsed.fileNames.filter((file) => !/\.d\.[cm]?ts$/.test(file));
-  return { configFile, directory: dirname(configFile), sourceFiles, program };
+  return { configFile, directory: dirname(configFile), sourceFiles, program, commandLine: parsed };
 }
 
 /** Every type error, as `tsc --noEmit` would report them (the manifest is only as right as the types). */

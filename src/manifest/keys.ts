@@ -2,7 +2,8 @@
  * Manifest keys: `ClassName.methodName`, or `<file>#ClassName.methodName` when tool classes of
  * one name are declared in several files of the project (`<file>` is the entry's `file`).
  */
-const KEY = /^(?:([^#]+)#)?([^.#]+)\.([^.#]+)$/;
+// The file part may hold any character (even `#`); class and method names hold neither `#` nor `.`.
+const KEY = /^(?:(.+)#)?([^.#]+)\.([^.#]+)$/;
 
 export interface ManifestKey {
   /** The file part of a `#` key. */
