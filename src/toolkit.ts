@@ -1,6 +1,6 @@
 import { checkDescription, checkName, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
-import { resolveManifest, type ManifestIndex, type ManifestOption } from "./manifest/load";
+import { resolveManifest, type ManifestOption, type ManifestSource } from "./manifest/load";
 import { closestNames } from "./names";
 import { adapterFor, type AnyExportOptions, type ExportFormat } from "./providers";
 import { answerCalls, defaultBinding, exportTools, type Export, type ExportBinding, type ExportOptions, type ExportReport, type ProviderAdapter } from "./providers/adapter";
@@ -41,8 +41,9 @@ export interface ToolkitOptions {
   /**
    * The manifest written by `toolnexus generate`, for the decorated instances: the object, a
    * path to it, or `false` for none. Left out: `$TOOLNEXUS_MANIFEST` if set, else
-   * `toolnexus.manifest.json` in `process.cwd()` if it exists (read when the first decorated
-   * instance is registered).
+   * `toolnexus.manifest.json` found next to each `@Tool` class's code: in the directory of the
+   * file defining it or one above, up to its package root (never `process.cwd()`). Read when
+   * the first decorated instance is registered.
    */
   manifest?: ManifestOption;
 }
@@ -80,7 +81,7 @@ export class Toolkit {
   /** Set when failures are observed or reworded; unset, a call pays nothing for it. */
   readonly #report: ((name: string, result: ToolResult, ctx: ToolContext | undefined) => ToolResult) | undefined;
   readonly #manifestOption: ManifestOption;
-  #manifest: { index: ManifestIndex | undefined } | undefined;
+  #manifest: { index: ManifestSource | undefined } | undefined;
   /**
    * Per provider, the options of the latest export and the binding its calls are read with
    * (exported names → tools, and the way back for their arguments). Rebuilt when tools change.
@@ -161,7 +162,7 @@ export class Toolkit {
   }
 
   /** The manifest, resolved once, when the first decorated instance needs it. */
-  #resolvedManifest(): ManifestIndex | undefined {
+  #resolvedManifest(): ManifestSource | undefined {
     this.#manifest ??= { index: resolveManifest(this.#manifestOption) };
     return this.#manifest.index;
   }

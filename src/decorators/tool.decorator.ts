@@ -1,4 +1,5 @@
 import type { Tool as ToolShape } from "../types";
+import { recordDefiningFile } from "./defining-file";
 import { addToolMethod, type ToolOptions } from "./metadata";
 
 /**
@@ -7,7 +8,7 @@ import { addToolMethod, type ToolOptions } from "./metadata";
  */
 export function Tool(descriptionOrOptions?: string | ToolOptions): MethodDecorator {
   const options: ToolOptions = typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : { ...descriptionOrOptions };
-  return (target, propertyKey, descriptor) => {
+  const decorate: MethodDecorator = (target, propertyKey, descriptor) => {
     const className = typeof target === "function" ? target.name : target.constructor?.name;
     if (typeof propertyKey === "symbol" || typeof descriptor?.value !== "function") {
       throw new TypeError(`@Tool on ${className}.${String(propertyKey)}: @Tool goes on methods with string names.`);
@@ -16,7 +17,10 @@ export function Tool(descriptionOrOptions?: string | ToolOptions): MethodDecorat
       throw new TypeError(`@Tool on static method ${className}.${propertyKey}: tools are instance methods.`);
     }
     addToolMethod(target, { propertyKey, options });
+    // Where its manifest is looked for, and which of several same-named classes it is.
+    recordDefiningFile(target, decorate);
   };
+  return decorate;
 }
 
 /** `Tool` is also the type of the objects toolkits hold (the decorator and the interface share the name). */

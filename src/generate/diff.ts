@@ -68,6 +68,7 @@ function toolDifferences(before: ManifestTool, after: ManifestTool): string[] {
   if (before.name !== after.name) details.push("name");
   if (before.description !== after.description) details.push("description");
   if (before.file !== after.file) details.push("file");
+  if (before.compiledFile !== after.compiledFile) details.push("compiledFile");
   const old = Array.isArray(before.parameters) ? before.parameters : [];
   const now = after.parameters;
   const reshaped = old.length !== now.length || old.some((p, i) => p?.kind !== now[i]!.kind || p?.name !== now[i]!.name);

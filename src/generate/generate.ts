@@ -9,6 +9,8 @@ import type { EntryCache, ProgramEntryCache } from "./entry-cache";
 import { GenerateError, locationOf, type SourceProblem } from "./errors";
 import { DecoratorResolver, findToolMethods, type FoundTool } from "./find-tools";
 import { declarationText, digest, GENERATOR_REVISION, methodSignatureText } from "./hash";
+import { compiledFileOf } from "./compiled-file";
+import { keyEntries, type KeyedEntry } from "./keys";
 import { compileErrors, openProject, splitTypeErrors, type DiagnosticSource, type Project } from "./project";
 import { SchemaGenerator } from "./schemas";
 import { TypeWalker } from "./type-walk";
@@ -97,8 +99,10 @@ export function generateFromProgram(project: ProgramInput, options: GenerateOpti
     if (file !== undefined) found.push(...findToolMethods(file, resolver));
   }
   const builder = new EntryBuilder(program, checker, resolver, project.directory, cwd, cache?.for(program));
-  const entries = new Map<string, ManifestTool>();
+  const built: KeyedEntry[] = [];
+  // Tool classes by name and file: one name in several files is fine, twice in one file is not.
   const classes = new Map<string, ts.ClassLikeDeclaration>();
+  const compiledFiles = new Map<string, string | undefined>();
   const problems: SourceProblem[] = [];
   for (const tool of found) {
     const result = builder.build(tool);
@@ -106,23 +110,29 @@ export function generateFromProgram(project: ProgramInput, options: GenerateOpti
       problems.push(...result.problems);
       continue;
     }
-    const other = classes.get(tool.className!);
+    const sourceFile = tool.classNode.getSourceFile().fileName;
+    const other = classes.get(`${sourceFile}#${tool.className!}`);
     if (other !== undefined && other !== tool.classNode) {
       const at = locationOf(other.name ?? other, cwd);
       problems.push({
         ...locationOf(tool.classNode.name ?? tool.classNode, cwd),
         className: tool.className,
-        message: `${tool.className}: another class named ${tool.className} with @Tool methods is declared at ${at.file}:${at.line}:${at.column}. Tools are found by class name at run time (the manifest is keyed by it): rename one of them.`,
+        message: `${tool.className}: another class named ${tool.className} with @Tool methods is declared in the same file, at ${at.file}:${at.line}:${at.column}. Tools are found by class name and file at run time: rename one of them.`,
       });
       continue;
     }
-    classes.set(tool.className!, tool.classNode);
-    entries.set(result.key, result.tool);
+    classes.set(`${sourceFile}#${tool.className!}`, tool.classNode);
+    if (!compiledFiles.has(sourceFile)) compiledFiles.set(sourceFile, compiledFileOf(project.commandLine, sourceFile, project.directory));
+    const compiledFile = compiledFiles.get(sourceFile);
+    const entry = compiledFile === undefined ? result.tool : withCompiledFile(result.tool, compiledFile);
+    // The key `build` gives is `ClassName.method`.
+    built.push({ className: tool.className!, methodName: result.key.slice(tool.className!.length + 1), tool: entry });
   }
 
   const typeErrors = splitTypeErrors(diagnostics, (fileName) => builder.dependsOn(fileName), cwd);
   if (typeErrors.errors.length > 0) throw new GenerateError(typeErrors.errors);
   if (problems.length > 0) throw new GenerateError(problems);
+  const entries = keyEntries(built);
   const scanMs = performance.now() - scanStarted;
   options.onProgress?.({ phase: "scan", files: project.sourceFiles.length, tools: entries.size, classes: classes.size, ms: scanMs });
 
@@ -156,6 +166,12 @@ export function generateFromProgram(project: ProgramInput, options: GenerateOpti
     },
     warnings,
   };
+}
+
+/** `compiledFile` right after `file`, where it reads best. */
+function withCompiledFile(tool: ManifestTool, compiledFile: string): ManifestTool {
+  const { name, file, ...rest } = tool;
+  return { ...(name !== undefined ? { name } : {}), file, compiledFile, ...rest };
 }
 
 /** The manifest's file text: two-space JSON, keys in a fixed order, a final newline. */

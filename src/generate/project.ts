@@ -13,6 +13,8 @@ export interface Project {
   program: ts.Program;
   /** Config problems that did not stop it (options toolnexus's compiler does not know). */
   warnings: string[];
+  /** The tsconfig as parsed, its own options (the program's force noEmit): where files are emitted. */
+  commandLine: ts.ParsedCommandLine;
 }
 
 /**
@@ -39,7 +41,8 @@ const NEWER_OPTION_CODES = new Set([5023, 5025, 6046, 5103]);
 export function openProject(configPath: string, cwd: string): Project {
   const configFile = resolve(cwd, configPath);
   const configErrors: ts.Diagnostic[] = [];
-  const parsed = TS.getParsedCommandLineOfConfigFile(configFile, CHECK_ONLY, {
+  // Parsed as written (emit options included: they say where compiled files go); the program below never emits.
+  const parsed = TS.getParsedCommandLineOfConfigFile(configFile, {}, {
     ...TS.sys,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => void configErrors.push(diagnostic),
   });
@@ -52,7 +55,7 @@ export function openProject(configPath: string, cwd: string): Project {
   const options: ts.CompilerOptions = { ...withProjectDefaults(parsed.options, dirname(configFile)), ...CHECK_ONLY };
   delete options.tsBuildInfoFile;
   const program = TS.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
-  return { configFile, directory: dirname(configFile), sourceFiles: ownSourceFiles(parsed.fileNames), program, warnings };
+  return { configFile, directory: dirname(configFile), sourceFiles: ownSourceFiles(parsed.fileNames), program, warnings, commandLine: parsed };
 }
 
 /** The root files that are the project's own sources (declaration files left out). */

@@ -47,7 +47,8 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
       const program = builder.getProgram();
       const config = configProblems(builder.getConfigFileParsingDiagnostics(), directory, cwd);
       if (config.errors.length > 0) throw new GenerateError(config.errors);
-      const project = { configFile, directory, sourceFiles: ownSourceFiles(program.getRootFileNames()), program, warnings: config.warnings, diagnostics: builder };
+      const commandLine = asWritten(configFile, program);
+      const project = { configFile, directory, sourceFiles: ownSourceFiles(program.getRootFileNames()), program, warnings: config.warnings, diagnostics: builder, commandLine };
       options.onRun({ result: generateFromProgram(project, { ...options, cwd }, started, cache) });
     } catch (error) {
       options.onRun({ error });
@@ -55,4 +56,10 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
   };
   const watch = TS.createWatchProgram(host);
   return { close: () => watch.close() };
+}
+
+/** The tsconfig as written (the program's options force `noEmit`): where compiled files go. */
+function asWritten(configFile: string, program: ts.Program): ts.ParsedCommandLine {
+  const parsed = TS.getParsedCommandLineOfConfigFile(configFile, {}, { ...TS.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  return parsed ?? { options: program.getCompilerOptions(), fileNames: [...program.getRootFileNames()], errors: [] };
 }

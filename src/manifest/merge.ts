@@ -3,6 +3,7 @@ import { schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { isUserClass } from "../schema/scalars";
 import { isSchemaObject, type JSONSchemaObject } from "../types";
+import { looksMinified } from "./minified";
 import type { ManifestParameter, ManifestTool } from "./types";
 
 /**
@@ -15,27 +16,49 @@ import type { ManifestParameter, ManifestTool } from "./types";
 export interface RuntimeParameter {
   kind: ManifestParameter["kind"];
   name?: string;
+  /** The name is stated in the code (`@Param("name")`), so a minifier cannot have changed it. */
+  named?: boolean;
+}
+
+/** Why an entry does not fit the running method; `minified` when the code's parameter names look minified. */
+export interface Staleness {
+  reason: string;
+  minified: boolean;
 }
 
 /**
  * Why `entry` no longer describes the running method, or `undefined` when it still does:
  * the tool's name, the number of parameters, a parameter's kind (`@Param`/`@Ctx`/`@Args`) or
  * name differ. This is what a manifest can be checked against without the TypeScript sources.
+ *
+ * Minified code: when only parameter names differ and every name the code reads from its
+ * source looks minified (one or two characters) while count and kinds match, the entry still
+ * fits; the manifest's names are used by position (regenerating could not restore the
+ * originals). Any other difference says whether the code's names look minified.
  */
-export function staleReason(entry: ManifestTool, toolName: string, parameters: readonly RuntimeParameter[]): string | undefined {
-  if (entry.name !== undefined && entry.name !== toolName) return `it names the tool "${entry.name}", the code "${toolName}"`;
+export function staleReason(entry: ManifestTool, toolName: string, parameters: readonly RuntimeParameter[]): Staleness | undefined {
+  const fromSource = parameters.filter((parameter) => parameter.kind === "param" && parameter.named !== true && parameter.name !== undefined);
+  const minified = fromSource.length > 0 && fromSource.every((parameter) => looksMinified(parameter.name));
+  const stale = (reason: string): Staleness => ({ reason, minified });
+  if (entry.name !== undefined && entry.name !== toolName) return stale(`it names the tool "${entry.name}", the code "${toolName}"`);
   const listed = entry.parameters;
   if (listed.length !== parameters.length) {
-    return `it lists ${listed.length} parameter${listed.length === 1 ? "" : "s"} (${listed.map(show).join(", ")}), the method has ${parameters.length} (${parameters.map(show).join(", ")})`;
+    return stale(
+      `it lists ${listed.length} parameter${listed.length === 1 ? "" : "s"} (${listed.map(show).join(", ")}), the method has ${parameters.length} (${parameters.map(show).join(", ")})`,
+    );
   }
+  const renamed: Array<{ index: number; recorded: string; code: string; named: boolean }> = [];
   for (const [index, parameter] of parameters.entries()) {
     const recorded = listed[index]!;
-    if (recorded.kind !== parameter.kind) return `parameter ${index} is ${decoratorOf(recorded.kind)} in the manifest, ${decoratorOf(parameter.kind)} in the code`;
+    if (recorded.kind !== parameter.kind) return stale(`parameter ${index} is ${decoratorOf(recorded.kind)} in the manifest, ${decoratorOf(parameter.kind)} in the code`);
     if (recorded.kind === "param" && recorded.name !== undefined && parameter.name !== undefined && recorded.name !== parameter.name) {
-      return `parameter ${index} is "${recorded.name}" in the manifest, "${parameter.name}" in the code`;
+      renamed.push({ index, recorded: recorded.name, code: parameter.name, named: parameter.named === true });
     }
   }
-  return undefined;
+  // A name stated in the code was not minified, so it is a real difference (and reported first).
+  const first = renamed.find((difference) => difference.named) ?? renamed[0];
+  if (first === undefined || (minified && !first.named)) return undefined;
+  return { reason: `parameter ${first.index} is "${first.recorded}" in the manifest, "${first.code}" in the code`, minified: !first.named && looksMinified(first.code) };
 }
 
 function show(parameter: { kind: string; name?: string }): string {

@@ -1,12 +1,21 @@
 import type { JSONSchemaObject } from "../types";
 
-/** The format version this toolnexus reads and `toolnexus generate` writes. */
+/**
+ * The format version this toolnexus reads and `toolnexus generate` writes. Still 1 with
+ * `<file>#Class.method` keys and `compiledFile`: both are additions, so every manifest written
+ * before them loads unchanged. (A toolnexus older than them refuses a manifest with `#` keys,
+ * which only a project with two same-named tool classes has; it refused such projects anyway.)
+ */
 export const MANIFEST_VERSION = 1;
 
-/** The conventional file name, looked up in `process.cwd()` when no manifest is passed. */
+/**
+ * The file name `toolnexus generate` writes by default, and the one looked for, when no manifest
+ * is named, from the directory of the file defining each `@Tool` class up to its package root
+ * (see src/manifest/find.ts).
+ */
 export const MANIFEST_FILE = "toolnexus.manifest.json";
 
-/** Environment variable naming the manifest file to load instead of the conventional one. */
+/** Environment variable naming the manifest file to use when none is passed (instead of looking for one). */
 export const MANIFEST_ENV = "TOOLNEXUS_MANIFEST";
 
 /**
@@ -18,7 +27,11 @@ export interface ToolnexusManifest {
   manifestVersion: typeof MANIFEST_VERSION;
   /** Hash of every tool's `hash`: changes exactly when what the tools were generated from changes. */
   hash: string;
-  /** Keyed `"ClassName.methodName"`, the class that declares the method. */
+  /**
+   * Keyed `"ClassName.methodName"`, the class that declares the method. When tool classes of one
+   * name are declared in several files of the project, their keys are `"<file>#ClassName.methodName"`
+   * (`<file>` is the entry's `file`), and at run time the class's defining file picks the entry.
+   */
   tools: Record<string, ManifestTool>;
 }
 
@@ -27,6 +40,12 @@ export interface ManifestTool {
   name?: string;
   /** The file declaring the class, relative to the project (tsconfig) directory, with `/`. */
   file: string;
+  /**
+   * The JavaScript file the compiler emits for `file` (from the tsconfig's `outDir`/`rootDir`),
+   * relative to the same directory; absent when the project emits nothing (`noEmit`,
+   * `emitDeclarationOnly`). Matched against a class's defining file to tell same-named classes apart.
+   */
+  compiledFile?: string;
   /**
    * Hash of what this entry was generated from: the method's signature with its decorators and
    * JSDoc, and every type declaration its parameters reach (bodies of methods left out).

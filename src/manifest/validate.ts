@@ -1,5 +1,6 @@
 import { isObject } from "../types";
 import { ManifestError } from "./errors";
+import { manifestKey, parseManifestKey } from "./keys";
 import { MANIFEST_VERSION, type ManifestParameter, type ManifestTool, type ToolnexusManifest } from "./types";
 
 const CONVERSIONS = new Set(["date", "date[]", "class", "class[]"]);
@@ -26,10 +27,18 @@ export function validateManifest(value: unknown, source: string): ToolnexusManif
   }
   if (typeof value.hash !== "string") fail("/hash", "must be a string");
   if (!isObject(value.tools)) return fail("/tools", 'must be an object keyed by "Class.method"');
+  const plainKeys = new Set(Object.keys(value.tools).filter((key) => !key.includes("#")));
   for (const [key, tool] of Object.entries(value.tools)) {
     const at = `/tools/${escapePointer(key)}`;
-    if (!/^[^.]+\.[^.]+$/.test(key)) fail(at, 'must be keyed "ClassName.methodName"');
+    const parts = parseManifestKey(key);
+    if (parts === undefined) return fail(at, 'must be keyed "ClassName.methodName" (or "<file>#ClassName.methodName")');
     checkTool(tool, at, fail);
+    if (parts.file !== undefined) {
+      if (parts.file !== tool.file) fail(at, `must be keyed with its own file ("${tool.file}#${parts.className}.${parts.methodName}")`);
+      // Else which entry a class of that name gets would depend on the lookup order.
+      const plain = manifestKey(parts.className, parts.methodName);
+      if (plainKeys.has(plain)) fail(at, `cannot be listed with "${plain}" too: a class name is keyed with its file everywhere or nowhere`);
+    }
   }
   return value as unknown as ToolnexusManifest;
 }
@@ -38,7 +47,7 @@ function checkTool(tool: unknown, at: string, fail: (pointer: string, problem: s
   if (!isObject(tool)) fail(at, "must be an object");
   const entry = tool as Record<string, unknown>;
   for (const key of ["file", "hash"]) if (typeof entry[key] !== "string") fail(`${at}/${key}`, "must be a string");
-  for (const key of ["name", "description"]) if (entry[key] !== undefined && typeof entry[key] !== "string") fail(`${at}/${key}`, "must be a string when present");
+  for (const key of ["name", "description", "compiledFile"]) if (entry[key] !== undefined && typeof entry[key] !== "string") fail(`${at}/${key}`, "must be a string when present");
   if (!Array.isArray(entry.parameters)) fail(`${at}/parameters`, "must be an array");
   (entry.parameters as unknown[]).forEach((parameter, index) => checkParameter(parameter, `${at}/parameters/${index}`, fail));
 }

@@ -6,7 +6,7 @@ import { REQUEST_CONTEXT_ID } from "@nestjs/core/router/request/request-constant
 import { decoratedClasses } from "../decorators/metadata";
 import { DuplicateToolError, ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
-import type { ManifestIndex } from "../manifest/load";
+import type { ManifestSource } from "../manifest/load";
 import { Toolkit } from "../toolkit";
 import type { Tool, ToolContext } from "../types";
 import { mountMcpEndpoint, type McpEndpoint } from "./mcp-endpoint";
@@ -57,7 +57,7 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
     private readonly discovery: DiscoveryService,
     private readonly toolkit: Toolkit,
     @Inject(TOOLNEXUS_OPTIONS) private readonly options: ToolnexusModuleOptions,
-    @Inject(TOOLNEXUS_MANIFEST) private readonly manifest: ManifestIndex | null,
+    @Inject(TOOLNEXUS_MANIFEST) private readonly manifest: ManifestSource | null,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 

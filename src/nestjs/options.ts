@@ -8,7 +8,7 @@ import type { Tool } from "../types";
 /** Injection token of the options `ToolnexusModule.forRoot` / `forRootAsync` received. */
 export const TOOLNEXUS_OPTIONS = Symbol.for("toolnexus.nestjs.options");
 
-/** Injection token of the manifest the module resolved (a `ManifestIndex`, or null for none). */
+/** Injection token of the manifest the module resolved (a `ManifestSource`, or null for none). */
 export const TOOLNEXUS_MANIFEST = Symbol.for("toolnexus.nestjs.manifest");
 
 /** The `ToolContext.state` key a request-scoped provider's tools read the current request from. */
@@ -63,8 +63,9 @@ export interface ToolnexusModuleOptions {
   /**
    * The manifest written by `toolnexus generate` (a path, the object, or `false` for none),
    * used for every provider's tools and given to the toolkit. Left out: as for `new Toolkit`,
-   * `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` in the working directory if it
-   * exists. Read once, at startup.
+   * `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` found next to each provider
+   * class's code (the directory of the file defining it or one above, up to its package root;
+   * never the working directory). Resolved once, at startup.
    */
   manifest?: ManifestOption;
   /** Mount the streamable HTTP MCP endpoint on the Nest app's own HTTP adapter. */

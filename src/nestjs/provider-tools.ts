@@ -1,5 +1,5 @@
 import { toolMethodsOf, type ToolMethodRecord } from "../decorators/metadata";
-import type { ManifestIndex } from "../manifest/load";
+import type { ManifestSource } from "../manifest/load";
 import { CALL_RECEIVER } from "../runtime/decorated";
 import { scanTools } from "../scanner/scan-tools";
 import type { Tool, ToolContext } from "../types";
@@ -33,7 +33,7 @@ export interface ProviderToolsOptions {
   /** Put before every tool name, e.g. `"billing_"`. */
   namePrefix?: string;
   /** The manifest of `toolnexus generate`, resolved once for the whole application. */
-  manifest: ManifestIndex | undefined;
+  manifest: ManifestSource | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Provider } from "@nestjs/common";
 import { DiscoveryModule } from "@nestjs/core";
-import { resolveManifest, type ManifestIndex } from "../manifest/load";
+import { resolveManifest, type ManifestSource } from "../manifest/load";
 import { Toolkit, type ToolkitOptions } from "../toolkit";
 import { ToolnexusExplorer } from "./explorer";
 import { TOOLNEXUS_MANIFEST, TOOLNEXUS_OPTIONS, type ToolnexusModuleAsyncOptions, type ToolnexusModuleOptions } from "./options";
@@ -38,13 +38,13 @@ function toolnexusModule(optionsProviders: Provider[], imports: NonNullable<Dyna
 }
 
 /** The manifest, resolved once for the whole application (null: none). */
-function resolveModuleManifest(options: ToolnexusModuleOptions): ManifestIndex | null {
+function resolveModuleManifest(options: ToolnexusModuleOptions): ManifestSource | null {
   if (options === null || typeof options !== "object") throw new TypeError("ToolnexusModule options must be an object.");
   return resolveManifest(options.manifest) ?? null;
 }
 
 /** The toolkit, empty until the explorer registers what it found (at `onModuleInit`). */
-function createToolkit(options: ToolnexusModuleOptions, manifest: ManifestIndex | null): Toolkit {
+function createToolkit(options: ToolnexusModuleOptions, manifest: ManifestSource | null): Toolkit {
   const { timeout, onError, errorText } = options;
   const toolkitOptions: ToolkitOptions = {
     manifest: manifest ?? false,

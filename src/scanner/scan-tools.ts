@@ -3,9 +3,10 @@ import { managedTool } from "../runtime/run-contract";
 import { ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
 import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
-import { resolveManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
+import { manifestForClass, resolveManifest, type ClassManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
 import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type RuntimeParameter } from "../manifest/merge";
-import type { ManifestParameter, ManifestTool } from "../manifest/types";
+import { KEEP_CLASS_NAMES, KEEP_PARAMETER_NAMES, looksMinified } from "../manifest/minified";
+import { MANIFEST_ENV, MANIFEST_FILE, type ManifestParameter, type ManifestTool } from "../manifest/types";
 import { decoratedRunner, type ParameterBinding } from "../runtime/decorated";
 import { backtrackingPatterns } from "../runtime/validation";
 import { canonicalSchema } from "../schema/canonical";
@@ -25,8 +26,9 @@ const MISSING_METADATA_FIX =
 export interface ScanOptions {
   /**
    * The manifest written by `toolnexus generate`: the object, a path to it, or `false` for none.
-   * Left out: `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` in `process.cwd()` if
-   * it exists. Explicit decorator options win over it; it wins over `design:paramtypes`.
+   * Left out: `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` found next to each
+   * `@Tool` class's code (its file's directory or one above it, up to the package root; never
+   * `process.cwd()`). Explicit decorator options win over it; it wins over `design:paramtypes`.
    */
   manifest?: ManifestOption;
   /**
@@ -55,10 +57,17 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
     throw new ScanError(`${className} has no @Tool methods. Decorate the methods models may call with @Tool("what it does").`);
   }
   const manifest = resolveManifest(options.manifest);
+  // Each declaring class has its own (inherited tools may come from another package).
+  const manifests = new Map<object, ClassManifest>();
   const tools: Tool[] = [];
   const methodOfName = new Map<string, string>();
   for (const { prototype, record } of found) {
-    const tool = buildTool(instance, className, prototype, record, manifest, options.namePrefix ?? "");
+    let classManifest = manifests.get(prototype);
+    if (manifest !== undefined && classManifest === undefined) {
+      classManifest = manifestForClass(manifest, prototype);
+      manifests.set(prototype, classManifest);
+    }
+    const tool = buildTool(instance, className, prototype, record, classManifest, options.namePrefix ?? "");
     const other = methodOfName.get(tool.name);
     if (other !== undefined) {
       throw new ScanError(`${className}.${other} and ${className}.${record.propertyKey} both declare the tool "${tool.name}"; give one of them another name with @Tool({ name }).`);
@@ -74,7 +83,7 @@ function buildTool(
   className: string,
   prototype: object,
   { propertyKey, options }: ToolMethodRecord,
-  manifest: ManifestIndex | undefined,
+  manifest: ClassManifest | undefined,
   namePrefix: string,
 ): Tool {
   const where = `${className}.${propertyKey}`;
@@ -84,22 +93,25 @@ function buildTool(
   const name = namePrefix + ownName;
   // The manifest is keyed by the class that declares the method (inherited tools included).
   const declaringClass = (prototype as { constructor?: Function }).constructor?.name || className;
-  const entry = manifest?.entry(declaringClass, propertyKey);
+  const index = manifest?.index;
+  const entry = index?.entry(declaringClass, propertyKey, manifest!.definingFile);
+  if (index !== undefined && entry === undefined) refuseMinifiedClassName(where, declaringClass, propertyKey, index);
+  // What errors a manifest would have prevented add: where none was found, or that it lacks this tool.
+  const note =
+    manifest === undefined || entry !== undefined
+      ? ""
+      : manifest.index === undefined
+        ? ` ${manifest.missing.charAt(0).toUpperCase()}${manifest.missing.slice(1)}. Fix: run \`npx toolnexus generate\` and put ${MANIFEST_FILE} next to the code or at its package root, pass { manifest: "path/to/${MANIFEST_FILE}" }, or set ${MANIFEST_ENV} to its path.`
+        : ` (The manifest ${manifest.index.source} has no entry for ${declaringClass}.${propertyKey}: run \`npx toolnexus generate\` to add it.${looksMinified(declaringClass) ? ` If "${declaringClass}" is a minified name: ${KEEP_CLASS_NAMES}.` : ""})`;
   const description = options.description ?? entry?.description;
   try {
     checkName(name);
     checkDescription(name, description);
     checkTimeout(`Tool "${name}"`, options.timeout);
   } catch (error) {
-    throw new ScanError(`${where}: ${(error as Error).message}${description === undefined ? ' Use @Tool("what it does").' : ""}`);
+    throw new ScanError(`${where}: ${(error as Error).message}${description === undefined ? ` Use @Tool("what it does").${note}` : ""}`);
   }
-  let built: { inputSchema: JSONSchemaObject; bindings: ParameterBinding[] };
-  try {
-    built = buildParameters(where, prototype, propertyKey, method as Function, entry && { entry, name: ownName, source: manifest!.source });
-  } catch (error) {
-    if (manifest === undefined || entry !== undefined || !(error instanceof ScanError) || error instanceof ManifestError) throw error;
-    throw new ScanError(`${error.message} (The manifest ${manifest.source} has no entry for ${declaringClass}.${propertyKey}: run \`npx toolnexus generate\` to add it.)`);
-  }
+  const built = buildParameters(where, prototype, propertyKey, method as Function, entry && { entry, name: ownName, source: index!.source }, note);
   const { inputSchema, bindings } = built;
   if (options.backtrackingPatterns !== true) refuseBacktrackingPatterns(where, inputSchema, bindings);
   const run = decoratedRunner({
@@ -121,7 +133,8 @@ function buildParameters(
   prototype: object,
   propertyKey: string,
   method: Function,
-  manifest?: { entry: ManifestTool; name: string; source: string },
+  manifest: { entry: ManifestTool; name: string; source: string } | undefined,
+  manifestNote: string,
 ): { inputSchema: JSONSchemaObject; bindings: ParameterBinding[] } {
   const records = ownParameterRecords(prototype, propertyKey);
   const designTypes = Reflect.getOwnMetadata("design:paramtypes", prototype, propertyKey) as unknown[] | undefined;
@@ -146,7 +159,7 @@ function buildParameters(
       const dto = record.type ?? designType;
       if (typeof dto !== "function" || !isUserClass(dto)) {
         throw new ScanError(
-          `${parameterLabel(where, index)}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? MISSING_METADATA_FIX : ""}`.trim(),
+          `${parameterLabel(where, index)}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? `${MISSING_METADATA_FIX}.${manifestNote}` : ""}`.trim(),
         );
       }
       try {
@@ -161,10 +174,10 @@ function buildParameters(
     const fromManifest = listed?.kind === "param" ? listed : undefined;
     const name = record.name ?? fromManifest?.name ?? fromSource[index]?.name;
     if (name === undefined) {
-      throw new ScanError(`${parameterLabel(where, index)}: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").`);
+      throw new ScanError(`${parameterLabel(where, index)}: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").${manifestNote}`);
     }
     if (designTypes === undefined && !explicitlyTyped(record.options) && fromManifest?.schema === undefined) {
-      throw new ScanError(`${parameterLabel(where, index, name)}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.`);
+      throw new ScanError(`${parameterLabel(where, index, name)}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.${manifestNote}`);
     }
     if (name === "__proto__" || name === "constructor" || name === "prototype") {
       throw new ScanError(
@@ -224,14 +237,32 @@ function checkFresh(
   for (let index = 0; index < count; index++) {
     const record = records[index];
     if (record !== undefined && record.kind !== "param") parameters.push({ kind: record.kind });
-    else parameters.push({ kind: "param", name: record?.name ?? fromSource[index]?.name });
+    else if (record?.name !== undefined) parameters.push({ kind: "param", name: record.name, named: true });
+    else parameters.push({ kind: "param", name: fromSource[index]?.name });
   }
-  const reason = staleReason(manifest.entry, manifest.name, parameters);
-  if (reason !== undefined) {
+  const stale = staleReason(manifest.entry, manifest.name, parameters);
+  if (stale === undefined) return;
+  if (stale.minified) {
     throw new ManifestError(
-      `${where}: the manifest ${manifest.source} is stale for this method (${reason}). Run \`npx toolnexus generate\` again, or scan without it ({ manifest: false }).`,
+      `${where}: the manifest ${manifest.source} does not fit this method (${stale.reason}), and the code's parameter names look minified. ${KEEP_PARAMETER_NAMES}.`,
     );
   }
+  throw new ManifestError(
+    `${where}: the manifest ${manifest.source} is stale for this method (${stale.reason}). Run \`npx toolnexus generate\` again, or scan without it ({ manifest: false }).`,
+  );
+}
+
+/**
+ * A class the manifest does not know, with a name a minifier would give, whose method the
+ * manifest lists under other classes: its name was minified, and regenerating would not help.
+ */
+function refuseMinifiedClassName(where: string, declaringClass: string, methodName: string, index: ManifestIndex): void {
+  if (!looksMinified(declaringClass)) return;
+  const others = index.classesWithMethod(methodName).filter((name) => name !== declaringClass);
+  if (others.length === 0) return;
+  throw new ManifestError(
+    `${where}: the class name "${declaringClass}" looks minified: the manifest ${index.source} has no class of that name, and lists ${methodName} under ${others.join(", ")}. ${KEEP_CLASS_NAMES}. (If ${declaringClass} is its real name, run \`npx toolnexus generate\` to add it.)`,
+  );
 }
 
 /** How the argument becomes what the method receives: from the runtime type when known, else from the manifest. */

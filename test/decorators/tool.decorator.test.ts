@@ -85,7 +85,10 @@ describe("@Tool", () => {
         return id;
       }
     }
-    expect(scanErrorOf(new Undescribed()).message).toBe('Undescribed.lookup: Tool "lookup" needs a non-empty description: models choose tools by it. Use @Tool("what it does").');
+    // Followed by where a manifest (which could supply it) was looked for.
+    expect(scanErrorOf(new Undescribed()).message).toMatch(
+      /^Undescribed\.lookup: Tool "lookup" needs a non-empty description: models choose tools by it\. Use @Tool\("what it does"\)\. No toolnexus\.manifest\.json found /,
+    );
   });
 
   it("@Tool({ name }) without description is a ScanError naming class and method", () => {

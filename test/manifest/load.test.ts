@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ScanError, Tool, Toolkit, scanTools } from "../../src";
-import { MANIFEST_ENV, MANIFEST_FILE, ManifestError, loadManifest, resolveManifest, validateManifest, type ToolnexusManifest } from "../../src/manifest";
+import { MANIFEST_ENV, MANIFEST_FILE, ManifestError, ManifestLookup, loadManifest, resolveManifest, validateManifest, type ToolnexusManifest } from "../../src/manifest";
 
 class Weather {
   @Tool()
@@ -42,23 +42,20 @@ const write = (name: string, content: unknown) => {
 };
 
 describe("where the manifest comes from", () => {
-  it(`${MANIFEST_FILE} in the working directory is loaded when no manifest is passed`, () => {
-    write(MANIFEST_FILE, manifestFor("Forecast, from the conventional file."));
+  it(`${MANIFEST_FILE} in the working directory is not used: where a process starts does not change a schema`, () => {
+    write(MANIFEST_FILE, manifestFor("Forecast, from the working directory."));
     jest.spyOn(process, "cwd").mockReturnValue(dir);
-    expect(scanTools(new Weather())[0]!.description).toBe("Forecast, from the conventional file.");
-    expect(new Toolkit([new Weather()]).get("forecast")!.inputSchema.properties).toEqual({ city: { type: "string", description: "The city." } });
+    expect(() => scanTools(new Weather())).toThrow(/needs a non-empty description/);
+    expect(resolveManifest(undefined)).toBeInstanceOf(ManifestLookup);
   });
 
-  it("manifest: false ignores it; without one, scanning is as it always was", () => {
-    write(MANIFEST_FILE, manifestFor("Forecast."));
-    jest.spyOn(process, "cwd").mockReturnValue(dir);
+  it("manifest: false uses none, not even $TOOLNEXUS_MANIFEST", () => {
+    process.env[MANIFEST_ENV] = write("elsewhere.json", manifestFor("Forecast."));
     expect(() => scanTools(new Weather(), { manifest: false })).toThrow(
       new ScanError('Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does").'),
     );
     expect(() => new Toolkit([new Weather()], { manifest: false })).toThrow(ScanError);
-    rmSync(join(dir, MANIFEST_FILE));
-    expect(resolveManifest(undefined)).toBeUndefined();
-    expect(() => scanTools(new Weather())).toThrow(/needs a non-empty description/);
+    expect(resolveManifest(false)).toBeUndefined();
   });
 
   it(`$${MANIFEST_ENV} names the file instead, and must exist`, () => {
@@ -116,7 +113,14 @@ describe("a manifest that cannot be used is a ManifestError (a ScanError) naming
     expect(invalid({ ...good, manifestVersion: "1" })).toBe("/manifestVersion must be 1.");
     expect(invalid({ ...good, hash: 1 })).toBe("/hash must be a string.");
     expect(invalid({ ...good, tools: [] })).toBe('/tools must be an object keyed by "Class.method".');
-    expect(invalid({ ...good, tools: { forecast: entry } })).toBe('/tools/forecast must be keyed "ClassName.methodName".');
+    expect(invalid({ ...good, tools: { forecast: entry } })).toBe('/tools/forecast must be keyed "ClassName.methodName" (or "<file>#ClassName.methodName").');
+    expect(invalid({ ...good, tools: { "src/other.ts#Weather.forecast": entry } })).toBe(
+      '/tools/src~1other.ts#Weather.forecast must be keyed with its own file ("src/weather.ts#Weather.forecast").',
+    );
+    expect(invalid({ ...good, tools: { "Weather.forecast": entry, "src/weather.ts#Weather.forecast": entry } })).toBe(
+      '/tools/src~1weather.ts#Weather.forecast cannot be listed with "Weather.forecast" too: a class name is keyed with its file everywhere or nowhere.',
+    );
+    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, compiledFile: 1 } } })).toBe("/tools/Weather.forecast/compiledFile must be a string when present.");
     expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, file: 3 } } })).toBe("/tools/Weather.forecast/file must be a string.");
     expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: {} } } })).toBe("/tools/Weather.forecast/parameters must be an array.");
     expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "other" }] } } })).toBe(

@@ -114,6 +114,10 @@ describe("decorated code compiled without decorator metadata", () => {
       expect(wrongKind).toMatchObject({ isError: true, metadata: { error: "invalid_arguments" } });
     });
 
+    it("is found without being passed: above the compiled files, in the fixture's directory", () => {
+      expect(new Toolkit([new WeatherService()]).get("forecast_days")!.inputSchema).toEqual(EXPECTED_SCHEMAS.forecast_days);
+    });
+
     it(`is loaded without being passed: $${MANIFEST_ENV}`, () => {
       const previous = process.env[MANIFEST_ENV];
       process.env[MANIFEST_ENV] = manifest;
