@@ -1,6 +1,6 @@
 import { checkDescription, checkName, checkTimeout } from "../define-tool";
 import { managedTool } from "../runtime/run-contract";
-import { ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
+import { markScanned, ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
 import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
 import { resolveManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
@@ -66,6 +66,7 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
     methodOfName.set(tool.name, record.propertyKey);
     tools.push(tool);
   }
+  markScanned(Object.getPrototypeOf(instance) as object | null);
   return tools;
 }
 
