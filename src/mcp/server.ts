@@ -112,7 +112,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     // A call the SDK answered without reaching the handler leaves nothing behind.
     transport.send = (message, sendOptions) => {
       if ("id" in message && !("method" in message) && message.id !== undefined) setAside.delete(message.id);
-      return send(message, sendOptions);
+      return send(withoutSdkErrorPrefix(message), sendOptions);
     };
   };
 
@@ -147,6 +147,19 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     }
   });
   return server;
+}
+
+/**
+ * An `McpError` thrown in a handler (ours, or the SDK's own checks) has the message
+ * `MCP error <code>: <text>`, and the SDK answers with that message as it is. The client's
+ * `McpError` puts the same prefix in front again, so a user would read it twice: the text goes
+ * out without it (the code is in the response's own `code` field).
+ */
+function withoutSdkErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message)) return message;
+  const { code, message: text } = message.error;
+  const prefix = `MCP error ${code}: `;
+  return typeof text === "string" && text.startsWith(prefix) ? { ...message, error: { ...message.error, message: text.slice(prefix.length) } } : message;
 }
 
 /**
