@@ -1,8 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema, McpError, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { toolMethodsOf } from "../decorators/metadata";
 import { exportTools, type ExportBinding } from "../providers/adapter";
 import { mcp, toMcpResult, type McpTool } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
+import { functionInsteadOfInstance } from "../scanner/instance-expected";
 import { Toolkit, type ToolSource } from "../toolkit";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { packageVersion } from "./version";
@@ -42,9 +44,21 @@ export function asToolkit(toolkit: McpToolkit | readonly ToolSource[]): McpToolk
   if (Array.isArray(toolkit)) return new Toolkit(toolkit as readonly ToolSource[]);
   const kit = toolkit as McpToolkit;
   if (typeof kit?.tools !== "function" || typeof kit.execute !== "function" || typeof kit.get !== "function") {
-    throw new TypeError("serveMcp takes a Toolkit (or an array of Tools and decorated instances).");
+    throw new TypeError(`serveMcp takes a Toolkit (or an array of Tools and decorated instances)${insteadOfToolkit(toolkit)}.`);
   }
   return kit;
+}
+
+/** What came instead of a toolkit, and what to pass. */
+function insteadOfToolkit(value: unknown): string {
+  if (typeof value === "function") {
+    const name = value.name || "X";
+    return toolMethodsOf((value as { prototype?: unknown }).prototype).length > 0
+      ? `; got the class ${name} itself: pass [new ${name}()]`
+      : `; ${functionInsteadOfInstance(value)}`;
+  }
+  if (typeof value === "object" && value !== null) return "; got a single object: put it in an array, [it], or in a Toolkit";
+  return `; got ${value === null ? "null" : typeof value}`;
 }
 
 /**

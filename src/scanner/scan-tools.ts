@@ -14,6 +14,7 @@ import { refuseReservedPropertyNames } from "../schema/dto-property-names";
 import { DtoSchemaError, schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { sourceParameters } from "../schema/parameter-names";
+import { functionInsteadOfInstance } from "./instance-expected";
 import { isUserClass } from "../schema/scalars";
 import type { JSONSchemaObject, Tool } from "../types";
 
@@ -43,6 +44,7 @@ export interface ScanOptions {
  * for one of its methods.
  */
 export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
+  if (typeof instance === "function") throw new ScanError(`scanTools takes an instance of a class with @Tool methods; ${functionInsteadOfInstance(instance)}.`);
   if (typeof instance !== "object" || instance === null) {
     throw new ScanError(`scanTools takes an instance of a class with @Tool methods; got ${instance === null ? "null" : typeof instance}.`);
   }
