@@ -14,15 +14,15 @@ export async function main() {
     parts: [{ functionCall: { name: "get_weather", args: { city: "Chennai" } } }],
   };
   const reply = await toolkit.runGemini(modelTurn);
-  console.log("success:", JSON.stringify(reply));
+  console.log("a call that succeeds:", JSON.stringify(reply));
 
   // The tool throws `new Error("city is required")`: the model gets `{ error }` to act on.
   const failed = await toolkit.runGemini([{ functionCall: { name: "get_weather", args: {} } }]);
-  console.log("failure:", JSON.stringify(failed));
+  console.log("a call whose tool throws, answered as data:", JSON.stringify(failed));
 
   // The same failure seen directly on the tool.
   const direct = await weather.execute({});
-  console.log("direct:", JSON.stringify({ isError: direct.isError, output: direct.output }));
+  console.log("the same failure from tool.execute:", JSON.stringify({ isError: direct.isError, output: direct.output }));
 
   // Zero tools: the wrapper survives, its list is empty.
   const empty = toGemini([]);

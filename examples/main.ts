@@ -22,6 +22,7 @@ async function run() {
 }
 
 async function printAgentLoop() {
+  console.log("(the mock model first sends an invalid e-mail on purpose: the error goes back to it as data, and it corrects the call)");
   agentLoop.printConversation(await agentLoop.main());
 }
 

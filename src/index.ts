@@ -1,6 +1,6 @@
 // Record: decorators (they only write metadata).
 export { Tool } from "./decorators/tool.decorator";
-export { Param } from "./decorators/param.decorator";
+export { Param, ToolParam } from "./decorators/param.decorator";
 export { Ctx } from "./decorators/ctx.decorator";
 export { Args } from "./decorators/args.decorator";
 export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorators/metadata";

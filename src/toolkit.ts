@@ -1,3 +1,4 @@
+import { toolMethodsOf } from "./decorators/metadata";
 import { checkDescription, checkName, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { resolveManifest, type ManifestOption, type ManifestSource } from "./manifest/load";
@@ -14,6 +15,7 @@ import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits, isThenable } from "./runtime/invoke";
 import { cutText, errorMessage, errorResult, MAX_ERROR_TEXT, thrownBy } from "./runtime/result";
 import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
+import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
 import { isObject, type Tool, type ToolContext, type ToolErrorKind, type ToolResult } from "./types";
 
@@ -89,6 +91,8 @@ export class Toolkit {
   readonly #exports = new Map<string, { options: ExportOptions; made?: { readonly binding: ExportBinding } }>();
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
+    if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function" || typeof items === "string")
+      throw new ToolDefinitionError(`new Toolkit takes an array of Tools and decorated instances; ${notAnArray(items)}.`);
     checkTimeout("Toolkit", options.timeout);
     this.#timeout = options.timeout;
     this.#report = failureReporter(options);
@@ -276,7 +280,20 @@ function toolsOf(item: ToolSource, scan: (instance: object) => Tool[]): Tool[] {
   if (Array.isArray(item)) return item.flatMap((inner) => toolsOf(inner, scan));
   if (isTool(item)) return [item];
   if (typeof item === "object" && item !== null) return scan(item);
+  if (typeof item === "function") throw new ToolDefinitionError(`A toolkit takes Tools and decorated instances; ${functionInsteadOfInstance(item)}.`);
   throw new ToolDefinitionError(`A toolkit takes Tools and decorated instances; got ${item === null ? "null" : typeof item}.`);
+}
+
+/** What was passed instead of the array, and the array to pass. */
+function notAnArray(items: unknown): string {
+  if (typeof items === "function") {
+    const name = items.name || "X";
+    return toolMethodsOf((items as { prototype?: unknown }).prototype).length > 0
+      ? `got the class ${name} itself: pass new Toolkit([new ${name}()])`
+      : `${functionInsteadOfInstance(items)}, in an array`;
+  }
+  if (typeof items === "object" && items !== null) return "got a single object: put it in an array, new Toolkit([it])";
+  return `got ${items === null ? "null" : typeof items}`;
 }
 
 /** The step that tells `onError` and applies `errorText`, or `undefined` when neither is asked for. */

@@ -1,6 +1,6 @@
 /** The catalogue: a repository injected into a service whose methods are tools. */
 import { Injectable, Module } from "@nestjs/common";
-import { Param, Tool } from "toolnexus";
+import { Tool, ToolParam } from "toolnexus";
 
 export interface Product {
   sku: string;
@@ -31,7 +31,7 @@ export class CatalogService {
   constructor(private readonly products: ProductRepository) {}
 
   @Tool({ name: "search_products", description: "Search the tea catalogue by name", annotations: { readOnly: true } })
-  search(@Param({ description: "Words of the product name, e.g. assam", minLength: 2 }) query: string) {
+  search(@ToolParam({ description: "Words of the product name, e.g. assam", minLength: 2 }) query: string) {
     const words = query.toLowerCase().split(/\s+/);
     return this.products.all().filter((product) => words.some((word) => product.name.toLowerCase().includes(word)));
   }

@@ -14,7 +14,7 @@
  */
 import "reflect-metadata";
 import type { AddressInfo } from "node:net";
-import type { LoggerService, LogLevel } from "@nestjs/common";
+import { ConsoleLogger, type LoggerService, type LogLevel } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
 import { AppModule } from "./app.module";
 import type { ChatReply } from "./chat.controller";
@@ -34,7 +34,7 @@ export async function main(options: { logger?: LoggerService | LogLevel[] | fals
   const mock = await startMockGemini();
   // The fallback is a fake key, good only for the local mock.
   const gemini = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY ?? "local-mock-key", httpOptions: { baseUrl: mock.baseUrl } });
-  const app = await NestFactory.create(AppModule.register(gemini), { logger: options.logger ?? ["log", "warn", "error"] });
+  const app = await NestFactory.create(AppModule.register(gemini), { logger: loggerFor(options.logger ?? ["log", "warn", "error"]) });
   try {
     await app.listen(0, "127.0.0.1");
     const { port } = app.getHttpServer().address() as AddressInfo;
@@ -49,6 +49,11 @@ export async function main(options: { logger?: LoggerService | LogLevel[] | fals
     await app.close();
     await mock.close();
   }
+}
+
+/** Nest's console logger, in colour only on a terminal: piped into a file or a CI log, colour codes are noise. */
+function loggerFor(logger: LoggerService | LogLevel[] | false): LoggerService | false {
+  return Array.isArray(logger) ? new ConsoleLogger({ logLevels: logger, colors: process.stdout.isTTY === true }) : logger;
 }
 
 if (require.main === module) {

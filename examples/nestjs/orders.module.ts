@@ -1,6 +1,6 @@
 /** Orders: a tool that uses another module's exported service and the authenticated user. */
 import { Injectable, Module } from "@nestjs/common";
-import { Ctx, Param, Tool, type ToolContext } from "toolnexus";
+import { Ctx, Tool, ToolParam, type ToolContext } from "toolnexus";
 import { CatalogModule, CatalogService } from "./catalog.module";
 import type { User } from "./auth.guard";
 
@@ -21,8 +21,8 @@ export class OrdersService {
 
   @Tool({ name: "place_order", description: "Place an order for the signed-in customer" })
   placeOrder(
-    @Param({ description: "The product's SKU, from search_products" }) sku: string,
-    @Param({ description: "How many packs", integer: true, minimum: 1, maximum: 20 }) quantity: number,
+    @ToolParam({ description: "The product's SKU, from search_products" }) sku: string,
+    @ToolParam({ description: "How many packs", integer: true, minimum: 1, maximum: 20 }) quantity: number,
     @Ctx() ctx: ToolContext,
   ): Order {
     // Host data, never shown to the model: the controller put the authenticated user here.

@@ -89,6 +89,19 @@ export function decoratedClasses(): readonly Function[] {
   return [...DECORATED_CLASSES];
 }
 
+/** Prototypes an instance was scanned from, with the ones they inherit from: their tools are in use somewhere. */
+const SCANNED_PROTOTYPES = new WeakSet<object>();
+
+/** Records that tools were built from an instance of this prototype (and so from its bases' methods too). */
+export function markScanned(prototype: object | null): void {
+  for (let owner = prototype; owner !== null && owner !== Object.prototype; owner = Object.getPrototypeOf(owner) as object | null) SCANNED_PROTOTYPES.add(owner);
+}
+
+/** Whether tools were built from an instance of this class or of a subclass, so far in this process. */
+export function wasScanned(cls: Function): boolean {
+  return SCANNED_PROTOTYPES.has(cls.prototype as object);
+}
+
 /** Parameter records of one method, indexed by position (holes where nothing was declared). */
 export function ownParameterRecords(prototype: object, propertyKey: string): ReadonlyArray<ParameterRecord | undefined> {
   return (Reflect.getOwnMetadata(TOOL_PARAMETERS, prototype, propertyKey) as ParameterRecord[] | undefined) ?? [];

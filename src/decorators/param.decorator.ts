@@ -11,3 +11,9 @@ export function Param(nameOrOptions?: string | ParamOptions, options?: ParamOpti
   return (target, propertyKey, index) =>
     addParameterRecord("@Param", target, propertyKey, index, name !== undefined ? { kind: "param", name, options: resolved } : { kind: "param", options: resolved });
 }
+
+/**
+ * `@Param` under a name that does not clash with NestJS's `@Param` (the route-parameter
+ * decorator of `@nestjs/common`): the very same decorator, for files that import both.
+ */
+export const ToolParam = Param;

@@ -1,8 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema, McpError, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { toolMethodsOf } from "../decorators/metadata";
 import { exportTools, type ExportBinding } from "../providers/adapter";
 import { mcp, toMcpResult, type McpTool } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
+import { functionInsteadOfInstance } from "../scanner/instance-expected";
 import { Toolkit, type ToolSource } from "../toolkit";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { packageVersion } from "./version";
@@ -42,9 +44,21 @@ export function asToolkit(toolkit: McpToolkit | readonly ToolSource[]): McpToolk
   if (Array.isArray(toolkit)) return new Toolkit(toolkit as readonly ToolSource[]);
   const kit = toolkit as McpToolkit;
   if (typeof kit?.tools !== "function" || typeof kit.execute !== "function" || typeof kit.get !== "function") {
-    throw new TypeError("serveMcp takes a Toolkit (or an array of Tools and decorated instances).");
+    throw new TypeError(`serveMcp takes a Toolkit (or an array of Tools and decorated instances)${insteadOfToolkit(toolkit)}.`);
   }
   return kit;
+}
+
+/** What came instead of a toolkit, and what to pass. */
+function insteadOfToolkit(value: unknown): string {
+  if (typeof value === "function") {
+    const name = value.name || "X";
+    return toolMethodsOf((value as { prototype?: unknown }).prototype).length > 0
+      ? `; got the class ${name} itself: pass [new ${name}()]`
+      : `; ${functionInsteadOfInstance(value)}`;
+  }
+  if (typeof value === "object" && value !== null) return "; got a single object: put it in an array, [it], or in a Toolkit";
+  return `; got ${value === null ? "null" : typeof value}`;
 }
 
 /**
@@ -112,7 +126,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     // A call the SDK answered without reaching the handler leaves nothing behind.
     transport.send = (message, sendOptions) => {
       if ("id" in message && !("method" in message) && message.id !== undefined) setAside.delete(message.id);
-      return send(message, sendOptions);
+      return send(withoutSdkErrorPrefix(message), sendOptions);
     };
   };
 
@@ -147,6 +161,19 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     }
   });
   return server;
+}
+
+/**
+ * An `McpError` thrown in a handler (ours, or the SDK's own checks) has the message
+ * `MCP error <code>: <text>`, and the SDK answers with that message as it is. The client's
+ * `McpError` puts the same prefix in front again, so a user would read it twice: the text goes
+ * out without it (the code is in the response's own `code` field).
+ */
+function withoutSdkErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message)) return message;
+  const { code, message: text } = message.error;
+  const prefix = `MCP error ${code}: `;
+  return typeof text === "string" && text.startsWith(prefix) ? { ...message, error: { ...message.error, message: text.slice(prefix.length) } } : message;
 }
 
 /**

@@ -3,7 +3,7 @@ import { ContextIdFactory, DiscoveryService, HttpAdapterHost, ModuleRef, type Co
 import type { InstanceWrapper } from "@nestjs/core/injector/instance-wrapper";
 import type { Module as NestModule } from "@nestjs/core/injector/module";
 import { REQUEST_CONTEXT_ID } from "@nestjs/core/router/request/request-constants";
-import { decoratedClasses } from "../decorators/metadata";
+import { decoratedClasses, wasScanned } from "../decorators/metadata";
 import { DuplicateToolError, ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
 import type { ManifestSource } from "../manifest/load";
@@ -152,7 +152,11 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
     return prefix || undefined;
   }
 
-  /** Classes whose `@Tool` decorators ran but that no module provides: their tools are in no toolkit. */
+  /**
+   * Classes whose `@Tool` decorators ran but that no module provides and whose instances were
+   * never scanned: their tools are in no toolkit. A class already scanned outside Nest
+   * (`new Toolkit([new X()])`, `scanTools`) is in use, not forgotten.
+   */
   #warnUnregistered(): void {
     const providers = new Set<object>();
     for (const wrapper of this.discovery.getProviders()) {
@@ -166,14 +170,14 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
     }
     for (const cls of decoratedClasses()) {
       const prototype = cls.prototype as object;
-      if (providers.has(prototype)) continue;
+      if (providers.has(prototype) || (wasScanned(cls) && !controllers.has(prototype))) continue;
       const methods = effectiveToolMethods(prototype)
         .map((record) => record.propertyKey)
         .join(", ");
       this.logger.warn(
         controllers.has(prototype)
           ? `${cls.name} has @Tool methods (${methods}) but is a controller: tools are discovered on providers only. Move the methods to an @Injectable() provider.`
-          : `${cls.name} has @Tool methods (${methods}) but is not a provider of any module, so its tools are not in the toolkit. Add it to a module's providers (request-scoped factory providers cannot be discovered: use a class provider), or set warnUnregistered: false if it is used outside Nest.`,
+          : `${cls.name} has @Tool methods (${methods}) but is not a provider of any module, so its tools are not in the toolkit. Add it to a module's providers (request-scoped factory providers cannot be discovered: use a class provider), or, if its instances are given to a Toolkit outside Nest only after startup, set warnUnregistered: false.`,
       );
     }
   }

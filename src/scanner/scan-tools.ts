@@ -1,6 +1,6 @@
 import { checkDescription, checkName, checkTimeout } from "../define-tool";
 import { managedTool } from "../runtime/run-contract";
-import { ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
+import { markScanned, ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
 import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
 import { manifestForClass, resolveManifest, type ClassManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
@@ -15,6 +15,7 @@ import { refuseReservedPropertyNames } from "../schema/dto-property-names";
 import { DtoSchemaError, schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { sourceParameters } from "../schema/parameter-names";
+import { functionInsteadOfInstance } from "./instance-expected";
 import { isUserClass } from "../schema/scalars";
 import type { JSONSchemaObject, Tool } from "../types";
 
@@ -45,6 +46,7 @@ export interface ScanOptions {
  * for one of its methods.
  */
 export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
+  if (typeof instance === "function") throw new ScanError(`scanTools takes an instance of a class with @Tool methods; ${functionInsteadOfInstance(instance)}.`);
   if (typeof instance !== "object" || instance === null) {
     throw new ScanError(`scanTools takes an instance of a class with @Tool methods; got ${instance === null ? "null" : typeof instance}.`);
   }
@@ -75,6 +77,7 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
     methodOfName.set(tool.name, record.propertyKey);
     tools.push(tool);
   }
+  markScanned(Object.getPrototypeOf(instance) as object | null);
   return tools;
 }
 
