@@ -42,10 +42,14 @@ export function openProject(configPath: string, cwd: string): Project {
   const configFile = resolve(cwd, configPath);
   const configErrors: ts.Diagnostic[] = [];
   // Parsed as written (emit options included: they say where compiled files go); the program below never emits.
-  const parsed = TS.getParsedCommandLineOfConfigFile(configFile, {}, {
-    ...TS.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => void configErrors.push(diagnostic),
-  });
+  const parsed = TS.getParsedCommandLineOfConfigFile(
+    configFile,
+    {},
+    {
+      ...TS.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => void configErrors.push(diagnostic),
+    },
+  );
   if (parsed === undefined || configErrors.length > 0) {
     const problems = configErrors.map((d) => problemOfDiagnostic(d, cwd));
     throw new GenerateError(problems.length > 0 ? problems : [{ message: `Cannot read the TypeScript project ${configPath}.` }]);
