@@ -1,8 +1,9 @@
 import "reflect-metadata";
 import { join } from "node:path";
-import { ScanError, Toolkit, scanTools } from "../../src";
+import { Toolkit, scanTools } from "../../src";
 import { MANIFEST_ENV, MANIFEST_FILE } from "../../src/manifest";
 import { cityManifest, removeTempTrees, tempTree, WEATHER_SOURCE } from "./temp-package";
+import { scanErrorThrownBy } from "../support/scan-error";
 
 /**
  * With no `manifest` option and no $TOOLNEXUS_MANIFEST, each `@Tool` class's manifest is
@@ -53,7 +54,7 @@ describe("the manifest is found next to the code that defines the class", () => 
 
   it("the package root is searched, and nothing above it: a manifest of the enclosing project is not this package's", () => {
     const outer = tempTree({ [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the enclosing project."), "inner/package.json": {}, "inner/lib/weather.ts": WEATHER_SOURCE });
-    const error = scanErrorOf(() => scanTools(new (load(outer, "inner/lib/weather.js"))()));
+    const error = scanErrorThrownBy(() => scanTools(new (load(outer, "inner/lib/weather.js"))()));
     expect(error.message).toBe(
       'Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does"). ' +
         `No ${MANIFEST_FILE} found (looked in: ${join(outer, "inner", "lib")}, ${join(outer, "inner")}; ${MANIFEST_ENV} not set). ` +
@@ -63,7 +64,7 @@ describe("the manifest is found next to the code that defines the class", () => 
 
   it("a tool without type metadata says where the manifest was looked for and how to provide one", () => {
     const pkg = tempTree({ "package.json": {}, "dist/weather.ts": WEATHER_SOURCE.replace("@Tool()", '@Tool("Forecast.")') });
-    const error = scanErrorOf(() => new Toolkit([new (load(pkg, "dist/weather.js"))()]));
+    const error = scanErrorThrownBy(() => new Toolkit([new (load(pkg, "dist/weather.js"))()]));
     expect(error.message).toMatch(/^Weather\.forecast, parameter 0 \("city"\): no type metadata was emitted for this method\. /);
     expect(error.message).toContain(` No ${MANIFEST_FILE} found (looked in: ${join(pkg, "dist")}, ${pkg}; ${MANIFEST_ENV} not set). Fix: run \`npx toolnexus generate\``);
   });
@@ -74,7 +75,7 @@ describe("the manifest is found next to the code that defines the class", () => 
     process.env[MANIFEST_ENV] = join(elsewhere, MANIFEST_FILE);
     expect(scanTools(new Weather())[0]!.description).toBe("From the working directory.");
     delete process.env[MANIFEST_ENV];
-    const error = scanErrorOf(() => scanTools(new Weather(), { manifest: false }));
+    const error = scanErrorThrownBy(() => scanTools(new Weather(), { manifest: false }));
     // Told to use none, nothing is said about where none was found.
     expect(error.message).toBe('Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does").');
   });
@@ -107,13 +108,3 @@ describe("the manifest is found next to the code that defines the class", () => 
     ).toEqual(["forecast: From the base class's package.", "today: From the app."]);
   });
 });
-
-function scanErrorOf(run: () => unknown): ScanError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScanError);
-    return error as ScanError;
-  }
-  throw new Error("expected a ScanError");
-}

@@ -1,13 +1,13 @@
 import "reflect-metadata";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import * as ts from "typescript";
 import { ScanError, Toolkit } from "../../src";
 import { MANIFEST_ENV } from "../../src/manifest";
 import { EXPECTED_SCHEMAS } from "./expected";
+import { compile } from "./temp-package";
 
 /**
- * Point 3: with a manifest, tools work where `design:paramtypes` is missing. The types fixture
+ * With a manifest, tools work where `design:paramtypes` is missing. The types fixture
  * is compiled file by file with TypeScript's transpileModule and emitDecoratorMetadata off,
  * which is what esbuild, tsx and swc (without its metadata option) produce.
  */
@@ -26,16 +26,7 @@ beforeAll(() => {
   mkdirSync(out, { recursive: true });
   for (const file of readdirSync(join(fixture, "src"))) {
     const fileName = join(fixture, "src", file);
-    const { outputText } = ts.transpileModule(readFileSync(fileName, "utf8"), {
-      fileName,
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2022,
-        experimentalDecorators: true,
-        emitDecoratorMetadata: false,
-        esModuleInterop: true,
-      },
-    });
+    const outputText = compile(readFileSync(fileName, "utf8"), fileName);
     emitted[file] = outputText;
     writeFileSync(join(out, file.replace(/\.ts$/, ".js")), outputText);
   }

@@ -1,7 +1,8 @@
 import "reflect-metadata";
 import { IsIn, IsInt, IsOptional, IsString } from "class-validator";
-import { Ctx, Param, ScanError, Tool, Toolkit, scanTools, type ToolContext } from "../../src";
+import { Ctx, Param, Tool, Toolkit, scanTools, type ToolContext } from "../../src";
 import { ManifestError, type ManifestParameter, type ManifestTool, type ToolnexusManifest } from "../../src/manifest";
+import { scanErrorThrownBy } from "../support/scan-error";
 
 /** A manifest as `toolnexus generate` would write it, for the given entries. */
 function manifestOf(tools: Record<string, Partial<ManifestTool> & { parameters: ManifestParameter[] }>): ToolnexusManifest {
@@ -18,16 +19,6 @@ const param = (name: string, schema: Record<string, unknown> | undefined, extra:
   ...(schema !== undefined ? { schema } : {}),
   ...extra,
 });
-
-function scanError(run: () => unknown): ScanError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScanError);
-    return error as ScanError;
-  }
-  throw new Error("expected a ScanError");
-}
 
 describe("precedence: explicit decorator options > manifest > design:paramtypes", () => {
   it("the manifest wins over design:paramtypes (a literal union is a String to metadata)", () => {
@@ -149,7 +140,7 @@ describe("precedence: explicit decorator options > manifest > design:paramtypes"
       }
     }
     const manifest = manifestOf({ "Service.place": { parameters: [param("where", { type: "object", properties: { x: { type: "number" } } })] } });
-    expect(scanError(() => scanTools(new Service(), { manifest })).message).toBe(
+    expect(scanErrorThrownBy(() => scanTools(new Service(), { manifest })).message).toBe(
       'Service.place, parameter 0 ("where"): minimum applies to a single scalar or array type, but this parameter is object.',
     );
   });
@@ -225,10 +216,10 @@ describe("DTOs: class-validator's decorators and the TypeScript types together",
       "Service.add": { parameters: [param("line", object({ quantity: { type: "number" } }), { convert: "class", className: "Line" })] },
       "Sizes.size": { parameters: [param("size", object({ size: { type: "string", enum: ["s", "m"] } }), { convert: "class", className: "Size" })] },
     });
-    expect(scanError(() => scanTools(new Service(), { manifest })).message).toBe(
+    expect(scanErrorThrownBy(() => scanTools(new Service(), { manifest })).message).toBe(
       'Service.add, parameter 0 ("line"): property "quantity": class-validator makes it string, but its TypeScript type is number. Make the decorators and the type agree.',
     );
-    expect(scanError(() => scanTools(new Sizes(), { manifest })).message).toBe(
+    expect(scanErrorThrownBy(() => scanTools(new Sizes(), { manifest })).message).toBe(
       'Sizes.size, parameter 0 ("size"): property "size": class-validator allows "xl", which its TypeScript type does not ("s", "m"). Make the decorators and the type agree.',
     );
   });
@@ -267,7 +258,7 @@ describe("conversions the manifest knows of", () => {
         ],
       },
     });
-    expect(scanError(() => scanTools(new Service(), { manifest })).message).toBe(
+    expect(scanErrorThrownBy(() => scanTools(new Service(), { manifest })).message).toBe(
       'Service.add, parameter 0 ("line"): its type is a Line instance, and the class itself is not known at run time (no type metadata was emitted). Say it with @Param({ type: Line }).',
     );
     class WithArray {
@@ -276,7 +267,7 @@ describe("conversions the manifest knows of", () => {
         return [line, lines];
       }
     }
-    expect(scanError(() => scanTools(new WithArray(), { manifest: manifestOf({ "WithArray.add": manifest.tools["Service.add"]! }) })).message).toBe(
+    expect(scanErrorThrownBy(() => scanTools(new WithArray(), { manifest: manifestOf({ "WithArray.add": manifest.tools["Service.add"]! }) })).message).toBe(
       'WithArray.add, parameter 1 ("lines"): its type is an array of Line instances, and the class itself is not known at run time. Say it with @Param({ type: [Line] }).',
     );
   });
@@ -295,7 +286,7 @@ describe("a manifest that no longer fits the code", () => {
 
   it("is a ManifestError naming what differs: parameter count, kind, name, tool name", () => {
     const errorOf = (run: () => unknown) => {
-      const error = scanError(run);
+      const error = scanErrorThrownBy(run);
       expect(error).toBeInstanceOf(ManifestError);
       return error.message;
     };
@@ -332,7 +323,7 @@ describe("a manifest that no longer fits the code", () => {
       }
     }
     Reflect.deleteMetadata("design:paramtypes", Bare.prototype, "run");
-    expect(scanError(() => scanTools(new Bare(), { manifest: manifestOf({ "Service.greet": { parameters: [] } }) })).message).toMatch(
+    expect(scanErrorThrownBy(() => scanTools(new Bare(), { manifest: manifestOf({ "Service.greet": { parameters: [] } }) })).message).toMatch(
       /^Bare\.run, parameter 0 \("value"\): no type metadata was emitted for this method\. .* \(The manifest given in the options has no entry for Bare\.run: run `npx toolnexus generate` to add it\.\)$/,
     );
   });
