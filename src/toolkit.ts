@@ -42,10 +42,12 @@ export interface ToolkitOptions {
   errorText?: ErrorTextPolicy;
   /**
    * The manifest written by `toolnexus generate`, for the decorated instances: the object, a
-   * path to it, or `false` for none. Left out: `$TOOLNEXUS_MANIFEST` if set, else
-   * `toolnexus.manifest.json` found next to each `@Tool` class's code: in the directory of the
-   * file defining it or one above, up to its package root (never `process.cwd()`). Read when
-   * the first decorated instance is registered.
+   * path to it, or `false` for none. A relative path (here or in `$TOOLNEXUS_MANIFEST`) is
+   * resolved from the working directory; pass an absolute path (e.g.
+   * `join(__dirname, "toolnexus.manifest.json")`) to be independent of it. Left out:
+   * `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` found next to each `@Tool`
+   * class's code: in the directory of the file defining it or one above, up to its package root
+   * (that search never uses `process.cwd()`). Read when the first decorated instance is registered.
    */
   manifest?: ManifestOption;
 }

@@ -7,8 +7,11 @@ import { isPathSpecifier, typeScriptAlternatives } from "./loader/resolution";
 import { REQUIRE_OF_ESM } from "./loader/require-hook";
 import { isTypeScriptFile } from "./loader/module-format";
 
-/** toolnexus's own errors (a tool that cannot be built, a duplicate name) already say how to fix them. */
-const TOOLNEXUS_ERRORS = ["ScanError", "ToolDefinitionError", "DuplicateToolError", "ExportError"];
+/**
+ * toolnexus's own errors (a tool that cannot be built, a stale manifest, a duplicate name) already
+ * say how to fix them. Told by name: the module may load another copy of toolnexus than the CLI's.
+ */
+const TOOLNEXUS_ERRORS = ["ToolnexusError", "ScanError", "ManifestError", "ToolDefinitionError", "DuplicateToolError", "ExportError"];
 
 /**
  * Why a module could not be loaded, and the fix: the user's fault (a syntax error at

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { packageVersion } from "../mcp/version";
+import { projectTypeScript } from "../project-typescript";
 
 /**
  * The version of toolnexus's own `typescript` (the one the CLI compiles .ts files with), read
@@ -14,15 +14,6 @@ export function ownTypeScriptVersion(): string | undefined {
   }
 }
 
-/** The `typescript` the project in `cwd` has installed (node_modules above cwd), if any. */
-export function projectTypeScriptVersion(cwd: string): string | undefined {
-  for (let dir = cwd, parent = dirname(dir); ; dir = parent, parent = dirname(dir)) {
-    const version = versionIn(join(dir, "node_modules", "typescript", "package.json"));
-    if (version !== undefined) return version;
-    if (parent === dir) return undefined;
-  }
-}
-
 /** `toolnexus --version`: toolnexus's version and the TypeScript it compiles with (and the project's, when that differs). */
 export function versionReport(cwd: string): string {
   const own = ownTypeScriptVersion();
@@ -30,7 +21,7 @@ export function versionReport(cwd: string): string {
     `toolnexus ${packageVersion()}`,
     own === undefined ? "typescript: not found next to toolnexus (reinstall toolnexus)" : `typescript ${own} (toolnexus's own; it compiles the .ts files the CLI loads)`,
   ];
-  const project = projectTypeScriptVersion(cwd);
+  const project = projectTypeScript(cwd)?.version;
   if (project !== undefined && own !== undefined && project !== own) lines.push(`your project has typescript ${project}; toolnexus compiles .ts files with its own ${own}`);
   return `${lines.join("\n")}\n`;
 }
@@ -38,7 +29,7 @@ export function versionReport(cwd: string): string {
 /** The line `--verbose` prints before loading a .ts file. */
 export function compilerNote(cwd: string): string {
   const own = ownTypeScriptVersion() ?? "(not found)";
-  const project = projectTypeScriptVersion(cwd);
+  const project = projectTypeScript(cwd)?.version;
   return `compiling .ts files with toolnexus's own typescript ${own}${project !== undefined && project !== own ? ` (your project has typescript ${project}, which the CLI does not use)` : ""}`;
 }
 

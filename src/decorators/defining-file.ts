@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
  * toolnexus's own frames are never in it (toolnexus never applies `@Tool` itself), which also
  * holds when toolnexus is bundled with the application. Then the decorator helpers a compiler
  * calls through are skipped (tslib's `__decorate`, reflect-metadata's `Reflect.decorate`, SWC's
- * and Babel's helpers, NestJS's `applyDecorators`); the next frame is the defining code. ES
+ * and Babel's helpers, NestJS's `applyDecorators`), and so are the built-ins they call through
+ * (Babel's `_applyDecoratedDescriptor` applies decorators with `Array.prototype.reduce`, a frame
+ * without a file); the next frame is the defining code. ES
  * modules' `file://` URLs become paths; code without a file (eval) has none. Code bundled into
  * one file gets the bundle's path.
  */
@@ -35,7 +37,7 @@ export function definingFileOf(prototype: object): string | undefined {
 
 function callerFile(decorator: Function): string | undefined {
   for (const file of stackFiles(decorator)) {
-    if (file !== undefined && HELPER_FILE.test(file)) continue;
+    if (file === BUILT_IN || (file !== undefined && HELPER_FILE.test(file))) continue;
     const path = file?.startsWith("file://") ? fileURLToPath(file) : file;
     // Eval'd code and the like have no directory to look in (and their caller did not define the class).
     return path !== undefined && isAbsolute(path) ? path : undefined;
@@ -43,18 +45,25 @@ function callerFile(decorator: Function): string | undefined {
   return undefined;
 }
 
-/** The file names of the frames that called `decorator`, innermost first. */
-function stackFiles(decorator: Function): ReadonlyArray<string | undefined> {
+/** Stands for a frame of a built-in function (`Array.prototype.reduce`): native code, without a file. */
+const BUILT_IN = Symbol("built-in");
+
+/** The file names of the frames that called `decorator`, innermost first; `undefined` for eval'd code. */
+function stackFiles(decorator: Function): ReadonlyArray<string | typeof BUILT_IN | undefined> {
   const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
   try {
-    Error.prepareStackTrace = (_error, sites) => sites.map((site) => site.getFileName() ?? undefined);
+    Error.prepareStackTrace = (_error, sites) =>
+      sites.map((site) => {
+        const file = site.getFileName() ?? undefined;
+        return site.isNative() || (file === undefined && !site.isEval()) ? BUILT_IN : file;
+      });
     Error.stackTraceLimit = FRAMES;
     Error.captureStackTrace(holder, decorator);
     // V8 builds the stack when it is first read: read it while this prepareStackTrace is in place.
     const files = holder.stack;
-    return Array.isArray(files) ? (files as Array<string | undefined>) : [];
+    return Array.isArray(files) ? (files as Array<string | typeof BUILT_IN | undefined>) : [];
   } finally {
     Error.prepareStackTrace = prepare;
     Error.stackTraceLimit = limit;

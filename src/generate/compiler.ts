@@ -1,8 +1,8 @@
-import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type * as TypeScript from "typescript";
 import type * as TypeScriptJsonSchema from "typescript-json-schema";
+import type { ProjectTypeScript } from "../project-typescript";
 
 /**
  * The compiler API generation runs on: the `typescript` that typescript-json-schema itself
@@ -45,27 +45,8 @@ export const TS = compiler.ts;
 export const TJS = compiler.tjs;
 export const TYPESCRIPT_DIRECTORY = compiler.typescriptDirectory;
 
-/**
- * The `typescript` package the project at `directory` would load, if any (the nearest
- * node_modules/typescript up from it): its version and directory. Only read for reporting and
- * for telling its tsconfig apart (its API is never used).
- */
-export function projectTypeScript(directory: string): { version: string; directory: string } | undefined {
-  for (let at = directory; ; at = dirname(at)) {
-    const packageDirectory = join(at, "node_modules", "typescript");
-    try {
-      const { version } = JSON.parse(readFileSync(join(packageDirectory, "package.json"), "utf8")) as { version?: unknown };
-      if (typeof version === "string") return { version, directory: realpathSync(packageDirectory) };
-    } catch {
-      // Not here: look further up.
-    }
-    if (dirname(at) === at) return undefined;
-  }
-}
-
 /** "TypeScript 5.9.3 (toolnexus's compiler; the project has typescript 7.0.2)", for the summary. */
-export function compilerDescription(projectDirectory: string): string {
-  const project = projectTypeScript(projectDirectory);
+export function compilerDescription(project: ProjectTypeScript | undefined): string {
   const own = `TypeScript ${TS.version}`;
   if (project === undefined) return `${own} (toolnexus's compiler; the project has no typescript package)`;
   if (project.directory === TYPESCRIPT_DIRECTORY) return `${own} (the project's)`;

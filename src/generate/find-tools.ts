@@ -2,7 +2,14 @@ import type * as ts from "typescript";
 import { TS } from "./compiler";
 
 export type DecoratorKind = "Tool" | "Param" | "Ctx" | "Args";
-const KINDS = new Set<string>(["Tool", "Param", "Ctx", "Args"]);
+/** Each decorator toolnexus exports, by its exported name: `ToolParam` is `@Param` under a name that does not clash with NestJS's. */
+const KIND_OF_NAME = new Map<string, DecoratorKind>([
+  ["Tool", "Tool"],
+  ["Param", "Param"],
+  ["ToolParam", "Param"],
+  ["Ctx", "Ctx"],
+  ["Args", "Args"],
+]);
 
 /** The file each toolnexus decorator is declared in (source or built `.d.ts`). */
 const DECORATOR_FILE = /[\\/]decorators[\\/](tool|param|ctx|args)\.decorator\.(d\.)?[cm]?ts$/;
@@ -42,23 +49,23 @@ export class DecoratorResolver {
   #resolve(symbol: ts.Symbol, namespace: ts.Expression | undefined): DecoratorKind | undefined {
     const resolved = symbol.flags & TS.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
     const declaration = resolved.declarations?.[0];
-    if (declaration !== undefined && KINDS.has(resolved.name) && DECORATOR_FILE.test(declaration.getSourceFile().fileName)) {
-      return resolved.name as DecoratorKind;
-    }
+    const declaredKind = KIND_OF_NAME.get(resolved.name);
+    if (declaration !== undefined && declaredKind !== undefined && DECORATOR_FILE.test(declaration.getSourceFile().fileName)) return declaredKind;
     // `import { Tool as T } from "toolnexus"`, or `import * as tn from "toolnexus"` + `@tn.Tool()`.
     for (const candidate of symbol.declarations ?? []) {
       if (TS.isImportSpecifier(candidate)) {
         const from = candidate.parent.parent.parent.moduleSpecifier;
-        const imported = (candidate.propertyName ?? candidate.name).text;
-        if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text) && KINDS.has(imported)) return imported as DecoratorKind;
+        const importedKind = KIND_OF_NAME.get((candidate.propertyName ?? candidate.name).text);
+        if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text) && importedKind !== undefined) return importedKind;
       }
     }
-    if (namespace !== undefined && TS.isIdentifier(namespace) && KINDS.has(symbol.name)) {
+    const memberKind = KIND_OF_NAME.get(symbol.name);
+    if (namespace !== undefined && TS.isIdentifier(namespace) && memberKind !== undefined) {
       const ns = this.checker.getSymbolAtLocation(namespace);
       for (const candidate of ns?.declarations ?? []) {
         if (TS.isNamespaceImport(candidate)) {
           const from = candidate.parent.parent.moduleSpecifier;
-          if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text)) return symbol.name as DecoratorKind;
+          if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text)) return memberKind;
         }
       }
     }

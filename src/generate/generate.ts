@@ -83,7 +83,7 @@ export function generateFromProgram(project: ProgramInput, options: GenerateOpti
   // Parsing and binding happen lazily; asking for the checker makes the program whole.
   const checker = program.getTypeChecker();
   const programMs = performance.now() - started;
-  const compiler = compilerDescription(project.directory);
+  const compiler = compilerDescription(project.projectTypeScript);
   options.onProgress?.({ phase: "program", files: project.sourceFiles.length, ms: programMs, compiler });
 
   const checkStarted = performance.now();

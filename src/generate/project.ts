@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import type * as ts from "typescript";
-import { projectTypeScript, TS } from "./compiler";
+import { projectTypeScript, type ProjectTypeScript } from "../project-typescript";
+import { TS } from "./compiler";
 import { displayPath, formatProblem, GenerateError, problemOfDiagnostic, type SourceProblem } from "./errors";
 
 export interface Project {
@@ -15,6 +16,8 @@ export interface Project {
   warnings: string[];
   /** The tsconfig as parsed, its own options (the program's force noEmit): where files are emitted. */
   commandLine: ts.ParsedCommandLine;
+  /** The project's own `typescript` package, if it has one (generation never runs on it). */
+  projectTypeScript: ProjectTypeScript | undefined;
 }
 
 /**
@@ -54,12 +57,13 @@ export function openProject(configPath: string, cwd: string): Project {
     const problems = configErrors.map((d) => problemOfDiagnostic(d, cwd));
     throw new GenerateError(problems.length > 0 ? problems : [{ message: `Cannot read the TypeScript project ${configPath}.` }]);
   }
-  const { errors, warnings } = configProblems(parsed.errors, dirname(configFile), cwd);
+  const directory = dirname(configFile);
+  const typescript = projectTypeScript(directory);
+  const { errors, warnings } = configProblems(parsed.errors, typescript, cwd);
   if (errors.length > 0) throw new GenerateError(errors);
-  const options: ts.CompilerOptions = { ...withProjectDefaults(parsed.options, dirname(configFile)), ...CHECK_ONLY };
-  delete options.tsBuildInfoFile;
+  const options: ts.CompilerOptions = { ...withProjectDefaults(parsed.options, typescript), ...CHECK_ONLY };
   const program = TS.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
-  return { configFile, directory: dirname(configFile), sourceFiles: ownSourceFiles(parsed.fileNames), program, warnings, commandLine: parsed };
+  return { configFile, directory, sourceFiles: ownSourceFiles(parsed.fileNames), program, warnings, commandLine: parsed, projectTypeScript: typescript };
 }
 
 /** The root files that are the project's own sources (declaration files left out). */
@@ -68,14 +72,14 @@ export function ownSourceFiles(rootNames: readonly string[]): string[] {
 }
 
 /**
- * The tsconfig's errors. When the project itself is on a newer TypeScript than toolnexus's
- * compiler, options (or option values) only the newer one knows are warnings: they are
- * ignored, as an older tsc would.
+ * The tsconfig's errors. When the project itself is on a newer TypeScript (`project`) than
+ * toolnexus's compiler, options (or option values) only the newer one knows are warnings: they
+ * are ignored, as an older tsc would.
  */
-export function configProblems(diagnostics: readonly ts.Diagnostic[], directory: string, cwd: string): { errors: SourceProblem[]; warnings: string[] } {
+export function configProblems(diagnostics: readonly ts.Diagnostic[], project: ProjectTypeScript | undefined, cwd: string): { errors: SourceProblem[]; warnings: string[] } {
   const errors: SourceProblem[] = [];
   const warnings: string[] = [];
-  const newer = newerProjectTypeScript(directory);
+  const newer = newerVersion(project);
   for (const diagnostic of diagnostics) {
     if (diagnostic.category !== TS.DiagnosticCategory.Error) continue;
     const problem = problemOfDiagnostic(diagnostic, cwd);
@@ -87,18 +91,18 @@ export function configProblems(diagnostics: readonly ts.Diagnostic[], directory:
 }
 
 /**
- * `options` with the defaults of the project's own TypeScript where they differ from toolnexus's
- * and change what the checker says about parameters: from TypeScript 6 on, `strict` is on
- * unless the tsconfig turns it off (without it, `string | null` would read as `string`).
+ * `options` with the defaults of the project's own TypeScript (`project`) where they differ from
+ * toolnexus's and change what the checker says about parameters: from TypeScript 6 on, `strict`
+ * is on unless the tsconfig turns it off (without it, `string | null` would read as `string`).
  */
-export function withProjectDefaults(options: ts.CompilerOptions, directory: string): ts.CompilerOptions {
+export function withProjectDefaults(options: ts.CompilerOptions, project: ProjectTypeScript | undefined): ts.CompilerOptions {
   if (options.strict !== undefined) return options;
-  const newer = newerProjectTypeScript(directory);
+  const newer = newerVersion(project);
   return newer !== undefined && Number.parseInt(newer, 10) >= 6 ? { ...options, strict: true } : options;
 }
 
-function newerProjectTypeScript(directory: string): string | undefined {
-  const project = projectTypeScript(directory);
+/** The project's TypeScript version when its major version is newer than toolnexus's compiler's. */
+function newerVersion(project: ProjectTypeScript | undefined): string | undefined {
   if (project === undefined) return undefined;
   const major = (version: string) => Number.parseInt(version, 10);
   return major(project.version) > major(TS.version) ? project.version : undefined;

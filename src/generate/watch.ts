@@ -1,5 +1,6 @@
 import { dirname, resolve } from "node:path";
 import type * as ts from "typescript";
+import { projectTypeScript, type ProjectTypeScript } from "../project-typescript";
 import { TS } from "./compiler";
 import { EntryCache } from "./entry-cache";
 import { GenerateError, problemOfDiagnostic } from "./errors";
@@ -34,21 +35,25 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
   const host = TS.createWatchCompilerHost(configFile, CHECK_ONLY, TS.sys, TS.createSemanticDiagnosticsBuilderProgram, fail, () => {});
   // A run's time starts when TypeScript starts making its program (after its 250 ms delay).
   let started = performance.now();
+  // Read once per run: the project's typescript may be installed or upgraded while watching.
+  let typescript: ProjectTypeScript | undefined;
   const createProgram = host.createProgram;
   // One object per tsconfig reading, so the entry cache sees the options change only when they do.
   const withDefaults = new WeakMap<ts.CompilerOptions, ts.CompilerOptions>();
   host.createProgram = (rootNames, options, ...rest) => {
     started = performance.now();
-    if (options !== undefined && !withDefaults.has(options)) withDefaults.set(options, withProjectDefaults(options, directory));
+    typescript = projectTypeScript(directory);
+    if (options !== undefined && !withDefaults.has(options)) withDefaults.set(options, withProjectDefaults(options, typescript));
     return createProgram(rootNames, options && withDefaults.get(options), ...rest);
   };
   host.afterProgramCreate = (builder) => {
     try {
       const program = builder.getProgram();
-      const config = configProblems(builder.getConfigFileParsingDiagnostics(), directory, cwd);
+      const config = configProblems(builder.getConfigFileParsingDiagnostics(), typescript, cwd);
       if (config.errors.length > 0) throw new GenerateError(config.errors);
       const commandLine = asWritten(configFile, program);
-      const project = { configFile, directory, sourceFiles: ownSourceFiles(program.getRootFileNames()), program, warnings: config.warnings, diagnostics: builder, commandLine };
+      const sourceFiles = ownSourceFiles(program.getRootFileNames());
+      const project = { configFile, directory, sourceFiles, program, warnings: config.warnings, diagnostics: builder, commandLine, projectTypeScript: typescript };
       options.onRun({ result: generateFromProgram(project, { ...options, cwd }, started, cache) });
     } catch (error) {
       options.onRun({ error });

@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isFile } from "../is-file";
 import { MANIFEST_FILE } from "./types";
 
 /**
@@ -17,44 +17,45 @@ export interface ManifestSearch {
   looked: readonly string[];
 }
 
-/** One answer per directory for the life of the process (directories on the way up included). */
-const searched = new Map<string, ManifestSearch>();
+/** A search that found a manifest. */
+type Found = ManifestSearch & { path: string };
+
+/**
+ * The manifests found, by each directory searched from (directories on the way up included),
+ * while they exist. Where none was found, the next search looks again: a manifest written later
+ * (`toolnexus generate --watch` beside a running server) is found once it exists.
+ */
+const found = new Map<string, Found>();
 
 /** The manifest for code in `directory` (an absolute path). */
 export function findManifestFrom(directory: string): ManifestSearch {
   // The directories below the answer's, nearest first; the answer is known, or found, above them.
   const below: string[] = [];
-  let answer: ManifestSearch;
+  let answer: Found;
   for (let current = directory; ; current = dirname(current)) {
-    const known = searched.get(current);
-    if (known !== undefined) {
+    const known = found.get(current);
+    if (known !== undefined && isFile(known.path)) {
       answer = known;
       break;
     }
+    if (known !== undefined) forgetSearchesThatFound(known.path);
     const manifest = join(current, MANIFEST_FILE);
     if (isFile(manifest)) {
       answer = { path: manifest, looked: [current] };
       break;
     }
-    if (isFile(join(current, "package.json")) || dirname(current) === current) {
-      answer = { path: undefined, looked: [current] };
-      break;
-    }
+    if (isFile(join(current, "package.json")) || dirname(current) === current) return { path: undefined, looked: [...below, current] };
     below.push(current);
   }
-  searched.set(answer.looked[0]!, answer);
+  found.set(answer.looked[0]!, answer);
   for (let index = below.length - 1; index >= 0; index--) {
     answer = { path: answer.path, looked: [below[index]!, ...answer.looked] };
-    searched.set(below[index]!, answer);
+    found.set(below[index]!, answer);
   }
   return answer;
 }
 
-/** Forgets every answer (for tests that create and remove manifests). */
-export function forgetManifestSearches(): void {
-  searched.clear();
-}
-
-function isFile(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+/** Forgets the searches that found `path`: it is gone. */
+function forgetSearchesThatFound(path: string): void {
+  for (const [directory, search] of found) if (search.path === path) found.delete(directory);
 }

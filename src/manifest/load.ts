@@ -142,16 +142,19 @@ export function manifestForClass(source: ManifestSource, prototype: object): Cla
  * What `scanTools(instance, { manifest })`, `new Toolkit(items, { manifest })` and
  * `ToolnexusModule.forRoot({ manifest })` take:
  * - a manifest object (as `toolnexus generate` wrote it, e.g. `require("./toolnexus.manifest.json")`),
- * - a path to the file,
+ * - a path to the file: a relative one is resolved from the working directory (as a path typed
+ *   on a command line is); pass an absolute path (e.g. `join(__dirname, "toolnexus.manifest.json")`)
+ *   to be independent of it,
  * - `false`: use no manifest,
- * - left out: `$TOOLNEXUS_MANIFEST` if set (the file must exist), else `toolnexus.manifest.json`
- *   found next to the code of each `@Tool` class: in the directory of the file defining it or
- *   above, up to its package root (the nearest directory with a package.json). Never looked
- *   for in `process.cwd()`, so a tool's schema does not depend on where the process started.
+ * - left out: `$TOOLNEXUS_MANIFEST` if set (the file must exist; a relative path is resolved from
+ *   the working directory too), else `toolnexus.manifest.json` found next to the code of each
+ *   `@Tool` class: in the directory of the file defining it or above, up to its package root (the
+ *   nearest directory with a package.json). That search never looks in `process.cwd()`, so a
+ *   tool's schema does not depend on where the process started.
  */
 export type ManifestOption = ToolnexusManifest | ManifestSource | string | false | undefined;
 
-/** Reads and validates a manifest file. Throws `ManifestError` naming the file. */
+/** Reads and validates a manifest file (a relative path is resolved from the working directory). Throws `ManifestError` naming the file. */
 export function loadManifest(path: string): ToolnexusManifest {
   return loadIndex(resolve(path)).manifest;
 }

@@ -31,14 +31,16 @@ export interface Staleness {
  * the tool's name, the number of parameters, a parameter's kind (`@Param`/`@Ctx`/`@Args`) or
  * name differ. This is what a manifest can be checked against without the TypeScript sources.
  *
- * Minified code: when only parameter names differ and every name the code reads from its
- * source looks minified (one or two characters) while count and kinds match, the entry still
- * fits; the manifest's names are used by position (regenerating could not restore the
- * originals). Any other difference says whether the code's names look minified.
+ * Minified code: when only parameter names differ, every name the code reads from its source
+ * looks minified (one or two characters), count and kinds match, and the method's code itself
+ * looks minified (`methodMinified`, from `methodLooksMinified`), the entry still fits; the
+ * manifest's names are used by position (regenerating could not restore the originals). A
+ * short name in readable code (`userId` renamed `id`) is a real rename: the entry is stale. Any
+ * other difference says whether the code's names look minified.
  */
-export function staleReason(entry: ManifestTool, toolName: string, parameters: readonly RuntimeParameter[]): Staleness | undefined {
+export function staleReason(entry: ManifestTool, toolName: string, parameters: readonly RuntimeParameter[], methodMinified: boolean): Staleness | undefined {
   const fromSource = parameters.filter((parameter) => parameter.kind === "param" && parameter.named !== true && parameter.name !== undefined);
-  const minified = fromSource.length > 0 && fromSource.every((parameter) => looksMinified(parameter.name));
+  const minified = methodMinified && fromSource.length > 0 && fromSource.every((parameter) => looksMinified(parameter.name));
   const stale = (reason: string): Staleness => ({ reason, minified });
   if (entry.name !== undefined && entry.name !== toolName) return stale(`it names the tool "${entry.name}", the code "${toolName}"`);
   const listed = entry.parameters;
@@ -58,7 +60,10 @@ export function staleReason(entry: ManifestTool, toolName: string, parameters: r
   // A name stated in the code was not minified, so it is a real difference (and reported first).
   const first = renamed.find((difference) => difference.named) ?? renamed[0];
   if (first === undefined || (minified && !first.named)) return undefined;
-  return { reason: `parameter ${first.index} is "${first.recorded}" in the manifest, "${first.code}" in the code`, minified: !first.named && looksMinified(first.code) };
+  return {
+    reason: `parameter ${first.index} is "${first.recorded}" in the manifest, "${first.code}" in the code`,
+    minified: methodMinified && !first.named && looksMinified(first.code),
+  };
 }
 
 function show(parameter: { kind: string; name?: string }): string {

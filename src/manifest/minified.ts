@@ -1,10 +1,23 @@
+import { bodyAdjoinsParameters, sourceParameters, type SourceParameter } from "../schema/parameter-names";
+
 /**
  * Minified code renames classes and parameters, and a manifest is matched by those names. A
  * minifier's names are one or two characters (`e`, `t`, `Ce`); so are a few real ones (`Db`,
- * `a`), which is why the messages say "look minified" and what to do either way.
+ * `S3`, `id`), which is why the messages say "look minified" and what to do either way.
  */
 export function looksMinified(name: string | undefined): boolean {
   return name !== undefined && /^[A-Za-z_$][\w$]?$/.test(name);
+}
+
+/**
+ * Whether a method's own code shows a minifier's work, which a short name alone does not: its
+ * body starts right at its parameter list (`forecast(e,t){`, which compilers and formatters
+ * never write), or it has two or more parameters and every one's name looks minified.
+ * `parameters` are the method's as its source names them.
+ */
+export function methodLooksMinified(method: Function, parameters: readonly SourceParameter[] = sourceParameters(method)): boolean {
+  if (parameters.length >= 2 && parameters.every((parameter) => looksMinified(parameter.name))) return true;
+  return bodyAdjoinsParameters(method);
 }
 
 /** How to keep class names through the common minifiers. */

@@ -15,7 +15,7 @@ export const MANIFEST_VERSION = 1;
  */
 export const MANIFEST_FILE = "toolnexus.manifest.json";
 
-/** Environment variable naming the manifest file to use when none is passed (instead of looking for one). */
+/** Environment variable naming the manifest file to use when none is passed (instead of looking for one); a relative path is resolved from the working directory. */
 export const MANIFEST_ENV = "TOOLNEXUS_MANIFEST";
 
 /**

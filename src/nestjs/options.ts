@@ -62,10 +62,12 @@ export interface ToolnexusModuleOptions {
   errorText?: ToolkitOptions["errorText"];
   /**
    * The manifest written by `toolnexus generate` (a path, the object, or `false` for none),
-   * used for every provider's tools and given to the toolkit. Left out: as for `new Toolkit`,
-   * `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` found next to each provider
-   * class's code (the directory of the file defining it or one above, up to its package root;
-   * never the working directory). Resolved once, at startup.
+   * used for every provider's tools and given to the toolkit. A relative path (here or in
+   * `$TOOLNEXUS_MANIFEST`) is resolved from the working directory; pass an absolute path (e.g.
+   * `join(__dirname, "toolnexus.manifest.json")`) to be independent of it. Left out: as for
+   * `new Toolkit`, `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` found next to
+   * each provider class's code (the directory of the file defining it or one above, up to its
+   * package root; that search never uses the working directory). Resolved once, at startup.
    */
   manifest?: ManifestOption;
   /** Mount the streamable HTTP MCP endpoint on the Nest app's own HTTP adapter. */

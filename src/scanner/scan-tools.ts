@@ -5,7 +5,7 @@ import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
 import { manifestForClass, resolveManifest, type ClassManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
 import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type RuntimeParameter } from "../manifest/merge";
-import { KEEP_CLASS_NAMES, KEEP_PARAMETER_NAMES, looksMinified } from "../manifest/minified";
+import { KEEP_CLASS_NAMES, KEEP_PARAMETER_NAMES, looksMinified, methodLooksMinified } from "../manifest/minified";
 import { MANIFEST_ENV, MANIFEST_FILE, type ManifestParameter, type ManifestTool } from "../manifest/types";
 import { decoratedRunner, type ParameterBinding } from "../runtime/decorated";
 import { backtrackingPatterns } from "../runtime/validation";
@@ -27,9 +27,12 @@ const MISSING_METADATA_FIX =
 export interface ScanOptions {
   /**
    * The manifest written by `toolnexus generate`: the object, a path to it, or `false` for none.
-   * Left out: `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` found next to each
-   * `@Tool` class's code (its file's directory or one above it, up to the package root; never
-   * `process.cwd()`). Explicit decorator options win over it; it wins over `design:paramtypes`.
+   * A relative path (here or in `$TOOLNEXUS_MANIFEST`) is resolved from the working directory;
+   * pass an absolute path (e.g. `join(__dirname, "toolnexus.manifest.json")`) to be independent
+   * of it. Left out: `$TOOLNEXUS_MANIFEST` if set, else `toolnexus.manifest.json` found next to
+   * each `@Tool` class's code (its file's directory or one above it, up to the package root; that
+   * search never uses `process.cwd()`). Explicit decorator options win over it; it wins over
+   * `design:paramtypes`.
    */
   manifest?: ManifestOption;
   /**
@@ -98,7 +101,7 @@ function buildTool(
   const declaringClass = (prototype as { constructor?: Function }).constructor?.name || className;
   const index = manifest?.index;
   const entry = index?.entry(declaringClass, propertyKey, manifest!.definingFile);
-  if (index !== undefined && entry === undefined) refuseMinifiedClassName(where, declaringClass, propertyKey, index);
+  if (index !== undefined && entry === undefined) refuseMinifiedClassName(where, declaringClass, propertyKey, method as Function, index);
   // What errors a manifest would have prevented add: where none was found, or that it lacks this tool.
   const note =
     manifest === undefined || entry !== undefined
@@ -143,7 +146,7 @@ function buildParameters(
   const designTypes = Reflect.getOwnMetadata("design:paramtypes", prototype, propertyKey) as unknown[] | undefined;
   const fromSource = sourceParameters(method);
   const count = Math.max(records.length, designTypes?.length ?? 0, fromSource.length, method.length);
-  if (manifest !== undefined) checkFresh(where, manifest, records, fromSource, count);
+  if (manifest !== undefined) checkFresh(where, manifest, method, records, fromSource, count);
 
   const properties: Record<string, JSONSchemaObject> = {};
   const required: string[] = [];
@@ -232,6 +235,7 @@ function refuseBacktrackingPatterns(where: string, inputSchema: JSONSchemaObject
 function checkFresh(
   where: string,
   manifest: { entry: ManifestTool; name: string; source: string },
+  method: Function,
   records: ReadonlyArray<ParameterRecord | undefined>,
   fromSource: ReturnType<typeof sourceParameters>,
   count: number,
@@ -243,7 +247,7 @@ function checkFresh(
     else if (record?.name !== undefined) parameters.push({ kind: "param", name: record.name, named: true });
     else parameters.push({ kind: "param", name: fromSource[index]?.name });
   }
-  const stale = staleReason(manifest.entry, manifest.name, parameters);
+  const stale = staleReason(manifest.entry, manifest.name, parameters, methodLooksMinified(method, fromSource));
   if (stale === undefined) return;
   if (stale.minified) {
     throw new ManifestError(
@@ -257,10 +261,12 @@ function checkFresh(
 
 /**
  * A class the manifest does not know, with a name a minifier would give, whose method the
- * manifest lists under other classes: its name was minified, and regenerating would not help.
+ * manifest lists under other classes and whose code looks minified: its name was minified, and
+ * regenerating would not help. A short name in readable code (`AI`, `Db`, `S3`) is a real one:
+ * its tools are built from run-time metadata, as for any class the manifest lacks.
  */
-function refuseMinifiedClassName(where: string, declaringClass: string, methodName: string, index: ManifestIndex): void {
-  if (!looksMinified(declaringClass)) return;
+function refuseMinifiedClassName(where: string, declaringClass: string, methodName: string, method: Function, index: ManifestIndex): void {
+  if (!looksMinified(declaringClass) || !methodLooksMinified(method)) return;
   const others = index.classesWithMethod(methodName).filter((name) => name !== declaringClass);
   if (others.length === 0) return;
   throw new ManifestError(

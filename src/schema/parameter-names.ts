@@ -12,7 +12,7 @@ export interface SourceParameter {
  */
 export function sourceParameters(fn: Function): SourceParameter[] {
   const source = Function.prototype.toString.call(fn);
-  const parts = parameterParts(source);
+  const parts = parameterList(source)?.parts;
   if (parts === undefined) {
     // `x => ...` (an arrow with one bare parameter)
     const arrow = /^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
@@ -28,12 +28,22 @@ export function sourceParameters(fn: Function): SourceParameter[] {
 }
 
 /**
- * The comma-separated parts of a function's parameter list, comments removed, string
- * literals and nested brackets kept whole; `undefined` when an arrow comes before any "("
- * (`x => ...`). Reads no further than the list's closing parenthesis, so a method's body,
- * however long, costs nothing.
+ * Whether the method's body starts right at its parameter list's ")" (`forecast(e,t){`): what
+ * minifiers write, and no compiler or formatter does (tsc, Babel, SWC and Prettier all write `) {`).
  */
-function parameterParts(source: string): string[] | undefined {
+export function bodyAdjoinsParameters(fn: Function): boolean {
+  const source = Function.prototype.toString.call(fn);
+  const end = parameterList(source)?.end;
+  return end !== undefined && source[end] === "{";
+}
+
+/**
+ * The comma-separated parts of a function's parameter list, comments removed, string
+ * literals and nested brackets kept whole, and the index just past its ")" (`end`);
+ * `undefined` when an arrow comes before any "(" (`x => ...`). Reads no further than the list's
+ * closing parenthesis, so a method's body, however long, costs nothing.
+ */
+function parameterList(source: string): { parts: string[]; end: number } | undefined {
   const parts: string[] = [];
   let depth = -1; // -1 until the list's "(" is reached
   let partStart = 0; // where the text of the current part resumes
@@ -56,7 +66,7 @@ function parameterParts(source: string): string[] | undefined {
       } else if (ch === "=" && source[i + 1] === ">") return undefined;
     } else if (ch === "(" || ch === "[" || ch === "{") depth++;
     else if (ch === ")" || ch === "]" || ch === "}") {
-      if (depth === 0) return [...parts, current + source.slice(partStart, i)];
+      if (depth === 0) return { parts: [...parts, current + source.slice(partStart, i)], end: i + 1 };
       depth--;
     } else if (ch === "," && depth === 0) {
       parts.push(current + source.slice(partStart, i));
@@ -64,5 +74,5 @@ function parameterParts(source: string): string[] | undefined {
       partStart = i + 1;
     }
   }
-  return [...parts, current + source.slice(partStart)];
+  return { parts: [...parts, current + source.slice(partStart)], end: source.length };
 }

@@ -5,6 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as toolnexus from "../../src";
+import { explainLoadFailure } from "../../src/cli/load-failure";
 import { assertBuilt, expectOneLineError, runCli } from "./run-cli";
 import { removeUserProjects, userProject } from "./user-project";
 
@@ -87,6 +89,48 @@ describe("what the module throws, where it threw (in .ts lines)", () => {
     expectOneLineError(await runCli(["list", "throws.ts"], { cwd: project }), 2, "the module threw Error: DATABASE_URL is not set (at throws.ts:7:7)");
     const verbose = await runCli(["list", "throws.ts", "--verbose"], { cwd: project });
     expect(verbose.stderr).toContain(`${join(project, "throws.ts")}:7:7`);
+  });
+});
+
+describe("toolnexus's own errors are reported as they are: they already say what to do", () => {
+  it("a stale manifest met when the module builds its toolkit", async () => {
+    const parameters = [{ kind: "param", name: "town", optional: false, schema: { type: "string" } }];
+    const tool = { name: "forecast", file: "src/weather.ts", hash: `sha256:${"1".repeat(32)}`, description: "The forecast.", parameters };
+    const manifest = { manifestVersion: 1, hash: `sha256:${"0".repeat(32)}`, tools: { "Weather.forecast": tool } };
+    write(
+      cjs,
+      "stale-manifest.ts",
+      `import { Tool, Toolkit } from "toolnexus";
+class Weather {
+  @Tool()
+  forecast(city: string) {
+    return city;
+  }
+}
+export const toolkit = new Toolkit([new Weather()], { manifest: ${JSON.stringify(manifest)} });
+`,
+    );
+    const run = await runCli(["list", "stale-manifest.ts"], { cwd: cjs });
+    expectOneLineError(
+      run,
+      2,
+      'cannot load stale-manifest.ts: ManifestError: Weather.forecast: the manifest given in the options is stale for this method (parameter 0 is "town" in the manifest, "city" in the code). Run `npx toolnexus generate` again, or scan without it ({ manifest: false }).',
+    );
+    expect(run.stderr).not.toContain("the module threw");
+    expect(run.stderr).not.toContain("Fix what the module does");
+  });
+
+  const errorClasses = Object.entries(toolnexus as Record<string, unknown>).filter(
+    (exported): exported is [string, new (message: string) => Error] => typeof exported[1] === "function" && exported[1].prototype instanceof Error,
+  );
+
+  it("every error class toolnexus exports is one of them", () => {
+    expect(errorClasses.map(([name]) => name).sort()).toEqual(["DuplicateToolError", "ExportError", "ManifestError", "ScanError", "ToolDefinitionError", "ToolnexusError"]);
+  });
+
+  it.each(errorClasses)("%s: its message, with no fix added and no 'the module threw'", (name, ErrorClass) => {
+    const [reason, fix] = explainLoadFailure(new ErrorClass("Weather.forecast: what is wrong. What to do."), join(cjs, "tools.ts"), cjs);
+    expect({ reason, fix }).toEqual({ reason: `${name}: Weather.forecast: what is wrong. What to do.`, fix: "" });
   });
 });
 

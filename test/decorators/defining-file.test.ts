@@ -59,6 +59,29 @@ describe("the file that defined a @Tool class", () => {
     expect(definingFileOf(Combined.prototype)).toBe(__filename);
   });
 
+  it("is this file when Babel's _applyDecoratedDescriptor applies the decorators through Array.prototype.reduce (a built-in frame, without a file)", () => {
+    // @babel/runtime's helper, in the shape Babel's legacy decorators call it.
+    const dir = tempTree({
+      "node_modules/@babel/runtime/helpers/applyDecoratedDescriptor.js":
+        "module.exports = function _applyDecoratedDescriptor(target, property, decorators, descriptor) {\n" +
+        "  return decorators.slice().reverse().reduce(function (desc, decorator) { return decorator(target, property, desc) || desc; }, descriptor);\n" +
+        "};\n",
+    });
+    const applyDecoratedDescriptor = require(join(dir, "node_modules", "@babel", "runtime", "helpers", "applyDecoratedDescriptor.js")) as (
+      target: object,
+      property: string,
+      decorators: MethodDecorator[],
+      descriptor: PropertyDescriptor,
+    ) => PropertyDescriptor;
+    class Reduced {
+      run() {
+        return "reduced";
+      }
+    }
+    applyDecoratedDescriptor(Reduced.prototype, "run", [Tool("Reduced.")], Object.getOwnPropertyDescriptor(Reduced.prototype, "run")!);
+    expect(definingFileOf(Reduced.prototype)).toBe(__filename);
+  });
+
   it("is a path for an ES module (whose stack names file:// URLs)", () => {
     const url = "file:///srv/app/dist/tools.mjs";
     const define = runInThisContext(

@@ -142,6 +142,28 @@ describe("what generation accepts", () => {
     expect(manifest.tools["B.go"]!.parameters).toEqual([{ kind: "ctx" }, { kind: "param", name: "n", optional: true, schema: { type: "number", default: 3 } }]);
   });
 
+  it("ToolParam, the alias of @Param, however it is imported: its name is the parameter's", () => {
+    const manifest = generated({
+      "src/a.ts": `import { Tool, ToolParam } from "toolnexus";\nexport class A {\n  @Tool("a")\n  find(@ToolParam("q") query: string) {}\n}\n`,
+      "src/b.ts": `import { Tool, ToolParam as P } from "toolnexus";\nexport class B {\n  @Tool("b")\n  find(@P("q") query: string) {}\n}\n`,
+      "src/c.ts": `import * as tn from "toolnexus";\nexport class C {\n  @tn.Tool("c")\n  find(@tn.ToolParam("q") query: string) {}\n}\n`,
+    });
+    const q = [{ kind: "param", name: "q", optional: false, schema: { type: "string" } }];
+    expect(Object.fromEntries(Object.entries(manifest.tools).map(([key, entry]) => [key, entry.parameters]))).toEqual({ "A.find": q, "B.find": q, "C.find": q });
+  });
+
+  it("ToolParam as toolnexus declares it, reached through a file that re-exports it", () => {
+    const manifest = generated({
+      // The shape of the built package: the decorator declared in decorators/param.decorator.d.ts.
+      "toolnexus.d.ts": `export * from "./toolnexus/decorators/tool.decorator";\nexport * from "./toolnexus/decorators/param.decorator";\n`,
+      "toolnexus/decorators/tool.decorator.d.ts": "export declare function Tool(description?: string): MethodDecorator;\n",
+      "toolnexus/decorators/param.decorator.d.ts": "export declare function Param(name?: string): ParameterDecorator;\nexport declare const ToolParam: typeof Param;\n",
+      "src/decorators.ts": `export { Tool, ToolParam as SearchParam } from "toolnexus";\n`,
+      "src/search.ts": `import { SearchParam, Tool } from "./decorators";\nexport class Search {\n  @Tool("s")\n  find(@SearchParam("q") query: string) {}\n}\n`,
+    });
+    expect(manifest.tools["Search.find"]!.parameters).toEqual([{ kind: "param", name: "q", optional: false, schema: { type: "string" } }]);
+  });
+
   it("any and unknown are any JSON value; Readonly, Partial, Record, intersections and tuples are inlined", () => {
     const manifest = generated(
       tool(

@@ -35,6 +35,7 @@ export function runBin(args: string[], cwd = root, binPath = bin): Promise<BinRu
 export const TOOLNEXUS_STUB = `
 export declare function Tool(descriptionOrOptions?: string | { name?: string; description?: string }): MethodDecorator;
 export declare function Param(nameOrOptions?: string | Record<string, unknown>, options?: Record<string, unknown>): ParameterDecorator;
+export declare const ToolParam: typeof Param;
 export declare function Ctx(): ParameterDecorator;
 export declare function Args(type?: Function): ParameterDecorator;
 `;

@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Toolkit, scanTools } from "../../src";
 import { MANIFEST_ENV, MANIFEST_FILE } from "../../src/manifest";
@@ -78,6 +79,27 @@ describe("the manifest is found next to the code that defines the class", () => 
     const error = scanErrorThrownBy(() => scanTools(new Weather(), { manifest: false }));
     // Told to use none, nothing is said about where none was found.
     expect(error.message).toBe('Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does").');
+  });
+
+  it("a manifest written after a scan that found none is found by the next scan (generate --watch beside a running server)", () => {
+    const pkg = tempTree({ "package.json": {}, "dist/weather.ts": WEATHER_SOURCE });
+    const Weather = load(pkg, "dist/weather.js");
+    expect(scanErrorThrownBy(() => scanTools(new Weather())).message).toContain(`No ${MANIFEST_FILE} found (looked in: ${join(pkg, "dist")}, ${pkg};`);
+    writeFileSync(join(pkg, MANIFEST_FILE), JSON.stringify(cityManifest("Weather.forecast", "Generated while the server ran.")));
+    expect(scanTools(new Weather())[0]!.description).toBe("Generated while the server ran.");
+  });
+
+  it("a manifest removed after it was found is looked for again: the next nearest one is used", () => {
+    const pkg = tempTree({
+      "package.json": {},
+      [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the package root."),
+      [`dist/${MANIFEST_FILE}`]: cityManifest("Weather.forecast", "From dist."),
+      "dist/weather.ts": WEATHER_SOURCE,
+    });
+    const Weather = load(pkg, "dist/weather.js");
+    expect(scanTools(new Weather())[0]!.description).toBe("From dist.");
+    rmSync(join(pkg, "dist", MANIFEST_FILE));
+    expect(scanTools(new Weather())[0]!.description).toBe("From the package root.");
   });
 
   it("each class has its own: a base class from another package brings its package's manifest", () => {

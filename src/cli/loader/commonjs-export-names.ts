@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type * as TS from "typescript";
+import { isFile } from "../../is-file";
 import { ownTypeScript } from "./compile";
 import { isTypeScriptFile, TYPESCRIPT_EXTENSIONS } from "./module-format";
 import { isPathSpecifier, typeScriptAlternatives } from "./resolution";
@@ -65,12 +66,4 @@ function typeScriptFileFor(specifier: string, importer: string): string | undefi
   const path = resolve(dirname(importer), specifier);
   const candidates = [path, ...typeScriptAlternatives(path), ...TYPESCRIPT_EXTENSIONS.map((extension) => `${path}${extension}`)];
   return candidates.find((candidate) => isTypeScriptFile(candidate) && isFile(candidate));
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

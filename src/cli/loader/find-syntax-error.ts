@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { isFile } from "../../is-file";
 import { ownTypeScript } from "./compile";
 import { isPathSpecifier, typeScriptAlternatives } from "./resolution";
 
@@ -45,12 +46,4 @@ export function findSyntaxError(entry: string): string | undefined {
     }
   }
   return undefined;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
