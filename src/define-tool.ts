@@ -5,9 +5,10 @@ import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
 import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
-import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext } from "./types";
+import { policyOf } from "./control/policy";
+import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext, ToolPolicy } from "./types";
 
-export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
+export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<ToolPolicy, "needsApproval" | "authorize"> {
   name: string;
   description: string;
   /** Defaults to an object with no properties. */
@@ -25,6 +26,10 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
    */
   backtrackingPatterns?: boolean;
   annotations?: ToolAnnotations;
+  /** Whether a call needs a person's approval before it runs (see `ToolPolicy.needsApproval`). */
+  needsApproval?: boolean | ((args: Args, ctx: ToolContext) => boolean | Promise<boolean>);
+  /** Whether this call may run; `false` gives a `forbidden` result. */
+  authorize?: (ctx: ToolContext, args: Args) => boolean | Promise<boolean>;
 }
 
 /** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */
@@ -34,6 +39,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   checkDescription(name, description);
   if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
   checkTimeout(`Tool "${name}"`, timeout);
+  const policy = policyOf(`Tool "${name}"`, options as ToolPolicy);
   const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
   checkInputSchema(name, inputSchema);
   const problemsOf = validate ? validatorOrThrow(name, inputSchema, backtrackingPatterns) : undefined;
@@ -50,7 +56,8 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
     }
     return invokeWithLimits(name, execute, args as Args, ctx, timeout ?? fallbackTimeout);
   };
-  return managedTool({ name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}) }, run, validate);
+  const fields = { name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}), ...policy, ...(timeout !== undefined ? { timeout } : {}) };
+  return managedTool(fields, run, validate);
 }
 
 export function checkName(name: unknown): asserts name is string {

@@ -39,7 +39,7 @@ export function invokeWithLimits<Args>(
   const timeout = requested !== false && requested <= MAX_TIMER_MS ? requested : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
-  if (timeout === undefined && outerSignal === undefined) return settleUnlimited(body, args, ctx ?? {});
+  if (timeout === undefined && outerSignal === undefined) return settleUnlimited(body, args, ctx?.reportProgress !== undefined ? ctx : { ...ctx, reportProgress: ignoreProgress });
 
   const now = timeout === undefined ? preciseNow : clockFor(timeout);
   const started = now();
@@ -160,6 +160,9 @@ class CallContext implements ToolContext {
     }
   }
 
+  /** Progress goes nowhere unless the caller's ctx brought a way to send it (an own property then). */
+  reportProgress(_progress: number, _total?: number, _message?: string): void {}
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
@@ -177,6 +180,8 @@ class CallContext implements ToolContext {
 }
 
 const PROMISE_THEN = Promise.prototype.then;
+
+function ignoreProgress(): void {}
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return ((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function";
