@@ -190,14 +190,10 @@ export class Toolkit {
     return this;
   }
 
-  /** Every tool, in registration order; given a ctx, only the tools visible to it. */
+  /** Every tool, in registration order; given a ctx, only the tools visible to it (what its exports declare and its calls may run). */
   tools(ctx?: ToolContext): Tool[] {
-    const all = this.#allTools();
-    return this.#hidesTools() ? all.filter((tool) => this.#isVisible(tool, ctx)) : all;
-  }
-
-  #allTools(): Tool[] {
-    return [...this.#entries.values()].map((entry) => entry.tool);
+    const all = [...this.#entries.values()].map((entry) => entry.tool);
+    return ctx === undefined || !this.#hidesTools() ? all : all.filter((tool) => this.#isVisible(tool, ctx));
   }
 
   get(name: string): Tool | undefined {
@@ -337,7 +333,7 @@ export class Toolkit {
 
   #unknownTool(name: unknown, ctx: ToolContext | undefined): ToolResult {
     // Only the names this ctx may see: a hidden tool's name never leaks through suggestions.
-    const names = this.tools(ctx).map((tool) => tool.name);
+    const names = this.tools(ctx ?? {}).map((tool) => tool.name);
     // No provider accepts names over 128 characters: a longer one gets no suggestions, and is cut.
     const full = typeof name === "string" ? name : String(name);
     const shown = full.length > 128 ? `${full.slice(0, 128)}...` : full;
@@ -399,10 +395,10 @@ export class Toolkit {
     const latest = this.#exports.get(adapter.id) ?? { options: {} };
     if (latest.made === undefined) {
       try {
-        latest.made = exportTools(adapter, this.#allTools(), latest.options);
+        latest.made = exportTools(adapter, this.tools(), latest.options);
       } catch {
         // Names the provider rejects, or a schema it cannot take: calls still run by tool name.
-        latest.made = { binding: defaultBinding(adapter, this.#allTools()) };
+        latest.made = { binding: defaultBinding(adapter, this.tools()) };
       }
       this.#exports.set(adapter.id, latest);
     }
