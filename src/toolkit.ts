@@ -451,10 +451,17 @@ export class Toolkit {
         if (index < 0) return;
         if (decision === undefined) return void waiting.push(approval);
         const callCtx: ToolContext = { ...ctx, ...(approval.callId !== undefined ? { callId: approval.callId } : {}), provider: adapter.id };
-        results[index] = decision.approved ? await this.#run(approval.tool, approval.args, callCtx, undefined, "approved") : deniedResult(approval.tool, decision.reason);
+        // A denial is a failed call like any other: onError is told about it (as when `approve` denies).
+        results[index] = decision.approved ? await this.#run(approval.tool, approval.args, callCtx, undefined, "approved") : this.#denied(approval.tool, decision.reason, callCtx);
       }),
     );
     return this.#reply(adapter, pending.calls, results, waiting);
+  }
+
+  /** A resumed call its decision denied, reported as a failure when the toolkit observes failures. */
+  #denied(tool: string, reason: string | undefined, ctx: ToolContext): ToolResult {
+    const result = deniedResult(tool, reason);
+    return this.#report === undefined ? result : this.#report(tool, result, ctx);
   }
 
   async #answer<T>(adapter: ProviderAdapter, input: unknown, ctx: ToolContext | undefined): Promise<T> {
