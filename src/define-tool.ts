@@ -6,15 +6,15 @@ import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
 import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
 import { policyOf } from "./control/policy";
-import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext, ToolPolicy } from "./types";
+import type { JSONSchemaObject, Tool, ToolAnnotations, ToolCallContext, ToolPolicy } from "./types";
 
-export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<ToolPolicy, "needsApproval" | "authorize"> {
+export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<ToolPolicy, "timeout"> {
   name: string;
   description: string;
   /** Defaults to an object with no properties. */
   inputSchema?: JSONSchemaObject;
   /** The tool body. Its return becomes the result; a throw becomes an error result. */
-  execute: (args: Args, ctx: ToolContext) => unknown;
+  execute: (args: Args, ctx: ToolCallContext) => unknown;
   /** Check arguments against `inputSchema` before calling (Ajv, compiled once). Default false. */
   validate?: boolean;
   /** Milliseconds before a call is ended with a `timeout` result, unless the call sets its own (the toolkit's by default); `false` for no deadline. */
@@ -26,10 +26,6 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
    */
   backtrackingPatterns?: boolean;
   annotations?: ToolAnnotations;
-  /** Whether a call needs a person's approval before it runs (see `ToolPolicy.needsApproval`). */
-  needsApproval?: boolean | ((args: Args, ctx: ToolContext) => boolean | Promise<boolean>);
-  /** Whether this call may run; `false` gives a `forbidden` result. */
-  authorize?: (ctx: ToolContext, args: Args) => boolean | Promise<boolean>;
 }
 
 /** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */

@@ -124,8 +124,8 @@ interface Entry {
   controlled: boolean;
 }
 
-/** How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred without `approve`), or resumed already approved. */
-type ApprovalMode = "ask" | "defer" | "approved";
+/** How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred without `approve`), or resumed with a decision. */
+type ApprovalMode = "ask" | "defer" | "approved" | { denied: string | undefined };
 
 /** A call run* hand back for approval: its result slot is filled when it is resumed. */
 const DEFERRED = Symbol("toolnexus.deferred");
@@ -260,6 +260,7 @@ export class Toolkit {
     const { tool } = entry;
     const refused = await this.#authorization(tool, args, ctx);
     if (refused !== undefined) return refused;
+    if (typeof mode === "object") return deniedResult(tool.name, mode.denied);
     if (mode !== "approved" && (await this.#needsApproval(tool, args, ctx))) {
       const approve = this.#options.approve;
       if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name, "no approver");
@@ -431,13 +432,17 @@ export class Toolkit {
    * Finishes a turn whose calls waited for approval: `decisions` (by each approval's `id`:
    * `true`, `false`, or `{ approved, reason }`) run the approved calls and answer the others
    * `denied`; the reply then holds every call of the turn, as the run* method would have given
-   * it. Calls without a decision stay pending (`pendingApprovals` again). Never rejects.
+   * it. Calls without a decision stay pending (`pendingApprovals` again). Each resume runs the
+   * approved calls again: take the stored value out of its store before resuming it. Rejects
+   * (`TypeError`) only when `pending` is not a value a run* method returned; the calls never reject.
    */
   resumeApprovals<P extends keyof ProviderReplies>(
     pending: PendingApprovals<P>,
     decisions: Record<string, ApprovalDecision>,
     ctx?: ToolContext,
   ): Promise<WithPendingApprovals<ProviderReplies[P], P>>;
+  /** `pending` read back without its provider's type (e.g. `JSON.parse(text) as PendingApprovals`): the reply of whichever provider it names. */
+  resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<WithPendingApprovals<ProviderReplies[keyof ProviderReplies]>>;
   async resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<unknown> {
     if (!isPendingApprovals(pending)) throw new TypeError("resumeApprovals takes the pendingApprovals object a run* method returned (stored as JSON and read back).");
     const adapter = REPLYING_ADAPTERS[pending.provider as keyof ProviderReplies] as ProviderAdapter | undefined;
@@ -451,17 +456,11 @@ export class Toolkit {
         if (index < 0) return;
         if (decision === undefined) return void waiting.push(approval);
         const callCtx: ToolContext = { ...ctx, ...(approval.callId !== undefined ? { callId: approval.callId } : {}), provider: adapter.id };
-        // A denial is a failed call like any other: onError is told about it (as when `approve` denies).
-        results[index] = decision.approved ? await this.#run(approval.tool, approval.args, callCtx, undefined, "approved") : this.#denied(approval.tool, decision.reason, callCtx);
+        // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
+        results[index] = await this.#run(approval.tool, approval.args, callCtx, undefined, decision.approved ? "approved" : { denied: decision.reason });
       }),
     );
     return this.#reply(adapter, pending.calls, results, waiting);
-  }
-
-  /** A resumed call its decision denied, reported as a failure when the toolkit observes failures. */
-  #denied(tool: string, reason: string | undefined, ctx: ToolContext): ToolResult {
-    const result = deniedResult(tool, reason);
-    return this.#report === undefined ? result : this.#report(tool, result, ctx);
   }
 
   async #answer<T>(adapter: ProviderAdapter, input: unknown, ctx: ToolContext | undefined): Promise<T> {

@@ -37,6 +37,11 @@ export interface ToolContext {
   reportProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
+/** The ctx a tool body receives: the caller's, with `reportProgress` always there (a no-op where nobody listens). */
+export interface ToolCallContext extends ToolContext {
+  reportProgress: (progress: number, total?: number, message?: string) => void;
+}
+
 /** How often a failed call is tried again: a number of attempts in all, `false` for never, or a policy. */
 export type RetryOption = number | false | RetryPolicy;
 

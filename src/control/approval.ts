@@ -63,7 +63,7 @@ export function readDecision(decision: unknown): { approved: boolean; reason?: s
 
 /** The result of a call a person (or the `approve` function) did not approve. */
 export function deniedResult(tool: string, reason?: string): ToolResult {
-  const why = reason === undefined ? "" : ` Reason: ${reason}`;
+  const why = reason === undefined ? "" : ` Reason: ${/[.!?]$/.test(reason) ? reason : `${reason}.`}`;
   return errorResult("denied", `The call to tool "${tool}" was not approved, so it did not run.${why} Do not retry it unchanged; ask the user how to proceed.`, { tool });
 }
 
