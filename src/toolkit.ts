@@ -13,7 +13,7 @@ import {
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
 import { retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
-import { callTracer, type CallTracer, type TracingOption } from "./control/tracing";
+import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
 import { isVisibleTo } from "./control/visibility";
 import { toolMethodsOf } from "./decorators/metadata";
 import { checkDescription, checkName, checkTimeout } from "./define-tool";
@@ -147,6 +147,8 @@ export class Toolkit {
   readonly #options: ToolkitOptions;
   readonly #middleware: ToolMiddleware[] = [];
   readonly #tracer: CallTracer | undefined;
+  /** Whether toolkit options or middleware touch every call (else only controlled tools pay for the seams). */
+  #controlsCalls: boolean;
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function" || typeof items === "string")
@@ -156,6 +158,7 @@ export class Toolkit {
     this.#options = options;
     this.#timeout = options.timeout;
     this.#tracer = callTracer(options.tracing);
+    this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true;
     this.#report = failureReporter(options);
     this.#manifestOption = options.manifest;
     this.register(...items);
@@ -187,6 +190,7 @@ export class Toolkit {
   use(middleware: ToolMiddleware): this {
     if (typeof middleware !== "function") throw new ToolDefinitionError(`Toolkit.use takes a function (call, next) => result (got ${typeof middleware}).`);
     this.#middleware.push(middleware);
+    this.#controlsCalls = true;
     return this;
   }
 
@@ -225,8 +229,11 @@ export class Toolkit {
     mode: ApprovalMode,
   ): Promise<ToolResult> => {
     const tracer = this.#tracer;
+    // While no tracer provider is registered, a call builds nothing for tracing.
     const pending =
-      tracer === undefined ? this.#dispatch(name, args, ctx, decode, mode) : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode));
+      tracer === undefined || !tracerProviderRegistered()
+        ? this.#dispatch(name, args, ctx, decode, mode)
+        : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode));
     const report = this.#report;
     return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
   };
@@ -238,7 +245,8 @@ export class Toolkit {
    */
   #dispatch(name: string, args: unknown, ctx: ToolContext | undefined, decode: ((args: Record<string, unknown>) => unknown) | undefined, mode: ApprovalMode): Promise<ToolResult> {
     const entry = this.#entries.get(name);
-    if (entry === undefined || !this.#isVisible(entry.tool, ctx)) return Promise.resolve(this.#unknownTool(name, ctx));
+    const controlled = entry !== undefined && (entry.controlled || this.#controlsCalls);
+    if (entry === undefined || (controlled && !this.#isVisible(entry.tool, ctx))) return Promise.resolve(this.#unknownTool(name, ctx));
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
     let values = accepted.args;
@@ -246,14 +254,8 @@ export class Toolkit {
       const decoded = decode(values);
       if (isObject(decoded)) values = decoded;
     }
-    if (!entry.controlled && !this.#controlsCalls()) return entry.run(values, ctx, this.#timeout);
+    if (!controlled) return entry.run(values, ctx, this.#timeout);
     return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
-  }
-
-  /** Whether toolkit options or middleware touch every call (else only controlled tools pay for the seams). */
-  #controlsCalls(): boolean {
-    const options = this.#options;
-    return this.#middleware.length > 0 || options.authorize !== undefined || options.approveDestructive === true;
   }
 
   async #controlled(entry: Entry, args: Record<string, unknown>, ctx: ToolContext, mode: ApprovalMode): Promise<ToolResult> {
@@ -583,7 +585,7 @@ function foreignRunner(tool: Tool): RunAccepted {
 
 /** Whether a tool declares anything beyond validation and its body. */
 function isControlled(tool: Tool): boolean {
-  return tool.needsApproval !== undefined || tool.authorize !== undefined || retryPolicyOf(tool) !== undefined;
+  return tool.visible !== undefined || tool.needsApproval !== undefined || tool.authorize !== undefined || retryPolicyOf(tool) !== undefined;
 }
 
 function checkControlOptions(options: ToolkitOptions): void {
