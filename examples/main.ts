@@ -14,6 +14,7 @@ async function run() {
     ["4. Decorated services, every provider, a Gemini round trip", services],
     ["5. The agent loop with the openai client (against a local mock)", { main: printAgentLoop }],
     ["6. A NestJS app whose services are tools, chatting with Gemini (against a local mock)", { main: printNestChat }],
+    ["7. Controlling calls: a refund waits for a person's approval, across two requests", { main: runApproval }],
   ];
   for (const [title, example] of examples) {
     console.log(`\n=== ${title} ===`);
@@ -24,6 +25,14 @@ async function run() {
 async function printAgentLoop() {
   console.log("(the mock model first sends an invalid e-mail on purpose: the error goes back to it as data, and it corrects the call)");
   agentLoop.printConversation(await agentLoop.main());
+}
+
+/**
+ * Loaded when it runs, after the NestJS app: its @Tool class is given to a plain Toolkit, not
+ * to Nest, and ToolnexusModule warns at startup about @Tool classes no module provides.
+ */
+function runApproval() {
+  return (require("./approval") as typeof import("./approval")).main();
 }
 
 async function printNestChat() {

@@ -5,15 +5,16 @@ import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
 import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
 import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
-import type { JSONSchemaObject, Tool, ToolAnnotations, ToolContext } from "./types";
+import { policyOf } from "./control/policy";
+import type { JSONSchemaObject, Tool, ToolAnnotations, ToolCallContext, ToolPolicy } from "./types";
 
-export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> {
+export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<ToolPolicy, "timeout"> {
   name: string;
   description: string;
   /** Defaults to an object with no properties. */
   inputSchema?: JSONSchemaObject;
   /** The tool body. Its return becomes the result; a throw becomes an error result. */
-  execute: (args: Args, ctx: ToolContext) => unknown;
+  execute: (args: Args, ctx: ToolCallContext) => unknown;
   /** Check arguments against `inputSchema` before calling (Ajv, compiled once). Default false. */
   validate?: boolean;
   /** Milliseconds before a call is ended with a `timeout` result, unless the call sets its own (the toolkit's by default); `false` for no deadline. */
@@ -34,6 +35,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   checkDescription(name, description);
   if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
   checkTimeout(`Tool "${name}"`, timeout);
+  const policy = policyOf(`Tool "${name}"`, options as ToolPolicy);
   const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
   checkInputSchema(name, inputSchema);
   const problemsOf = validate ? validatorOrThrow(name, inputSchema, backtrackingPatterns) : undefined;
@@ -50,7 +52,8 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
     }
     return invokeWithLimits(name, execute, args as Args, ctx, timeout ?? fallbackTimeout);
   };
-  return managedTool({ name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}) }, run, validate);
+  const fields = { name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}), ...policy, ...(timeout !== undefined ? { timeout } : {}) };
+  return managedTool(fields, run, validate);
 }
 
 export function checkName(name: unknown): asserts name is string {

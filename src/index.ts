@@ -9,7 +9,12 @@ export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorat
 export { defineTool, type DefineToolOptions } from "./define-tool";
 export { scanTools, type ScanOptions } from "./scanner/scan-tools";
 export { loadManifest, ManifestError, MANIFEST_ENV, MANIFEST_FILE, type ManifestOption, type ToolnexusManifest } from "./manifest";
-export { Toolkit, isTool, MAX_LISTED_TOOLS, type ErrorTextPolicy, type ToolFailure, type ToolSource, type ToolkitOptions } from "./toolkit";
+export { Toolkit, isTool, MAX_LISTED_TOOLS, type ErrorTextPolicy, type ProviderReplies, type ToolFailure, type ToolSource, type ToolkitOptions } from "./toolkit";
+
+// Control: approval, middleware, tracing.
+export type { ApprovalDecision, ApprovalRequest, PendingApproval, PendingApprovals, WithPendingApprovals } from "./control/approval";
+export type { ToolCall, ToolMiddleware } from "./control/middleware";
+export type { TracingOption, TracingOptions } from "./control/tracing";
 
 // Run: result helpers for hand-written tools, and the limits every call runs under.
 export { toToolResult, errorResult, isToolResult, MAX_ERROR_TEXT } from "./runtime/result";
@@ -59,4 +64,4 @@ export type {
 export { toMcpResult, type McpCallToolResult, type McpTool, type McpToolAnnotations } from "./providers/mcp";
 
 export * from "./errors";
-export type { JSONSchemaObject, JSONSchemaTypeName, ToolAnnotations, ToolContext, ToolErrorKind, ToolResult } from "./types";
+export type { JSONSchemaObject, JSONSchemaTypeName, RetryOption, RetryPolicy, ToolAnnotations, ToolContext, ToolErrorKind, ToolPolicy, ToolResult } from "./types";

@@ -1,10 +1,37 @@
+import {
+  deniedResult,
+  forbiddenResult,
+  isPendingApprovals,
+  notApprovedResult,
+  readDecision,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type PendingApproval,
+  type PendingApprovals,
+  type WithPendingApprovals,
+} from "./control/approval";
+import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
+import { retryPolicyOf } from "./control/policy";
+import { deadlineOf, withRetries } from "./control/retry";
+import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
+import { isVisibleTo } from "./control/visibility";
 import { toolMethodsOf } from "./decorators/metadata";
 import { checkDescription, checkName, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { resolveManifest, type ManifestOption, type ManifestSource } from "./manifest/load";
 import { closestNames } from "./names";
 import { adapterFor, type AnyExportOptions, type ExportFormat } from "./providers";
-import { answerCalls, defaultBinding, exportTools, type Export, type ExportBinding, type ExportOptions, type ExportReport, type ProviderAdapter } from "./providers/adapter";
+import {
+  defaultBinding,
+  exportTools,
+  runCalls,
+  type Export,
+  type ExportBinding,
+  type ExportOptions,
+  type ExportReport,
+  type ParsedCall,
+  type ProviderAdapter,
+} from "./providers/adapter";
 import { anthropic, type AnthropicCallsInput, type AnthropicTool, type AnthropicToolResultMessage } from "./providers/anthropic";
 import { bedrock, type BedrockCallsInput, type BedrockToolConfig, type BedrockToolResultMessage } from "./providers/bedrock";
 import { gemini, type GeminiCallsInput, type GeminiExportOptions, type GeminiJsonSchemaTools, type GeminiToolResponseContent, type GeminiTools } from "./providers/gemini";
@@ -13,7 +40,7 @@ import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFun
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits, isThenable } from "./runtime/invoke";
-import { cutText, errorMessage, errorResult, MAX_ERROR_TEXT, thrownBy } from "./runtime/result";
+import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT, thrownBy } from "./runtime/result";
 import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
@@ -50,6 +77,25 @@ export interface ToolkitOptions {
    * (that search never uses `process.cwd()`). Read when the first decorated instance is registered.
    */
   manifest?: ManifestOption;
+  /**
+   * Decides, in process, the calls that need approval (`needsApproval`, or `approveDestructive`):
+   * `true`/`{ approved: true }` runs the call, `false`/`{ approved: false, reason }` answers it
+   * with a `denied` result. Left out, `execute` and MCP answer such calls `denied`, and run*
+   * hand them back as `pendingApprovals` to resume later with `resumeApprovals`.
+   */
+  approve?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+  /** Every tool annotated `destructive` needs approval. */
+  approveDestructive?: boolean;
+  /** Which tools exist for a ctx, beside each tool's own `visible`: hidden tools are neither exported nor run. */
+  visible?: (tool: Tool, ctx: ToolContext) => boolean;
+  /** Whether a call may run, beside each tool's own `authorize`: `false` gives a `forbidden` result. */
+  authorize?: (ctx: ToolContext, args: Record<string, unknown>, tool: Tool) => boolean | Promise<boolean>;
+  /**
+   * OpenTelemetry: one span per call (`execute_tool {tool}`, GenAI conventions) when
+   * `@opentelemetry/api` is installed. On by default; `false` turns it off;
+   * `{ recordArguments, recordResults }` also records what went in and came out.
+   */
+  tracing?: TracingOption;
 }
 
 /** A failed call, as `onError` and an `errorText` function see it. */
@@ -76,7 +122,16 @@ export const MAX_LISTED_TOOLS = 20;
 interface Entry {
   tool: Tool;
   run: RunAccepted;
+  /** Whether a call of this tool needs more than validation and the body (visibility, authorization, approval, retries). */
+  controlled: boolean;
 }
+
+/** How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred without `approve`), or resumed with a decision. */
+type ApprovalMode = "ask" | "defer" | "approved" | { denied: string | undefined };
+
+/** A call run* hand back for approval: its result slot is filled when it is resumed. */
+const DEFERRED = Symbol("toolnexus.deferred");
+type DeferredResult = ToolResult & { [DEFERRED]: { tool: string; args: Record<string, unknown> } };
 
 /** A set of uniquely named tools, their declarations for every provider, and the runtime for their calls. */
 export class Toolkit {
@@ -91,12 +146,21 @@ export class Toolkit {
    * (exported names → tools, and the way back for their arguments). Rebuilt when tools change.
    */
   readonly #exports = new Map<string, { options: ExportOptions; made?: { readonly binding: ExportBinding } }>();
+  readonly #options: ToolkitOptions;
+  readonly #middleware: ToolMiddleware[] = [];
+  readonly #tracer: CallTracer | undefined;
+  /** Whether toolkit options or middleware touch every call (else only controlled tools pay for the seams). */
+  #controlsCalls: boolean;
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function" || typeof items === "string")
       throw new ToolDefinitionError(`new Toolkit takes an array of Tools and decorated instances; ${notAnArray(items)}.`);
     checkTimeout("Toolkit", options.timeout);
+    checkControlOptions(options);
+    this.#options = options;
     this.#timeout = options.timeout;
+    this.#tracer = callTracer(options.tracing);
+    this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true;
     this.#report = failureReporter(options);
     this.#manifestOption = options.manifest;
     this.register(...items);
@@ -116,14 +180,26 @@ export class Toolkit {
       }
       incoming.set(tool.name, tool);
     }
-    for (const tool of incoming.values()) this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool) });
+    for (const tool of incoming.values()) this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool), controlled: isControlled(tool) });
     if (incoming.size > 0) for (const latest of this.#exports.values()) delete latest.made;
     return this;
   }
 
-  /** Every tool, in registration order. */
-  tools(): Tool[] {
-    return [...this.#entries.values()].map((entry) => entry.tool);
+  /**
+   * Wraps every call from now on (see `ToolMiddleware`): the first `use`d is the outermost. A
+   * middleware runs after visibility, authorization and approval, and before validation and the body.
+   */
+  use(middleware: ToolMiddleware): this {
+    if (typeof middleware !== "function") throw new ToolDefinitionError(`Toolkit.use takes a function (call, next) => result (got ${typeof middleware}).`);
+    this.#middleware.push(middleware);
+    this.#controlsCalls = true;
+    return this;
+  }
+
+  /** Every tool, in registration order; given a ctx, only the tools visible to it (what its exports declare and its calls may run). */
+  tools(ctx?: ToolContext): Tool[] {
+    const all = [...this.#entries.values()].map((entry) => entry.tool);
+    return ctx === undefined || !this.#hidesTools() ? all : all.filter((tool) => this.#isVisible(tool, ctx));
   }
 
   get(name: string): Tool | undefined {
@@ -143,20 +219,36 @@ export class Toolkit {
    * bad arguments, throws, timeouts and aborts are all `ToolResult`s with `isError: true`.
    */
   execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult> {
-    return this.#run(name, args, ctx);
+    return this.#run(name, args, ctx, undefined, "ask");
   }
 
-  /** One call, with its failure reported when the toolkit observes failures. */
-  readonly #run = (name: string, args: unknown, ctx: ToolContext | undefined, decode?: (args: Record<string, unknown>) => unknown): Promise<ToolResult> => {
-    const pending = this.#dispatch(name, args, ctx, decode);
+  /** One call, traced when tracing is on, with its failure reported when the toolkit observes failures. */
+  readonly #run = (
+    name: string,
+    args: unknown,
+    ctx: ToolContext | undefined,
+    decode: ((args: Record<string, unknown>) => unknown) | undefined,
+    mode: ApprovalMode,
+  ): Promise<ToolResult> => {
+    const tracer = this.#tracer;
+    // While no tracer provider is registered, a call builds nothing for tracing.
+    const pending =
+      tracer === undefined || !tracerProviderRegistered()
+        ? this.#dispatch(name, args, ctx, decode, mode)
+        : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode));
     const report = this.#report;
-    return report === undefined ? pending : pending.then((result) => (result.isError ? report(name, result, ctx) : result));
+    return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
   };
 
-  /** The name looked up once, the arguments accepted once, then read back the provider's way. */
-  #dispatch(name: string, args: unknown, ctx: ToolContext | undefined, decode?: (args: Record<string, unknown>) => unknown): Promise<ToolResult> {
+  /**
+   * The name looked up once (a tool hidden from this ctx is as unknown as one that does not
+   * exist), the arguments accepted once and read back the provider's way, then the seams in
+   * order: authorization, approval, middleware, retries, and validation with the body.
+   */
+  #dispatch(name: string, args: unknown, ctx: ToolContext | undefined, decode: ((args: Record<string, unknown>) => unknown) | undefined, mode: ApprovalMode): Promise<ToolResult> {
     const entry = this.#entries.get(name);
-    if (entry === undefined) return Promise.resolve(this.#unknownTool(name));
+    const controlled = entry !== undefined && (entry.controlled || this.#controlsCalls);
+    if (entry === undefined || (controlled && !this.#isVisible(entry.tool, ctx))) return Promise.resolve(this.#unknownTool(name, ctx));
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
     let values = accepted.args;
@@ -164,7 +256,78 @@ export class Toolkit {
       const decoded = decode(values);
       if (isObject(decoded)) values = decoded;
     }
-    return entry.run(values, ctx, this.#timeout);
+    if (!controlled) return entry.run(values, ctx, this.#timeout);
+    return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
+  }
+
+  async #controlled(entry: Entry, args: Record<string, unknown>, ctx: ToolContext, mode: ApprovalMode): Promise<ToolResult> {
+    const { tool } = entry;
+    const refused = await this.#authorization(tool, args, ctx);
+    if (refused !== undefined) return refused;
+    if (typeof mode === "object") return deniedResult(tool.name, mode.denied);
+    if (mode !== "approved" && (await this.#needsApproval(tool, args, ctx))) {
+      const approve = this.#options.approve;
+      if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name, "no approver");
+      let decision: { approved: boolean; reason?: string } | undefined;
+      try {
+        decision = readDecision(await approve({ tool: tool.name, args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx }));
+      } catch (thrown) {
+        return notApprovedResult(tool.name, { failed: thrown });
+      }
+      if (decision === undefined) return notApprovedResult(tool.name, { failed: new Error("approve returned neither a boolean nor { approved }") });
+      if (!decision.approved) return deniedResult(tool.name, decision.reason);
+    }
+    const retry = retryPolicyOf(tool);
+    const core =
+      retry === undefined
+        ? (call: ToolCall) => entry.run(call.args, call.ctx, this.#timeout)
+        : (call: ToolCall) => withRetries(retry, deadlineOf(call.ctx, tool.timeout, this.#timeout), call.ctx, (attemptCtx) => entry.run(call.args, attemptCtx, this.#timeout));
+    const call: ToolCall = { tool, args, ctx };
+    return this.#middleware.length === 0 ? core(call) : runThrough(this.#middleware, call, core);
+  }
+
+  /** A `forbidden` result when the tool's or the toolkit's `authorize` refuses (or fails), else `undefined`. */
+  async #authorization(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult | undefined> {
+    const checks = [tool.authorize, this.#options.authorize && ((c: ToolContext, a: Record<string, unknown>) => this.#options.authorize!(c, a, tool))];
+    for (const check of checks) {
+      if (check === undefined) continue;
+      try {
+        if ((await check(ctx, args)) !== true) return forbiddenResult(tool.name);
+      } catch (thrown) {
+        // Fails closed: a permission check that cannot answer does not let the call through.
+        return forbiddenResult(tool.name, thrown);
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether this call needs approval: the tool says so (a function that throws counts as yes), or it is destructive and the toolkit asks for those. */
+  async #needsApproval(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
+    if (this.#options.approveDestructive === true && tool.annotations?.destructive === true) return true;
+    const needs = tool.needsApproval;
+    if (typeof needs !== "function") return needs === true;
+    try {
+      return (await needs(args, ctx)) !== false;
+    } catch {
+      return true;
+    }
+  }
+
+  #hidesTools(): boolean {
+    return this.#options.visible !== undefined || [...this.#entries.values()].some((entry) => entry.tool.visible !== undefined);
+  }
+
+  /** Whether `tool` exists for `ctx` (no ctx: an empty one). A visibility check that throws hides the tool. */
+  #isVisible(tool: Tool, ctx: ToolContext | undefined): boolean {
+    const shared = this.#options.visible;
+    if (tool.visible === undefined && shared === undefined) return true;
+    const seen = ctx ?? {};
+    if (!isVisibleTo(tool, seen)) return false;
+    try {
+      return shared === undefined || shared(tool, seen) === true;
+    } catch {
+      return false;
+    }
   }
 
   /** The manifest, resolved once, when the first decorated instance needs it. */
@@ -173,8 +336,9 @@ export class Toolkit {
     return this.#manifest.index;
   }
 
-  #unknownTool(name: unknown): ToolResult {
-    const names = [...this.#entries.keys()];
+  #unknownTool(name: unknown, ctx: ToolContext | undefined): ToolResult {
+    // Only the names this ctx may see: a hidden tool's name never leaks through suggestions.
+    const names = this.tools(ctx ?? {}).map((tool) => tool.name);
     // No provider accepts names over 128 characters: a longer one gets no suggestions, and is cut.
     const full = typeof name === "string" ? name : String(name);
     const shown = full.length > 128 ? `${full.slice(0, 128)}...` : full;
@@ -219,9 +383,15 @@ export class Toolkit {
     return { declarations, changes };
   }
 
+  /**
+   * The declarations of the tools visible to `options.ctx` (an empty ctx when left out). The
+   * options are remembered for reading calls; the binding is made from every tool, so that a
+   * call is answered by the toolkit's own checks (a hidden tool: unknown), never by a missing name.
+   */
   #export<D, O extends ExportOptions>(adapter: ProviderAdapter<D, O>, options: O): Export<D> {
-    const made = exportTools(adapter, this.tools(), options);
-    this.#exports.set(adapter.id, { options, made });
+    const { ctx, ...kept } = options;
+    const made = exportTools(adapter, this.tools(ctx ?? {}), options);
+    this.#exports.set(adapter.id, this.#hidesTools() ? { options: kept } : { options: kept, made });
     return made;
   }
 
@@ -246,28 +416,88 @@ export class Toolkit {
   // is a type parameter so that a response written by hand, with fields toolnexus does not
   // read, type-checks as it is.
 
-  runGemini<Input extends GeminiCallsInput>(input: Input, ctx?: ToolContext): Promise<GeminiToolResponseContent | undefined> {
+  runGemini<Input extends GeminiCallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<GeminiToolResponseContent | undefined, "gemini">> {
     return this.#answer(gemini, input, ctx);
   }
-  runOpenAI<Input extends OpenAICallsInput>(input: Input, ctx?: ToolContext): Promise<OpenAIToolMessage[]> {
+  runOpenAI<Input extends OpenAICallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<OpenAIToolMessage[], "openai">> {
     return this.#answer(openai, input, ctx);
   }
-  runOpenAIResponses<Input extends OpenAIResponsesCallsInput>(input: Input, ctx?: ToolContext): Promise<OpenAIFunctionCallOutput[]> {
+  runOpenAIResponses<Input extends OpenAIResponsesCallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<OpenAIFunctionCallOutput[], "openai-responses">> {
     return this.#answer(openaiResponses, input, ctx);
   }
-  runAnthropic<Input extends AnthropicCallsInput>(input: Input, ctx?: ToolContext): Promise<AnthropicToolResultMessage | undefined> {
+  runAnthropic<Input extends AnthropicCallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<AnthropicToolResultMessage | undefined, "anthropic">> {
     return this.#answer(anthropic, input, ctx);
   }
-  runBedrock<Input extends BedrockCallsInput>(input: Input, ctx?: ToolContext): Promise<BedrockToolResultMessage | undefined> {
+  runBedrock<Input extends BedrockCallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<BedrockToolResultMessage | undefined, "bedrock">> {
     return this.#answer(bedrock, input, ctx);
   }
 
-  #answer<R>(adapter: ProviderAdapter<unknown, never, R>, input: unknown, ctx: ToolContext | undefined): Promise<R> {
-    const generic = adapter as unknown as ProviderAdapter<unknown, ExportOptions, R>;
-    return answerCalls(generic, this.#binding(generic), this.#run, input, ctx);
+  /**
+   * Finishes a turn whose calls waited for approval: `decisions` (by each approval's `id`:
+   * `true`, `false`, or `{ approved, reason }`) run the approved calls and answer the others
+   * `denied`; the reply then holds every call of the turn, as the run* method would have given
+   * it. Calls without a decision stay pending (`pendingApprovals` again). Each resume runs the
+   * approved calls again: take the stored value out of its store before resuming it. Rejects
+   * (`TypeError`) only when `pending` is not a value a run* method returned; the calls never reject.
+   */
+  resumeApprovals<P extends keyof ProviderReplies>(
+    pending: PendingApprovals<P>,
+    decisions: Record<string, ApprovalDecision>,
+    ctx?: ToolContext,
+  ): Promise<WithPendingApprovals<ProviderReplies[P], P>>;
+  /** `pending` read back without its provider's type (e.g. `JSON.parse(text) as PendingApprovals`): the reply of whichever provider it names. */
+  resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<WithPendingApprovals<ProviderReplies[keyof ProviderReplies]>>;
+  async resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<unknown> {
+    if (!isPendingApprovals(pending)) throw new TypeError("resumeApprovals takes the pendingApprovals object a run* method returned (stored as JSON and read back).");
+    const adapter = REPLYING_ADAPTERS[pending.provider as keyof ProviderReplies] as ProviderAdapter | undefined;
+    if (adapter === undefined) throw new TypeError(`resumeApprovals: "${pending.provider}" is not a provider toolnexus answers (${Object.keys(REPLYING_ADAPTERS).join(", ")}).`);
+    const results = [...pending.results];
+    const waiting: PendingApproval[] = [];
+    await Promise.all(
+      pending.approvals.map(async (approval) => {
+        const index = pending.calls.findIndex((call, i) => results[i] === null && approvalId(call, i) === approval.id);
+        const decision = readDecision(decisions?.[approval.id]);
+        if (index < 0) return;
+        if (decision === undefined) return void waiting.push(approval);
+        const callCtx: ToolContext = { ...ctx, ...(approval.callId !== undefined ? { callId: approval.callId } : {}), provider: adapter.id };
+        // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
+        results[index] = await this.#run(approval.tool, approval.args, callCtx, undefined, decision.approved ? "approved" : { denied: decision.reason });
+      }),
+    );
+    return this.#reply(adapter, pending.calls, results, waiting);
+  }
+
+  async #answer<T>(adapter: ProviderAdapter, input: unknown, ctx: ToolContext | undefined): Promise<T> {
+    const generic = adapter as ProviderAdapter<unknown, ExportOptions>;
+    const { calls, results } = await runCalls(generic, this.#binding(generic), (name, args, callCtx, decode) => this.#run(name, args, callCtx, decode, "defer"), input, ctx);
+    const waiting = calls.flatMap((call, index): PendingApproval[] => {
+      const result = results[index]!;
+      if (!isDeferred(result)) return [];
+      const { tool, args } = result[DEFERRED];
+      return [{ id: approvalId(call, index), tool, args, ...(call.id !== undefined ? { callId: call.id } : {}) }];
+    });
+    const plain = results.map((result) => (isDeferred(result) ? null : result));
+    return this.#reply(generic, calls, plain, waiting) as T;
+  }
+
+  /** The reply for every call of a turn, or, while some wait for approval, the others' with `pendingApprovals` (plain JSON) attached. */
+  #reply(adapter: ProviderAdapter<unknown, ExportOptions>, calls: readonly ParsedCall[], results: ReadonlyArray<ToolResult | null>, waiting: PendingApproval[]): unknown {
+    if (waiting.length === 0) return adapter.reply(calls, results as ToolResult[]);
+    const done = calls.flatMap((call, index) => (results[index] === null ? [] : [{ call, result: results[index]! }]));
+    const partial = adapter.reply(
+      done.map((entry) => entry.call),
+      done.map((entry) => entry.result),
+    );
+    const pendingApprovals: PendingApprovals = {
+      pendingApprovalsVersion: 1,
+      provider: adapter.id,
+      approvals: waiting,
+      calls: calls.map((call) => ({ ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, arguments: call.arguments })),
+      results: results.map((result) => (result === null ? null : plainResult(result))),
+    };
+    return Object.assign(partial ?? adapter.emptyReply?.() ?? {}, { pendingApprovals });
   }
 }
-
 export function isTool(value: unknown): value is Tool {
   return (
     typeof value === "object" &&
@@ -352,5 +582,58 @@ function warnOnError(error: unknown, option = "onError"): void {
 /** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */
 function foreignRunner(tool: Tool): RunAccepted {
   const body = (args: Record<string, unknown>, ctx: ToolContext) => tool.execute(args, ctx);
-  return guarded(tool.name, (args, ctx, fallbackTimeout) => invokeWithLimits(tool.name, body, args, ctx, fallbackTimeout));
+  return guarded(tool.name, (args, ctx, fallbackTimeout) => invokeWithLimits(tool.name, body, args, ctx, tool.timeout ?? fallbackTimeout));
 }
+
+/** Whether a tool declares anything beyond validation and its body. */
+function isControlled(tool: Tool): boolean {
+  return tool.visible !== undefined || tool.needsApproval !== undefined || tool.authorize !== undefined || retryPolicyOf(tool) !== undefined;
+}
+
+function checkControlOptions(options: ToolkitOptions): void {
+  for (const key of ["approve", "visible", "authorize"] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "function") throw new ToolDefinitionError(`Toolkit: ${key} must be a function (got ${typeof value}).`);
+  }
+  if (options.approveDestructive !== undefined && typeof options.approveDestructive !== "boolean") {
+    throw new ToolDefinitionError(`Toolkit: approveDestructive must be true or false (got ${typeof options.approveDestructive}).`);
+  }
+}
+
+/** The stand-in result of a call handed back for approval. */
+function deferred(tool: string, args: Record<string, unknown>): DeferredResult {
+  const result = { output: "", isError: false } as DeferredResult;
+  Object.defineProperty(result, DEFERRED, { value: { tool, args } });
+  return result;
+}
+
+function isDeferred(result: ToolResult): result is DeferredResult {
+  return Object.prototype.hasOwnProperty.call(result, DEFERRED);
+}
+
+/** What decisions are keyed by: the call's id, or its place in the turn when the provider gave none. */
+function approvalId(call: { id?: string }, index: number): string {
+  return call.id ?? `call-${index}`;
+}
+
+/** A result as JSON keeps it (what a tool threw stays in this process). */
+function plainResult(result: ToolResult): ToolResult {
+  return { output: result.output, isError: result.isError, ...(result.metadata !== undefined ? { metadata: result.metadata } : {}) };
+}
+
+/** The reply each provider's run* method gives, by provider id: what resuming its approvals gives. */
+export interface ProviderReplies {
+  gemini: GeminiToolResponseContent | undefined;
+  openai: OpenAIToolMessage[];
+  "openai-responses": OpenAIFunctionCallOutput[];
+  anthropic: AnthropicToolResultMessage | undefined;
+  bedrock: BedrockToolResultMessage | undefined;
+}
+
+const REPLYING_ADAPTERS: { [P in keyof ProviderReplies]: ProviderAdapter<unknown, never, ProviderReplies[P]> } = {
+  gemini,
+  openai,
+  "openai-responses": openaiResponses,
+  anthropic,
+  bedrock,
+};

@@ -13,7 +13,7 @@ export interface JSONSchemaObject {
 export type JSONSchemaTypeName = "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
 
 /** Why a call failed; carried in `ToolResult.metadata.error`. */
-export type ToolErrorKind = "invalid_arguments" | "unknown_tool" | "execution_failed" | "timeout" | "aborted";
+export type ToolErrorKind = "invalid_arguments" | "unknown_tool" | "execution_failed" | "timeout" | "aborted" | "denied" | "forbidden";
 
 export interface ToolResult {
   output: string;
@@ -30,6 +30,46 @@ export interface ToolContext {
   provider?: string;
   /** Host data (user, request, tenant ...); never shown to the model. */
   state?: Record<string, unknown>;
+  /**
+   * Tells the caller how far the call has got: MCP progress notifications when the client
+   * asked for them (sent a progress token), nothing elsewhere. Always present inside a tool.
+   */
+  reportProgress?: (progress: number, total?: number, message?: string) => void;
+}
+
+/** The ctx a tool body receives: the caller's, with `reportProgress` always there (a no-op where nobody listens). */
+export interface ToolCallContext extends ToolContext {
+  reportProgress: (progress: number, total?: number, message?: string) => void;
+}
+
+/** How often a failed call is tried again: a number of attempts in all, `false` for never, or a policy. */
+export type RetryOption = number | false | RetryPolicy;
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included (2 or more to retry at all). */
+  attempts: number;
+  /** Milliseconds before the first retry (default 100); each later wait doubles, up to `maxDelayMs`. */
+  delayMs?: number;
+  /** The longest wait between attempts (default 2,000 ms). */
+  maxDelayMs?: number;
+}
+
+/** Who may see and run a tool, and what it takes before it runs. Set on `@Tool` or `defineTool`. */
+export interface ToolPolicy {
+  /**
+   * Whether a call needs a person's approval before it runs: `true`, or a function of the
+   * arguments and ctx. The toolkit's `approve` decides; without one, run* hand the call back
+   * as a pending approval.
+   */
+  needsApproval?: boolean | ((args: Record<string, unknown>, ctx: ToolContext) => boolean | Promise<boolean>);
+  /** Whether the tool exists for this ctx (user, tenant ...): hidden tools are neither declared nor run. */
+  visible?: (ctx: ToolContext) => boolean;
+  /** Whether this call may run; `false` gives a `forbidden` result. */
+  authorize?: (ctx: ToolContext, args: Record<string, unknown>) => boolean | Promise<boolean>;
+  /** Retries of calls that fail (`execution_failed`), within the call's deadline. Tools annotated `idempotent` get 3 attempts unless set. */
+  retry?: RetryOption;
+  /** The tool's own deadline in milliseconds (`false` for none), unless the call sets one. */
+  timeout?: number | false;
 }
 
 /** MCP tool annotations (hints to clients, not guarantees). */
@@ -41,7 +81,7 @@ export interface ToolAnnotations {
   openWorld?: boolean;
 }
 
-export interface Tool {
+export interface Tool extends ToolPolicy {
   /** Provider-safe, unique in a toolkit. */
   name: string;
   /** Never empty. */

@@ -9,8 +9,23 @@
  *    wrapper are left out, which can only make it faster,
  *  - LangChain: `tool(fn, { schema: zod }).invoke(args)`.
  * Every case is awaited per call (every tool runtime is async; the direct call pays one await).
+ *
+ * Those rows ("Toolkit.execute, ... (default options)") use the toolkit's default options:
+ * tracing on, and, with @opentelemetry/api installed (a devDependency) and no SDK registered,
+ * every span non-recording. Tracing has rows of its own, "Toolkit.execute, valid args, tracing ...":
+ *  - `tracing: false`, the path of a program without @opentelemetry/api (no tracer at all),
+ *    against the direct call;
+ *  - the default (API installed, no SDK registered), against `tracing: false`: the target is
+ *    that tracing nobody collects costs under 5%;
+ *  - an SDK registered (BasicTracerProvider, a BatchSpanProcessor and an exporter that drops
+ *    every batch, AsyncLocalStorage contexts), against `tracing: false`, measured in a
+ *    comparison of its own (the provider is global: the default toolkit would record too), and
+ *    reported without a target. The provider and the context manager are unregistered after.
  */
 import { safeValidateTypes } from "@ai-sdk/provider-utils";
+import { context, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { Toolkit } from "../../src";
 import { CatalogService, INVALID_ARGS, VALID_ARGS, handChecked, makeAiSdkTool, makeLangChainTool, searchBody } from "../fixtures";
 import { compare, row, settingsFor } from "../harness";
@@ -21,7 +36,10 @@ const UNIT = "ns/call";
 
 export const run: BenchSuite = async (options) => {
   const service = new CatalogService();
-  const toolkit = new Toolkit([service]);
+  const toolkit = new Toolkit([service]); // default options: tracing on, non-recording here
+  const untraced = new Toolkit([service], { tracing: false });
+  if (trace.getTracer("toolnexus bench").startSpan("probe").isRecording())
+    throw new Error("hot path: an OpenTelemetry SDK is already registered; the default rows would record spans");
   const ai = makeAiSdkTool();
   const lc = makeLangChainTool();
   const callOptions = { toolCallId: "call_1", messages: [] };
@@ -39,12 +57,13 @@ export const run: BenchSuite = async (options) => {
     }
   };
 
-  await checkEquivalence(toolkit, aiCall, lcCall);
+  await checkEquivalence(toolkit, untraced, aiCall, lcCall);
 
   const settings = settingsFor(options);
   const valid = await compare(
     {
       toolnexus: () => toolkit.execute("search", VALID_ARGS),
+      untraced: () => untraced.execute("search", VALID_ARGS),
       direct: () => service.search(VALID_ARGS.query, VALID_ARGS.sort, VALID_ARGS.limit),
       hand: () => handChecked(VALID_ARGS),
       ai: () => aiCall(VALID_ARGS),
@@ -61,6 +80,7 @@ export const run: BenchSuite = async (options) => {
     },
     settings,
   );
+  const recorded = await withSdk(() => compare({ untraced: () => untraced.execute("search", VALID_ARGS), recorded: () => toolkit.execute("search", VALID_ARGS) }, settings));
 
   const peers = [
     { key: "ai", label: "Vercel AI SDK tool (zod, validate + execute)" },
@@ -71,7 +91,7 @@ export const run: BenchSuite = async (options) => {
     ["valid args", valid],
     ["invalid args", invalid],
   ] as const) {
-    const caseName = `Toolkit.execute, ${kind}`;
+    const caseName = `Toolkit.execute, ${kind} (default options)`;
     const value = figures.toolnexus!;
     if (figures.direct !== undefined) {
       rows.push(row({ suite: SUITE, case: caseName, value, baseline: "direct method call (floor)", baselineValue: figures.direct, unit: UNIT }));
@@ -100,18 +120,75 @@ export const run: BenchSuite = async (options) => {
       );
     }
   }
+  const tracingCase = "Toolkit.execute, valid args, tracing";
+  const off = "same, tracing: false";
+  rows.push(
+    row({
+      suite: SUITE,
+      case: `${tracingCase}: false (no @opentelemetry/api)`,
+      value: valid.untraced!,
+      baseline: "direct method call (floor)",
+      baselineValue: valid.direct!,
+      unit: UNIT,
+    }),
+    row(
+      { suite: SUITE, case: `${tracingCase} on (default), API without SDK`, value: valid.toolnexus!, baseline: off, baselineValue: valid.untraced!, unit: UNIT },
+      { text: "≤ 1.05× tracing: false", maxRatio: 1.05 },
+    ),
+    row({
+      suite: SUITE,
+      case: `${tracingCase} on, SDK registered (batch processor, dropping exporter)`,
+      value: recorded.recorded!,
+      baseline: `${off} (same comparison)`,
+      baselineValue: recorded.untraced!,
+      unit: UNIT,
+    }),
+  );
   return rows;
 };
+
+/**
+ * Runs `measure` with an OpenTelemetry SDK registered as an application registers one, then
+ * unregisters it (the suites share a process). Checks that spans were made and exported.
+ */
+async function withSdk<T>(measure: () => Promise<T>): Promise<T> {
+  let exported = 0;
+  const provider = new BasicTracerProvider({
+    spanProcessors: [
+      new BatchSpanProcessor({
+        export: (spans, done) => {
+          exported += spans.length;
+          done({ code: 0 });
+        },
+        shutdown: () => Promise.resolve(),
+      }),
+    ],
+  });
+  try {
+    const registered = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) && trace.setGlobalTracerProvider(provider);
+    if (!registered) throw new Error("hot path: an OpenTelemetry SDK is already registered");
+    const figures = await measure();
+    await provider.forceFlush();
+    if (exported === 0) throw new Error("hot path: the registered SDK exported no span");
+    return figures;
+  } finally {
+    await provider.shutdown();
+    trace.disable();
+    context.disable();
+  }
+}
 
 /** Refuses to measure implementations that do not do the same work. */
 async function checkEquivalence(
   toolkit: Toolkit,
+  untraced: Toolkit,
   aiCall: (args: unknown) => Promise<{ output: string; isError: boolean }>,
   lcCall: (args: unknown) => Promise<{ output: string; isError: boolean }>,
 ): Promise<void> {
   const expected = searchBody(VALID_ARGS.query, VALID_ARGS.sort, VALID_ARGS.limit);
   const results = {
     toolnexus: await toolkit.execute("search", VALID_ARGS),
+    untraced: await untraced.execute("search", VALID_ARGS),
     hand: handChecked(VALID_ARGS),
     ai: await aiCall(VALID_ARGS),
     langchain: await lcCall(VALID_ARGS),
@@ -121,6 +198,7 @@ async function checkEquivalence(
   }
   const failures = {
     toolnexus: await toolkit.execute("search", INVALID_ARGS),
+    untraced: await untraced.execute("search", INVALID_ARGS),
     hand: handChecked(INVALID_ARGS),
     ai: await aiCall(INVALID_ARGS),
     langchain: await lcCall(INVALID_ARGS),

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import type { JSONSchemaObject, ToolAnnotations } from "../types";
+import type { JSONSchemaObject, ToolAnnotations, ToolPolicy } from "../types";
 
 /** Metadata keys, in one place (NestJS style). Decorators only write; the scanner reads. */
 export const TOOL_METHODS = "toolnexus:tool-methods";
@@ -10,7 +10,7 @@ export type Constructor = abstract new (...args: never[]) => unknown;
 /** Anything TypeScript can use as an enum: an array of values or an enum object. */
 export type EnumLike = readonly (string | number | boolean)[] | Record<string, string | number>;
 
-export interface ToolOptions {
+export interface ToolOptions extends ToolPolicy {
   /** Defaults to the method name. */
   name?: string;
   /** What the tool does; models choose tools by it. Required unless the manifest supplies one. */

@@ -1,5 +1,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema, McpError, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  isJSONRPCRequest,
+  ListToolsRequestSchema,
+  McpError,
+  type JSONRPCMessage,
+  type ProgressToken,
+  type RequestId,
+  type ServerNotification,
+} from "@modelcontextprotocol/sdk/types.js";
 import { toolMethodsOf } from "../decorators/metadata";
 import { exportTools, type ExportBinding } from "../providers/adapter";
 import { mcp, toMcpResult, type McpTool } from "../providers/mcp";
@@ -11,7 +21,8 @@ import { packageVersion } from "./version";
 
 /** What the MCP server needs from a toolkit (a `Toolkit`, or anything shaped like one). */
 export interface McpToolkit {
-  tools(): Tool[];
+  /** The tools a client may see; given the call's ctx (its `state`), only those visible to it. */
+  tools(ctx?: ToolContext): Tool[];
   get(name: string): Tool | undefined;
   execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult>;
 }
@@ -72,8 +83,8 @@ class Declarations {
 
   constructor(private readonly toolkit: McpToolkit) {}
 
-  current(): { tools: McpTool[]; binding: ExportBinding } {
-    const tools = this.toolkit.tools();
+  current(ctx: ToolContext): { tools: McpTool[]; binding: ExportBinding } {
+    const tools = this.toolkit.tools(ctx);
     const key = tools.map((tool) => tool.name).join("\u0000");
     if (key !== this.#key || this.#tools.length !== tools.length) {
       const made = exportTools(mcp, tools, { names: "sanitize" });
@@ -130,7 +141,8 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: declarations(kit).current().tools }));
+  const listCtx: ToolContext = { provider: "mcp", ...(scope.state !== undefined ? { state: scope.state } : {}) };
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: declarations(kit).current(listCtx).tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const raw = setAside.has(extra.requestId) ? setAside.get(extra.requestId) : request.params.arguments;
@@ -139,12 +151,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       throw new McpError(ErrorCode.InvalidParams, `Invalid params: tools/call "arguments" must be a JSON object; got ${describeValue(raw)}.`);
     }
     const requested = request.params.name;
-    const name = declarations(kit).current().binding.get(requested)?.tool ?? requested;
-    if (kit.get(name) === undefined) {
-      // The toolkit's own text: the closest names and the list of valid ones.
-      const unknown = await kit.execute(requested, {});
-      throw new McpError(ErrorCode.InvalidParams, unknown.output);
-    }
+    const name = declarations(kit).current(listCtx).binding.get(requested)?.tool ?? requested;
     const controller = new AbortController();
     const release = scope.track?.(extra.requestId, controller);
     const signal = anySignal([extra.signal, controller.signal]);
@@ -154,7 +161,10 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
         callId: String(extra.requestId),
         provider: "mcp",
         ...(scope.state !== undefined ? { state: scope.state } : {}),
+        reportProgress: progressReporter(request.params._meta?.progressToken, extra.sendNotification),
       });
+      // A tool that does not exist (or is hidden from this client) is a protocol error, with the toolkit's text: the closest names and the valid ones.
+      if (result.isError && result.metadata?.error === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, result.output);
       return toMcpResult(result);
     } finally {
       release?.();
@@ -191,6 +201,34 @@ function setAsideArguments(message: JSONRPCMessage, setAside: Map<RequestId, unk
   }
   if (Object.prototype.hasOwnProperty.call(args, "__proto__")) setAside.set(message.id, args);
   return message;
+}
+
+/**
+ * `ctx.reportProgress` of an MCP call: progress notifications for the client's progress token,
+ * only increasing values (the specification requires it), never failing the call; nothing when
+ * the client sent no token.
+ */
+function progressReporter(
+  token: ProgressToken | undefined,
+  send: (notification: ServerNotification) => Promise<void>,
+): (progress: number, total?: number, message?: string) => void {
+  if (token === undefined) return () => {};
+  let last = -Infinity;
+  return (progress, total, message) => {
+    if (typeof progress !== "number" || !Number.isFinite(progress) || progress <= last) return;
+    last = progress;
+    const params = {
+      progressToken: token,
+      progress,
+      ...(typeof total === "number" && Number.isFinite(total) ? { total } : {}),
+      ...(typeof message === "string" ? { message } : {}),
+    };
+    try {
+      send({ method: "notifications/progress", params }).catch(() => {});
+    } catch {
+      // A notification that cannot be sent (the client went away) does not concern the call.
+    }
+  };
 }
 
 /** One signal aborted when any of `signals` is (AbortSignal.any needs Node 20.3). */

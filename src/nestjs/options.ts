@@ -1,3 +1,4 @@
+import type { ToolMiddleware } from "../control/middleware";
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from "@nestjs/common";
 import type { Constructor } from "../decorators/metadata";
 import type { ManifestOption } from "../manifest/load";
@@ -60,6 +61,18 @@ export interface ToolnexusModuleOptions {
   onError?: ToolkitOptions["onError"];
   /** What the model reads when a tool throws (`new Toolkit(items, { errorText })`). */
   errorText?: ToolkitOptions["errorText"];
+  /** Decides calls that need approval (`new Toolkit(items, { approve })`). */
+  approve?: ToolkitOptions["approve"];
+  /** Every tool annotated `destructive` needs approval. */
+  approveDestructive?: boolean;
+  /** Which tools exist for a ctx (`new Toolkit(items, { visible })`). */
+  visible?: ToolkitOptions["visible"];
+  /** Whether a call may run (`new Toolkit(items, { authorize })`). */
+  authorize?: ToolkitOptions["authorize"];
+  /** OpenTelemetry spans (`new Toolkit(items, { tracing })`). */
+  tracing?: ToolkitOptions["tracing"];
+  /** Wraps every call, outermost first (`toolkit.use(...)` for each). */
+  middleware?: readonly ToolMiddleware[];
   /**
    * The manifest written by `toolnexus generate` (a path, the object, or `false` for none),
    * used for every provider's tools and given to the toolkit. A relative path (here or in

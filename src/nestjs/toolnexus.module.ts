@@ -43,14 +43,14 @@ function resolveModuleManifest(options: ToolnexusModuleOptions): ManifestSource 
   return resolveManifest(options.manifest) ?? null;
 }
 
+/** The module options that are the toolkit's own, passed as they are. */
+const TOOLKIT_OPTIONS = ["timeout", "onError", "errorText", "approve", "approveDestructive", "visible", "authorize", "tracing"] as const;
+
 /** The toolkit, empty until the explorer registers what it found (at `onModuleInit`). */
 function createToolkit(options: ToolnexusModuleOptions, manifest: ManifestSource | null): Toolkit {
-  const { timeout, onError, errorText } = options;
-  const toolkitOptions: ToolkitOptions = {
-    manifest: manifest ?? false,
-    ...(timeout !== undefined ? { timeout } : {}),
-    ...(onError !== undefined ? { onError } : {}),
-    ...(errorText !== undefined ? { errorText } : {}),
-  };
-  return new Toolkit([], toolkitOptions);
+  const toolkitOptions: ToolkitOptions = { manifest: manifest ?? false };
+  for (const key of TOOLKIT_OPTIONS) if (options[key] !== undefined) Object.assign(toolkitOptions, { [key]: options[key] });
+  const toolkit = new Toolkit([], toolkitOptions);
+  for (const middleware of options.middleware ?? []) toolkit.use(middleware);
+  return toolkit;
 }

@@ -14,6 +14,8 @@ export interface ExportOptions {
    * methods map them back, and two tools mapping to one name is an error.
    */
   names?: "exact" | "sanitize";
+  /** Declare only the tools visible to this ctx (each tool's `visible`, and a toolkit's); left out, an empty ctx. */
+  ctx?: ToolContext;
 }
 
 /** Declarations plus every change the provider's dialect made to get there. */
@@ -61,6 +63,8 @@ export interface ProviderAdapter<Declarations = unknown, Options extends ExportO
   readCalls(input: unknown): ParsedCall[];
   /** What to append to the conversation for these calls and their results. */
   reply(calls: readonly ParsedCall[], results: readonly ToolResult[]): Reply;
+  /** A reply with no results, where `reply` gives none for no calls: what pending approvals are attached to. */
+  emptyReply?(): Reply;
 }
 
 /** How the calls of one export find their tools: exported name → tool name and the way back. */
@@ -155,16 +159,16 @@ export type CallRunner = (toolName: string, args: unknown, ctx: ToolContext, dec
 
 /**
  * Runs every call in `input` concurrently, each isolated (whatever one call does stays with
- * its result), and returns the provider's reply in call order. Never throws and never
+ * its result), and gives the calls with their results in call order. Never throws and never
  * rejects: an input the adapter cannot read is a batch of no calls.
  */
-export function answerCalls<R>(
-  adapter: ProviderAdapter<unknown, ExportOptions, R>,
+export async function runCalls(
+  adapter: ProviderAdapter,
   binding: ExportBinding,
   run: CallRunner,
   input: unknown,
   ctx: ToolContext | undefined,
-): Promise<R> {
+): Promise<{ calls: ParsedCall[]; results: ToolResult[] }> {
   let calls: ParsedCall[];
   try {
     calls = adapter.readCalls(input);
@@ -185,7 +189,7 @@ export function answerCalls<R>(
       return Promise.resolve(failed(thrown));
     }
   });
-  return Promise.all(results).then((settled) => adapter.reply(calls, settled));
+  return { calls, results: await Promise.all(results) };
 }
 
 /**

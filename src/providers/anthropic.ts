@@ -35,6 +35,9 @@ export const anthropic: ProviderAdapter<AnthropicTool[], ExportOptions, Anthropi
     const blocks = Array.isArray(input) ? input : field(input, "content");
     return readEntries(blocks, (block) => (field(block, "type") === "tool_use" ? callFrom(block, { name: "name", args: "input", id: "id" }) : undefined));
   },
+  emptyReply() {
+    return { role: "user", content: [] };
+  },
   reply(calls, results) {
     // Anthropic rejects a user turn with no content: with no calls there is nothing to append.
     if (calls.length === 0) return undefined;

@@ -49,6 +49,9 @@ export const bedrock: ProviderAdapter<BedrockToolConfig, ExportOptions, BedrockT
       return toolUse === undefined ? undefined : callFrom(toolUse, { name: "name", args: "input", id: "toolUseId" });
     });
   },
+  emptyReply() {
+    return { role: "user", content: [] };
+  },
   reply(calls, results) {
     // Converse rejects a user turn with no content: with no calls there is nothing to append.
     if (calls.length === 0) return undefined;

@@ -102,6 +102,9 @@ export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, Gemini
       return callFrom(call, { name: "name", args: "args", id: "id" });
     });
   },
+  emptyReply() {
+    return { role: "user", parts: [] };
+  },
   reply(calls, results) {
     // Gemini rejects a turn with no parts: with no calls there is nothing to append.
     if (calls.length === 0) return undefined;

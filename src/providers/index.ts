@@ -1,4 +1,5 @@
 import type { Tool } from "../types";
+import { visibleTools } from "../control/visibility";
 import { exportTools, type ExportOptions, type ExportReport, type ProviderAdapter } from "./adapter";
 import { anthropic, type AnthropicTool } from "./anthropic";
 import { bedrock, type BedrockToolConfig } from "./bedrock";
@@ -35,7 +36,7 @@ export function adapterFor(format: ExportFormat): ProviderAdapter {
  * keyword, what happened, and where a value can no longer be sent as such, which).
  */
 export function describeExport(format: ExportFormat, tools: readonly Tool[], options: AnyExportOptions = {}): ExportReport<unknown> {
-  const { declarations, changes } = exportTools(adapterFor(format), tools, options);
+  const { declarations, changes } = exportTools(adapterFor(format), visibleTools(tools, options.ctx), options);
   return { declarations, changes };
 }
 
@@ -43,32 +44,32 @@ export function describeExport(format: ExportFormat, tools: readonly Tool[], opt
 export function toGemini(tools: readonly Tool[], options: GeminiExportOptions & { jsonSchema: true }): GeminiJsonSchemaTools;
 export function toGemini(tools: readonly Tool[], options?: GeminiExportOptions): GeminiTools;
 export function toGemini(tools: readonly Tool[], options: GeminiExportOptions = {}): GeminiTools | GeminiJsonSchemaTools {
-  return exportTools(gemini, tools, options).declarations;
+  return exportTools(gemini, visibleTools(tools, options.ctx), options).declarations;
 }
 
 /** Chat Completions `tools`. */
 export function toOpenAI(tools: readonly Tool[], options: OpenAIExportOptions = {}): OpenAIFunctionTool[] {
-  return exportTools(openai, tools, options).declarations;
+  return exportTools(openai, visibleTools(tools, options.ctx), options).declarations;
 }
 
 /** Responses API `tools` (flat; `strict` always sent, `false` unless asked). */
 export function toOpenAIResponses(tools: readonly Tool[], options: OpenAIExportOptions = {}): OpenAIResponsesFunctionTool[] {
-  return exportTools(openaiResponses, tools, options).declarations;
+  return exportTools(openaiResponses, visibleTools(tools, options.ctx), options).declarations;
 }
 
 /** Anthropic Messages `tools`. */
 export function toAnthropic(tools: readonly Tool[], options: ExportOptions = {}): AnthropicTool[] {
-  return exportTools(anthropic, tools, options).declarations;
+  return exportTools(anthropic, visibleTools(tools, options.ctx), options).declarations;
 }
 
 /** MCP `tools/list` entries. */
 export function toMcp(tools: readonly Tool[], options: ExportOptions = {}): McpTool[] {
-  return exportTools(mcp, tools, options).declarations;
+  return exportTools(mcp, visibleTools(tools, options.ctx), options).declarations;
 }
 
 /** The Bedrock Converse `toolConfig`. */
 export function toBedrock(tools: readonly Tool[], options: ExportOptions = {}): BedrockToolConfig {
-  return exportTools(bedrock, tools, options).declarations;
+  return exportTools(bedrock, visibleTools(tools, options.ctx), options).declarations;
 }
 
 /** The exporters as one namespace: `Adapters.toGemini === toGemini`. */

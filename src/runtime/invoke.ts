@@ -1,4 +1,4 @@
-import type { ToolContext, ToolResult } from "../types";
+import type { ToolCallContext, ToolContext, ToolResult } from "../types";
 import { onAbort } from "./abort";
 import { clockFor, preciseNow } from "./call-clock";
 import { errorMessage, errorResult, failedWith, toToolResult } from "./result";
@@ -25,7 +25,7 @@ export type Timeout = number | false;
  */
 export function invokeWithLimits<Args>(
   toolName: string,
-  body: (args: Args, ctx: ToolContext) => unknown,
+  body: (args: Args, ctx: ToolCallContext) => unknown,
   args: Args,
   ctx: ToolContext | undefined,
   fallbackTimeout?: Timeout,
@@ -39,7 +39,8 @@ export function invokeWithLimits<Args>(
   const timeout = requested !== false && requested <= MAX_TIMER_MS ? requested : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
-  if (timeout === undefined && outerSignal === undefined) return settleUnlimited(body, args, ctx ?? {});
+  if (timeout === undefined && outerSignal === undefined)
+    return settleUnlimited(body, args, ctx?.reportProgress !== undefined ? (ctx as ToolCallContext) : { ...ctx, reportProgress: ignoreProgress });
 
   const now = timeout === undefined ? preciseNow : clockFor(timeout);
   const started = now();
@@ -112,7 +113,11 @@ class WatchedCall {
 
   /** The body returned a thenable: the first of its outcome, the deadline and an abort. */
   settle(value: PromiseLike<unknown>): Promise<ToolResult> {
-    if (this.#early !== undefined) return Promise.resolve(this.done(this.#early));
+    if (this.#early !== undefined) {
+      // Ended (aborted) while the body was still synchronous: its outcome is discarded, and a later rejection must not go unhandled.
+      PROMISE_THEN.call(Promise.resolve(value), undefined, () => {});
+      return Promise.resolve(this.done(this.#early));
+    }
     return new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
       const { toolName, timeout, now, started, ctx } = this;
@@ -150,7 +155,7 @@ class WatchedCall {
  * read (an AbortController costs microseconds; most tools never look) and born aborted when
  * the call has already ended. Once read, `signal` is an own property, so spreads carry it.
  */
-class CallContext implements ToolContext {
+class CallContext implements ToolCallContext {
   #controller: AbortController | undefined;
   #ended: { reason: unknown } | undefined;
 
@@ -159,6 +164,9 @@ class CallContext implements ToolContext {
       for (const key of Object.keys(ctx)) if (key !== "signal") (this as Record<string, unknown>)[key] = (ctx as Record<string, unknown>)[key];
     }
   }
+
+  /** Progress goes nowhere unless the caller's ctx brought a way to send it (an own property then). */
+  reportProgress(_progress: number, _total?: number, _message?: string): void {}
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -178,12 +186,14 @@ class CallContext implements ToolContext {
 
 const PROMISE_THEN = Promise.prototype.then;
 
+function ignoreProgress(): void {}
+
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return ((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function";
 }
 
 /** A call with neither deadline nor signal (timeouts turned off): the body's outcome, settled. */
-function settleUnlimited<Args>(body: (args: Args, ctx: ToolContext) => unknown, args: Args, ctx: ToolContext): Promise<ToolResult> {
+function settleUnlimited<Args>(body: (args: Args, ctx: ToolCallContext) => unknown, args: Args, ctx: ToolCallContext): Promise<ToolResult> {
   try {
     const value = body(args, ctx);
     if (isThenable(value)) return PROMISE_THEN.call(Promise.resolve(value), toToolResult, failedWith) as Promise<ToolResult>;

@@ -40,7 +40,11 @@ const THROWN = Symbol("toolnexus.thrown");
  * the value itself kept out of sight (a non-enumerable symbol, never serialized) for `onError`.
  */
 export function failedWith(thrown: unknown, text: string = errorMessage(thrown)): ToolResult {
-  const result = errorResult("execution_failed", text);
+  return carryingThrown(errorResult("execution_failed", text), thrown);
+}
+
+/** `result`, keeping what was thrown on the way to it (out of sight, for `onError`). */
+export function carryingThrown(result: ToolResult, thrown: unknown): ToolResult {
   Object.defineProperty(result, THROWN, { value: thrown });
   return result;
 }

@@ -1,5 +1,6 @@
 import { checkDescription, checkName, checkTimeout } from "../define-tool";
 import { managedTool } from "../runtime/run-contract";
+import { policyOf } from "../control/policy";
 import { markScanned, ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
 import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
@@ -17,7 +18,7 @@ import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-sc
 import { sourceParameters } from "../schema/parameter-names";
 import { functionInsteadOfInstance } from "./instance-expected";
 import { isUserClass } from "../schema/scalars";
-import type { JSONSchemaObject, Tool } from "../types";
+import type { JSONSchemaObject, Tool, ToolPolicy } from "../types";
 
 const MISSING_METADATA_FIX =
   "This happens when the code is compiled without decorator metadata (esbuild, tsx, swc or Babel without their metadata options) or when `reflect-metadata` is not loaded. " +
@@ -110,10 +111,12 @@ function buildTool(
         ? ` ${manifest.missing.charAt(0).toUpperCase()}${manifest.missing.slice(1)}. Fix: run \`npx toolnexus generate\` and put ${MANIFEST_FILE} next to the code or at its package root, pass { manifest: "path/to/${MANIFEST_FILE}" }, or set ${MANIFEST_ENV} to its path.`
         : ` (The manifest ${manifest.index.source} has no entry for ${declaringClass}.${propertyKey}: run \`npx toolnexus generate\` to add it.${looksMinified(declaringClass) ? ` If "${declaringClass}" is a minified name: ${KEEP_CLASS_NAMES}.` : ""})`;
   const description = options.description ?? entry?.description;
+  let policy: ToolPolicy;
   try {
     checkName(name);
     checkDescription(name, description);
     checkTimeout(`Tool "${name}"`, options.timeout);
+    policy = policyOf(`Tool "${name}"`, options);
   } catch (error) {
     throw new ScanError(`${where}: ${(error as Error).message}${description === undefined ? ` Use @Tool("what it does").${note}` : ""}`);
   }
@@ -131,7 +134,19 @@ function buildTool(
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     ...(options.backtrackingPatterns === true ? { backtrackingPatterns: true } : {}),
   });
-  return managedTool({ name, description: description!, inputSchema, source: "decorator", ...(options.annotations ? { annotations: { ...options.annotations } } : {}) }, run, true);
+  return managedTool(
+    {
+      name,
+      description: description!,
+      inputSchema,
+      source: "decorator",
+      ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
+      ...policy!,
+      ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    },
+    run,
+    true,
+  );
 }
 
 function buildParameters(

@@ -1,0 +1,82 @@
+import { carryingThrown, errorMessage, errorResult } from "../runtime/result";
+import type { ToolContext, ToolResult } from "../types";
+
+/** What the toolkit's `approve` function is asked about: one call, before it runs. */
+export interface ApprovalRequest {
+  tool: string;
+  args: Record<string, unknown>;
+  callId?: string;
+  ctx: ToolContext;
+}
+
+/** A person's answer: approved, or denied with a reason the model is told. */
+export type ApprovalDecision = boolean | { approved: boolean; reason?: string };
+
+/** One call waiting for a decision, as stored between requests (plain JSON). */
+export interface PendingApproval {
+  /** What `decisions` are keyed by: the provider's call id, or `call-<n>` when the call has none. */
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  callId?: string;
+}
+
+/**
+ * The calls of one model turn that wait for approval, with the results of the others: plain
+ * JSON, to be stored (a database, a session) and given to `toolkit.resumeApprovals` later,
+ * in this process or another. `provider` says which reply resuming gives.
+ */
+export interface PendingApprovals<P extends string = string> {
+  pendingApprovalsVersion: 1;
+  provider: P;
+  approvals: PendingApproval[];
+  /** Every call of the turn, in order, as the model sent it. */
+  calls: Array<{ id?: string; name: string; arguments: unknown }>;
+  /** The result of each call, `null` while it waits. */
+  results: Array<ToolResult | null>;
+}
+
+/** A reply that may come with calls waiting for approval; when `pendingApprovals` is set, store it instead of sending the reply. */
+export type WithPendingApprovals<R, P extends string = string> = R extends undefined ? R : R & { pendingApprovals?: PendingApprovals<P> };
+
+export function isPendingApprovals(value: unknown): value is PendingApprovals {
+  const candidate = value as PendingApprovals | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    candidate.pendingApprovalsVersion === 1 &&
+    typeof candidate.provider === "string" &&
+    Array.isArray(candidate.approvals) &&
+    Array.isArray(candidate.calls) &&
+    Array.isArray(candidate.results) &&
+    candidate.calls.length === candidate.results.length
+  );
+}
+
+/** A decision read leniently: `true`/`false`, or `{ approved, reason }`. Anything else is not a decision. */
+export function readDecision(decision: unknown): { approved: boolean; reason?: string } | undefined {
+  if (typeof decision === "boolean") return { approved: decision };
+  if (typeof decision !== "object" || decision === null || typeof (decision as { approved?: unknown }).approved !== "boolean") return undefined;
+  const { approved, reason } = decision as { approved: boolean; reason?: unknown };
+  return typeof reason === "string" && reason.trim() !== "" ? { approved, reason } : { approved };
+}
+
+/** The result of a call a person (or the `approve` function) did not approve. */
+export function deniedResult(tool: string, reason?: string): ToolResult {
+  const why = reason === undefined ? "" : ` Reason: ${/[.!?]$/.test(reason) ? reason : `${reason}.`}`;
+  return errorResult("denied", `The call to tool "${tool}" was not approved, so it did not run.${why} Do not retry it unchanged; ask the user how to proceed.`, { tool });
+}
+
+/** The result when approval was needed and could not be asked for (no approver, or the approver failed). */
+export function notApprovedResult(tool: string, cause: "no approver" | { failed: unknown }): ToolResult {
+  const why = cause === "no approver" ? "it needs approval and nobody was asked (this caller runs no approval step)" : `the approval step failed (${errorMessage(cause.failed)})`;
+  const result = errorResult("denied", `The call to tool "${tool}" did not run: ${why}. Tell the user it needs their approval.`, { tool });
+  return cause === "no approver" ? result : carryingThrown(result, cause.failed);
+}
+
+/** The result of a call its authorization refused. */
+export function forbiddenResult(tool: string, failed?: unknown): ToolResult {
+  const why = failed === undefined ? "" : " (the permission check failed)";
+  const result = errorResult("forbidden", `The call to tool "${tool}" is not allowed for this user${why}. Do not retry it; tell the user.`, { tool });
+  return failed === undefined ? result : carryingThrown(result, failed);
+}
