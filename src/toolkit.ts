@@ -11,7 +11,7 @@ import {
   type WithPendingApprovals,
 } from "./control/approval";
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
-import { retryPolicyOf } from "./control/policy";
+import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
 import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
 import { isVisibleTo } from "./control/visibility";
@@ -19,12 +19,14 @@ import { toolMethodsOf } from "./decorators/metadata";
 import { checkDescription, checkName, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { resolveManifest, type ManifestOption, type ManifestSource } from "./manifest/load";
-import { closestNames } from "./names";
+import { closestNames, sanitizedName } from "./names";
 import { adapterFor, type AnyExportOptions, type ExportFormat } from "./providers";
 import {
+  codecOf,
   defaultBinding,
   exportTools,
   runCalls,
+  type CallRunner,
   type Export,
   type ExportBinding,
   type ExportOptions,
@@ -35,12 +37,13 @@ import {
 import { anthropic, type AnthropicCallsInput, type AnthropicTool, type AnthropicToolResultMessage } from "./providers/anthropic";
 import { bedrock, type BedrockCallsInput, type BedrockToolConfig, type BedrockToolResultMessage } from "./providers/bedrock";
 import { gemini, type GeminiCallsInput, type GeminiExportOptions, type GeminiJsonSchemaTools, type GeminiToolResponseContent, type GeminiTools } from "./providers/gemini";
+import { decodeWith } from "./providers/codec";
 import { mcp, type McpTool } from "./providers/mcp";
 import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool, type OpenAIToolMessage } from "./providers/openai";
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits, isThenable } from "./runtime/invoke";
-import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT, thrownBy } from "./runtime/result";
+import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
 import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
@@ -122,6 +125,8 @@ export const MAX_LISTED_TOOLS = 20;
 interface Entry {
   tool: Tool;
   run: RunAccepted;
+  /** Its retry policy, if it is retried. */
+  retry: ReturnType<typeof retryPolicyOf>;
   /** Whether a call of this tool needs more than validation and the body (visibility, authorization, approval, retries). */
   controlled: boolean;
 }
@@ -151,16 +156,20 @@ export class Toolkit {
   readonly #tracer: CallTracer | undefined;
   /** Whether toolkit options or middleware touch every call (else only controlled tools pay for the seams). */
   #controlsCalls: boolean;
+  /** Whether some tool is hidden from some ctx (a toolkit `visible`, or a tool's own). */
+  #hides: boolean;
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function" || typeof items === "string")
       throw new ToolDefinitionError(`new Toolkit takes an array of Tools and decorated instances; ${notAnArray(items)}.`);
     checkTimeout("Toolkit", options.timeout);
     checkControlOptions(options);
-    this.#options = options;
+    // A copy: the flags below are computed from it once, so later changes to the caller's object cannot bypass them.
+    this.#options = { ...options };
     this.#timeout = options.timeout;
     this.#tracer = callTracer(options.tracing);
     this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true;
+    this.#hides = options.visible !== undefined;
     this.#report = failureReporter(options);
     this.#manifestOption = options.manifest;
     this.register(...items);
@@ -174,13 +183,22 @@ export class Toolkit {
     for (const tool of items.flatMap((item) => toolsOf(item, scan))) {
       checkName(tool.name);
       checkDescription(tool.name, tool.description);
+      // Made by defineTool or the scanner, these were checked there; a Tool written by hand is checked here.
+      if (runAcceptedOf(tool) === undefined) {
+        checkTimeout(`Tool "${tool.name}"`, tool.timeout);
+        policyOf(`Tool "${tool.name}"`, tool);
+      }
       const taken = this.#entries.get(tool.name)?.tool ?? incoming.get(tool.name);
       if (taken !== undefined) {
         throw new DuplicateToolError(`A tool named "${tool.name}" is already registered (${taken.source} tool); tool names must be unique in a toolkit. Rename one of them.`);
       }
       incoming.set(tool.name, tool);
     }
-    for (const tool of incoming.values()) this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool), controlled: isControlled(tool) });
+    for (const tool of incoming.values()) {
+      const retry = retryPolicyOf(tool);
+      this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool), retry, controlled: isControlled(tool) || retry !== undefined });
+      if (tool.visible !== undefined) this.#hides = true;
+    }
     if (incoming.size > 0) for (const latest of this.#exports.values()) delete latest.made;
     return this;
   }
@@ -199,7 +217,7 @@ export class Toolkit {
   /** Every tool, in registration order; given a ctx, only the tools visible to it (what its exports declare and its calls may run). */
   tools(ctx?: ToolContext): Tool[] {
     const all = [...this.#entries.values()].map((entry) => entry.tool);
-    return ctx === undefined || !this.#hidesTools() ? all : all.filter((tool) => this.#isVisible(tool, ctx));
+    return ctx === undefined || !this.#hides ? all : all.filter((tool) => this.#isVisible(tool, ctx));
   }
 
   get(name: string): Tool | undefined {
@@ -219,7 +237,7 @@ export class Toolkit {
    * bad arguments, throws, timeouts and aborts are all `ToolResult`s with `isError: true`.
    */
   execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult> {
-    return this.#run(name, args, ctx, undefined, "ask");
+    return this.#run(name, args, ctx, undefined, "ask", name);
   }
 
   /** One call, traced when tracing is on, with its failure reported when the toolkit observes failures. */
@@ -229,13 +247,14 @@ export class Toolkit {
     ctx: ToolContext | undefined,
     decode: ((args: Record<string, unknown>) => unknown) | undefined,
     mode: ApprovalMode,
+    sentName: string,
   ): Promise<ToolResult> => {
     const tracer = this.#tracer;
     // While no tracer provider is registered, a call builds nothing for tracing.
     const pending =
       tracer === undefined || !tracerProviderRegistered()
-        ? this.#dispatch(name, args, ctx, decode, mode)
-        : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode));
+        ? this.#dispatch(name, args, ctx, decode, mode, sentName)
+        : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode, sentName));
     const report = this.#report;
     return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
   };
@@ -245,10 +264,18 @@ export class Toolkit {
    * exist), the arguments accepted once and read back the provider's way, then the seams in
    * order: authorization, approval, middleware, retries, and validation with the body.
    */
-  #dispatch(name: string, args: unknown, ctx: ToolContext | undefined, decode: ((args: Record<string, unknown>) => unknown) | undefined, mode: ApprovalMode): Promise<ToolResult> {
+  #dispatch(
+    name: string,
+    args: unknown,
+    ctx: ToolContext | undefined,
+    decode: ((args: Record<string, unknown>) => unknown) | undefined,
+    mode: ApprovalMode,
+    sentName: string,
+  ): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     const controlled = entry !== undefined && (entry.controlled || this.#controlsCalls);
-    if (entry === undefined || (controlled && !this.#isVisible(entry.tool, ctx))) return Promise.resolve(this.#unknownTool(name, ctx));
+    // Answered with the name as sent: the name a provider's name was mapped to would tell that the tool exists.
+    if (entry === undefined || (controlled && !this.#isVisible(entry.tool, ctx))) return Promise.resolve(this.#unknownTool(sentName, ctx));
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
     let values = accepted.args;
@@ -256,7 +283,8 @@ export class Toolkit {
       const decoded = decode(values);
       if (isObject(decoded)) values = decoded;
     }
-    if (!controlled) return entry.run(values, ctx, this.#timeout);
+    // A denial made at resume always goes through the seams: the body must not run, whatever this toolkit's tool declares.
+    if (!controlled && typeof mode !== "object") return entry.run(values, ctx, this.#timeout);
     return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
   }
 
@@ -277,7 +305,7 @@ export class Toolkit {
       if (decision === undefined) return notApprovedResult(tool.name, { failed: new Error("approve returned neither a boolean nor { approved }") });
       if (!decision.approved) return deniedResult(tool.name, decision.reason);
     }
-    const retry = retryPolicyOf(tool);
+    const { retry } = entry;
     const core =
       retry === undefined
         ? (call: ToolCall) => entry.run(call.args, call.ctx, this.#timeout)
@@ -288,15 +316,13 @@ export class Toolkit {
 
   /** A `forbidden` result when the tool's or the toolkit's `authorize` refuses (or fails), else `undefined`. */
   async #authorization(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult | undefined> {
-    const checks = [tool.authorize, this.#options.authorize && ((c: ToolContext, a: Record<string, unknown>) => this.#options.authorize!(c, a, tool))];
-    for (const check of checks) {
-      if (check === undefined) continue;
-      try {
-        if ((await check(ctx, args)) !== true) return forbiddenResult(tool.name);
-      } catch (thrown) {
-        // Fails closed: a permission check that cannot answer does not let the call through.
-        return forbiddenResult(tool.name, thrown);
-      }
+    const shared = this.#options.authorize;
+    try {
+      if (tool.authorize !== undefined && (await tool.authorize(ctx, args)) !== true) return forbiddenResult(tool.name);
+      if (shared !== undefined && (await shared(ctx, args, tool)) !== true) return forbiddenResult(tool.name);
+    } catch (thrown) {
+      // Fails closed: a permission check that cannot answer does not let the call through.
+      return forbiddenResult(tool.name, thrown);
     }
     return undefined;
   }
@@ -305,16 +331,13 @@ export class Toolkit {
   async #needsApproval(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
     if (this.#options.approveDestructive === true && tool.annotations?.destructive === true) return true;
     const needs = tool.needsApproval;
-    if (typeof needs !== "function") return needs === true;
+    // Anything set but `false` asks (fails closed).
+    if (typeof needs !== "function") return needs !== undefined && needs !== false;
     try {
       return (await needs(args, ctx)) !== false;
     } catch {
       return true;
     }
-  }
-
-  #hidesTools(): boolean {
-    return this.#options.visible !== undefined || [...this.#entries.values()].some((entry) => entry.tool.visible !== undefined);
   }
 
   /** Whether `tool` exists for `ctx` (no ctx: an empty one). A visibility check that throws hides the tool. */
@@ -391,7 +414,7 @@ export class Toolkit {
   #export<D, O extends ExportOptions>(adapter: ProviderAdapter<D, O>, options: O): Export<D> {
     const { ctx, ...kept } = options;
     const made = exportTools(adapter, this.tools(ctx ?? {}), options);
-    this.#exports.set(adapter.id, this.#hidesTools() ? { options: kept } : { options: kept, made });
+    this.#exports.set(adapter.id, this.#hides ? { options: kept } : { options: kept, made });
     return made;
   }
 
@@ -451,30 +474,53 @@ export class Toolkit {
     if (!isPendingApprovals(pending)) throw new TypeError("resumeApprovals takes the pendingApprovals object a run* method returned (stored as JSON and read back).");
     const adapter = REPLYING_ADAPTERS[pending.provider as keyof ProviderReplies] as ProviderAdapter | undefined;
     if (adapter === undefined) throw new TypeError(`resumeApprovals: "${pending.provider}" is not a provider toolnexus answers (${Object.keys(REPLYING_ADAPTERS).join(", ")}).`);
+    const { calls } = pending;
     const results = [...pending.results];
+    const ids = approvalIds(calls);
     const waiting: PendingApproval[] = [];
     await Promise.all(
       pending.approvals.map(async (approval) => {
-        const index = pending.calls.findIndex((call, i) => results[i] === null && approvalId(call, i) === approval.id);
+        const { index } = approval;
         const decision = readDecision(decisions?.[approval.id]);
-        if (index < 0) return;
-        if (decision === undefined) return void waiting.push(approval);
-        const callCtx: ToolContext = { ...ctx, ...(approval.callId !== undefined ? { callId: approval.callId } : {}), provider: adapter.id };
+        // An approval that matches no waiting call of the turn, or has no decision, stays pending: nothing is dropped.
+        if (decision === undefined || !Number.isInteger(index) || results[index] !== null || ids[index] !== approval.id) return void waiting.push(approval);
+        const call = calls[index]!;
+        const callCtx: ToolContext = { ...ctx, ...(call.id !== undefined ? { callId: call.id } : {}), provider: adapter.id };
+        if (call.name !== approval.tool && call.name !== sanitizedName(approval.tool, adapter.names)) {
+          results[index] = errorResult("denied", `The stored approval ${approval.id} names tool "${approval.tool}", but the call was to "${call.name}"; it did not run.`, {
+            tool: call.name,
+          });
+          return;
+        }
+        // The call as the model sent it, read back the way this toolkit reads the tool's calls.
         // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
-        results[index] = await this.#run(approval.tool, approval.args, callCtx, undefined, decision.approved ? "approved" : { denied: decision.reason });
+        const decode = this.#decoderFor(adapter, approval.tool);
+        results[index] = await this.#run(approval.tool, call.arguments, callCtx, decode, decision.approved ? "approved" : { denied: decision.reason }, call.name);
       }),
     );
-    return this.#reply(adapter, pending.calls, results, waiting);
+    return this.#reply(adapter, calls, results, waiting);
+  }
+
+  /** How calls of `toolName` are read back for `adapter` (the way back of its export), if they need it. */
+  #decoderFor(adapter: ProviderAdapter, toolName: string): ((args: Record<string, unknown>) => unknown) | undefined {
+    for (const bound of this.#binding(adapter).values()) {
+      if (bound.tool !== toolName) continue;
+      const codec = codecOf(bound);
+      return codec === undefined ? undefined : (args) => decodeWith(codec, args);
+    }
+    return undefined;
   }
 
   async #answer<T>(adapter: ProviderAdapter, input: unknown, ctx: ToolContext | undefined): Promise<T> {
     const generic = adapter as ProviderAdapter<unknown, ExportOptions>;
-    const { calls, results } = await runCalls(generic, this.#binding(generic), (name, args, callCtx, decode) => this.#run(name, args, callCtx, decode, "defer"), input, ctx);
+    const run: CallRunner = (name, args, callCtx, decode, sentName) => this.#run(name, args, callCtx, decode, "defer", sentName ?? name);
+    const { calls, results } = await runCalls(generic, this.#binding(generic), run, input, ctx);
+    const ids = approvalIds(calls);
     const waiting = calls.flatMap((call, index): PendingApproval[] => {
       const result = results[index]!;
       if (!isDeferred(result)) return [];
       const { tool, args } = result[DEFERRED];
-      return [{ id: approvalId(call, index), tool, args, ...(call.id !== undefined ? { callId: call.id } : {}) }];
+      return [{ id: ids[index]!, index, tool, args, ...(call.id !== undefined ? { callId: call.id } : {}) }];
     });
     const plain = results.map((result) => (isDeferred(result) ? null : result));
     return this.#reply(generic, calls, plain, waiting) as T;
@@ -488,13 +534,13 @@ export class Toolkit {
       done.map((entry) => entry.call),
       done.map((entry) => entry.result),
     );
-    const pendingApprovals: PendingApprovals = {
+    const pendingApprovals = asJson<PendingApprovals>({
       pendingApprovalsVersion: 1,
       provider: adapter.id,
       approvals: waiting,
       calls: calls.map((call) => ({ ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, arguments: call.arguments })),
       results: results.map((result) => (result === null ? null : plainResult(result))),
-    };
+    });
     return Object.assign(partial ?? adapter.emptyReply?.() ?? {}, { pendingApprovals });
   }
 }
@@ -587,7 +633,7 @@ function foreignRunner(tool: Tool): RunAccepted {
 
 /** Whether a tool declares anything beyond validation and its body. */
 function isControlled(tool: Tool): boolean {
-  return tool.visible !== undefined || tool.needsApproval !== undefined || tool.authorize !== undefined || retryPolicyOf(tool) !== undefined;
+  return tool.visible !== undefined || tool.needsApproval !== undefined || tool.authorize !== undefined;
 }
 
 function checkControlOptions(options: ToolkitOptions): void {
@@ -611,9 +657,21 @@ function isDeferred(result: ToolResult): result is DeferredResult {
   return Object.prototype.hasOwnProperty.call(result, DEFERRED);
 }
 
-/** What decisions are keyed by: the call's id, or its place in the turn when the provider gave none. */
-function approvalId(call: { id?: string }, index: number): string {
-  return call.id ?? `call-${index}`;
+/**
+ * What decisions are keyed by, one per call of a turn, all different: the call's id, or
+ * `call-<n>` (its place in the turn) when the provider gave none or gave one id twice.
+ */
+function approvalIds(calls: ReadonlyArray<{ id?: string }>): string[] {
+  const seen = new Map<string, number>();
+  for (const { id } of calls) if (id !== undefined) seen.set(id, (seen.get(id) ?? 0) + 1);
+  const ids = calls.map(({ id }, index) => (id !== undefined && seen.get(id) === 1 ? id : `call-${index}`));
+  // A provider's own id may read `call-<n>` too: such a clash falls back to the place with a mark.
+  return ids.map((id, index) => (ids.indexOf(id) === ids.lastIndexOf(id) ? id : `call-${index}#${index}`));
+}
+
+/** `value` as JSON would give it back: what cannot be JSON (a BigInt, a function, a cycle) is made JSON now, not when the caller stores it. */
+function asJson<T>(value: T): T {
+  return JSON.parse(safeJsonStringify(value) ?? "null") as T;
 }
 
 /** A result as JSON keeps it (what a tool threw stays in this process). */

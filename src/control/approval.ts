@@ -16,6 +16,9 @@ export type ApprovalDecision = boolean | { approved: boolean; reason?: string };
 export interface PendingApproval {
   /** What `decisions` are keyed by: the provider's call id, or `call-<n>` when the call has none. */
   id: string;
+  /** The call's place in the turn (`calls[index]`). */
+  index: number;
+  /** The tool it runs, and the arguments it will run with (what a person is shown). */
   tool: string;
   args: Record<string, unknown>;
   callId?: string;

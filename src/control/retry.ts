@@ -2,6 +2,9 @@ import { onAbort } from "../runtime/abort";
 import { DEFAULT_TIMEOUT_MS, type Timeout } from "../runtime/invoke";
 import type { RetryPolicy, ToolContext, ToolResult } from "../types";
 
+/** No retry starts with less of the deadline left than this: an attempt that short would end as a timeout, hiding the failure. */
+export const MIN_ATTEMPT_MS = 10;
+
 /**
  * Runs `attempt` until it gives anything but an `execution_failed` result, at most
  * `policy.attempts` times, waiting between attempts (doubling, capped). Every attempt shares
@@ -17,7 +20,7 @@ export async function withRetries(policy: Required<RetryPolicy>, deadline: Timeo
     const result = await attempt(left === undefined ? { ...ctx, timeout: false } : { ...ctx, timeout: Math.max(1, left) });
     const retriable = result.isError && result.metadata?.error === "execution_failed";
     const leftAfterWait = deadline === false ? Infinity : deadline - (performance.now() - started) - delay;
-    if (!retriable || tries >= policy.attempts || leftAfterWait <= 0 || ctx.signal?.aborted) return tries === 1 ? result : withAttempts(result, tries);
+    if (!retriable || tries >= policy.attempts || leftAfterWait < MIN_ATTEMPT_MS || ctx.signal?.aborted) return tries === 1 ? result : withAttempts(result, tries);
     if (!(await waited(delay, ctx.signal))) return withAttempts(result, tries);
     delay = Math.min(delay * 2, policy.maxDelayMs);
   }

@@ -151,20 +151,21 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       throw new McpError(ErrorCode.InvalidParams, `Invalid params: tools/call "arguments" must be a JSON object; got ${describeValue(raw)}.`);
     }
     const requested = request.params.name;
-    const name = declarations(kit).current(listCtx).binding.get(requested)?.tool ?? requested;
+    // The binding holds the tools this client may see, under the names it was shown.
+    const bound = declarations(kit).current(listCtx).binding.get(requested)?.tool;
     const controller = new AbortController();
     const release = scope.track?.(extra.requestId, controller);
     const signal = anySignal([extra.signal, controller.signal]);
     try {
-      const result = await kit.execute(name, raw ?? {}, {
+      const result = await kit.execute(bound ?? requested, raw ?? {}, {
         signal,
         callId: String(extra.requestId),
         provider: "mcp",
         ...(scope.state !== undefined ? { state: scope.state } : {}),
         reportProgress: progressReporter(request.params._meta?.progressToken, extra.sendNotification),
       });
-      // A tool that does not exist (or is hidden from this client) is a protocol error, with the toolkit's text: the closest names and the valid ones.
-      if (result.isError && result.metadata?.error === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, result.output);
+      // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the closest names and the valid ones.
+      if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, result.output);
       return toMcpResult(result);
     } finally {
       release?.();

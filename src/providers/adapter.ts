@@ -155,7 +155,7 @@ function exportedNames(adapter: ProviderAdapter, tools: readonly Tool[], options
 }
 
 /** What the run side needs from a toolkit: a call by tool name, with arguments as sent. */
-export type CallRunner = (toolName: string, args: unknown, ctx: ToolContext, decode?: (args: Record<string, unknown>) => unknown) => Promise<ToolResult>;
+export type CallRunner = (toolName: string, args: unknown, ctx: ToolContext, decode?: (args: Record<string, unknown>) => unknown, sentName?: string) => Promise<ToolResult>;
 
 /**
  * Runs every call in `input` concurrently, each isolated (whatever one call does stays with
@@ -182,9 +182,9 @@ export async function runCalls(
       const bound = binding.get(call.name);
       const callCtx: ToolContext = { ...ctx, callId: call.id, provider: adapter.id };
       // A name this export did not declare runs as it is: the toolkit answers for unknown tools.
-      if (bound === undefined) return run(call.name, call.arguments, callCtx).then(undefined, failed);
+      if (bound === undefined) return run(call.name, call.arguments, callCtx, undefined, call.name).then(undefined, failed);
       const codec = codecOf(bound);
-      return run(bound.tool, call.arguments, callCtx, codec === undefined ? undefined : (args) => decodeWith(codec, args)).then(undefined, failed);
+      return run(bound.tool, call.arguments, callCtx, codec === undefined ? undefined : (args) => decodeWith(codec, args), call.name).then(undefined, failed);
     } catch (thrown) {
       return Promise.resolve(failed(thrown));
     }

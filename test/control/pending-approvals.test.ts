@@ -67,8 +67,8 @@ describe.each(providerRows)("pending approvals through %s", (_id, provider) => {
       pendingApprovalsVersion: 1,
       provider: provider.id,
       approvals: [
-        { id: calls[1]!.id, tool: "refund", args: { order: "A-1", amount: 30 }, callId: calls[1]!.id },
-        { id: calls[2]!.id, tool: "cancel_order", args: { order: "B-2" }, callId: calls[2]!.id },
+        { id: calls[1]!.id, index: 1, tool: "refund", args: { order: "A-1", amount: 30 }, callId: calls[1]!.id },
+        { id: calls[2]!.id, index: 2, tool: "cancel_order", args: { order: "B-2" }, callId: calls[2]!.id },
       ],
       calls: calls.map((call) => ({ id: call.id, name: call.name, arguments: expect.anything() })),
       results: [{ output: "order A-1 is shipped", isError: false }, null, null],
@@ -135,7 +135,7 @@ describe.each(providerRows)("pending approvals through %s", (_id, provider) => {
     const partly = await new Toolkit(second.tools).resumeApprovals(stored, { [calls[1]!.id!]: true });
     const still = pendingOf(partly)!;
     expect(still.provider).toBe(provider.id);
-    expect(still.approvals).toEqual([{ id: calls[2]!.id, tool: "cancel_order", args: { order: "B-2" }, callId: calls[2]!.id }]);
+    expect(still.approvals).toEqual([{ id: calls[2]!.id, index: 2, tool: "cancel_order", args: { order: "B-2" }, callId: calls[2]!.id }]);
     expect(still.results).toEqual([{ output: "order A-1 is shipped", isError: false }, { output: "refunded 30 on A-1", isError: false }, null]);
     expect(provider.answers(partly).map((answer) => answer.text)).toEqual(["order A-1 is shipped", "refunded 30 on A-1"]);
     expect(second.ran.map((entry) => entry.tool)).toEqual(["refund"]);
@@ -198,7 +198,7 @@ describe("pending approvals: details", () => {
     ];
     const reply = await gemini.run(new Toolkit(tools), calls);
     const pending = pendingOf(reply)!;
-    expect(pending.approvals).toEqual([{ id: "call-1", tool: "refund", args: { order: "A", amount: 5 } }]);
+    expect(pending.approvals).toEqual([{ id: "call-1", index: 1, tool: "refund", args: { order: "A", amount: 5 } }]);
     expect(pending.calls).toEqual([
       { name: "lookup_order", arguments: { order: "A" } },
       { name: "refund", arguments: { order: "A", amount: 5 } },
