@@ -153,7 +153,8 @@ export class Toolkit {
   readonly #exports = new Map<string, { options: ExportOptions; made?: { readonly binding: ExportBinding } }>();
   readonly #options: ToolkitOptions;
   readonly #middleware: ToolMiddleware[] = [];
-  readonly #tracer: CallTracer | undefined;
+  /** Made when a call first finds a tracer provider registered (`null` until then): a program that collects no spans never loads @opentelemetry/api. */
+  #tracer: CallTracer | undefined | null = null;
   /** Whether toolkit options or middleware touch every call (else only controlled tools pay for the seams). */
   #controlsCalls: boolean;
   /** Whether some tool is hidden from some ctx (a toolkit `visible`, or a tool's own). */
@@ -167,7 +168,6 @@ export class Toolkit {
     // A copy: the flags below are computed from it once, so later changes to the caller's object cannot bypass them.
     this.#options = { ...options };
     this.#timeout = options.timeout;
-    this.#tracer = callTracer(options.tracing);
     this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true;
     this.#hides = options.visible !== undefined;
     this.#report = failureReporter(options);
@@ -249,15 +249,20 @@ export class Toolkit {
     mode: ApprovalMode,
     sentName: string,
   ): Promise<ToolResult> => {
-    const tracer = this.#tracer;
     // While no tracer provider is registered, a call builds nothing for tracing.
+    const tracer = this.#options.tracing === false || !tracerProviderRegistered() ? undefined : this.#callTracer();
     const pending =
-      tracer === undefined || !tracerProviderRegistered()
+      tracer === undefined
         ? this.#dispatch(name, args, ctx, decode, mode, sentName)
         : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode, sentName));
     const report = this.#report;
     return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
   };
+
+  #callTracer(): CallTracer | undefined {
+    if (this.#tracer === null) this.#tracer = callTracer(this.#options.tracing);
+    return this.#tracer;
+  }
 
   /**
    * The name looked up once (a tool hidden from this ctx is as unknown as one that does not

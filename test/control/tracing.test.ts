@@ -352,19 +352,23 @@ function apiParts(): OTelApi {
 }
 
 describe("@opentelemetry/api is loaded lazily", () => {
-  it("is not required when toolnexus loads, only when a toolkit is made with tracing on, and then once", () => {
+  it("is not required when toolnexus loads or a toolkit is made, only when a call finds a tracer provider registered, and then once", async () => {
     let loads = 0;
-    jest.isolateModules(() => {
+    await jest.isolateModulesAsync(async () => {
       jest.doMock("@opentelemetry/api", () => {
         loads++;
         return jest.requireActual("@opentelemetry/api");
       });
       const fresh = require("../../src") as typeof import("../../src");
+      const tool = fresh.defineTool({ name: "lazy", description: "Answers", execute: () => "ok" });
+      const off = new fresh.Toolkit([tool], { tracing: false });
+      const on = new fresh.Toolkit([tool]);
       expect(loads).toBe(0);
-      new fresh.Toolkit([], { tracing: false });
+      await off.execute("lazy", {});
       expect(loads).toBe(0);
-      new fresh.Toolkit([]);
-      new fresh.Toolkit([]);
+      expect(tracerProviderRegistered()).toBe(true);
+      await on.execute("lazy", {});
+      await on.execute("lazy", {});
       expect(loads).toBe(1);
     });
     jest.dontMock("@opentelemetry/api");
