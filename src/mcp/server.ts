@@ -156,14 +156,17 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     const controller = new AbortController();
     const release = scope.track?.(extra.requestId, controller);
     const signal = anySignal([extra.signal, controller.signal]);
+    const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification);
     try {
       const result = await kit.execute(bound ?? requested, raw ?? {}, {
         signal,
         callId: String(extra.requestId),
         provider: "mcp",
         ...(scope.state !== undefined ? { state: scope.state } : {}),
-        reportProgress: progressReporter(request.params._meta?.progressToken, extra.sendNotification),
+        reportProgress: progress.report,
       });
+      // The client forgets a call's progress token once its result arrives: what the tool reported goes out first.
+      await progress.sent();
       // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the closest names and the valid ones.
       if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, result.output);
       return toMcpResult(result);
@@ -204,18 +207,22 @@ function setAsideArguments(message: JSONRPCMessage, setAside: Map<RequestId, unk
   return message;
 }
 
+/** The longest a result waits for the progress notifications before it (a client that stopped reading). */
+const PROGRESS_FLUSH_MS = 2_000;
+
 /**
  * `ctx.reportProgress` of an MCP call: progress notifications for the client's progress token,
- * only increasing values (the specification requires it), never failing the call; nothing when
- * the client sent no token.
+ * in order, only increasing values (the specification requires it), never failing the call;
+ * nothing when the client sent no token. `sent()` settles when those reported so far are out.
  */
 function progressReporter(
   token: ProgressToken | undefined,
   send: (notification: ServerNotification) => Promise<void>,
-): (progress: number, total?: number, message?: string) => void {
-  if (token === undefined) return () => {};
+): { report: (progress: number, total?: number, message?: string) => void; sent: () => Promise<void> } {
+  if (token === undefined) return { report: () => {}, sent: () => Promise.resolve() };
   let last = -Infinity;
-  return (progress, total, message) => {
+  let queue = Promise.resolve();
+  const report = (progress: number, total?: number, message?: string) => {
     if (typeof progress !== "number" || !Number.isFinite(progress) || progress <= last) return;
     last = progress;
     const params = {
@@ -224,12 +231,19 @@ function progressReporter(
       ...(typeof total === "number" && Number.isFinite(total) ? { total } : {}),
       ...(typeof message === "string" ? { message } : {}),
     };
-    try {
-      send({ method: "notifications/progress", params }).catch(() => {});
-    } catch {
-      // A notification that cannot be sent (the client went away) does not concern the call.
-    }
+    // A notification that cannot be sent (the client went away) does not concern the call.
+    queue = queue.then(() => send({ method: "notifications/progress", params })).catch(() => {});
   };
+  const sent = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, PROGRESS_FLUSH_MS);
+      timer.unref?.();
+      void queue.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  return { report, sent };
 }
 
 /** One signal aborted when any of `signals` is (AbortSignal.any needs Node 20.3). */
