@@ -1,5 +1,6 @@
 import { onAbort } from "../runtime/abort";
 import { DEFAULT_TIMEOUT_MS, type Timeout } from "../runtime/invoke";
+import { carryingThrown, thrownBy } from "../runtime/result";
 import type { RetryPolicy, ToolContext, ToolResult } from "../types";
 
 /** No retry starts with less of the deadline left than this: an attempt that short would end as a timeout, hiding the failure. */
@@ -9,7 +10,7 @@ export const MIN_ATTEMPT_MS = 10;
  * Runs `attempt` until it gives anything but an `execution_failed` result, at most
  * `policy.attempts` times, waiting between attempts (doubling, capped). Every attempt shares
  * the call's one deadline: each gets what is left of it as its `timeout`, and no retry starts
- * when what is left would not cover the wait. Invalid arguments, denials, timeouts and aborts
+ * unless `MIN_ATTEMPT_MS` would be left after the wait. Invalid arguments, denials, timeouts and aborts
  * are never retried. The result says how many attempts it took (`metadata.attempts`).
  */
 export async function withRetries(policy: Required<RetryPolicy>, deadline: Timeout, ctx: ToolContext, attempt: (ctx: ToolContext) => Promise<ToolResult>): Promise<ToolResult> {
@@ -31,8 +32,11 @@ export function deadlineOf(ctx: ToolContext | undefined, toolTimeout: Timeout | 
   return ctx?.timeout ?? toolTimeout ?? toolkitTimeout ?? DEFAULT_TIMEOUT_MS;
 }
 
+/** `result` saying how many attempts it took; what the last attempt threw stays with it (for `onError`). */
 function withAttempts(result: ToolResult, attempts: number): ToolResult {
-  return { ...result, metadata: { ...result.metadata, attempts } };
+  const counted = { ...result, metadata: { ...result.metadata, attempts } };
+  const thrown = thrownBy(result);
+  return thrown === undefined ? counted : carryingThrown(counted, thrown.thrown);
 }
 
 /** Waits `ms`; `false` when `signal` aborted first. */

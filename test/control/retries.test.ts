@@ -208,6 +208,8 @@ describe("retries: execute", () => {
     await new Toolkit([tool], { onError: (failure) => void failures.push(failure) }).execute("flaky", {});
     expect(failures).toHaveLength(1);
     expect(failures[0]!.result.metadata).toMatchObject({ error: "execution_failed", attempts: 3 });
+    // What the last attempt threw, with its stack, for the log.
+    expect(failures[0]!.error).toBeInstanceOf(Error);
   });
 
   it("works for @Tool({ retry }) methods", async () => {
