@@ -36,10 +36,12 @@ async function timed<T>(run: () => Promise<T>, deadline: number): Promise<{ resu
 }
 
 function expectEndedWithinBound(elapsed: number, deadline: number): void {
-  // The issue's requirement (the only timing bound in this suite): ended within 50 ms of the deadline.
+  // The guarantee (the only timing bound in this suite): ended within 50 ms of the deadline.
   expect(elapsed).toBeLessThanOrEqual(deadline + ENDED_WITHIN_MS);
-  // A timer never fires early; 1 ms of slack for the clocks' rounding.
-  expect(elapsed).toBeGreaterThanOrEqual(deadline - 1);
+  // Never ended early, within the clocks' rounding: libuv keeps timers in whole milliseconds and
+  // the deadline is read from a clock that ticks, so a timer may fire up to ~2 ms before
+  // `performance.now()` says the deadline has passed.
+  expect(elapsed).toBeGreaterThanOrEqual(deadline - 3);
 }
 
 /** Signals each hanging call saw, to check they were aborted. */
