@@ -13,7 +13,7 @@ async function run() {
     ["3. A functionCall part, run and answered", roundTrip],
     ["4. Decorated services, every provider, a Gemini round trip", services],
     ["5. The agent loop with the openai client (against a local mock)", { main: printAgentLoop }],
-    ["6. A NestJS app whose services are tools, chatting with Gemini (against a local mock)", { main: printNestChat }],
+    ["6. A NestJS app on Fastify whose services are tools: a Gemini chat (against a local mock) and MCP, behind Nest's guards", { main: printNestApp }],
     ["7. Controlling calls: a refund waits for a person's approval, across two requests", { main: runApproval }],
   ];
   for (const [title, example] of examples) {
@@ -35,10 +35,8 @@ function runApproval() {
   return (require("./approval") as typeof import("./approval")).main();
 }
 
-async function printNestChat() {
-  const { reply } = await nest.main({ logger: ["warn", "error"] });
-  for (const call of reply.calls) console.log(`tool ${call.name}(${JSON.stringify(call.args)})${call.isError ? " failed" : ""}`);
-  console.log(reply.answer);
+async function printNestApp() {
+  console.log(nest.describeResult(await nest.main({ logger: ["warn", "error"] })).join("\n"));
 }
 
 void run();

@@ -1,11 +1,11 @@
 /**
- * POST /chat: one Gemini conversation with every discovered tool. The authenticated user and
- * the request go to the tools through `ToolContext.state` (never to the model).
+ * POST /api/chat: one Gemini conversation with every discovered tool. The authenticated user
+ * and the request go to the tools through `ToolContext.state` (never to the model).
  */
-import { Body, Controller, Inject, Post, Req, UseGuards } from "@nestjs/common";
+import { Body, Controller, Inject, Post, Req } from "@nestjs/common";
 import type { Content, GoogleGenAI } from "@google/genai" with { "resolution-mode": "import" };
 import { Toolkit } from "toolnexus";
-import { BearerAuthGuard, type AuthenticatedRequest } from "./auth.guard";
+import type { AuthenticatedRequest } from "./auth.guard";
 
 /** Injection token of the Gemini client (see app.module.ts). */
 export const GEMINI = Symbol("GEMINI");
@@ -20,8 +20,8 @@ export interface ChatReply {
   turns: number;
 }
 
+// Behind the global BearerAuthGuard (app.module.ts).
 @Controller("chat")
-@UseGuards(BearerAuthGuard)
 export class ChatController {
   constructor(
     private readonly toolkit: Toolkit,
@@ -38,7 +38,7 @@ export class ChatController {
       if (!response.functionCalls?.length) return { answer: response.text ?? "", calls, turns: turn };
       contents.push(response.candidates![0]!.content!);
       // Host data for the tools: the user the guard authenticated, and the request itself
-      // (request-scoped providers resolve their instance from it).
+      // (request-scoped providers resolve their instance from it; tool guards read it).
       // `response.functionCalls` is non-empty here, so there is a reply to append.
       const reply = (await this.toolkit.runGemini(response, { state: { user: request.user, request } }))!;
       reply.parts.forEach(({ functionResponse }, index) =>

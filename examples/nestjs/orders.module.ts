@@ -1,8 +1,8 @@
 /** Orders: a tool that uses another module's exported service and the authenticated user. */
-import { Injectable, Module } from "@nestjs/common";
+import { Injectable, Module, UseGuards } from "@nestjs/common";
 import { Ctx, Tool, ToolParam, type ToolContext } from "toolnexus";
 import { CatalogModule, CatalogService } from "./catalog.module";
-import type { User } from "./auth.guard";
+import { CustomersOnlyGuard, type User } from "./auth.guard";
 
 export interface Order {
   orderId: number;
@@ -19,13 +19,15 @@ export class OrdersService {
 
   constructor(private readonly catalog: CatalogService) {}
 
+  // Nest's own guard, on the tool: a viewer's call is refused before the method runs.
   @Tool({ name: "place_order", description: "Place an order for the signed-in customer" })
+  @UseGuards(CustomersOnlyGuard)
   placeOrder(
     @ToolParam({ description: "The product's SKU, from search_products" }) sku: string,
     @ToolParam({ description: "How many packs", integer: true, minimum: 1, maximum: 20 }) quantity: number,
     @Ctx() ctx: ToolContext,
   ): Order {
-    // Host data, never shown to the model: the controller put the authenticated user here.
+    // Host data, never shown to the model: the user the global guard authenticated.
     const user = ctx.state?.user as User | undefined;
     if (user === undefined) throw new Error("Nobody is signed in.");
     const product = this.catalog.find(sku);

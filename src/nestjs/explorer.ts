@@ -1,17 +1,19 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from "@nestjs/common";
-import { ContextIdFactory, DiscoveryService, HttpAdapterHost, ModuleRef, type ContextId } from "@nestjs/core";
-import type { InstanceWrapper } from "@nestjs/core/injector/instance-wrapper";
-import type { Module as NestModule } from "@nestjs/core/injector/module";
-import { REQUEST_CONTEXT_ID } from "@nestjs/core/router/request/request-constants";
+import { Inject, Injectable, Logger, type OnModuleInit } from "@nestjs/common";
+import { DiscoveryService, ExternalContextCreator, ModuleRef } from "@nestjs/core";
 import { decoratedClasses, wasScanned } from "../decorators/metadata";
 import { DuplicateToolError, ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
 import type { ManifestSource } from "../manifest/load";
 import { Toolkit } from "../toolkit";
 import type { Tool, ToolContext } from "../types";
-import { mountMcpEndpoint, type McpEndpoint } from "./mcp-endpoint";
 import { TOOLNEXUS_MANIFEST, TOOLNEXUS_OPTIONS, REQUEST_STATE_KEY, type ToolnexusModuleOptions } from "./options";
-import { effectiveToolMethods, prefixFromModuleName, providerTools, prototypeChain, type Receiver } from "./provider-tools";
+import { effectiveToolMethods, prefixFromModuleName, providerTools, prototypeChain } from "./provider-tools";
+import { RequestContexts } from "./request-scope";
+import { ToolPipeline } from "./tool-pipeline";
+
+/** A provider as `DiscoveryService` lists it (Nest's InstanceWrapper, typed without importing Nest's internals). */
+type ProviderWrapper = ReturnType<DiscoveryService["getProviders"]>[number];
+type HostModule = NonNullable<ProviderWrapper["host"]>;
 
 /** How the tools of a provider reach an instance. */
 export type ToolScope = "singleton" | "request" | "transient";
@@ -43,23 +45,27 @@ interface Found extends DiscoveredTool {
 
 /**
  * Finds the `@Tool` methods of every provider when the application initializes, registers them
- * in the injectable `Toolkit`, logs what it found, and mounts the MCP endpoint when asked.
+ * in the injectable `Toolkit` (each call running through Nest's pipeline for its method), and
+ * logs what it found.
  * `ToolnexusModule` is global, so this runs before the `onModuleInit` of the application's own
  * (non-global) modules: from there on the toolkit is complete.
  */
 @Injectable()
-export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
+export class ToolnexusExplorer implements OnModuleInit {
   private readonly logger = new Logger("Toolnexus");
   #discovered: DiscoveredTool[] = [];
-  #mcp: McpEndpoint | undefined;
+  readonly #pipeline: ToolPipeline;
+  readonly #requestContexts = new RequestContexts();
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly toolkit: Toolkit,
     @Inject(TOOLNEXUS_OPTIONS) private readonly options: ToolnexusModuleOptions,
     @Inject(TOOLNEXUS_MANIFEST) private readonly manifest: ManifestSource | null,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
+    contextCreator: ExternalContextCreator,
+  ) {
+    this.#pipeline = new ToolPipeline(contextCreator);
+  }
 
   /** What was found at startup, in registration order. */
   get discovered(): readonly DiscoveredTool[] {
@@ -85,11 +91,6 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
     }
     this.logger.log(`${this.toolkit.size} tool${this.toolkit.size === 1 ? "" : "s"} in the toolkit`);
     if (this.options.warnUnregistered !== false) this.#warnUnregistered();
-    if (this.options.mcp) this.#mcp = mountMcpEndpoint(this.adapterHost.httpAdapter, this.toolkit, this.options.mcp, this.logger);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.#mcp?.close();
   }
 
   async #discover(): Promise<Found[]> {
@@ -114,12 +115,12 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
       let scan: ReturnType<typeof providerTools>;
       try {
         if (candidate.scope === "singleton") {
-          scan = providerTools(candidate.prototype, { ...common, instance: candidate.instance! });
+          scan = providerTools(candidate.prototype, { ...common, invoke: this.#pipeline.forInstance(candidate.instance!) });
         } else if (candidate.scope === "transient") {
           const instance = (await moduleRefOf(host).resolve(wrapper.token, undefined, { strict: true })) as object;
-          scan = providerTools(candidate.prototype, { ...common, instance });
+          scan = providerTools(candidate.prototype, { ...common, invoke: this.#pipeline.forInstance(instance) });
         } else {
-          scan = providerTools(candidate.prototype, { ...common, receiver: requestScopedReceiver(wrapper, host) });
+          scan = providerTools(candidate.prototype, { ...common, invoke: this.#pipeline.forEachCall(this.#requestScoped(wrapper, host)) });
         }
       } catch (error) {
         // Same error class, with the provider and its module in front (ManifestError is a ScanError).
@@ -132,6 +133,20 @@ export class ToolnexusExplorer implements OnModuleInit, OnModuleDestroy {
       }
     }
     return found;
+  }
+
+  /**
+   * Each call of a request-scoped provider's tools resolves the provider in the DI sub-tree of
+   * the call's request (`ctx.state.request`: the MCP request, or what the caller passed).
+   */
+  #requestScoped(wrapper: ProviderWrapper, host: HostModule) {
+    const moduleRef = moduleRefOf(host);
+    const durable = wrapper.isDependencyTreeDurable();
+    return async (ctx: ToolContext) => {
+      const contextId = this.#requestContexts.contextIdFor(ctx.state?.[REQUEST_STATE_KEY], moduleRef, durable);
+      const instance = (await moduleRef.resolve(wrapper.token, contextId, { strict: true })) as object;
+      return { instance, contextId, inquirerId: wrapper.id };
+    };
   }
 
   #selected({ module, provider }: { module: Function; provider: Function }): boolean {
@@ -193,7 +208,7 @@ interface Candidate {
 }
 
 /** What a provider is, as far as tools go; undefined when it cannot carry any. */
-function describeProvider(wrapper: InstanceWrapper): Candidate | undefined {
+function describeProvider(wrapper: ProviderWrapper): Candidate | undefined {
   const isClass = typeof wrapper.metatype === "function" && !wrapper.inject;
   const isStatic = wrapper.isDependencyTreeStatic();
   if (isStatic && !wrapper.isTransient) {
@@ -209,34 +224,8 @@ function describeProvider(wrapper: InstanceWrapper): Candidate | undefined {
   return { identity: wrapper, prototype: metatype.prototype as object, providerClass: metatype, scope: isStatic ? "transient" : "request" };
 }
 
-function moduleRefOf(host: NestModule): ModuleRef {
+function moduleRefOf(host: HostModule): ModuleRef {
   return host.getProviderByKey(ModuleRef).instance as ModuleRef;
-}
-
-/**
- * Each call resolves the provider in the DI sub-tree of the call's request, taken from
- * `ctx.state.request`, exactly as Nest's router does: a request that already has a sub-tree
- * (a request-scoped controller handled it) reuses it, so the tool runs on the same instance
- * the request's controller got; otherwise one is created and attached to the request, and the
- * request is registered as `REQUEST`. Without `state.request` every call gets a fresh sub-tree
- * (and `REQUEST` is undefined).
- */
-function requestScopedReceiver(wrapper: InstanceWrapper, host: NestModule): Receiver {
-  const moduleRef = moduleRefOf(host);
-  return (ctx: ToolContext) => moduleRef.resolve(wrapper.token, contextIdFor(ctx.state?.[REQUEST_STATE_KEY], moduleRef, wrapper), { strict: true });
-}
-
-function contextIdFor(request: unknown, moduleRef: ModuleRef, wrapper: InstanceWrapper): ContextId {
-  if (typeof request !== "object" || request === null) return ContextIdFactory.create();
-  const attached = (request as { [REQUEST_CONTEXT_ID]?: ContextId })[REQUEST_CONTEXT_ID];
-  if (attached !== undefined) return attached;
-  const contextId = ContextIdFactory.getByRequest(request);
-  const durable = wrapper.isDependencyTreeDurable();
-  moduleRef.registerRequestByContextId(durable ? contextId.payload : Object.assign(request, contextId.payload), contextId);
-  if (Object.isExtensible(request)) {
-    Object.defineProperty(request, REQUEST_CONTEXT_ID, { value: contextId, enumerable: false, writable: false, configurable: false });
-  }
-  return contextId;
 }
 
 /** One error naming every clash: the tool, and each provider with its method and module. */

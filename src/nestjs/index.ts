@@ -15,5 +15,6 @@ export {
   type ProviderLocation,
 } from "./options";
 export { prefixFromModuleName } from "./provider-tools";
+export { toolCallOf, TOOLNEXUS_CONTEXT_TYPE, type ToolCallInfo, type ToolnexusContextType } from "./execution-context";
 // The toolkit's own class is the injection token: `constructor(private readonly toolkit: Toolkit)`.
 export { Toolkit } from "../toolkit";

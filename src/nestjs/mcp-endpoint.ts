@@ -1,69 +1,77 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { LoggerService } from "@nestjs/common";
-import type { AbstractHttpAdapter } from "@nestjs/core";
-import type { Toolkit } from "../toolkit";
-import { REQUEST_STATE_KEY, type ToolnexusMcpOptions } from "./options";
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from "@nestjs/common";
+import { HttpAdapterHost } from "@nestjs/core";
+import type { McpHttpHandler } from "../mcp";
+import { Toolkit } from "../toolkit";
+import { REQUEST_STATE_KEY, TOOLNEXUS_OPTIONS, type ToolnexusModuleOptions } from "./options";
 
-export interface McpEndpoint {
-  /** Stops taking requests and waits for the ones in flight (see `McpHttpHandler.close`). */
-  close(): Promise<void>;
-}
+/** The request and reply objects of the adapters the endpoint runs on. */
+type ExpressRequest = IncomingMessage & { body?: unknown; user?: unknown };
+type FastifyRequest = { raw: IncomingMessage; body?: unknown; user?: unknown };
+type FastifyReply = { raw: ServerResponse; hijack(): void };
+
+const ADAPTERS = ["express", "fastify"];
 
 /**
- * Mounts `createMcpHttpHandler(toolkit)` from `toolnexus/mcp` (stateless streamable HTTP) on
- * the Nest app's Express adapter at `options.path`, every method (the handler answers what
- * is not POST with 405). A JSON body Nest's body parser already read is handed over as
- * `parsedBody`; a body it refused (malformed JSON, over its size limit) is answered as a
- * JSON-RPC error (-32700, or 413), after the handler's Host and token checks.
- * `toolnexus/mcp` and the MCP SDK are loaded only here, only when asked for.
+ * Serves the toolkit over MCP's streamable HTTP transport (stateless) for the controller at
+ * `mcp.path` (see `mcpController`), with `createMcpHttpHandler` from `toolnexus/mcp`. The request
+ * Nest routed, guarded and passed through middleware is handed on: the user a guard put on it
+ * becomes the tools' `ctx.state.user`, and the request itself `ctx.state.request` (so that
+ * request-scoped providers resolve in its sub-tree, and tool guards read it).
  */
-export function mountMcpEndpoint(adapter: AbstractHttpAdapter | undefined, toolkit: Toolkit, options: ToolnexusMcpOptions, logger: LoggerService): McpEndpoint {
-  if (adapter === undefined) {
-    throw new Error(
-      "ToolnexusModule: the mcp option needs an HTTP application (NestFactory.create, or createNestApplication in tests); this application context has no HTTP adapter.",
-    );
-  }
-  const type = adapter.getType();
-  if (type !== "express") {
-    throw new Error(
-      `ToolnexusModule: the mcp option supports the Express adapter (@nestjs/platform-express); this application uses "${type}". Mount createMcpHttpHandler from toolnexus/mcp yourself.`,
-    );
-  }
-  const { path, state, ...handlerOptions } = options;
-  if (typeof path !== "string" || !path.startsWith("/")) {
-    throw new Error(`ToolnexusModule: mcp.path must be a route starting with "/", e.g. "/mcp"; got ${JSON.stringify(path)}.`);
-  }
-  // Loaded lazily so that an app without the mcp option never needs @modelcontextprotocol/sdk.
-  const { createMcpHttpHandler, UnreadableBody } = require("../mcp/http") as typeof import("../mcp/http");
-  const handler = createMcpHttpHandler(toolkit, {
-    ...handlerOptions,
-    state: async (req) => ({ ...(await state?.(req)), [REQUEST_STATE_KEY]: req }),
-  });
-  adapter.all(path, (req: IncomingMessage & { body?: unknown }, res: ServerResponse) => handler(req, res, req.body));
-  // Nest's body parser runs before the route: what it fails on would reach the client as Nest's
-  // own error, before any Host or token check. Its errors on this route go to the handler
-  // instead, which checks the request as usual and then answers them as JSON-RPC errors.
-  adapter.use(path, (error: unknown, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
-    const failure = (req.url ?? "/").split("?")[0] === "/" ? bodyParserFailure(error) : undefined;
-    if (failure === undefined) return next(error);
-    // The rest of a refused body may still be on the connection: it cannot carry another request.
-    res.setHeader("connection", "close");
-    const unreadable =
-      failure.type === "entity.parse.failed"
-        ? UnreadableBody.notJson(failure.message)
-        : failure.type === "entity.too.large" && typeof failure.limit === "number"
-          ? UnreadableBody.tooLarge(failure.limit)
-          : new UnreadableBody(failure.status, `The request body could not be read: ${failure.message}.`);
-    void handler(req, res, unreadable);
-  });
-  logger.log(`MCP endpoint (streamable HTTP, stateless) at ${path}`);
-  return { close: () => handler.close() };
-}
+@Injectable()
+export class McpEndpoint implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger("Toolnexus");
+  #handler: McpHttpHandler | undefined;
+  #fastify = false;
+  /** The adapter's request of each raw request being answered (Fastify wraps Node's). */
+  readonly #requests = new WeakMap<IncomingMessage, object>();
 
-/** An error of Express's body parser (body-parser, through http-errors): a client error with a `type`. */
-function bodyParserFailure(error: unknown): { type: string; status: number; message: string; limit?: unknown } | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const { type, status, limit } = error as Error & { type?: unknown; status?: unknown; limit?: unknown };
-  if (typeof type !== "string" || typeof status !== "number" || status < 400 || status > 499) return undefined;
-  return { type, status, message: error.message, limit };
+  constructor(
+    private readonly toolkit: Toolkit,
+    @Inject(TOOLNEXUS_OPTIONS) private readonly options: ToolnexusModuleOptions,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter as HttpAdapterHost["httpAdapter"] | undefined;
+    if (adapter === undefined) {
+      throw new Error(
+        "ToolnexusModule: the mcp option needs an HTTP application (NestFactory.create, or createNestApplication in tests); this application context has no HTTP adapter.",
+      );
+    }
+    const type = adapter.getType();
+    if (!ADAPTERS.includes(type)) {
+      throw new Error(
+        `ToolnexusModule: the mcp option runs on the Express and Fastify adapters; this application uses "${type}". Mount createMcpHttpHandler from toolnexus/mcp yourself.`,
+      );
+    }
+    this.#fastify = type === "fastify";
+    const { path, state, ...handlerOptions } = this.options.mcp ?? {};
+    // Loaded here so that an app without the mcp option never needs @modelcontextprotocol/sdk.
+    const { createMcpHttpHandler } = require("../mcp/http") as typeof import("../mcp/http");
+    this.#handler = createMcpHttpHandler(this.toolkit, {
+      ...handlerOptions,
+      state: async (raw) => {
+        const request = (this.#requests.get(raw) ?? raw) as ExpressRequest | FastifyRequest;
+        return { ...(request.user !== undefined ? { user: request.user } : {}), ...(await state?.(request)), [REQUEST_STATE_KEY]: request };
+      },
+    });
+    this.logger.log(`MCP endpoint (streamable HTTP, stateless) at ${path ?? "?"}`);
+  }
+
+  /** Answers one request of the MCP controller; the reply is written here, not by Nest. */
+  async handle(request: ExpressRequest | FastifyRequest, reply: ServerResponse | FastifyReply): Promise<void> {
+    const [raw, response] = this.#fastify ? [(request as FastifyRequest).raw, (reply as FastifyReply).raw] : [request as ExpressRequest, reply as ServerResponse];
+    // Fastify leaves the reply alone from here on: the MCP transport writes the raw response.
+    if (this.#fastify) (reply as FastifyReply).hijack();
+    this.#requests.set(raw, request);
+    // The body the adapter's parser read (JSON); undefined when none did, and the handler reads it.
+    await this.#handler!(raw, response, request.body);
+  }
+
+  /** Stops taking requests and waits for the ones in flight (see `McpHttpHandler.close`). */
+  async onModuleDestroy(): Promise<void> {
+    await this.#handler?.close();
+  }
 }

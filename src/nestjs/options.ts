@@ -33,14 +33,20 @@ export interface ProviderLocation {
 export type ToolPrefixOption = boolean | ReadonlyMap<Function, string> | ((location: ProviderLocation) => string | undefined);
 
 /**
- * The MCP endpoint mounted on the Nest app's own HTTP adapter: `path` plus every option of
- * `createMcpHttpHandler` from `toolnexus/mcp` (`allowedHosts`, `token`, `name`, ...). The
- * HTTP request is always added to the tools' `ctx.state` as `state.request` (next to what your
- * own `state(req)` returns), so request-scoped providers work over MCP too.
+ * The MCP endpoint, served by a Nest controller at `path`: every option of
+ * `createMcpHttpHandler` from `toolnexus/mcp` (`allowedHosts`, `token`, `name`, ...) besides. The
+ * tools' `ctx.state` gets the request as `state.request` and the user a guard authenticated
+ * (`request.user`) as `state.user`, next to what your own `state(request)` returns.
  */
-export interface ToolnexusMcpOptions extends McpHttpOptions {
-  /** The route on the HTTP adapter itself (Nest's global prefix does not apply), e.g. `"/mcp"`. */
+export interface ToolnexusMcpOptions extends Omit<McpHttpOptions, "state"> {
+  /** The controller's route, e.g. `"/mcp"`; the application's global prefix applies (`/api/mcp`). */
   path: string;
+  /**
+   * Host data for the tools (`ctx.state`) from the request the adapter gives (Express's
+   * `Request`, Fastify's `FastifyRequest`), after Nest's middleware and guards ran on it.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  state?: (request: any) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 }
 
 export interface ToolnexusModuleOptions {
@@ -83,7 +89,7 @@ export interface ToolnexusModuleOptions {
    * package root; that search never uses the working directory). Resolved once, at startup.
    */
   manifest?: ManifestOption;
-  /** Mount the streamable HTTP MCP endpoint on the Nest app's own HTTP adapter. */
+  /** Serve the toolkit over MCP (streamable HTTP) from a controller of the application. */
   mcp?: ToolnexusMcpOptions;
   /**
    * Warn at startup about classes whose `@Tool` decorators ran but that no module provides.
@@ -93,6 +99,11 @@ export interface ToolnexusModuleOptions {
 }
 
 export interface ToolnexusModuleAsyncOptions extends Pick<ModuleMetadata, "imports"> {
+  /**
+   * The MCP endpoint's route. Routes are fixed before factories run, so the path is given here;
+   * the factory's `mcp` gives the endpoint's other options (its `path`, if any, must be the same).
+   */
+  mcp?: { path: string };
   /** Providers handed to `useFactory`, in order. */
   inject?: Array<InjectionToken | OptionalFactoryDependency>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -15,19 +15,36 @@ export type ParameterBinding =
   | { kind: "ctx" }
   | { kind: "args"; dto: Function };
 
+/** One accepted call of a decorated method, as an invoker sees it. */
+export interface MethodCall {
+  /** The tool's name. */
+  tool: string;
+  /** The method the tool runs, as declared on its class. */
+  method: (...args: unknown[]) => unknown;
+  methodName: string;
+  /** The method's positional arguments, converted (DTO instances, `Date`s, the ctx) and checked. */
+  positional: unknown[];
+  /** The accepted arguments by name, as the model sent them after validation. */
+  args: Record<string, unknown>;
+  ctx: ToolContext;
+}
+
 /**
- * An object scanned for tools may stand in for instances made per call (NestJS request-scoped
- * providers): when it has a function under this key, each call runs the method on what that
- * function returns (or resolves to) for the call's context, after the arguments are accepted.
+ * Runs a decorated method for one accepted call, in place of calling it on the scanned
+ * instance: integrations use it to resolve the instance per call and to run the method
+ * through their own pipeline (toolnexus/nestjs: guards, interceptors, pipes and filters).
  */
-export const CALL_RECEIVER = Symbol.for("toolnexus.callReceiver");
+export type MethodInvoker = (call: MethodCall) => unknown;
 
 export interface DecoratedToolPlan {
   name: string;
   inputSchema: JSONSchemaObject;
   bindings: ParameterBinding[];
   method: (...args: unknown[]) => unknown;
-  instance: object;
+  methodName: string;
+  /** What the method runs on, unless `invoke` is given. */
+  instance?: object;
+  invoke?: MethodInvoker;
   timeout?: Timeout;
   /** Patterns RE2 cannot run go to JavaScript's engine instead of failing the compile. */
   backtrackingPatterns?: boolean;
@@ -42,25 +59,24 @@ export interface DecoratedToolPlan {
  * a model gets every problem in one answer.
  */
 export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
-  const { name, method, instance, bindings } = plan;
+  const { name, method, methodName, instance, bindings, invoke } = plan;
   // Compiled on the first call (scanning thousands of tools stays cheap), then kept. A schema
   // Ajv cannot compile throws there, on each call; the toolkit turns it into an error result.
   let compiled: Compiled | undefined;
   const hasDtos = bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
-  const receiverFor = (instance as { [CALL_RECEIVER]?: (ctx: ToolContext) => unknown })[CALL_RECEIVER];
-  const body =
-    !hasDtos && typeof receiverFor !== "function"
-      ? // Nothing to await before the call (no DTO, no per-call receiver): call in the same tick.
-        (args: Record<string, unknown>, ctx: ToolContext) => method.apply(instance, compiled!.positional(args, ctx))
-      : async (args: Record<string, unknown>, ctx: ToolContext) => {
-          const values = compiled!.positional(args, ctx);
-          if (hasDtos) {
-            const dtoProblems = await validateDtos(bindings, values);
-            if (dtoProblems.length > 0) return invalidArguments(name, problemTexts(dtoProblems));
-          }
-          const receiver = typeof receiverFor === "function" ? await receiverFor.call(instance, ctx) : instance;
-          return method.apply(receiver, values);
-        };
+  const call =
+    invoke === undefined
+      ? (positional: unknown[]) => method.apply(instance, positional)
+      : (positional: unknown[], args: Record<string, unknown>, ctx: ToolContext) => invoke({ tool: name, method, methodName, positional, args, ctx });
+  const body = !hasDtos
+    ? // Nothing to await before the call: call in the same tick.
+      (args: Record<string, unknown>, ctx: ToolContext) => call(compiled!.positional(args, ctx), args, ctx)
+    : async (args: Record<string, unknown>, ctx: ToolContext) => {
+        const values = compiled!.positional(args, ctx);
+        const dtoProblems = await validateDtos(bindings, values);
+        if (dtoProblems.length > 0) return invalidArguments(name, problemTexts(dtoProblems));
+        return call(values, args, ctx);
+      };
   return (rawArgs, ctx, fallbackTimeout) => {
     const { clean, check } = (compiled ??= compile(plan));
     const args = clean(rawArgs);

@@ -73,8 +73,11 @@ export function toToolResult(value: unknown): ToolResult {
     if (typeof value === "object" && value !== null && "output" in value && "isError" in value) {
       const { output, isError, metadata } = value as Record<string, unknown>;
       if (typeof output === "string" && typeof isError === "boolean") {
-        if (metadata === undefined) return boundedResult(output, isError);
-        if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) return boundedResult(output, isError, { ...metadata });
+        // A result toolnexus made from a throw (an integration's pipeline) keeps it for onError.
+        const made = thrownBy(value as ToolResult);
+        const kept = (result: ToolResult) => (made === undefined ? result : carryingThrown(result, made.thrown));
+        if (metadata === undefined) return kept(boundedResult(output, isError));
+        if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) return kept(boundedResult(output, isError, { ...metadata }));
         const got = metadata === null ? "null" : Array.isArray(metadata) ? "an array" : typeof metadata;
         return errorResult("execution_failed", `The tool returned a result whose metadata is not an object (got ${got}).`);
       }

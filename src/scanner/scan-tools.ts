@@ -8,7 +8,7 @@ import { manifestForClass, resolveManifest, type ClassManifest, type ManifestInd
 import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type RuntimeParameter } from "../manifest/merge";
 import { KEEP_CLASS_NAMES, KEEP_PARAMETER_NAMES, looksMinified, methodLooksMinified } from "../manifest/minified";
 import { MANIFEST_ENV, MANIFEST_FILE, type ManifestParameter, type ManifestTool } from "../manifest/types";
-import { decoratedRunner, type ParameterBinding } from "../runtime/decorated";
+import { decoratedRunner, type MethodInvoker, type ParameterBinding } from "../runtime/decorated";
 import { backtrackingPatterns } from "../runtime/validation";
 import { canonicalSchema } from "../schema/canonical";
 import { discriminatedUnionsForValidation } from "../schema/discriminated-unions";
@@ -57,8 +57,27 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
   if (typeof Reflect.getOwnMetadata !== "function") {
     throw new ScanError('Reflect metadata is not available: add `import "reflect-metadata";` once at the top of your entry file.');
   }
-  const className = instance.constructor?.name ?? "(anonymous class)";
-  const found = toolMethodsOf(Object.getPrototypeOf(instance));
+  return scanPrototype(Object.getPrototypeOf(instance) as object, { ...options, instance });
+}
+
+/** What `scanPrototype` builds tools from: the class's prototype, and what calls run on. */
+export interface PrototypeScanOptions extends ScanOptions {
+  /** The instance the methods run on (scanTools). */
+  instance?: object;
+  /** Runs each accepted call instead (integrations with no instance, or a pipeline of their own). */
+  invoke?: MethodInvoker;
+}
+
+/**
+ * The tools of a class given by its prototype: scanTools for an instance, and integrations
+ * (toolnexus/nestjs) for classes whose instances exist only per call. The metadata checks of
+ * `scanTools` apply the same.
+ */
+export function scanPrototype(prototype: object, options: PrototypeScanOptions): Tool[] {
+  const { instance, invoke } = options;
+  if (instance === undefined && invoke === undefined) throw new TypeError("scanPrototype needs an instance or an invoke function.");
+  const className = (prototype as { constructor?: Function } | null)?.constructor?.name || "(anonymous class)";
+  const found = toolMethodsOf(prototype);
   if (found.length === 0) {
     throw new ScanError(`${className} has no @Tool methods. Decorate the methods models may call with @Tool("what it does").`);
   }
@@ -67,13 +86,13 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
   const manifests = new Map<object, ClassManifest>();
   const tools: Tool[] = [];
   const methodOfName = new Map<string, string>();
-  for (const { prototype, record } of found) {
-    let classManifest = manifests.get(prototype);
+  for (const { prototype: declaring, record } of found) {
+    let classManifest = manifests.get(declaring);
     if (manifest !== undefined && classManifest === undefined) {
-      classManifest = manifestForClass(manifest, prototype);
-      manifests.set(prototype, classManifest);
+      classManifest = manifestForClass(manifest, declaring);
+      manifests.set(declaring, classManifest);
     }
-    const tool = buildTool(instance, className, prototype, record, classManifest, options.namePrefix ?? "");
+    const tool = buildTool({ instance, invoke, lookup: instance ?? prototype }, className, declaring, record, classManifest, options.namePrefix ?? "");
     const other = methodOfName.get(tool.name);
     if (other !== undefined) {
       throw new ScanError(`${className}.${other} and ${className}.${record.propertyKey} both declare the tool "${tool.name}"; give one of them another name with @Tool({ name }).`);
@@ -81,12 +100,20 @@ export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
     methodOfName.set(tool.name, record.propertyKey);
     tools.push(tool);
   }
-  markScanned(Object.getPrototypeOf(instance) as object | null);
+  markScanned(prototype);
   return tools;
 }
 
+/** Where a tool's method is read from and how it runs. */
+interface Receiver {
+  instance: object | undefined;
+  invoke: MethodInvoker | undefined;
+  /** The object the method is read from: the instance, else the prototype. */
+  lookup: object;
+}
+
 function buildTool(
-  instance: object,
+  { instance, invoke, lookup }: Receiver,
   className: string,
   prototype: object,
   { propertyKey, options }: ToolMethodRecord,
@@ -94,8 +121,8 @@ function buildTool(
   namePrefix: string,
 ): Tool {
   const where = `${className}.${propertyKey}`;
-  const method = (instance as Record<string, unknown>)[propertyKey];
-  if (typeof method !== "function") throw new ScanError(`${where} is decorated with @Tool but is not a method on the instance.`);
+  const method = (lookup as Record<string, unknown>)[propertyKey];
+  if (typeof method !== "function") throw new ScanError(`${where} is decorated with @Tool but is not a method on the ${instance === undefined ? "class" : "instance"}.`);
   const ownName = options.name ?? propertyKey;
   const name = namePrefix + ownName;
   // The manifest is keyed by the class that declares the method (inherited tools included).
@@ -130,7 +157,8 @@ function buildTool(
     inputSchema: discriminatedUnionsForValidation(inputSchema),
     bindings,
     method: method as (...args: unknown[]) => unknown,
-    instance,
+    methodName: propertyKey,
+    ...(invoke !== undefined ? { invoke } : { instance }),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     ...(options.backtrackingPatterns === true ? { backtrackingPatterns: true } : {}),
   });

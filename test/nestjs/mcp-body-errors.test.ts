@@ -1,15 +1,16 @@
 /**
- * The MCP endpoint on a Nest app answers a body Nest's body parser could not take (malformed
- * JSON, too large) the way MCP clients expect: as a JSON-RPC error, and only once the Host
- * and token checks have passed, so a request failing those gets their refusal.
+ * The MCP endpoint is a Nest route like any other: a body Nest's body parser refuses
+ * (malformed JSON, too large) is answered by Nest's exception layer, through the
+ * application's global exception filters, and never reaches a tool. A body the parser read is
+ * checked by the endpoint (Host, token) before anything else.
  */
 import "reflect-metadata";
 import type { AddressInfo } from "node:net";
-import { Body, Controller, Post, type INestApplication } from "@nestjs/common";
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, type INestApplication } from "@nestjs/common";
+import { APP_FILTER } from "@nestjs/core";
 import { Test } from "@nestjs/testing";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ToolnexusModule } from "toolnexus/nestjs";
-import { connectHttp, INITIALIZE, rawRequest, textOf } from "../mcp/support";
+import { connectHttp, INITIALIZE, jsonRpc, rawRequest, textOf } from "../mcp/support";
 import { CatalogModule, RecordingLogger } from "./fixtures";
 
 const TOKEN = "nest-token-0123456789";
@@ -18,11 +19,12 @@ const MALFORMED = '{"jsonrpc": "2.0", "id": 1, "method": "tools/li';
 /** Past the 100 kB limit of Nest's JSON body parser. */
 const OVERSIZE = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "catalog_findProduct", arguments: { sku: "x".repeat(200 * 1024) } } });
 
-@Controller("echo")
-class EchoController {
-  @Post()
-  echo(@Body() body: unknown) {
-    return body;
+/** The application's own error format, which the MCP route's parser errors get too. */
+@Catch(HttpException)
+class AppErrorFilter implements ExceptionFilter {
+  catch(exception: HttpException, host: ArgumentsHost) {
+    const response = host.switchToHttp().getResponse<{ status(code: number): { json(body: unknown): void } }>();
+    response.status(exception.getStatus()).json({ appError: exception.message, status: exception.getStatus() });
   }
 }
 
@@ -33,7 +35,7 @@ describe("the MCP endpoint on Nest, with bodies the body parser refused", () => 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [ToolnexusModule.forRoot({ prefix: true, mcp: { path: "/mcp", token: TOKEN } }), CatalogModule],
-      controllers: [EchoController],
+      providers: [{ provide: APP_FILTER, useClass: AppErrorFilter }],
     })
       .setLogger(new RecordingLogger())
       .compile();
@@ -45,31 +47,29 @@ describe("the MCP endpoint on Nest, with bodies the body parser refused", () => 
     await app?.close();
   });
 
-  it("answers malformed JSON with a JSON-RPC parse error", async () => {
+  it("answers malformed JSON with 400 through the application's exception filters", async () => {
     const answer = await rawRequest(url, { body: MALFORMED, headers: auth });
     expect(answer.status).toBe(400);
-    expect(answer.headers["content-type"]).toMatch(/^application\/json/);
-    expect(answer.messages).toEqual([{ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: expect.stringMatching(/^Parse error: /) } }]);
+    expect(answer.messages).toEqual([{ appError: expect.any(String), status: 400 }]);
   });
 
-  it("answers an oversize body with 413 and a JSON-RPC error", async () => {
+  it("answers an oversize body with 413 (the body parser's error is no HttpException: Nest's own answer)", async () => {
     for (const chunked of [false, true]) {
       const answer = await rawRequest(url, { body: OVERSIZE, headers: auth, chunked });
       expect(answer.status).toBe(413);
-      expect(answer.messages).toEqual([{ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ConnectionClosed, message: expect.stringContaining("Request body too large") } }]);
+      expect(answer.messages).toEqual([{ statusCode: 413, message: expect.stringMatching(/too large/i) }]);
     }
   });
 
-  it("checks Host and the token first: a request failing them gets their refusal, whatever its body", async () => {
-    for (const body of [MALFORMED, OVERSIZE]) {
-      const foreign = await rawRequest(url, { body, headers: { ...auth, host: "evil.example.com" } });
-      expect([foreign.status, foreign.messages[0]?.error?.message]).toEqual([403, expect.stringContaining("is not allowed (DNS rebinding protection)")]);
-      const anonymous = await rawRequest(url, { body });
-      expect([anonymous.status, anonymous.messages[0]?.error?.message]).toEqual([401, expect.stringContaining("Unauthorized")]);
-    }
+  it("checks Host and the token on every body the parser read", async () => {
+    const body = jsonRpc(3, "tools/list");
+    const foreign = await rawRequest(url, { body, headers: { ...auth, host: "evil.example.com" } });
+    expect([foreign.status, foreign.messages[0]?.error?.message]).toEqual([403, expect.stringContaining("is not allowed (DNS rebinding protection)")]);
+    const anonymous = await rawRequest(url, { body });
+    expect([anonymous.status, anonymous.messages[0]?.error?.message]).toEqual([401, expect.stringContaining("Unauthorized")]);
   });
 
-  it("keeps serving MCP clients, and leaves the app's own routes to Nest", async () => {
+  it("keeps serving MCP clients after refused bodies", async () => {
     const client = await connectHttp(url, auth);
     try {
       expect(textOf(await client.callTool({ name: "catalog_findProduct", arguments: { sku: "TEA-01" } }))).toContain("TEA-01");
@@ -77,10 +77,5 @@ describe("the MCP endpoint on Nest, with bodies the body parser refused", () => 
       await client.close();
     }
     expect((await rawRequest(url, { body: INITIALIZE, headers: auth })).status).toBe(200);
-    // Another route's malformed JSON is Nest's business, answered as Nest answers it.
-    const other = await rawRequest(url.replace("/mcp", "/echo"), { body: MALFORMED });
-    expect(other.status).toBe(400);
-    expect(other.messages[0]).toMatchObject({ statusCode: 400 });
-    expect(other.messages[0]).not.toHaveProperty("jsonrpc");
   });
 });

@@ -211,6 +211,56 @@ describe("forRootAsync", () => {
   });
 });
 
+describe("forRootAsync with the MCP endpoint", () => {
+  const MCP_TOKEN = Symbol("MCP_TOKEN");
+  @Module({ providers: [{ provide: MCP_TOKEN, useValue: "async-token-0123456789" }], exports: [MCP_TOKEN] })
+  class SecretsModule {}
+
+  async function serve(options: Parameters<typeof ToolnexusModule.forRootAsync>[0]) {
+    const moduleRef = await Test.createTestingModule({ imports: [ToolnexusModule.forRootAsync(options), CatalogModule] })
+      .setLogger(new RecordingLogger())
+      .compile();
+    const app = moduleRef.createNestApplication();
+    await app.listen(0, "127.0.0.1");
+    return { app, url: `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}` };
+  }
+
+  it("serves MCP at the route declared in forRootAsync, with the factory's options", async () => {
+    const { app, url } = await serve({
+      imports: [SecretsModule],
+      inject: [MCP_TOKEN],
+      mcp: { path: "/tools/mcp" },
+      useFactory: (token: string) => ({ mcp: { path: "/tools/mcp", token } }),
+    });
+    try {
+      const list = (headers: Record<string, string>) =>
+        fetch(`${url}/tools/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+      expect((await list({})).status).toBe(401);
+      expect((await list({ authorization: "Bearer async-token-0123456789" })).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("refuses mcp options from a factory when no route was declared, and a factory that moves the route", async () => {
+    await expect(serve({ useFactory: () => ({ mcp: { path: "/mcp" } }) })).rejects.toThrow(
+      'Declare the route in forRootAsync\'s own options: forRootAsync({ mcp: { path: "/mcp" }',
+    );
+    await expect(serve({ mcp: { path: "/mcp" }, useFactory: () => ({ mcp: { path: "/elsewhere" } }) })).rejects.toThrow(
+      'the factory\'s mcp.path ("/elsewhere") differs from the route declared in forRootAsync ("/mcp")',
+    );
+  });
+
+  it("refuses a path that is no route", () => {
+    expect(() => ToolnexusModule.forRoot({ mcp: { path: "" } })).toThrow('mcp.path must be a route such as "/mcp"; got "".');
+    expect(() => ToolnexusModule.forRoot({ mcp: { path: "/mcp?x=1" } })).toThrow("mcp.path must be a route");
+  });
+});
+
 describe("toolkit options", () => {
   @Injectable()
   class SlowService {

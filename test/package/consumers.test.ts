@@ -32,12 +32,15 @@ interface Setup {
    * the dependencies' declarations in each mode, so it checks the consumer's code against them.
    */
   checkDeclarations: boolean;
+  /** The Nest application's HTTP adapter. */
+  adapter: "express" | "fastify";
   /** Type-checks of the entry points: resolution mode → its module options and the files it checks. */
   typeChecks: Record<string, { options: CompilerOptions; files: string[] }>;
 }
 
 const TYPESCRIPT_7 = "7.0.2";
 const NEST_12 = "12.5.1";
+const NEST_12_FASTIFY = "12.5.0";
 
 const shared = (names: string[]) => Object.fromEntries(names.map((name) => [name, lockedVersion(name)]));
 const common = shared(["reflect-metadata", "rxjs", "class-validator", "typescript-json-schema", "@modelcontextprotocol/sdk", "@types/node"]);
@@ -46,11 +49,12 @@ const nest = (version: string) => ({ "@nestjs/common": version, "@nestjs/core": 
 const ESM_FILES = ["types/entry-points.mts", "types/esm-default.mts"];
 const setups: Setup[] = [
   {
-    label: `TypeScript ${lockedVersion("typescript")} + NestJS ${lockedVersion("@nestjs/core")}, CommonJS`,
+    label: `TypeScript ${lockedVersion("typescript")} + NestJS ${lockedVersion("@nestjs/core")} on Express, CommonJS`,
     type: "commonjs",
     ext: "",
     checkDeclarations: false,
     dependencies: { typescript: lockedVersion("typescript"), ...nest(lockedVersion("@nestjs/core")), ...common },
+    adapter: "express",
     build: { module: "node16" },
     typeChecks: {
       node10: { options: { module: "commonjs" }, files: ["types/entry-points.ts"] },
@@ -61,11 +65,12 @@ const setups: Setup[] = [
     },
   },
   {
-    label: `TypeScript ${TYPESCRIPT_7} + NestJS ${NEST_12}, ES modules`,
+    label: `TypeScript ${TYPESCRIPT_7} + NestJS ${NEST_12} on Fastify, ES modules`,
     type: "module",
     ext: ".js",
     checkDeclarations: true,
-    dependencies: { typescript: TYPESCRIPT_7, ...nest(NEST_12), ...common },
+    dependencies: { typescript: TYPESCRIPT_7, ...nest(NEST_12), "@nestjs/platform-fastify": NEST_12_FASTIFY, ...common },
+    adapter: "fastify",
     build: { module: "nodenext" },
     typeChecks: {
       // TypeScript 7 has no node10 resolution (moduleResolution "node10" is error TS5108):
@@ -101,7 +106,7 @@ function projectFiles(setup: Setup, tarball: string): Record<string, string | ob
     "src/visitor.service.ts": visitorServiceSource,
     "src/tools.ts": toolsModuleSource(ext),
     "src/scan.ts": scanSource(ext),
-    "src/app.ts": nestAppSource(ext),
+    "src/app.ts": nestAppSource(ext, setup.adapter),
     "types/entry-points.ts": entryPointsText,
     "types/entry-points.cts": entryPointsText,
     "types/entry-points.mts": entryPointsText,
@@ -208,12 +213,13 @@ describe.each(setups)("the packed package in a project with $label", (setup) => 
     expect(JSON.parse(output.plan.output)).toEqual({ isTrip: true, city: "Pune", days: 2 });
   });
 
-  it("runs ToolnexusModule in a Nest application: discovery, the injected toolkit, request scope, the MCP endpoint", async () => {
+  it("runs ToolnexusModule in a Nest application: discovery, the injected toolkit, request scope, Nest's guards on tools, the MCP endpoint", async () => {
     const output = JSON.parse(await projectOf(setup).node(["build/app.js"])) as {
       oneToolkitClass: boolean;
       discovered: Array<{ name: string; provider: string; scope: string }>;
       forecast: { output: string; isError: boolean };
       whoami: { output: string; isError: boolean };
+      vault: { refused: { isError: boolean; metadata: { error: string } }; opened: { output: string }; guardSaw: string[] };
       mcp: { status: number; body: string };
     };
     expect(output.oneToolkitClass).toBe(true);
@@ -221,13 +227,17 @@ describe.each(setups)("the packed package in a project with $label", (setup) => 
       { name: "forecast", provider: "WeatherService", scope: "singleton" },
       { name: "plan", provider: "WeatherService", scope: "singleton" },
       { name: "whoami", provider: "VisitorService", scope: "request" },
+      { name: "openVault", provider: "VaultService", scope: "singleton" },
     ]);
+    expect(output.vault.refused).toMatchObject({ isError: true, metadata: { error: "forbidden" } });
+    expect(output.vault.opened.output).toBe("opened");
+    expect(output.vault.guardSaw).toEqual(["toolnexus openVault", "toolnexus openVault"]);
     expect(JSON.parse(output.forecast.output)).toEqual(expectedForecast);
     expect(JSON.parse(output.whoami.output)).toEqual({ user: "ada" });
     expect(output.mcp.status).toBe(200);
     const message = /^data: (.*)$/m.exec(output.mcp.body)?.[1];
     const listed = (JSON.parse(message ?? "null") as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name);
-    expect(listed.sort()).toEqual(["forecast", "plan", "whoami"]);
+    expect(listed.sort()).toEqual(["forecast", "openVault", "plan", "whoami"]);
   });
 
   it.each(["build/tools.js", "src/tools.ts"])("npx toolnexus list %s: the tools and their schemas", async (module) => {
@@ -243,11 +253,11 @@ describe.each(setups)("the packed package in a project with $label", (setup) => 
     const { code, stdout, stderr } = await project.toolnexus(["generate", "--out", manifestPath, "--json", "--quiet"]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ ok: true, tools: 3, errors: [] });
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true, tools: 4, errors: [] });
     const manifest = JSON.parse(readFileSync(join(project.directory, manifestPath), "utf8")) as {
       tools: Record<string, { parameters: Array<{ name: string; schema: Record<string, unknown> }> }>;
     };
-    expect(Object.keys(manifest.tools).sort()).toEqual(["VisitorService.whoami", "WeatherService.forecast", "WeatherService.plan"]);
+    expect(Object.keys(manifest.tools).sort()).toEqual(["VaultService.openVault", "VisitorService.whoami", "WeatherService.forecast", "WeatherService.plan"]);
     const days = manifest.tools["WeatherService.forecast"]!.parameters.find((parameter) => parameter.name === "days");
     expect(days?.schema).toMatchObject({ type: "number", description: "How many days ahead" });
   });

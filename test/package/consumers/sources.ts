@@ -86,26 +86,54 @@ void Promise.all([
 });
 `;
 
-/** A Nest application with ToolnexusModule: the injected toolkit, a request-scoped tool, the MCP endpoint. */
-export const nestAppSource = (ext: string) => `import { Module } from "@nestjs/common";
+/**
+ * A Nest application with ToolnexusModule on the given HTTP adapter: the injected toolkit, a
+ * request-scoped tool, a tool behind Nest's own guard, and the MCP endpoint under the global prefix.
+ */
+export const nestAppSource = (
+  ext: string,
+  adapter: "express" | "fastify",
+) => `import { Injectable, Module, UseGuards, type CanActivate, type ExecutionContext } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
-import { Toolkit as CoreToolkit } from "toolnexus";
-import { Toolkit, ToolnexusExplorer, ToolnexusModule } from "toolnexus/nestjs";
+${adapter === "fastify" ? 'import { FastifyAdapter } from "@nestjs/platform-fastify";\n' : ""}import { Tool, Toolkit as CoreToolkit } from "toolnexus";
+import { Toolkit, ToolnexusExplorer, ToolnexusModule, toolCallOf } from "toolnexus/nestjs";
 import { Clock } from "./clock${ext}";
 import { VisitorService } from "./visitor.service${ext}";
 import { WeatherService } from "./weather.service${ext}";
 
-@Module({ imports: [ToolnexusModule.forRoot({ mcp: { path: "/mcp" } })], providers: [Clock, WeatherService, VisitorService] })
+const guardSaw: string[] = [];
+
+@Injectable()
+class AdminsOnly implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const call = toolCallOf(context);
+    guardSaw.push(\`\${context.getType()} \${call?.tool}\`);
+    return call?.ctx.state?.user === "admin";
+  }
+}
+
+@Injectable()
+class VaultService {
+  @Tool({ description: "Open the vault" })
+  @UseGuards(AdminsOnly)
+  openVault() {
+    return "opened";
+  }
+}
+
+@Module({ imports: [ToolnexusModule.forRoot({ mcp: { path: "/mcp" } })], providers: [Clock, WeatherService, VisitorService, VaultService] })
 class AppModule {}
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create(AppModule, { logger: false });
+  const app = await NestFactory.create(AppModule, ${adapter === "fastify" ? "new FastifyAdapter(), " : ""}{ logger: false });
+  app.setGlobalPrefix("api");
   await app.listen(0, "127.0.0.1");
   const toolkit = app.get(Toolkit);
   const forecast = await toolkit.execute("forecast", { city: "Chennai", days: 3, hourly: true, units: "celsius" });
   const whoami = await toolkit.execute("whoami", {}, { state: { request: { user: "ada" } } });
+  const vault = { refused: await toolkit.execute("openVault", {}, { state: { user: "ada" } }), opened: await toolkit.execute("openVault", {}, { state: { user: "admin" } }), guardSaw };
   const { port } = app.getHttpServer().address() as { port: number };
-  const response = await fetch(\`http://localhost:\${port}/mcp\`, {
+  const response = await fetch(\`http://localhost:\${port}/api/mcp\`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
@@ -113,7 +141,7 @@ async function main(): Promise<void> {
   const mcp = { status: response.status, body: await response.text() };
   const discovered = app.get(ToolnexusExplorer).discovered;
   await app.close();
-  console.log(JSON.stringify({ oneToolkitClass: Toolkit === CoreToolkit, discovered, forecast, whoami, mcp }));
+  console.log(JSON.stringify({ oneToolkitClass: Toolkit === CoreToolkit, discovered, forecast, whoami, vault, mcp }));
 }
 
 void main();
