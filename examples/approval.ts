@@ -106,7 +106,7 @@ async function chatTurn(store: Store, conversationId: string): Promise<void> {
   console.log(`request 1: the model calls ${completion.choices[0]!.message.tool_calls!.map((c) => (c.type === "function" ? c.function.name : c.type)).join(", ")}`);
 
   const reply = await toolkit.runOpenAI(completion, staff);
-  for (const message of reply) console.log(`  answered now: ${message.tool_call_id} ${message.content}`);
+  for (const message of reply) if (message.role === "tool") console.log(`  answered now: ${message.tool_call_id} ${message.content}`);
   if (reply.pendingApprovals !== undefined) {
     const stored = JSON.stringify(reply.pendingApprovals);
     store.set(conversationId, { messages, pendingApprovals: stored });
@@ -125,7 +125,7 @@ async function approvalDecided(store: Store, conversationId: string): Promise<Ch
   console.log("request 2: a person approves call_2 and denies call_3 (the denial is expected below)");
 
   const toolMessages = await toolkit.resumeApprovals(pending, { call_2: true, call_3: { approved: false, reason: "Refunds over 500 EUR need a manager." } }, staff);
-  for (const message of toolMessages) console.log(`  ${message.tool_call_id}: ${message.content}`);
+  for (const message of toolMessages) if (message.role === "tool") console.log(`  ${message.tool_call_id}: ${message.content}`);
   // Append them, then call the model again with the whole conversation.
   return [...messages, ...toolMessages];
 }

@@ -15,6 +15,7 @@ async function run() {
     ["5. The agent loop with the openai client (against a local mock)", { main: printAgentLoop }],
     ["6. A NestJS app on Fastify whose services are tools: a Gemini chat (against a local mock) and MCP, behind Nest's guards", { main: printNestApp }],
     ["7. Controlling calls: a refund waits for a person's approval, across two requests", { main: runApproval }],
+    ["8. Results beyond text: a chart drawn as a PNG and a structured summary, for every provider and MCP", { main: printCharts }],
   ];
   for (const [title, example] of examples) {
     console.log(`\n=== ${title} ===`);
@@ -33,6 +34,15 @@ async function printAgentLoop() {
  */
 function runApproval() {
   return (require("./approval") as typeof import("./approval")).main();
+}
+
+/** Loaded when it runs, after the NestJS app, as the approval example is (its @Tool class is no Nest provider). */
+async function printCharts() {
+  const chart = require("./chart") as typeof import("./chart");
+  console.log("(base64 payloads shortened to their size)");
+  const { replies, mcp } = await chart.main();
+  for (const [provider, reply] of Object.entries(replies)) console.log(`${provider}: ${chart.shortened(reply)}`);
+  console.log(`mcp: ${chart.shortened(mcp)}`);
 }
 
 async function printNestApp() {

@@ -1,8 +1,11 @@
 import { ToolDefinitionError } from "./errors";
 import { acceptedBySomeProvider, PORTABLE_NAME } from "./names";
-import { definitionAt } from "./schema/lowering";
+import { describesObjects } from "./schema/describes-objects";
 import { compileArgumentCleaner } from "./runtime/coerce";
 import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
+import { resultShapeOf } from "./runtime/output-schema";
+import { resultDeclarationProblem } from "./schema/output-schema";
+import { shapedBody } from "./runtime/result";
 import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
 import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
 import { policyOf } from "./control/policy";
@@ -26,11 +29,19 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
    */
   backtrackingPatterns?: boolean;
   annotations?: ToolAnnotations;
+  /**
+   * What the tool's structured results look like: a JSON Schema of an object. `execute`'s
+   * object results become `structuredContent` (and their JSON the `output`), checked against it:
+   * a mismatch is an `invalid_output` result.
+   */
+  outputSchema?: JSONSchemaObject;
+  /** The mime type of the bytes `execute` returns (a Buffer or Uint8Array), e.g. "image/png". */
+  mimeType?: string;
 }
 
 /** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */
 export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool {
-  const { name, description, execute, validate = false, timeout, annotations, backtrackingPatterns = false } = options ?? ({} as DefineToolOptions<Args>);
+  const { name, description, execute, validate = false, timeout, annotations, backtrackingPatterns = false, outputSchema, mimeType } = options ?? ({} as DefineToolOptions<Args>);
   checkName(name);
   checkDescription(name, description);
   if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
@@ -38,6 +49,9 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   const policy = policyOf(`Tool "${name}"`, options as ToolPolicy);
   const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
   checkInputSchema(name, inputSchema);
+  const declarationProblem = resultDeclarationProblem({ outputSchema, mimeType });
+  if (declarationProblem !== undefined) throw new ToolDefinitionError(`Tool "${name}": ${declarationProblem}.`);
+  const body = shapedBody(execute, resultShapeOf(name, { outputSchema, mimeType }));
   const problemsOf = validate ? validatorOrThrow(name, inputSchema, backtrackingPatterns) : undefined;
   const clean = validate ? compileArgumentCleaner(inputSchema, { coerce: true }) : undefined;
 
@@ -50,9 +64,18 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
       const problems = problemsOf(args);
       if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
     }
-    return invokeWithLimits(name, execute, args as Args, ctx, timeout ?? fallbackTimeout);
+    return invokeWithLimits(name, body, args as Args, ctx, timeout ?? fallbackTimeout);
   };
-  const fields = { name, description, inputSchema, source: "native", ...(annotations ? { annotations } : {}), ...policy, ...(timeout !== undefined ? { timeout } : {}) };
+  const fields = {
+    name,
+    description,
+    inputSchema,
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    source: "native",
+    ...(annotations ? { annotations } : {}),
+    ...policy,
+    ...(timeout !== undefined ? { timeout } : {}),
+  };
   return managedTool(fields, run, validate);
 }
 
@@ -92,18 +115,6 @@ function validatorOrThrow(name: string, schema: JSONSchemaObject, backtracking: 
   } catch (error) {
     throw new ToolDefinitionError(`Tool "${name}": inputSchema cannot be compiled for validation: ${(error as Error).message}.`);
   }
-}
-
-/**
- * Whether a root schema describes objects: `type: "object"`, a root `$ref` to such a schema
- * (as typescript-json-schema writes it), or root combinators whose branches all do.
- */
-function describesObjects(schema: JSONSchemaObject, root: JSONSchemaObject = schema): boolean {
-  if (schema.type !== undefined) return schema.type === "object";
-  const target = definitionAt(root, schema.$ref);
-  if (target !== undefined) return describesObjects(target, root);
-  const branches = [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? []), ...((schema.allOf as unknown[]) ?? [])];
-  return branches.length > 0 && branches.every((branch) => typeof branch === "object" && branch !== null && describesObjects(branch as JSONSchemaObject, root));
 }
 
 function checkInputSchema(name: string, schema: unknown): void {

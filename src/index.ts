@@ -18,6 +18,7 @@ export type { TracingOption, TracingOptions } from "./control/tracing";
 
 // Run: result helpers for hand-written tools, and the limits every call runs under.
 export { toToolResult, errorResult, isToolResult, MAX_ERROR_TEXT } from "./runtime/result";
+export { audio, file, image, isToolContent, MAX_CONTENT_BYTES, resourceLink, type BinarySource, type UnsentContent } from "./runtime/content";
 export { DEFAULT_TIMEOUT_MS } from "./runtime/invoke";
 export { PATTERN_INPUT_LIMIT } from "./runtime/validation";
 
@@ -32,6 +33,7 @@ export type {
   GeminiExportOptions,
   GeminiFunctionCallLike,
   GeminiFunctionDeclaration,
+  GeminiFunctionResponseMedia,
   GeminiFunctionResponsePart,
   GeminiJsonSchemaFunctionDeclaration,
   GeminiJsonSchemaTools,
@@ -41,27 +43,67 @@ export type {
   GeminiToolResponseContent,
   GeminiTools,
 } from "./providers/gemini";
-export type { OpenAICallsInput, OpenAICompletionLike, OpenAIExportOptions, OpenAIFunctionTool, OpenAIMessageLike, OpenAIToolCallLike, OpenAIToolMessage } from "./providers/openai";
-export type { OpenAIFunctionCallOutput, OpenAIResponseLike, OpenAIResponsesCallsInput, OpenAIResponsesFunctionTool, OpenAIResponsesItemLike } from "./providers/openai-responses";
+export type {
+  OpenAIAttachmentPart,
+  OpenAIAttachmentsMessage,
+  OpenAICallsInput,
+  OpenAICompletionLike,
+  OpenAIExportOptions,
+  OpenAIFunctionTool,
+  OpenAIMessageLike,
+  OpenAIReplyMessage,
+  OpenAIToolCallLike,
+  OpenAIToolMessage,
+} from "./providers/openai";
+export type {
+  OpenAIFunctionCallOutput,
+  OpenAIFunctionCallOutputPart,
+  OpenAIResponseLike,
+  OpenAIResponsesCallsInput,
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesItemLike,
+} from "./providers/openai-responses";
 export type {
   AnthropicBlockLike,
   AnthropicCallsInput,
+  AnthropicImageMediaType,
   AnthropicInputSchema,
   AnthropicMessageLike,
   AnthropicTool,
   AnthropicToolResultBlock,
+  AnthropicToolResultContent,
   AnthropicToolResultMessage,
 } from "./providers/anthropic";
 export type {
   BedrockCallsInput,
   BedrockContentBlockLike,
   BedrockConverseResponseLike,
+  BedrockDocumentFormat,
+  BedrockImageFormat,
+  BedrockJson,
   BedrockMessageLike,
   BedrockToolConfig,
+  BedrockToolResultContentBlock,
   BedrockToolResultMessage,
   BedrockToolUse,
 } from "./providers/bedrock";
-export { toMcpResult, type McpCallToolResult, type McpTool, type McpToolAnnotations } from "./providers/mcp";
+export { toMcpResult, type McpCallToolResult, type McpContent, type McpEmbeddedResource, type McpTool, type McpToolAnnotations } from "./providers/mcp";
 
 export * from "./errors";
-export type { JSONSchemaObject, JSONSchemaTypeName, RetryOption, RetryPolicy, ToolAnnotations, ToolContext, ToolErrorKind, ToolPolicy, ToolResult } from "./types";
+export type {
+  AudioContent,
+  FileContent,
+  ImageContent,
+  JSONSchemaObject,
+  JSONSchemaTypeName,
+  ResourceLinkContent,
+  RetryOption,
+  RetryPolicy,
+  TextContent,
+  ToolAnnotations,
+  ToolContent,
+  ToolContext,
+  ToolErrorKind,
+  ToolPolicy,
+  ToolResult,
+} from "./types";

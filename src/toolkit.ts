@@ -25,6 +25,7 @@ import {
   codecOf,
   defaultBinding,
   exportTools,
+  fitResult,
   runCalls,
   type CallRunner,
   type Export,
@@ -39,7 +40,7 @@ import { bedrock, type BedrockCallsInput, type BedrockToolConfig, type BedrockTo
 import { gemini, type GeminiCallsInput, type GeminiExportOptions, type GeminiJsonSchemaTools, type GeminiToolResponseContent, type GeminiTools } from "./providers/gemini";
 import { decodeWith } from "./providers/codec";
 import { mcp, type McpTool } from "./providers/mcp";
-import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool, type OpenAIToolMessage } from "./providers/openai";
+import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool, type OpenAIReplyMessage } from "./providers/openai";
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits, isThenable } from "./runtime/invoke";
@@ -447,7 +448,7 @@ export class Toolkit {
   runGemini<Input extends GeminiCallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<GeminiToolResponseContent | undefined, "gemini">> {
     return this.#answer(gemini, input, ctx);
   }
-  runOpenAI<Input extends OpenAICallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<OpenAIToolMessage[], "openai">> {
+  runOpenAI<Input extends OpenAICallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<OpenAIReplyMessage[], "openai">> {
     return this.#answer(openai, input, ctx);
   }
   runOpenAIResponses<Input extends OpenAIResponsesCallsInput>(input: Input, ctx?: ToolContext): Promise<WithPendingApprovals<OpenAIFunctionCallOutput[], "openai-responses">> {
@@ -532,7 +533,10 @@ export class Toolkit {
   }
 
   /** The reply for every call of a turn, or, while some wait for approval, the others' with `pendingApprovals` (plain JSON) attached. */
-  #reply(adapter: ProviderAdapter<unknown, ExportOptions>, calls: readonly ParsedCall[], results: ReadonlyArray<ToolResult | null>, waiting: PendingApproval[]): unknown {
+  #reply(adapter: ProviderAdapter<unknown, ExportOptions>, calls: readonly ParsedCall[], sent: ReadonlyArray<ToolResult | null>, waiting: PendingApproval[]): unknown {
+    // Each result as the provider can carry it (the latest export's options say, e.g. Gemini's text-only results).
+    const options = this.#exports.get(adapter.id)?.options ?? {};
+    const results = sent.map((result) => (result === null ? null : fitResult(adapter, result, options)));
     if (waiting.length === 0) return adapter.reply(calls, results as ToolResult[]);
     const done = calls.flatMap((call, index) => (results[index] === null ? [] : [{ call, result: results[index]! }]));
     const partial = adapter.reply(
@@ -681,13 +685,20 @@ function asJson<T>(value: T): T {
 
 /** A result as JSON keeps it (what a tool threw stays in this process). */
 function plainResult(result: ToolResult): ToolResult {
-  return { output: result.output, isError: result.isError, ...(result.metadata !== undefined ? { metadata: result.metadata } : {}) };
+  const { output, isError, metadata, content, structuredContent } = result;
+  return {
+    output,
+    isError,
+    ...(metadata !== undefined ? { metadata } : {}),
+    ...(content !== undefined ? { content } : {}),
+    ...(structuredContent !== undefined ? { structuredContent } : {}),
+  };
 }
 
 /** The reply each provider's run* method gives, by provider id: what resuming its approvals gives. */
 export interface ProviderReplies {
   gemini: GeminiToolResponseContent | undefined;
-  openai: OpenAIToolMessage[];
+  openai: OpenAIReplyMessage[];
   "openai-responses": OpenAIFunctionCallOutput[];
   anthropic: AnthropicToolResultMessage | undefined;
   bedrock: BedrockToolResultMessage | undefined;

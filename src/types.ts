@@ -13,12 +13,47 @@ export interface JSONSchemaObject {
 export type JSONSchemaTypeName = "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
 
 /** Why a call failed; carried in `ToolResult.metadata.error`. */
-export type ToolErrorKind = "invalid_arguments" | "unknown_tool" | "execution_failed" | "timeout" | "aborted" | "denied" | "forbidden";
+export type ToolErrorKind = "invalid_arguments" | "unknown_tool" | "execution_failed" | "timeout" | "aborted" | "denied" | "forbidden" | "invalid_output";
 
 export interface ToolResult {
+  /** The text form of the result: what a provider that takes only text gets, and what a model reads first. */
   output: string;
   isError: boolean;
   metadata?: Record<string, unknown>;
+  /** The result's parts (text, images, audio, files, links), for providers that carry them. */
+  content?: ToolContent[];
+  /** The result as a JSON object matching the tool's `outputSchema`; `output` is its JSON text. */
+  structuredContent?: Record<string, unknown>;
+}
+
+/** One part of a tool's result. Binary `data` is base64 (helpers: `image(...)`, `audio(...)`, `file(...)`). */
+export type ToolContent = TextContent | ImageContent | AudioContent | FileContent | ResourceLinkContent;
+
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+/** An image, inline (`data`, base64, with its `mimeType`) or by `url`. */
+export type ImageContent = { type: "image"; data: string; mimeType: string } | { type: "image"; url: string; mimeType?: string };
+
+export interface AudioContent {
+  type: "audio";
+  /** Base64. */
+  data: string;
+  mimeType: string;
+}
+
+/** A document (PDF, text, CSV ...), inline (`data`, base64) or by `url`. */
+export type FileContent = { type: "file"; data: string; mimeType: string; name?: string } | { type: "file"; url: string; mimeType: string; name?: string };
+
+/** A link to a resource the client can fetch (MCP's `resource_link`). */
+export interface ResourceLinkContent {
+  type: "resource_link";
+  uri: string;
+  name?: string;
+  mimeType?: string;
+  description?: string;
 }
 
 /** What a tool sees about the call it serves. Always an object inside a tool. */
@@ -88,6 +123,8 @@ export interface Tool extends ToolPolicy {
   description: string;
   /** `{ type: "object", properties, required?, ... }`, self-contained (no `$ref`). */
   inputSchema: JSONSchemaObject;
+  /** What a structured result looks like: an object schema. Results are checked against it (`invalid_output`). */
+  outputSchema?: JSONSchemaObject;
   source: "native" | "decorator" | (string & {});
   annotations?: ToolAnnotations;
   /** Runs the tool. Implementations made by toolnexus never reject. */

@@ -25,6 +25,15 @@ export interface ToolOptions extends ToolPolicy {
   backtrackingPatterns?: boolean;
   /** MCP hints. */
   annotations?: ToolAnnotations;
+  /**
+   * What the tool's structured results look like: a DTO class (its class-validator schema) or
+   * a JSON Schema of an object. Object results become `structuredContent`, checked against it
+   * (`invalid_output` when they do not match). Left out: the manifest's, inferred by
+   * `toolnexus generate` from the method's return type.
+   */
+  output?: Constructor | JSONSchemaObject;
+  /** The mime type of the bytes the method returns (a Buffer or Uint8Array), e.g. "image/png". */
+  mimeType?: string;
 }
 
 export interface ParamOptions {

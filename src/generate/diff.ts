@@ -6,7 +6,7 @@ export interface ToolChange {
   /** The tool's name (from the fresh manifest when there is one). */
   tool?: string;
   change: "added" | "removed" | "changed";
-  /** For "changed": what differs, e.g. `parameter "days": schema`, `description`. */
+  /** For "changed": what differs, e.g. `parameter "days": schema`, `description`, `output`. */
   details: string[];
 }
 
@@ -81,6 +81,7 @@ function toolDifferences(before: ManifestTool, after: ManifestTool): string[] {
     const fields = (["optional", "convert", "className", "schema"] as const).filter((field) => !same(previous[field], (parameter as Record<string, unknown>)[field]));
     if (fields.length > 0) details.push(`parameter ${parameter.name !== undefined ? `"${parameter.name}"` : index}: ${fields.join(", ")}`);
   });
+  if (!same(before.output, after.output)) details.push("output");
   if (details.length === 0 && before.hash !== after.hash) details.push("its sources changed (hash), the generated entry did not");
   return details;
 }

@@ -2,15 +2,17 @@ import { relative, sep } from "node:path";
 import type * as ts from "typescript";
 import { MANIFEST_VERSION, type ManifestParameter, type ManifestTool, type ToolnexusManifest } from "../manifest/types";
 import { canonicalSchema } from "../schema/canonical";
+import { describesObjects } from "../schema/describes-objects";
 import type { JSONSchemaObject } from "../types";
 import { compilerDescription, TS } from "./compiler";
 import { defaultValue } from "./default-value";
 import type { EntryCache, ProgramEntryCache } from "./entry-cache";
-import { GenerateError, locationOf, type SourceProblem } from "./errors";
+import { formatProblem, GenerateError, locationOf, type SourceProblem } from "./errors";
 import { DecoratorResolver, findToolMethods, type FoundTool } from "./find-tools";
-import { declarationText, digest, GENERATOR_REVISION, methodSignatureText } from "./hash";
+import { declarationText, digest, GENERATOR_REVISION, methodSignatureText, resultTypeText } from "./hash";
 import { compiledFileOf } from "./compiled-file";
 import { keyEntries, type KeyedEntry } from "./keys";
+import { isStructuredResult, resultTypeOf, withOpenObjects } from "./output";
 import { compileErrors, openProject, splitTypeErrors, type DiagnosticSource, type Project } from "./project";
 import { SchemaGenerator } from "./schemas";
 import { TypeWalker } from "./type-walk";
@@ -57,9 +59,10 @@ export interface GenerateResult {
 /**
  * Reads every `@Tool` method of a TypeScript project with ONE compiler program and writes what
  * runtime metadata cannot know into a manifest: parameter schemas from the types
- * (typescript-json-schema), descriptions from JSDoc, optionality, conversions. Throws
- * `GenerateError` with `file:line:col` for type errors in the files the tools depend on and for
- * types without a JSON Schema; type errors elsewhere are warnings.
+ * (typescript-json-schema), descriptions from JSDoc, optionality, conversions, and output
+ * schemas from the return types of tools whose results are objects. Throws `GenerateError`
+ * with `file:line:col` for type errors in the files the tools depend on and for parameter types
+ * without a JSON Schema; type errors elsewhere are warnings.
  */
 export function generateManifest(options: GenerateOptions = {}): GenerateResult {
   const cwd = options.cwd ?? process.cwd();
@@ -182,15 +185,34 @@ export function renderManifest(manifest: ToolnexusManifest): string {
 /** One `@Tool` method made into an entry, or why it cannot be. */
 export type Built = { key: string; tool: ManifestTool } | { problems: SourceProblem[] };
 
+/** A tool's output schema and what it was generated from. */
+interface InferredOutput {
+  schema: JSONSchemaObject;
+  /** The return type as the hash covers it (see `resultTypeText`). */
+  typeText: string;
+  declarations: ReadonlySet<ts.Declaration>;
+  /** Files the result type's shape is written in, anonymous types' too. */
+  files: ReadonlySet<string>;
+}
+
 /**
  * Makes one manifest entry per `@Tool` method (or takes it from `cache` when none of its files
  * changed), and keeps which files the entries depend on.
  */
 class EntryBuilder {
   readonly #schemas: SchemaGenerator;
+  /**
+   * Its own generator: named types come out differently as results (see `describeWrittenValues`).
+   * Made on first use; its warnings (about initializers) are not passed on.
+   */
+  #resultSchemas: SchemaGenerator | undefined;
   readonly #dependencies = new Set<string>();
-  /** The type declarations the parameters of the entry being built reach. */
+  /** The type declarations the parameters (and output) of the entry being built reach. */
   #reached: ReadonlySet<ts.Declaration> = new Set();
+  /** Other files the entry being built depends on: where its inferred result type is written. */
+  #reachedFiles: ReadonlySet<string> = new Set();
+  /** Warnings of this builder's own (a result type without an output schema). */
+  readonly #warnings: string[] = [];
   /** Warnings of the entries taken from the cache. */
   readonly #reusedWarnings: string[] = [];
   reused = 0;
@@ -207,13 +229,13 @@ class EntryBuilder {
   }
 
   get warnings(): string[] {
-    return [...this.#reusedWarnings, ...this.#schemas.warnings];
+    return [...this.#reusedWarnings, ...this.#schemas.warnings, ...this.#warnings];
   }
 
   /**
    * Whether a type error in `fileName` can make the manifest wrong: the file declares a tool
-   * class or a type some tool's parameters reach, or it may declare tools the errors hide (it
-   * imports toolnexus and uses decorators).
+   * class or a type some tool's parameters or output schema reach, or it may declare tools the
+   * errors hide (it imports toolnexus and uses decorators).
    */
   dependsOn(fileName: string): boolean {
     if (this.#dependencies.has(fileName)) return true;
@@ -233,11 +255,14 @@ class EntryBuilder {
       return cached.value;
     }
     const warningsBefore = this.#schemas.warnings.length;
+    const ownWarningsBefore = this.#warnings.length;
     this.#reached = new Set();
+    this.#reachedFiles = new Set();
     const built = this.#generate(tool);
-    const files = new Set([file, ...[...this.#reached].map((declaration) => declaration.getSourceFile().fileName)]);
+    const files = new Set([file, ...[...this.#reached].map((declaration) => declaration.getSourceFile().fileName), ...this.#reachedFiles]);
     for (const dependency of files) this.#dependencies.add(dependency);
-    if (!("problems" in built)) this.cache?.set(id, built, files, this.#schemas.warnings.slice(warningsBefore));
+    const warnings = [...this.#schemas.warnings.slice(warningsBefore), ...this.#warnings.slice(ownWarningsBefore)];
+    if (!("problems" in built)) this.cache?.set(id, built, files, warnings);
     return built;
   }
 
@@ -328,10 +353,17 @@ class EntryBuilder {
     this.#reached = walker.declarations;
     if (problems.length > 0) return { problems };
 
+    const output = this.#output(method, where, decorator);
+    if (output !== undefined) {
+      this.#reached = new Set([...walker.declarations, ...output.declarations]);
+      this.#reachedFiles = output.files;
+    }
     const toolName = this.#toolName(decorator, methodName);
     const description = this.#summary(method);
     const source = method.getSourceFile();
-    const hash = digest([GENERATOR_REVISION, where, methodSignatureText(method), ...[...walker.declarations].map(declarationText).sort()]);
+    // The return type counts only where it gives an output schema: other entries keep their hashes.
+    const resultParts = output !== undefined ? [output.typeText] : [];
+    const hash = digest([GENERATOR_REVISION, where, methodSignatureText(method), ...resultParts, ...[...this.#reached].map(declarationText).sort()]);
     return {
       key: where,
       tool: {
@@ -340,8 +372,51 @@ class EntryBuilder {
         hash,
         ...(description !== undefined ? { description } : {}),
         parameters,
+        ...(output !== undefined ? { output: output.schema } : {}),
       },
     };
+  }
+
+  /**
+   * The output schema of a method whose results are objects (see `isStructuredResult`), made as
+   * parameter schemas are. A result type with no JSON form (a function or `Map` property, a
+   * recursive type) gives none, with a warning unless `@Tool({ output })` states the schema:
+   * results are not structured then, which fails nothing.
+   */
+  #output(method: ts.MethodDeclaration, where: string, decorator: ts.Decorator): InferredOutput | undefined {
+    const { checker } = this;
+    const type = resultTypeOf(method, checker);
+    if (type === undefined || !isStructuredResult(type, checker, this.program)) return undefined;
+    const without = (why: string): undefined => {
+      if (this.#declaresOutput(decorator)) return undefined;
+      const message = `${where}: its result type "${checker.typeToString(type)}" gives no output schema: ${why}. State one with @Tool({ output }), or return a JSON type.`;
+      this.#warnings.push(formatProblem({ ...locationOf(method.name, this.cwd), message }));
+      return undefined;
+    };
+    const walker = new TypeWalker(checker, this.program, "structured results");
+    const problem = walker.check(type, method);
+    if (problem !== undefined) {
+      const subject = problem.path === "" ? "it" : `its property "${problem.path}"${problem.declaredAt !== undefined ? this.#declaredAt(problem.declaredAt) : ""}`;
+      return without(`${subject} has type "${problem.typeText}": ${problem.what}`);
+    }
+    let schema: JSONSchemaObject;
+    try {
+      this.#resultSchemas ??= new SchemaGenerator(checker, "results");
+      schema = withOpenObjects(this.#resultSchemas.schemaOf(type, undefined));
+    } catch (error) {
+      return without((error as Error).message);
+    }
+    // The scanner refuses an output schema of anything else; better none than a tool that fails to load.
+    if (!describesObjects(schema)) return undefined;
+    return { schema, typeText: resultTypeText(type, checker), declarations: walker.declarations, files: walker.files };
+  }
+
+  /** Whether `@Tool({ output })` states the tool's output schema (it wins at run time). */
+  #declaresOutput(decorator: ts.Decorator): boolean {
+    const call = decorator.expression;
+    const options = TS.isCallExpression(call) ? call.arguments[0] : undefined;
+    if (options === undefined || this.checker.getTypeAtLocation(options).flags & TS.TypeFlags.StringLike) return false;
+    return this.#optionValue(options, "output") !== undefined;
   }
 
   /** ` (declared at file:line:col)` for a property declared in the project. */

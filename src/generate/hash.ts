@@ -30,7 +30,8 @@ function withoutDecorators(node: ts.Node): string {
 /**
  * What a tool's entry is generated from, in the method: its JSDoc, its decorators (names and
  * options), name, type parameters and parameters. The body and the return type are left out,
- * so editing what the method does never makes the manifest stale.
+ * so editing what the method does never makes the manifest stale (the return type counts, with
+ * `resultTypeText`, for a tool with an output schema only).
  */
 export function methodSignatureText(method: ts.MethodDeclaration): string {
   const source = method.getSourceFile();
@@ -42,6 +43,16 @@ export function methodSignatureText(method: ts.MethodDeclaration): string {
     method.typeParameters?.map((p) => p.getText(source)).join(",") ?? "",
     ...method.parameters.map((p) => p.getText(source)),
   ].join("\n");
+}
+
+/**
+ * What a tool's output schema is generated from in the method: its result type as the checker
+ * reads it (written or inferred from the body, a `Promise` unwrapped), named types by name (their
+ * declarations count like those parameters reach). A body that changes what it returns changes
+ * the hash; one that does not, or `Weather` rewritten as `Promise<Weather>`, leaves it.
+ */
+export function resultTypeText(type: ts.Type, checker: ts.TypeChecker): string {
+  return checker.typeToString(type, undefined, TS.TypeFormatFlags.NoTruncation);
 }
 
 /**

@@ -10,6 +10,7 @@ interface TypeDefinitions {
   getTypeDefinition(type: ts.Type, asRef?: boolean, unionModifier?: string, prop?: ts.Symbol, ...rest: unknown[]): tjs.Definition;
   getClassDefinition(type: ts.Type, definition: tjs.Definition): tjs.Definition;
   getUnionDefinition(type: ts.UnionType, unionModifier: string, definition: tjs.Definition): tjs.Definition;
+  getDefinitionForProperty(property: ts.Symbol, node: ts.Node): tjs.Definition | null;
   readonly ReffedDefinitions: Record<string, tjs.Definition>;
 }
 
@@ -37,19 +38,27 @@ const SETTINGS: tjs.PartialArgs = {
 const NOT_SCHEMA = new Set(["propertyOrder", "defaultProperties", "typeof", "$schema", "definitions", "$id"]);
 
 /**
- * JSON Schemas of parameter types, from one typescript-json-schema generator over the
- * project's one program (the generator is built once and asked once per parameter; the
+ * What schemas describe: the arguments a tool takes, or the results it returns (values as
+ * `JSON.stringify` writes them, see `describeWrittenValues`).
+ */
+export type SchemaPurpose = "arguments" | "results";
+
+/**
+ * JSON Schemas of parameter (or result) types, from one typescript-json-schema generator over
+ * the project's one program (the generator is built once and asked once per parameter; the
  * definitions of named types it collects are shared by every tool).
  */
 export class SchemaGenerator {
   readonly #generator: TypeDefinitions;
   readonly warnings: string[] = [];
 
-  constructor(checker: ts.TypeChecker) {
+  constructor(checker: ts.TypeChecker, purpose: SchemaPurpose = "arguments") {
     const generator = new TJS.JsonSchemaGenerator([], {}, {}, {}, checker, { ...TJS.getDefaultArgs(), ...SETTINGS }) as unknown as TypeDefinitions;
-    if ([generator.getTypeDefinition, generator.getClassDefinition, generator.getUnionDefinition].some((method) => typeof method !== "function")) {
+    if (
+      [generator.getTypeDefinition, generator.getClassDefinition, generator.getUnionDefinition, generator.getDefinitionForProperty].some((method) => typeof method !== "function")
+    ) {
       throw new Error(
-        "This version of typescript-json-schema lacks getTypeDefinition/getClassDefinition/getUnionDefinition; toolnexus generate needs typescript-json-schema ^0.68.",
+        "This version of typescript-json-schema lacks getTypeDefinition/getClassDefinition/getUnionDefinition/getDefinitionForProperty; toolnexus generate needs typescript-json-schema ^0.68.",
       );
     }
     // typescript-json-schema reads index signatures from declarations, so a mapped type such as
@@ -64,6 +73,7 @@ export class SchemaGenerator {
       return result;
     };
     keepSourceOrder(generator, checker);
+    if (purpose === "results") describeWrittenValues(generator, checker);
     this.#generator = generator;
   }
 
@@ -126,6 +136,58 @@ function keepSourceOrder(generator: TypeDefinitions, checker: ts.TypeChecker): v
     }
     return result;
   };
+}
+
+/**
+ * Result schemas describe what `JSON.stringify` writes of a value: a class's accessors and
+ * `#private` fields are not own properties, so they are left out; a property that admits
+ * `undefined` may be missing, so it is not required; and an initializer says what a value
+ * started with, not what a result holds, so it is no `default` (the warnings typescript-json-schema
+ * gives about initializers do not concern results: `EntryBuilder` does not pass them on).
+ */
+function describeWrittenValues(generator: TypeDefinitions, checker: ts.TypeChecker): void {
+  const propertyDefinition = generator.getDefinitionForProperty.bind(generator);
+  generator.getDefinitionForProperty = (property, node) => {
+    if (!isWritten(property)) return null;
+    const definition = propertyDefinition(property, node);
+    const declaration = property.valueDeclaration as { initializer?: ts.Expression } | undefined;
+    if (definition !== null && declaration?.initializer !== undefined) delete definition.default;
+    return definition;
+  };
+  const classDefinition = generator.getClassDefinition.bind(generator);
+  generator.getClassDefinition = (type, definition) => {
+    const result = classDefinition(type, definition);
+    if (!Array.isArray(result.required)) return result;
+    const properties = new Map(checker.getPropertiesOfType(type).map((property) => [property.getName(), property]));
+    const required = result.required.filter((name) => {
+      const property = properties.get(name);
+      return property !== undefined && isWritten(property) && !admitsUndefined(checker.getTypeOfSymbol(property));
+    });
+    if (required.length > 0) result.required = required;
+    else delete result.required;
+    return result;
+  };
+}
+
+/** Whether `JSON.stringify` writes the property of a value that has it: not a class's accessor or `#private` field. */
+function isWritten(property: ts.Symbol): boolean {
+  const declarations = property.declarations ?? [];
+  if (declarations.some(isPrivateField)) return false;
+  return !(declarations.length > 0 && declarations.every(isClassAccessor));
+}
+
+function isPrivateField(declaration: ts.Declaration): boolean {
+  const name = TS.getNameOfDeclaration(declaration);
+  return name !== undefined && TS.isPrivateIdentifier(name);
+}
+
+function isClassAccessor(declaration: ts.Declaration): boolean {
+  return (TS.isGetAccessorDeclaration(declaration) || TS.isSetAccessorDeclaration(declaration)) && TS.isClassLike(declaration.parent);
+}
+
+function admitsUndefined(type: ts.Type): boolean {
+  const members = type.isUnion() ? type.types : [type];
+  return members.some((member) => (member.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) !== 0);
 }
 
 /** The type annotation of a parameter, property or alias, if it has one. */

@@ -14,7 +14,7 @@ export interface TypeProblem {
 }
 
 /** Library types that are objects in TypeScript but have no JSON form. */
-const NOT_JSON = new Set([
+export const NOT_JSON: ReadonlySet<string> = new Set([
   "Promise",
   "PromiseLike",
   "Map",
@@ -67,12 +67,16 @@ const NOT_JSON = new Set([
  */
 export class TypeWalker {
   readonly declarations = new Set<ts.Declaration>();
+  /** The project files declaring the object types visited, anonymous ones too (an inferred type's shape is written where its value is). */
+  readonly files = new Set<string>();
   readonly #stack: ts.Type[] = [];
   readonly #done = new Set<ts.Type>();
 
   constructor(
     private readonly checker: ts.TypeChecker,
     private readonly program: ts.Program,
+    /** What the walked type is for, in problems: "(tool arguments are JSON)". */
+    private readonly values = "tool arguments",
   ) {}
 
   /** The first problem in `type`, or `undefined` when all of it has a JSON Schema. */
@@ -85,7 +89,7 @@ export class TypeWalker {
     const { checker } = this;
     const flags = type.flags;
     const problem = (what: string): TypeProblem => ({ path, typeText: checker.typeToString(type), what, ...(declaredAt ? { declaredAt } : {}) });
-    const noSchema = (thing: string, why = "") => problem(`${thing} has no JSON Schema equivalent${why} (tool arguments are JSON)`);
+    const noSchema = (thing: string, why = "") => problem(`${thing} has no JSON Schema equivalent${why} (${this.values} are JSON)`);
     this.#collect(type.aliasSymbol);
     if (flags & (TS.TypeFlags.Any | TS.TypeFlags.Unknown | TS.TypeFlags.Undefined | TS.TypeFlags.Void | TS.TypeFlags.Null)) return undefined;
     if (flags & TS.TypeFlags.Never) return problem("no value has this type");
@@ -117,6 +121,7 @@ export class TypeWalker {
     if (checker.getSignaturesOfType(type, TS.SignatureKind.Call).length > 0) return noSchema("a function");
     if (symbol !== undefined && NOT_JSON.has(symbol.name) && this.#isLibrary(symbol)) return noSchema(`a ${symbol.name}`);
     this.#collect(symbol);
+    this.#collectFiles(symbol);
     this.#stack.push(type);
     try {
       if (checker.isArrayType(type) || checker.isTupleType(type)) {
@@ -157,15 +162,25 @@ export class TypeWalker {
     }
   }
 
+  /** Records the files a project type is declared in, anonymous ones (type and object literals) too. */
+  #collectFiles(symbol: ts.Symbol | undefined): void {
+    if (symbol === undefined || this.#isLibrary(symbol)) return;
+    for (const declaration of symbol.declarations ?? []) this.files.add(declaration.getSourceFile().fileName);
+  }
+
   #isShape(node: ts.Node | undefined): boolean {
     return node !== undefined && (TS.isClassLike(node) || TS.isInterfaceDeclaration(node) || TS.isTypeAliasDeclaration(node));
   }
 
-  /** Declared in TypeScript's default lib or in a declaration file (a package's types). */
   #isLibrary(symbol: ts.Symbol | undefined): boolean {
-    const source = symbol?.declarations?.[0]?.getSourceFile();
-    return source !== undefined && (this.program.isSourceFileDefaultLibrary(source) || source.isDeclarationFile);
+    return isLibrarySymbol(symbol, this.program);
   }
+}
+
+/** Declared in TypeScript's default lib or in a declaration file (a package's types). */
+export function isLibrarySymbol(symbol: ts.Symbol | undefined, program: ts.Program): boolean {
+  const source = symbol?.declarations?.[0]?.getSourceFile();
+  return source !== undefined && (program.isSourceFileDefaultLibrary(source) || source.isDeclarationFile);
 }
 
 function isPrivate(property: ts.Symbol): boolean {

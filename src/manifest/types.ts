@@ -55,6 +55,8 @@ export interface ManifestTool {
   description?: string;
   /** One entry per parameter, by position (`this` parameters left out). */
   parameters: ManifestParameter[];
+  /** The schema of the method's result (a `Promise` unwrapped), when it is an object type: the tool's output schema. */
+  output?: JSONSchemaObject;
 }
 
 /** How the argument is turned into what the method receives (see `convert`). */

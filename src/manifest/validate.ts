@@ -50,6 +50,8 @@ function checkTool(tool: unknown, at: string, fail: (pointer: string, problem: s
   for (const key of ["name", "description", "compiledFile"]) if (entry[key] !== undefined && typeof entry[key] !== "string") fail(`${at}/${key}`, "must be a string when present");
   if (!Array.isArray(entry.parameters)) fail(`${at}/parameters`, "must be an array");
   (entry.parameters as unknown[]).forEach((parameter, index) => checkParameter(parameter, `${at}/parameters/${index}`, fail));
+  // Whether it describes an object is the scanner's to say (with the tool's name), as for `@Tool({ output })`.
+  if (entry.output !== undefined && !isObject(entry.output)) fail(`${at}/output`, "must be a JSON Schema object when present");
 }
 
 function checkParameter(parameter: unknown, at: string, fail: (pointer: string, problem: string) => never): asserts parameter is ManifestParameter {

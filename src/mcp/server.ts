@@ -14,6 +14,7 @@ import { toolMethodsOf } from "../decorators/metadata";
 import { exportTools, type ExportBinding } from "../providers/adapter";
 import { mcp, toMcpResult, type McpTool } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
+import { invalidOutput } from "../runtime/result";
 import { functionInsteadOfInstance } from "../scanner/instance-expected";
 import { Toolkit, type ToolSource } from "../toolkit";
 import type { Tool, ToolContext, ToolResult } from "../types";
@@ -106,11 +107,12 @@ function declarations(toolkit: McpToolkit): Declarations {
 
 /**
  * A low-level MCP `Server` (official SDK) whose `tools/list` returns every tool of the toolkit
- * (name, description, `inputSchema` as toolnexus built it, annotations from `@Tool`) and whose
- * `tools/call` runs the tool through the toolkit. A tool failure is a `CallToolResult` with
- * `isError: true`; an unknown tool is the SDK's invalid-params error; a client's
- * `notifications/cancelled` aborts the tool's `ctx.signal`. Connect it to any SDK transport;
- * `state` becomes every call's `ctx.state`.
+ * (name, description, `inputSchema` as toolnexus built it, `outputSchema` when it has one,
+ * annotations from `@Tool`) and whose `tools/call` runs the tool through the toolkit: its
+ * parts as content blocks, its structured result as `structuredContent`. A tool failure is a
+ * `CallToolResult` with `isError: true`; an unknown tool is the SDK's invalid-params error; a
+ * client's `notifications/cancelled` aborts the tool's `ctx.signal`. Connect it to any SDK
+ * transport; `state` becomes every call's `ctx.state`.
  */
 export function createMcpServer(toolkit: McpToolkit | readonly ToolSource[], options: McpServerOptions & { state?: Record<string, unknown> } = {}): Server {
   return serverFor(asToolkit(toolkit), options, options.state !== undefined ? { state: options.state } : {});
@@ -169,12 +171,22 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       await progress.sent();
       // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the closest names and the valid ones.
       if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, result.output);
-      return toMcpResult(result);
+      return toMcpResult(withStructuredContent(kit.get(bound ?? requested), result));
     } finally {
       release?.();
     }
   });
   return server;
+}
+
+/**
+ * A tool that declares an output schema must answer every success with `structuredContent`
+ * (the client refuses the response otherwise, as a protocol error). Tools made by toolnexus
+ * do; a hand-written `Tool` that does not is told it is at fault, as an `invalid_output` result.
+ */
+function withStructuredContent(tool: Tool | undefined, result: ToolResult): ToolResult {
+  if (tool?.outputSchema === undefined || result.isError || result.structuredContent !== undefined) return result;
+  return invalidOutput(tool.name, ["the result has no structuredContent"]);
 }
 
 /**

@@ -3,7 +3,8 @@ import { sanitizedName, type NameRule } from "../names";
 import { errorMessage, errorResult } from "../runtime/result";
 import { validatesArguments } from "../runtime/run-contract";
 import { ChangeLog, type SchemaChange } from "../schema/lowering";
-import type { JSONSchemaObject, Tool, ToolContext, ToolErrorKind, ToolResult } from "../types";
+import { describePart, textForm, type UnsentContent } from "../runtime/content";
+import type { JSONSchemaObject, Tool, ToolContent, ToolContext, ToolErrorKind, ToolResult } from "../types";
 import { decodeWith, type MaybeCodec } from "./codec";
 
 /** Options every exporter takes. */
@@ -65,6 +66,33 @@ export interface ProviderAdapter<Declarations = unknown, Options extends ExportO
   reply(calls: readonly ParsedCall[], results: readonly ToolResult[]): Reply;
   /** A reply with no results, where `reply` gives none for no calls: what pending approvals are attached to. */
   emptyReply?(): Reply;
+  /**
+   * Whether a result part (an image, audio, a file, a link) reaches the model through this
+   * provider's result message: `undefined` when it does, else why not. Left out: results carry
+   * text only. `reply` gets results whose parts were fitted by it (see `fitResult`).
+   */
+  carries?(part: Exclude<ToolContent, { type: "text" }>, options: Options): string | undefined;
+}
+
+/**
+ * `result` as `adapter` can send it: each part it cannot carry replaced by a text note the
+ * model reads, and listed in `metadata.unsentContent`. Nothing is dropped silently.
+ */
+export function fitResult<O extends ExportOptions>(adapter: ProviderAdapter<unknown, O>, result: ToolResult, options: O): ToolResult {
+  if (result.content === undefined) return result;
+  const unsent: UnsentContent[] = [];
+  const content = result.content.map((part, index): ToolContent => {
+    if (part.type === "text") return part;
+    const reason = adapter.carries === undefined ? `${adapter.id} tool results carry text only` : adapter.carries(part, options);
+    if (reason === undefined) return part;
+    unsent.push({ index, type: part.type, ...("mimeType" in part && part.mimeType !== undefined ? { mimeType: part.mimeType } : {}), reason });
+    return { type: "text", text: `[${describePart(part)} not sent: ${reason}]` };
+  });
+  if (unsent.length === 0) return result;
+  const earlier = Array.isArray(result.metadata?.unsentContent) ? (result.metadata.unsentContent as UnsentContent[]) : [];
+  // A text form made from the parts is made again, so that it says what was not sent; one the tool wrote stays.
+  const output = result.output === textForm(result.content) ? textForm(content) : result.output;
+  return { ...result, output, content, metadata: { ...result.metadata, unsentContent: [...earlier, ...unsent] } };
 }
 
 /** How the calls of one export find their tools: exported name → tool name and the way back. */

@@ -3,8 +3,9 @@ import type { NameRule } from "../names";
 import { canonicalSchema } from "../schema/canonical";
 import { appendSentence, ChangeLog, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
 import { childPointer } from "../subschemas";
-import { isSchemaObject, type JSONSchemaObject } from "../types";
-import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { textForm } from "../runtime/content";
+import { isSchemaObject, type JSONSchemaObject, type ToolContent, type ToolResult } from "../types";
+import { callFrom, field, readEntries, type ExportOptions, type ParsedCall, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, renamedKeys, tokenCodec, unionCodec, valueKey, type MaybeCodec, type UnionBranch } from "./codec";
 
 // ---- Declarations ----------------------------------------------------------------------
@@ -54,6 +55,15 @@ export type GeminiJsonSchemaTools = [{ functionDeclarations: GeminiJsonSchemaFun
 export interface GeminiExportOptions extends ExportOptions {
   /** Send the full JSON Schema as `parametersJsonSchema` instead of the OpenAPI-subset `parameters`. */
   jsonSchema?: boolean;
+  /**
+   * Whether function responses carry a result's media in `functionResponse.parts` (default
+   * true): PNG, JPEG and WebP images, PDF and plain-text documents, inline or by URI, as Gemini 3
+   * models take them. Set `false` for models that take no parts in a function response (Gemini
+   * 2.5 and earlier answer such a request with a 400): every image, audio, file and link of a
+   * result is then replaced by a text note the model reads, and listed in the result's
+   * `metadata.unsentContent`. `runGemini` follows the options of the latest `toGemini(...)`.
+   */
+  multimodalResults?: boolean;
 }
 
 // ---- Calls in, results out: types ------------------------------------------------------
@@ -67,8 +77,18 @@ export type GeminiResponseLike = { candidates?: Array<{ content?: GeminiContentL
 /** A `generateContent` response, the model's `Content`, its parts, or bare `functionCall`s. */
 export type GeminiCallsInput = GeminiResponseLike | GeminiContentLike | ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike>;
 
+/** Media in a function response: base64 bytes inline, or a file by URI, each with its mime type. */
+export type GeminiFunctionResponseMedia = { inlineData: { mimeType: string; data: string } } | { fileData: { fileUri: string; mimeType: string } };
+
 export type GeminiFunctionResponsePart = {
-  functionResponse: { name: string; response: { output: string } | { error: string }; id?: string };
+  functionResponse: {
+    name: string;
+    /** `output`: the result's text form, or its structured content (the object itself); `error`: the error's text. */
+    response: { output: string | Record<string, unknown> } | { error: string };
+    id?: string;
+    /** The result's images and documents (see `GeminiExportOptions.multimodalResults`). */
+    parts?: GeminiFunctionResponseMedia[];
+  };
 };
 
 /** The one user turn that answers every call: append it to `contents`. */
@@ -108,22 +128,84 @@ export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, Gemini
   reply(calls, results) {
     // Gemini rejects a turn with no parts: with no calls there is nothing to append.
     if (calls.length === 0) return undefined;
-    return {
-      role: "user",
-      parts: calls.map((call, i) => {
-        const result = results[i]!;
-        // Vertex rejects an `id` the call did not carry: echo it only when present.
-        return {
-          functionResponse: {
-            name: call.name,
-            response: result.isError ? { error: result.output } : { output: result.output },
-            ...(call.id !== undefined ? { id: call.id } : {}),
-          },
-        };
-      }),
-    };
+    return { role: "user", parts: calls.map((call, i) => functionResponsePart(call, results[i]!)) };
   },
+  carries: (part, options) => (options.multimodalResults === false ? "this model takes no media in function responses" : refusedMedia(part)),
 };
+
+// ---- Results out: media in function responses ----------------------------------------------
+
+/** The media types Google documents for function responses: PNG, JPEG and WebP images; PDF and plain-text documents. */
+const RESPONSE_MEDIA_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"]);
+
+/** Mime types by file extension, for media sent by URL without one. */
+const MEDIA_TYPE_BY_EXTENSION: Readonly<Record<string, string>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  pdf: "application/pdf",
+  txt: "text/plain",
+};
+
+const TAKEN_MEDIA = "they take PNG, JPEG and WebP images, PDF and plain text";
+
+function functionResponsePart(call: ParsedCall, result: ToolResult): GeminiFunctionResponsePart {
+  const media = (result.content ?? []).flatMap(mediaPart);
+  // Vertex rejects an `id` the call did not carry: echo it only when present.
+  return {
+    functionResponse: {
+      name: call.name,
+      response: responseOf(result),
+      ...(call.id !== undefined ? { id: call.id } : {}),
+      ...(media.length > 0 ? { parts: media } : {}),
+    },
+  };
+}
+
+/**
+ * `{ output }` or `{ error }`. With parts, their text form: the text parts, and a note for
+ * each medium (sent beside it in `parts`, or not sent and why), so the model reads them in order.
+ */
+function responseOf(result: ToolResult): GeminiFunctionResponsePart["functionResponse"]["response"] {
+  const text = result.content !== undefined && result.content.length > 0 ? textForm(result.content) : result.output;
+  if (result.isError) return { error: text };
+  return { output: result.structuredContent ?? text };
+}
+
+/** A part as function-response media; nothing for text (it is in the response) and for media Gemini does not take. */
+function mediaPart(part: ToolContent): GeminiFunctionResponseMedia[] {
+  if (part.type === "text" || refusedMedia(part) !== undefined) return [];
+  if ("data" in part) return [{ inlineData: { mimeType: part.mimeType, data: part.data } }];
+  if ("url" in part) return [{ fileData: { fileUri: part.url, mimeType: mediaTypeOf(part)! } }];
+  return [];
+}
+
+/** Why Gemini cannot take `part` in a function response, or undefined when it can. */
+function refusedMedia(part: Exclude<ToolContent, { type: "text" }>): string | undefined {
+  if (part.type === "resource_link") return "Gemini function responses carry no resource links";
+  if (part.type === "audio") return `Gemini function responses carry no audio (${TAKEN_MEDIA})`;
+  const mimeType = mediaTypeOf(part);
+  if (mimeType === undefined) return `Gemini needs the mime type of media sent by URL (${TAKEN_MEDIA})`;
+  if (!RESPONSE_MEDIA_TYPES.has(mimeType.toLowerCase())) return `Gemini function responses take no ${mimeType} (${TAKEN_MEDIA})`;
+  return undefined;
+}
+
+/** The declared mime type, or for media by URL without one, the one its file extension names. */
+function mediaTypeOf(part: Extract<ToolContent, { type: "image" | "file" }>): string | undefined {
+  if (part.mimeType !== undefined) return part.mimeType;
+  if (!("url" in part)) return undefined;
+  const extension = /\.([a-z0-9]+)$/i.exec(pathOf(part.url))?.[1]?.toLowerCase();
+  return extension === undefined ? undefined : MEDIA_TYPE_BY_EXTENSION[extension];
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
 
 // ---- Dialect: JSON Schema → Gemini's OpenAPI 3.0 subset -------------------------------------
 

@@ -1,7 +1,7 @@
 import type { NameRule } from "../names";
-import { plainObjectRoot, type ChangeLog } from "../schema/lowering";
+import { ChangeLog, plainObjectRoot } from "../schema/lowering";
 import { mapSubschemas } from "../subschemas";
-import type { JSONSchemaObject, Tool, ToolResult } from "../types";
+import type { JSONSchemaObject, Tool, ToolContent, ToolResult } from "../types";
 import { callFrom, type ExportOptions, type ProviderAdapter } from "./adapter";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
@@ -19,16 +19,102 @@ export type McpTool = {
   title?: string;
   description: string;
   inputSchema: JSONSchemaObject & { type: "object" };
+  /** What the tool's `structuredContent` looks like (clients check results against it). */
+  outputSchema?: JSONSchemaObject & { type: "object" };
   annotations?: McpToolAnnotations;
 };
 
 // ---- Results out (`tools/call`) --------------------------------------------------------
 
-export type McpCallToolResult = { content: Array<{ type: "text"; text: string }>; isError: boolean };
+/** A content block of a `CallToolResult`. */
+export type McpContent =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string }
+  | { type: "audio"; data: string; mimeType: string }
+  | { type: "resource"; resource: McpEmbeddedResource }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string };
 
-/** A tool failure is a result with `isError: true`, never a JSON-RPC error. */
+/** A file carried in the result itself: its text (for readable text files) or its bytes as base64 `blob`. */
+export type McpEmbeddedResource = { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
+
+export type McpCallToolResult = { content: McpContent[]; structuredContent?: Record<string, unknown>; isError: boolean };
+
+/**
+ * A result as MCP's `CallToolResult`: its parts as content blocks (inline images and audio as
+ * such, inline files as embedded resources, anything by URL as a `resource_link`), or its text;
+ * `structuredContent` with its JSON text beside it. A tool failure is a result with
+ * `isError: true`, never a JSON-RPC error.
+ */
 export function toMcpResult(result: ToolResult): McpCallToolResult {
-  return { content: [{ type: "text", text: result.output }], isError: result.isError };
+  const content = result.content !== undefined && result.content.length > 0 ? result.content.map(mcpContent) : [textBlock(result.output)];
+  // Clients check any structuredContent against the tool's output schema, and an error's need not match it.
+  if (result.structuredContent === undefined || result.isError) return { content, isError: result.isError };
+  return { content: withJsonText(content, result.structuredContent), structuredContent: result.structuredContent, isError: false };
+}
+
+function mcpContent(part: ToolContent, index: number): McpContent {
+  switch (part.type) {
+    case "text":
+      return textBlock(part.text);
+    case "image":
+      return "data" in part ? { type: "image", data: part.data, mimeType: part.mimeType } : resourceLinkBlock(part.url, undefined, part.mimeType);
+    case "audio":
+      return { type: "audio", data: part.data, mimeType: part.mimeType };
+    case "file":
+      return "data" in part ? { type: "resource", resource: embeddedFile(part, index) } : resourceLinkBlock(part.url, part.name, part.mimeType);
+    case "resource_link":
+      return { ...resourceLinkBlock(part.uri, part.name, part.mimeType), ...(part.description !== undefined ? { description: part.description } : {}) };
+  }
+}
+
+function textBlock(text: string): McpContent {
+  return { type: "text", text };
+}
+
+/** MCP requires a link's `name`: the part's, else the last segment of its address. */
+function resourceLinkBlock(uri: string, name: string | undefined, mimeType: string | undefined): Extract<McpContent, { type: "resource_link" }> {
+  return { type: "resource_link", uri, name: name ?? nameFromUri(uri), ...(mimeType !== undefined ? { mimeType } : {}) };
+}
+
+function nameFromUri(uri: string): string {
+  const segment = uri
+    .split(/[?#]/)[0]!
+    .split("/")
+    .filter((s) => s !== "")
+    .pop();
+  if (segment === undefined || /^[a-z][a-z0-9+.-]*:$/i.test(segment)) return uri;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * An inline file as an embedded resource, under an address stable for the result: its name,
+ * else its position. Text files go as text when their bytes are UTF-8.
+ */
+function embeddedFile(part: { data: string; mimeType: string; name?: string }, index: number): McpEmbeddedResource {
+  const uri = `toolnexus://result/${encodeURIComponent(part.name ?? String(index))}`;
+  const text = part.mimeType.startsWith("text/") ? utf8Text(part.data) : undefined;
+  return text !== undefined ? { uri, mimeType: part.mimeType, text } : { uri, mimeType: part.mimeType, blob: part.data };
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The base64 data as text, or undefined when its bytes are not UTF-8. */
+function utf8Text(data: string): string | undefined {
+  try {
+    return UTF8.decode(Buffer.from(data, "base64"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The MCP specification asks for structured content's JSON text in a text block too: added unless a text block already is it. */
+function withJsonText(content: McpContent[], structured: Record<string, unknown>): McpContent[] {
+  const json = JSON.stringify(structured);
+  return content.some((block) => block.type === "text" && block.text === json) ? content : [...content, textBlock(json)];
 }
 
 // ---- The adapter -----------------------------------------------------------------------
@@ -53,12 +139,25 @@ export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | 
         ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
         description: tool.description,
         inputSchema: lowering.schema as McpTool["inputSchema"],
+        ...(tool.outputSchema !== undefined ? { outputSchema: mcpOutputSchema(tool.name, tool.outputSchema) } : {}),
         ...(annotations !== undefined ? { annotations } : {}),
       };
     }),
   readCalls: (params) => [callFrom(params, { name: "name", args: "arguments" })],
   reply: (_calls, results) => (results[0] === undefined ? undefined : toMcpResult(results[0])),
+  // Every kind of part has its content block.
+  carries: () => undefined,
 };
+
+/**
+ * An output schema as MCP declares it: `type: "object"` at the root (an output schema always
+ * describes objects, possibly through a root reference or combinators, which stay as they are
+ * so that clients check results exactly), boolean subschemas in maps and lists as schemas.
+ */
+function mcpOutputSchema(tool: string, schema: JSONSchemaObject): McpTool["outputSchema"] & object {
+  // Nothing here changes what the schema accepts, so there is nothing to report.
+  return withSchemaObjects({ ...schema, type: "object" }, new ChangeLog(tool, undefined)) as McpTool["outputSchema"] & object;
+}
 
 /**
  * Boolean subschemas in maps and lists (where clients expect schema objects) written as

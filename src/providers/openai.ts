@@ -1,8 +1,9 @@
 import type { NameRule } from "../names";
+import { dataUrl, describePart } from "../runtime/content";
 import { appendSentence, ChangeLog, distinctSchemas, mergeAllOf, mergedObject, plainObjectRoot, tupleOf, withRefResolved, definitionAt } from "../schema/lowering";
 import { childPointer, mapSubschemas } from "../subschemas";
-import { isSchemaObject, type JSONSchemaObject } from "../types";
-import { callFrom, field, readEntries, textForModel, type ExportOptions, type Lowering, type ProviderAdapter } from "./adapter";
+import { isSchemaObject, type FileContent, type ImageContent, type JSONSchemaObject, type ToolContent, type ToolResult } from "../types";
+import { callFrom, field, readEntries, type ExportOptions, type Lowering, type ParsedCall, type ProviderAdapter } from "./adapter";
 import { acceptsLazily, arrayCodec, lazyCodec, objectCodec, unionCodec, type MaybeCodec } from "./codec";
 
 // ---- Declarations (Chat Completions) ---------------------------------------------------
@@ -36,14 +37,36 @@ export type OpenAICompletionLike = { choices: Array<{ message: OpenAIMessageLike
 /** A chat completion (its first choice), an assistant message, or its `tool_calls`. */
 export type OpenAICallsInput = OpenAICompletionLike | OpenAIMessageLike | readonly OpenAIToolCallLike[];
 
-/** One per call, to append right after the assistant message. */
+/** The answer to one call, as text: Chat Completions tool messages carry text only. */
 export type OpenAIToolMessage = { role: "tool"; tool_call_id: string; content: string };
+
+/** What the attachments message carries: a text naming a call, then that call's images, audio and PDFs. */
+export type OpenAIAttachmentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string } }
+  | { type: "input_audio"; input_audio: { data: string; format: "wav" | "mp3" } }
+  | { type: "file"; file: { file_data: string; filename: string } };
+
+/**
+ * The images, audio and files of a turn's results, which tool messages cannot carry: one
+ * user message, after every tool message of the turn, each call's parts under a text naming it.
+ */
+export type OpenAIAttachmentsMessage = { role: "user"; content: OpenAIAttachmentPart[] };
+
+/**
+ * A message of the reply to a turn's calls (what `runOpenAI` gives a list of): one tool
+ * message per call, in call order, and, when some results have images, audio or files, one
+ * user message after them carrying those. Append the list as it is, right after the assistant
+ * message: OpenAI wants every tool message directly after the assistant message with the
+ * `tool_calls`, before any user message.
+ */
+export type OpenAIReplyMessage = OpenAIToolMessage | OpenAIAttachmentsMessage;
 
 // ---- The adapter -----------------------------------------------------------------------
 
 export const OPENAI_NAMES: NameRule = { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" };
 
-export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, OpenAIToolMessage[]> = {
+export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, OpenAIReplyMessage[]> = {
   id: "openai",
   names: OPENAI_NAMES,
   lower: lowerOpenAI,
@@ -75,8 +98,105 @@ export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, 
       return call;
     });
   },
-  reply: (calls, results) => calls.map((call, i) => ({ role: "tool", tool_call_id: call.id ?? "", content: textForModel(results[i]!) })),
+  reply(calls, results) {
+    const toolMessages = calls.map((call, i): OpenAIToolMessage => ({ role: "tool", tool_call_id: call.id ?? "", content: toolMessageText(results[i]!) }));
+    const attachments = attachmentsMessage(calls, results);
+    return attachments === undefined ? toolMessages : [...toolMessages, attachments];
+  },
+  carries: carriedByChat,
 };
+
+// ---- Results with parts (Chat Completions) ----------------------------------------------
+
+/** The audio formats a Chat Completions `input_audio` part takes, by mime type. */
+const AUDIO_FORMATS = new Map<string, "wav" | "mp3">([
+  ["audio/wav", "wav"],
+  ["audio/x-wav", "wav"],
+  ["audio/wave", "wav"],
+  ["audio/mpeg", "mp3"],
+  ["audio/mp3", "mp3"],
+]);
+
+/** Images, wav and mp3 audio, and inline PDFs reach the model in the attachments message. */
+function carriedByChat(part: Exclude<ToolContent, { type: "text" }>): string | undefined {
+  switch (part.type) {
+    case "image":
+      return unsupportedImageType(part);
+    case "audio":
+      return !AUDIO_FORMATS.has(part.mimeType) ? `OpenAI Chat Completions takes wav and mp3 audio only (not ${part.mimeType})` : undefined;
+    case "file":
+      if ("url" in part) return "OpenAI Chat Completions takes files as inline data, not by URL";
+      return part.mimeType === "application/pdf" ? undefined : `OpenAI Chat Completions takes PDF files only (not ${part.mimeType})`;
+    case "resource_link":
+      return "OpenAI Chat Completions messages carry no resource links";
+  }
+}
+
+/** A tool message's text: the result's text form, each attachment noted where the model finds it. */
+function toolMessageText(result: ToolResult): string {
+  const text = result.content === undefined ? result.output : result.content.map(partText).join("\n");
+  return result.isError ? `Error: ${text}` : text;
+}
+
+function partText(part: ToolContent): string {
+  if (part.type === "text") return part.text;
+  return carriedByChat(part) === undefined ? `[${describePart(part)}, attached in the user message after the tool results]` : `[${describePart(part)}]`;
+}
+
+/** The user message carrying every call's attachments, in call order; none when no result has any. */
+function attachmentsMessage(calls: readonly ParsedCall[], results: readonly ToolResult[]): OpenAIAttachmentsMessage | undefined {
+  const content = calls.flatMap((call, i) => {
+    const parts = (results[i]!.content ?? []).flatMap(attachmentPart);
+    return parts.length === 0 ? [] : [{ type: "text" as const, text: `Attachments of ${callLabel(call)}:` }, ...parts];
+  });
+  return content.length === 0 ? undefined : { role: "user", content };
+}
+
+function callLabel(call: ParsedCall): string {
+  return call.id === undefined || call.id === "" ? `the ${call.name} tool call` : `tool call ${call.id} (${call.name})`;
+}
+
+function attachmentPart(part: ToolContent): OpenAIAttachmentPart[] {
+  // Text is in the tool message, and so is the note for a part Chat cannot carry.
+  if (part.type === "text" || carriedByChat(part) !== undefined) return [];
+  switch (part.type) {
+    case "image":
+      return [{ type: "image_url", image_url: { url: "url" in part ? part.url : dataUrl(part) } }];
+    case "audio":
+      return [{ type: "input_audio", input_audio: { data: part.data, format: AUDIO_FORMATS.get(part.mimeType)! } }];
+    case "file":
+      return "data" in part ? [{ type: "file", file: { file_data: dataUrl(part), filename: filenameOf(part) } }] : [];
+    default:
+      return [];
+  }
+}
+
+// ---- Shared with the Responses adapter ---------------------------------------------------
+
+/** The image types OpenAI's vision input takes (an image by URL is taken as sent: its type shows only when fetched). */
+const OPENAI_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+
+/** Why OpenAI refuses an inline image of this type, or `undefined` when it takes it. */
+export function unsupportedImageType(part: ImageContent): string | undefined {
+  if ("url" in part || OPENAI_IMAGE_TYPES.has(part.mimeType)) return undefined;
+  return `OpenAI takes PNG, JPEG, WebP and GIF images only (not ${part.mimeType})`;
+}
+
+const EXTENSIONS = new Map([
+  ["application/pdf", "pdf"],
+  ["text/plain", "txt"],
+  ["text/csv", "csv"],
+  ["text/markdown", "md"],
+  ["text/html", "html"],
+  ["application/json", "json"],
+]);
+
+/** The file's name, or one made from its type: OpenAI wants a filename with inline file data. */
+export function filenameOf(part: FileContent): string {
+  if (part.name !== undefined) return part.name;
+  const extension = EXTENSIONS.get(part.mimeType) ?? /^[a-z0-9]+$/.exec(part.mimeType.split("/")[1] ?? "")?.[0];
+  return extension === undefined ? "file" : `file.${extension}`;
+}
 
 // ---- Dialect -----------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import { describeValue } from "./arguments";
 import { compileArgumentCleaner } from "./coerce";
 import { classTransformer, classValidator } from "./dto-libraries";
 import { invokeWithLimits, type Timeout } from "./invoke";
-import { cutText, MAX_ECHOED_PATH } from "./result";
+import { cutText, MAX_ECHOED_PATH, shapedBody, type ResultShape } from "./result";
 import { compileSchemaCheck, type SchemaCheck, type SchemaFindings } from "./validation";
 
 /** How each position of a decorated method is filled. */
@@ -48,6 +48,8 @@ export interface DecoratedToolPlan {
   timeout?: Timeout;
   /** Patterns RE2 cannot run go to JavaScript's engine instead of failing the compile. */
   backtrackingPatterns?: boolean;
+  /** How the method's returns become results (its output schema, the mime type of its bytes). */
+  shape?: ResultShape;
 }
 
 /**
@@ -64,10 +66,11 @@ export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
   // Ajv cannot compile throws there, on each call; the toolkit turns it into an error result.
   let compiled: Compiled | undefined;
   const hasDtos = bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
-  const call =
+  const invoked =
     invoke === undefined
       ? (positional: unknown[]) => method.apply(instance, positional)
       : (positional: unknown[], args: Record<string, unknown>, ctx: ToolContext) => invoke({ tool: name, method, methodName, positional, args, ctx });
+  const call = shapedBody(invoked, plan.shape);
   const body = !hasDtos
     ? // Nothing to await before the call: call in the same tick.
       (args: Record<string, unknown>, ctx: ToolContext) => call(compiled!.positional(args, ctx), args, ctx)

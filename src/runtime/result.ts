@@ -1,4 +1,5 @@
-import type { ToolErrorKind, ToolResult } from "../types";
+import { isObject, type ToolContent, type ToolErrorKind, type ToolResult } from "../types";
+import { binaryPart, isToolContent, textForm, withinSizeCap } from "./content";
 
 /**
  * The most characters of error text one call sends back to a model: enough for every problem
@@ -58,34 +59,170 @@ export function isToolResult(value: unknown): value is ToolResult {
   return typeof value === "object" && value !== null && typeof (value as ToolResult).output === "string" && typeof (value as ToolResult).isError === "boolean";
 }
 
+/** What a tool says about its results: the mime type of bytes it returns, and the check of structured results. */
+export interface ResultShape {
+  tool: string;
+  /** The mime type of a `Buffer`/`Uint8Array` the body returns (otherwise recognized from the bytes). */
+  mimeType?: string;
+  /** The problems of a structured result against the tool's output schema (none: it matches). */
+  checkOutput?: (value: Record<string, unknown>) => string[];
+}
+
 /**
  * What a tool returned, as a result: strings as they are, `undefined` as "", a `ToolResult`
  * taken over (each field read once, so a getter cannot answer one thing to the check and
- * another to the message), anything else as JSON. Never throws: a value that cannot be
- * read or serialized becomes an `execution_failed` result.
+ * another to the message), a part (`image(...)`, ...), a list of parts or bytes as `content`
+ * with its text form in `output`, and anything else as JSON: with an output schema (`shape`),
+ * as `structuredContent` checked against it. Never throws: a value that cannot be read or
+ * serialized becomes an `execution_failed` result, a structured result that does not match
+ * an `invalid_output` one.
  */
-export function toToolResult(value: unknown): ToolResult {
+export function toToolResult(value: unknown, shape?: ResultShape): ToolResult {
+  if (shape?.checkOutput !== undefined) return structuredOrError(value, shape);
   if (typeof value === "string") return { output: value, isError: false };
   if (typeof value === "bigint") return { output: value.toString(), isError: false };
   if (value === undefined) return { output: "", isError: false };
   // Everything below may run user getters (a Proxy, a throwing `output`, `toJSON`).
   try {
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer) return bytesResult(value, shape);
+    const parts = partsOf(value);
+    if (parts !== undefined) return contentResult(parts);
     if (typeof value === "object" && value !== null && "output" in value && "isError" in value) {
-      const { output, isError, metadata } = value as Record<string, unknown>;
-      if (typeof output === "string" && typeof isError === "boolean") {
-        // A result toolnexus made from a throw (an integration's pipeline) keeps it for onError.
-        const made = thrownBy(value as ToolResult);
-        const kept = (result: ToolResult) => (made === undefined ? result : carryingThrown(result, made.thrown));
-        if (metadata === undefined) return kept(boundedResult(output, isError));
-        if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) return kept(boundedResult(output, isError, { ...metadata }));
-        const got = metadata === null ? "null" : Array.isArray(metadata) ? "an array" : typeof metadata;
-        return errorResult("execution_failed", `The tool returned a result whose metadata is not an object (got ${got}).`);
-      }
+      const taken = takenResult(value as Record<string, unknown>, shape);
+      if (taken !== undefined) return taken;
     }
     return { output: safeJsonStringify(value) ?? "", isError: false };
   } catch (error) {
     return failedWith(error, `The tool's result could not be serialized: ${errorMessage(error)}`);
   }
+}
+
+/**
+ * A tool body whose return is made a result by the tool's own `shape` (its output schema, the
+ * mime type of its bytes), before the call's limits take it over as it is. Throws and
+ * rejections pass through.
+ */
+export function shapedBody<P extends unknown[]>(body: (...args: P) => unknown, shape: ResultShape | undefined): (...args: P) => unknown {
+  if (shape === undefined) return body;
+  const convert = (value: unknown) => toToolResult(value, shape);
+  return (...args) => {
+    const value = body(...args);
+    return typeof (value as PromiseLike<unknown> | null)?.then === "function" ? Promise.resolve(value).then(convert) : convert(value);
+  };
+}
+
+function bytesResult(bytes: Uint8Array | ArrayBuffer, shape: ResultShape | undefined): ToolResult {
+  let part: ToolContent;
+  try {
+    part = binaryPart(bytes, shape?.mimeType);
+  } catch (error) {
+    return failedWith(error, errorMessage(error));
+  }
+  return contentResult([part]);
+}
+
+/** A part, or a non-empty list of parts, each copied (read once) and well formed; otherwise undefined. */
+function partsOf(value: unknown): ToolContent[] | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    const copies = value.map((item: unknown) => (typeof item === "object" && item !== null ? { ...item } : item));
+    return copies.every(isToolContent) ? copies : undefined;
+  }
+  if (typeof value !== "object" || value === null || !("type" in value)) return undefined;
+  const copy: unknown = { ...value };
+  return isToolContent(copy) ? [copy] : undefined;
+}
+
+/** A result of parts: their text form as `output`, binary parts over the size cap replaced by notes. */
+function contentResult(parts: ToolContent[]): ToolResult {
+  const { content, unsent } = withinSizeCap(parts);
+  const metadata = unsent.length > 0 ? { unsentContent: unsent } : undefined;
+  return { output: textForm(content), isError: false, content, ...(metadata !== undefined ? { metadata } : {}) };
+}
+
+/** A `ToolResult` the body returned, read once and checked; undefined when it is not one after all. */
+function takenResult(value: Record<string, unknown>, shape: ResultShape | undefined): ToolResult | undefined {
+  const { output, isError, metadata, content, structuredContent } = value;
+  if (typeof output !== "string" || typeof isError !== "boolean") return undefined;
+  if (metadata !== undefined && !isObject(metadata)) {
+    const got = metadata === null ? "null" : Array.isArray(metadata) ? "an array" : typeof metadata;
+    return errorResult("execution_failed", `The tool returned a result whose metadata is not an object (got ${got}).`);
+  }
+  // A result toolnexus made from a throw (an integration's pipeline) keeps it for onError.
+  const made = thrownBy(value as unknown as ToolResult);
+  const kept = (result: ToolResult) => (made === undefined ? result : carryingThrown(result, made.thrown));
+  const base = boundedResult(output, isError, metadata === undefined ? undefined : { ...metadata });
+  let result: ToolResult = base;
+  if (content !== undefined) {
+    const parts = Array.isArray(content) ? partsOf(content) : undefined;
+    if (parts === undefined && !(Array.isArray(content) && content.length === 0)) {
+      return errorResult(
+        "execution_failed",
+        'The tool returned a result whose content is not a list of parts ({ type: "text" | "image" | "audio" | "file" | "resource_link", ... }).',
+      );
+    }
+    if (parts !== undefined) {
+      // Parts are what providers that take them get: text the tool wrote only in `output` goes in front, not lost.
+      const ownText = result.output !== "" && result.output !== textForm(parts) && !parts.some((part) => part.type === "text");
+      const withText = ownText ? [{ type: "text" as const, text: result.output }, ...parts] : parts;
+      const { content: capped, unsent } = withinSizeCap(withText);
+      // An empty text form would leave providers that take text only with nothing to read.
+      const output = result.output === "" ? textForm(capped) : result.output;
+      result = { ...result, output, content: capped, ...(unsent.length > 0 ? { metadata: { ...result.metadata, unsentContent: unsent } } : {}) };
+    }
+  }
+  if (structuredContent !== undefined) {
+    if (!isObject(structuredContent)) return errorResult("execution_failed", "The tool returned a result whose structuredContent is not a JSON object.");
+    const structured = plainCopy(structuredContent);
+    const problems = isError ? [] : (shape?.checkOutput?.(structured) ?? []);
+    if (problems.length > 0) return invalidOutput(shape!.tool, problems);
+    result = { ...result, structuredContent: structured };
+  }
+  return kept(result);
+}
+
+/**
+ * What a tool with an output schema returned: an object (its structured form, checked), or a
+ * `ToolResult` with `structuredContent` (checked) or with `isError`. Anything else breaks the
+ * schema's promise (an MCP client refuses such a result), so it is `invalid_output`.
+ */
+function structuredOrError(value: unknown, shape: ResultShape): ToolResult {
+  try {
+    if (typeof value === "object" && value !== null && "output" in value && "isError" in value) {
+      const taken = takenResult(value as Record<string, unknown>, shape);
+      if (taken !== undefined) {
+        if (taken.isError || taken.structuredContent !== undefined) return taken;
+        return invalidOutput(shape.tool, ["the result has no structuredContent"]);
+      }
+    }
+    return structuredResult(value, shape);
+  } catch (error) {
+    return failedWith(error, `The tool's result could not be serialized: ${errorMessage(error)}`);
+  }
+}
+
+/** A plain value returned by a tool with an output schema: its structured form, checked. */
+function structuredResult(value: unknown, shape: ResultShape): ToolResult {
+  const json = safeJsonStringify(value);
+  const structured: unknown = json === undefined ? undefined : JSON.parse(json);
+  if (!isObject(structured) || Array.isArray(value) || value instanceof Uint8Array || isToolContent(value)) {
+    const got = structured === undefined ? "nothing" : Array.isArray(structured) ? "a list" : isObject(structured) ? "content parts" : typeof structured;
+    return invalidOutput(shape.tool, [`the result must be an object that matches the output schema, got ${got}`]);
+  }
+  const problems = shape.checkOutput!(structured);
+  if (problems.length > 0) return invalidOutput(shape.tool, problems);
+  return { output: json!, isError: false, structuredContent: structured };
+}
+
+function plainCopy(value: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(safeJsonStringify(value) ?? "{}") as Record<string, unknown>;
+}
+
+/** The result of a tool whose structured result does not match its output schema (a fault of the tool, not the model). */
+export function invalidOutput(tool: string, problems: string[]): ToolResult {
+  const listed = problems.slice(0, 20).map((problem) => `- ${cutText(problem, 400)}`);
+  const more = problems.length > listed.length ? [`... and ${problems.length - listed.length} more`] : [];
+  return errorResult("invalid_output", [`Tool "${tool}" returned a result that does not match its output schema:`, ...listed, ...more].join("\n"), { tool });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { checkDescription, checkName, checkTimeout } from "../define-tool";
 import { managedTool } from "../runtime/run-contract";
 import { policyOf } from "../control/policy";
-import { markScanned, ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord } from "../decorators/metadata";
+import { markScanned, ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord, type ToolOptions } from "../decorators/metadata";
 import { ScanError } from "../errors";
 import { ManifestError } from "../manifest/errors";
 import { manifestForClass, resolveManifest, type ClassManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
@@ -9,6 +9,9 @@ import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type 
 import { KEEP_CLASS_NAMES, KEEP_PARAMETER_NAMES, looksMinified, methodLooksMinified } from "../manifest/minified";
 import { MANIFEST_ENV, MANIFEST_FILE, type ManifestParameter, type ManifestTool } from "../manifest/types";
 import { decoratedRunner, type MethodInvoker, type ParameterBinding } from "../runtime/decorated";
+import { resultShapeOf } from "../runtime/output-schema";
+import { resultDeclarationProblem } from "../schema/output-schema";
+import type { ResultShape } from "../runtime/result";
 import { backtrackingPatterns } from "../runtime/validation";
 import { canonicalSchema } from "../schema/canonical";
 import { discriminatedUnionsForValidation } from "../schema/discriminated-unions";
@@ -147,6 +150,9 @@ function buildTool(
   } catch (error) {
     throw new ScanError(`${where}: ${(error as Error).message}${description === undefined ? ` Use @Tool("what it does").${note}` : ""}`);
   }
+  const outputSchema = outputSchemaOf(where, options.output, entry?.output);
+  const declarationProblem = resultDeclarationProblem({ outputSchema, mimeType: options.mimeType });
+  if (declarationProblem !== undefined) throw new ScanError(`${where}: ${declarationProblem}.`);
   const built = buildParameters(where, prototype, propertyKey, method as Function, entry && { entry, name: ownName, source: index!.source }, note);
   const { inputSchema, bindings } = built;
   if (options.backtrackingPatterns !== true) refuseBacktrackingPatterns(where, inputSchema, bindings);
@@ -161,12 +167,14 @@ function buildTool(
     ...(invoke !== undefined ? { invoke } : { instance }),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     ...(options.backtrackingPatterns === true ? { backtrackingPatterns: true } : {}),
+    ...shapeField(resultShapeOf(name, { outputSchema, mimeType: options.mimeType })),
   });
   return managedTool(
     {
       name,
       description: description!,
       inputSchema,
+      ...(outputSchema !== undefined ? { outputSchema } : {}),
       source: "decorator",
       ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
       ...policy!,
@@ -176,6 +184,21 @@ function buildTool(
     true,
   );
 }
+
+/** `@Tool({ output })` (a DTO class or a schema) wins over the manifest's, inferred from the return type. */
+function outputSchemaOf(where: string, declared: ToolOptions["output"], fromManifest: JSONSchemaObject | undefined): JSONSchemaObject | undefined {
+  if (declared === undefined) return fromManifest;
+  if (typeof declared !== "function") return declared;
+  if (!isUserClass(declared)) throw new ScanError(`${where}: @Tool({ output }) takes a DTO class or a JSON Schema (got ${(declared as Function).name || "a function"}).`);
+  try {
+    refuseReservedPropertyNames(declared);
+    return schemaForClass(declared);
+  } catch (error) {
+    throw located(`${where} (its output ${declared.name})`, error);
+  }
+}
+
+const shapeField = (shape: ResultShape | undefined) => (shape === undefined ? {} : { shape });
 
 function buildParameters(
   where: string,

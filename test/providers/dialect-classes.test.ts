@@ -59,31 +59,36 @@ const OK: Reply = { isError: false, text: "ok" };
 async function callGemini(kit: Toolkit, name: string, args: Args): Promise<Reply> {
   const turn = await kit.runGemini({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name, args } }] } }] });
   const response = turn!.parts[0]!.functionResponse.response;
-  return "error" in response ? { isError: true, text: response.error } : { isError: false, text: response.output };
+  return "error" in response
+    ? { isError: true, text: response.error }
+    : { isError: false, text: typeof response.output === "string" ? response.output : JSON.stringify(response.output) };
 }
 
 async function callOpenAIChat(kit: Toolkit, name: string, args: string): Promise<Reply> {
   const [message] = await kit.runOpenAI({
     choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: args } }] } }],
   });
-  return { isError: message!.content.startsWith("Error: "), text: message!.content };
+  if (message?.role !== "tool") throw new Error("expected the call's tool message first");
+  return { isError: message.content.startsWith("Error: "), text: message.content };
 }
 
 async function callOpenAIResponses(kit: Toolkit, name: string, args: string): Promise<Reply> {
   const [item] = await kit.runOpenAIResponses({ output: [{ type: "function_call", call_id: "call_1", name, arguments: args }] });
-  return { isError: item!.output.startsWith("Error: "), text: item!.output };
+  if (typeof item?.output !== "string") throw new Error("expected a text output");
+  return { isError: item.output.startsWith("Error: "), text: item.output };
 }
 
 async function callAnthropic(kit: Toolkit, name: string, args: Args): Promise<Reply> {
   const turn = await kit.runAnthropic({ content: [{ type: "tool_use", id: "toolu_1", name, input: args }] });
   const block = turn!.content[0]!;
+  if (typeof block.content !== "string") throw new Error("expected a text tool_result");
   return { isError: block.is_error === true, text: block.content };
 }
 
 async function callBedrock(kit: Toolkit, name: string, args: Args): Promise<Reply> {
   const turn = await kit.runBedrock({ output: { message: { content: [{ toolUse: { toolUseId: "tooluse_1", name, input: args } }] } } });
   const { toolResult } = turn!.content[0]!;
-  return { isError: toolResult.status === "error", text: toolResult.content[0]!.text };
+  return { isError: toolResult.status === "error", text: toolResult.content[0]!.text ?? "" };
 }
 
 function expectNoViolations(violations: Violation[]): void {

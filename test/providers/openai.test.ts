@@ -1,4 +1,4 @@
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool } from "openai/resources/chat/completions";
 import { ExportError, toOpenAI, Toolkit } from "../../src";
 import { assistantMessage, chatCompletion, parallelToolCalls, slowThenFast, textOnlyCompletion } from "./fixtures/openai";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
@@ -96,14 +96,14 @@ describe("runOpenAI round trip", () => {
 
   it("the result can be appended to the SDK's message list", async () => {
     const toolMessages = await makeKit().toolkit.runOpenAI(chatCompletion);
-    const asParams: ChatCompletionToolMessageParam[] = toolMessages;
+    const asParams: ChatCompletionMessageParam[] = toolMessages;
     const conversation: ChatCompletionMessageParam[] = [
       { role: "user", content: "weather?" },
       { role: "assistant", content: null, tool_calls: parallelToolCalls },
       ...toolMessages,
     ];
     expect(conversation).toHaveLength(2 + 4);
-    expect(asParams.map((m) => m.tool_call_id)).toEqual(["call_a", "call_b", "call_c", "call_d"]);
+    expect(asParams.map((m) => (m.role === "tool" ? m.tool_call_id : m.role))).toEqual(["call_a", "call_b", "call_c", "call_d"]);
     const direct: ChatCompletionMessageParam[] = await makeKit().toolkit.runOpenAI(chatCompletion);
     expect(direct).toHaveLength(4);
   });

@@ -85,7 +85,8 @@ const toolkit = new Toolkit([new LimitsService(), raw, rawNumber]);
 
 async function viaOpenAI(name: string, argumentsText: string): Promise<string> {
   const [answer] = await toolkit.runOpenAI([{ id: "call_1", type: "function", function: { name, arguments: argumentsText } }]);
-  return answer!.content;
+  if (answer?.role !== "tool") throw new Error("expected a tool message");
+  return answer.content;
 }
 
 function expectClearError(result: { output: string; isError: boolean; metadata?: Record<string, unknown> }, tool: string, argument: string, says: RegExp): void {

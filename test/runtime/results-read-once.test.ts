@@ -82,7 +82,7 @@ async function providerTexts(name: string): Promise<Array<[string, unknown]>> {
     ["openai-responses", responses[0]!.output],
     ["anthropic", anthropic!.content[0]!.content],
     ["bedrock", bedrock!.content[0]!.toolResult.content[0]!.text],
-    ["mcp", mcp.content[0]!.text],
+    ["mcp", mcp.content[0]?.type === "text" ? mcp.content[0].text : undefined],
   ];
 }
 

@@ -58,7 +58,7 @@ describe("a signal shared by a thousand calls", () => {
       const messages = await pending;
       await settleEmitted();
       expect(messages).toHaveLength(CALLS);
-      expect(messages.every((message, i) => message.tool_call_id === `call_${i}` && message.content === `waited for ${i}`)).toBe(true);
+      expect(messages.every((message, i) => message.role === "tool" && message.tool_call_id === `call_${i}` && message.content === `waited for ${i}`)).toBe(true);
       expect(abortListeners(controller.signal)).toBeLessThanOrEqual(1);
       expect(warnings.names.filter((name) => name === "MaxListenersExceededWarning")).toEqual([]);
     } finally {
