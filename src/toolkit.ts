@@ -135,6 +135,14 @@ interface Entry {
 /** How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred without `approve`), or resumed with a decision. */
 type ApprovalMode = "ask" | "defer" | "approved" | { denied: string | undefined };
 
+/** How `execute` treats the approval step (see `Toolkit.execute`). */
+export interface ExecuteOptions {
+  /** A person already decided on this call through the host's framework: `true` approved, `false` denied. */
+  approved?: boolean;
+  /** Why it was denied, for the model (with `approved: false`). */
+  reason?: string;
+}
+
 /** A call run* hand back for approval: its result slot is filled when it is resumed. */
 const DEFERRED = Symbol("toolnexus.deferred");
 type DeferredResult = ToolResult & { [DEFERRED]: { tool: string; args: Record<string, unknown> } };
@@ -236,9 +244,15 @@ export class Toolkit {
   /**
    * Runs one call. `args` is an object or a JSON string of one. Never rejects: unknown tools,
    * bad arguments, throws, timeouts and aborts are all `ToolResult`s with `isError: true`.
+   *
+   * `options.approved` is for hosts whose own framework asked a person about this very call
+   * (the AI SDK's and the Agents SDK's tool approvals): `true` runs it without the approval
+   * step, `false` answers `denied` without running it. Visibility, authorization and the other
+   * seams apply as always.
    */
-  execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult> {
-    return this.#run(name, args, ctx, undefined, "ask", name);
+  execute(name: string, args: unknown, ctx?: ToolContext, options: ExecuteOptions = {}): Promise<ToolResult> {
+    const mode: ApprovalMode = options.approved === undefined ? "ask" : options.approved ? "approved" : { denied: options.reason };
+    return this.#run(name, args, ctx, undefined, mode, name);
   }
 
   /** One call, traced when tracing is on, with its failure reported when the toolkit observes failures. */
