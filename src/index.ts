@@ -6,10 +6,20 @@ export { Args } from "./decorators/args.decorator";
 export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorators/metadata";
 
 // Build: tools from functions and from decorated instances.
-export { defineTool, type DefineToolOptions } from "./define-tool";
+export { defineTool, type DefineStandardToolOptions, type DefineToolOptions } from "./define-tool";
 export { scanTools, type ScanOptions } from "./scanner/scan-tools";
 export { loadManifest, ManifestError, MANIFEST_ENV, MANIFEST_FILE, type ManifestOption, type ToolnexusManifest } from "./manifest";
-export { Toolkit, isTool, MAX_LISTED_TOOLS, type ErrorTextPolicy, type ExecuteOptions, type ProviderReplies, type ToolFailure, type ToolSource, type ToolkitOptions } from "./toolkit";
+export {
+  Toolkit,
+  isTool,
+  MAX_LISTED_TOOLS,
+  type ErrorTextPolicy,
+  type ExecuteOptions,
+  type ProviderReplies,
+  type ToolFailure,
+  type ToolSource,
+  type ToolkitOptions,
+} from "./toolkit";
 
 // Control: approval, middleware, tracing.
 export type { ApprovalDecision, ApprovalRequest, PendingApproval, PendingApprovals, WithPendingApprovals } from "./control/approval";
@@ -99,6 +109,7 @@ export type {
   ResourceLinkContent,
   RetryOption,
   RetryPolicy,
+  StandardSchemaV1,
   TextContent,
   ToolAnnotations,
   ToolContent,
