@@ -8,7 +8,10 @@ const config: Config = {
     // tsconfig's isolatedModules: ts-jest only transpiles each file (fast); type checking runs
     // once for the whole project in `npm run typecheck`. Decorator metadata is still emitted.
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
+    // arktype ships ES modules only: its files are compiled to CommonJS like the tests.
+    "/node_modules/(arktype|arkregex|@ark/[^/]+)/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true, module: "commonjs", target: "ES2022", isolatedModules: true } }],
   },
+  transformIgnorePatterns: ["/node_modules/(?!(arktype|arkregex|@ark/[^/]+)/)"],
   // Tests exercise the source; test/package checks the built package separately.
   moduleNameMapper: { "^toolnexus$": "<rootDir>/src/index.ts", "^toolnexus/nestjs$": "<rootDir>/src/nestjs/index.ts", "^toolnexus/mcp$": "<rootDir>/src/mcp/index.ts" },
   testTimeout: 30_000,

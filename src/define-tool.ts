@@ -2,19 +2,22 @@ import { ToolDefinitionError } from "./errors";
 import { acceptedBySomeProvider, PORTABLE_NAME } from "./names";
 import { describesObjects } from "./schema/describes-objects";
 import { compileArgumentCleaner } from "./runtime/coerce";
-import { invokeWithLimits, MAX_TIMER_MS } from "./runtime/invoke";
+import { invokeWithLimits, MAX_TIMER_MS, type Timeout } from "./runtime/invoke";
 import { resultShapeOf } from "./runtime/output-schema";
 import { resultDeclarationProblem } from "./schema/output-schema";
-import { shapedBody } from "./runtime/result";
+import { errorMessage, failedWith, shapedBody } from "./runtime/result";
 import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
+import { problemTexts } from "./runtime/argument-problems";
+import { standardVerdict, type StandardVerdict } from "./runtime/standard-validation";
+import { claimsStandardSchema, describeStandardSchema, isStandardSchema, jsonSchemaOfStandard } from "./schema/standard-schema";
 import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
 import { policyOf } from "./control/policy";
-import type { JSONSchemaObject, Tool, ToolAnnotations, ToolCallContext, ToolPolicy } from "./types";
+import type { JSONSchemaObject, StandardSchemaV1, Tool, ToolAnnotations, ToolCallContext, ToolPolicy } from "./types";
 
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<ToolPolicy, "timeout"> {
   name: string;
   description: string;
-  /** Defaults to an object with no properties. */
+  /** A JSON Schema of an object (a Standard Schema: see `DefineStandardToolOptions`). Defaults to an object with no properties. */
   inputSchema?: JSONSchemaObject;
   /** The tool body. Its return becomes the result; a throw becomes an error result. */
   execute: (args: Args, ctx: ToolCallContext) => unknown;
@@ -39,19 +42,50 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
   mimeType?: string;
 }
 
+/**
+ * `defineTool` with a Standard Schema (zod 4, valibot, arktype ...) as `inputSchema`: the
+ * tool's JSON Schema is the schema's own, calls are checked by the schema itself, and
+ * `execute` receives its output (transforms and defaults applied).
+ */
+export interface DefineStandardToolOptions<Schema extends StandardSchemaV1<unknown, object>> extends Omit<DefineToolOptions, "inputSchema" | "execute" | "validate"> {
+  /** A schema of an object: `z.object({...})`, `v.object({...})`, `type({...})`. */
+  inputSchema: Schema;
+  /** The tool body, given the schema's output. Its return becomes the result; a throw becomes an error result. */
+  execute: (args: StandardSchemaV1.InferOutput<Schema>, ctx: ToolCallContext) => unknown;
+  /** Check arguments with the schema before calling. Default true; `false` hands `execute` the arguments as sent. */
+  validate?: boolean;
+}
+
+/** Wraps a plain function as a `Tool`, its arguments described and checked by a Standard Schema. Throws `ToolDefinitionError` for a definition that cannot work. */
+export function defineTool<Schema extends StandardSchemaV1<unknown, object>>(options: DefineStandardToolOptions<Schema>): Tool;
 /** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */
-export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool {
-  const { name, description, execute, validate = false, timeout, annotations, backtrackingPatterns = false, outputSchema, mimeType } = options ?? ({} as DefineToolOptions<Args>);
+export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool;
+export function defineTool(options: DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>>): Tool {
+  const { name, description, execute, timeout, annotations, backtrackingPatterns = false, outputSchema, mimeType } = options ?? ({} as DefineToolOptions);
   checkName(name);
   checkDescription(name, description);
   if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
   checkTimeout(`Tool "${name}"`, timeout);
   const policy = policyOf(`Tool "${name}"`, options as ToolPolicy);
-  const inputSchema = options.inputSchema ?? { type: "object", properties: {} };
+  const given: unknown = options.inputSchema;
+  const standard = isStandardSchema(given) ? given : undefined;
+  const validate = options.validate ?? standard !== undefined;
+  const inputSchema = standard !== undefined ? standardInputSchema(name, standard) : ((given as JSONSchemaObject | undefined) ?? { type: "object", properties: {} });
   checkInputSchema(name, inputSchema);
   const declarationProblem = resultDeclarationProblem({ outputSchema, mimeType });
   if (declarationProblem !== undefined) throw new ToolDefinitionError(`Tool "${name}": ${declarationProblem}.`);
-  const body = shapedBody(execute, resultShapeOf(name, { outputSchema, mimeType }));
+  const body = shapedBody(execute as (args: unknown, ctx: ToolCallContext) => unknown, resultShapeOf(name, { outputSchema, mimeType }));
+  const fields = {
+    name,
+    description,
+    inputSchema,
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    source: "native",
+    ...(annotations ? { annotations } : {}),
+    ...policy,
+    ...(timeout !== undefined ? { timeout } : {}),
+  };
+  if (standard !== undefined) return managedTool(fields, standardRunner(name, standard, validate, body, timeout), validate);
   const problemsOf = validate ? validatorOrThrow(name, inputSchema, backtrackingPatterns) : undefined;
   const clean = validate ? compileArgumentCleaner(inputSchema, { coerce: true }) : undefined;
 
@@ -64,19 +98,54 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
       const problems = problemsOf(args);
       if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
     }
-    return invokeWithLimits(name, body, args as Args, ctx, timeout ?? fallbackTimeout);
-  };
-  const fields = {
-    name,
-    description,
-    inputSchema,
-    ...(outputSchema !== undefined ? { outputSchema } : {}),
-    source: "native",
-    ...(annotations ? { annotations } : {}),
-    ...policy,
-    ...(timeout !== undefined ? { timeout } : {}),
+    return invokeWithLimits(name, body, args, ctx, timeout ?? fallbackTimeout);
   };
   return managedTool(fields, run, validate);
+}
+
+/** The JSON Schema a Standard Schema writes for its tool; a schema that writes none fails the definition, saying what to do. */
+function standardInputSchema(name: string, schema: StandardSchemaV1): JSONSchemaObject {
+  let written: JSONSchemaObject;
+  try {
+    written = jsonSchemaOfStandard(schema);
+  } catch (error) {
+    throw new ToolDefinitionError(`Tool "${name}": inputSchema is ${(error as Error).message}.`);
+  }
+  if (!describesObjects(written)) {
+    const values = typeof written.type === "string" ? `${written.type} values` : "values that are not all objects";
+    throw new ToolDefinitionError(
+      `Tool "${name}": inputSchema is ${describeStandardSchema(schema)} of ${values}, but tool arguments are always an object. Use an object schema: z.object({...}), v.object({...}), type({...}).`,
+    );
+  }
+  return written;
+}
+
+/**
+ * The run side of a tool whose arguments a Standard Schema checks: the schema validates each
+ * call inside the call's limits (an async check ends with the call's deadline or signal), its
+ * issues become an `invalid_arguments` result, and `execute` gets its output. A validate
+ * that throws is an `execution_failed` result.
+ */
+function standardRunner(
+  name: string,
+  schema: StandardSchemaV1,
+  validate: boolean,
+  body: (args: unknown, ctx: ToolCallContext) => unknown,
+  timeout: Timeout | undefined,
+): RunAccepted {
+  if (!validate) return (sent, ctx, fallbackTimeout) => invokeWithLimits(name, body, sent, ctx, timeout ?? fallbackTimeout);
+  const couldNotCheck = (thrown: unknown) => failedWith(thrown, `Tool "${name}" could not check its arguments: its input schema threw: ${errorMessage(thrown)}`);
+  const afterCheck = (verdict: StandardVerdict, ctx: ToolCallContext) => (verdict.ok ? body(verdict.value, ctx) : invalidArguments(name, problemTexts(verdict.problems)));
+  const checkedBody = (sent: Record<string, unknown>, ctx: ToolCallContext) => {
+    let verdict: StandardVerdict | Promise<StandardVerdict>;
+    try {
+      verdict = standardVerdict(schema, sent);
+    } catch (thrown) {
+      return couldNotCheck(thrown);
+    }
+    return verdict instanceof Promise ? verdict.then((settled) => afterCheck(settled, ctx), couldNotCheck) : afterCheck(verdict, ctx);
+  };
+  return (sent, ctx, fallbackTimeout) => invokeWithLimits(name, checkedBody, sent, ctx, timeout ?? fallbackTimeout);
 }
 
 export function checkName(name: unknown): asserts name is string {
@@ -118,6 +187,11 @@ function validatorOrThrow(name: string, schema: JSONSchemaObject, backtracking: 
 }
 
 function checkInputSchema(name: string, schema: unknown): void {
+  if (claimsStandardSchema(schema) && !isStandardSchema(schema)) {
+    throw new ToolDefinitionError(
+      `Tool "${name}": inputSchema has a "~standard" property but is no Standard Schema (v1): it needs ~standard.version 1 and a ~standard.validate function.`,
+    );
+  }
   if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !describesObjects(schema as JSONSchemaObject)) {
     throw new ToolDefinitionError(
       `Tool "${name}": inputSchema must be a JSON Schema with type "object" at its root (tool arguments are always an object), e.g. { type: "object", properties: { city: { type: "string" } }, required: ["city"] }.`,

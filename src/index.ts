@@ -6,7 +6,7 @@ export { Args } from "./decorators/args.decorator";
 export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorators/metadata";
 
 // Build: tools from functions and from decorated instances.
-export { defineTool, type DefineToolOptions } from "./define-tool";
+export { defineTool, type DefineStandardToolOptions, type DefineToolOptions } from "./define-tool";
 export { scanTools, type ScanOptions } from "./scanner/scan-tools";
 export { loadManifest, ManifestError, MANIFEST_ENV, MANIFEST_FILE, type ManifestOption, type ToolnexusManifest } from "./manifest";
 export {
@@ -109,6 +109,7 @@ export type {
   ResourceLinkContent,
   RetryOption,
   RetryPolicy,
+  StandardSchemaV1,
   TextContent,
   ToolAnnotations,
   ToolContent,

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import type { JSONSchemaObject, ToolAnnotations, ToolPolicy } from "../types";
+import type { JSONSchemaObject, StandardSchemaV1, ToolAnnotations, ToolPolicy } from "../types";
 
 /** Metadata keys, in one place (NestJS style). Decorators only write; the scanner reads. */
 export const TOOL_METHODS = "toolnexus:tool-methods";
@@ -42,8 +42,12 @@ export interface ParamOptions {
   /** The parameter's type when metadata cannot tell: a constructor, or `[Ctor]` for an array of Ctor. */
   type?: Constructor | [Constructor];
   enum?: EnumLike;
-  /** A JSON Schema fragment that replaces inference entirely. */
-  schema?: JSONSchemaObject;
+  /**
+   * The parameter's schema, replacing inference entirely: a JSON Schema fragment, or a Standard
+   * Schema (zod 4, valibot, arktype ...), which then also checks the value on each call (its
+   * issues reported under the parameter's name) and gives the method its output.
+   */
+  schema?: JSONSchemaObject | StandardSchemaV1;
   /** Element schema for arrays, when `type: [Ctor]` cannot say it. */
   items?: JSONSchemaObject;
   /** A number that must be whole. */

@@ -1,17 +1,25 @@
 import type { ValidationError } from "class-validator";
 import { invalidArguments, type RunAccepted } from "./run-contract";
-import { isObject, type JSONSchemaObject, type ToolContext, type ToolResult } from "../types";
+import { isObject, type JSONSchemaObject, type StandardSchemaV1, type ToolContext, type ToolResult } from "../types";
 import { problemsTogether, problemTexts, type ArgumentProblem } from "./argument-problems";
 import { describeValue } from "./arguments";
 import { compileArgumentCleaner } from "./coerce";
 import { classTransformer, classValidator } from "./dto-libraries";
-import { invokeWithLimits, type Timeout } from "./invoke";
-import { cutText, MAX_ECHOED_PATH, shapedBody, type ResultShape } from "./result";
+import { invokeWithLimits, isThenable, type Timeout } from "./invoke";
+import { cutText, errorMessage, failedWith, MAX_ECHOED_PATH, shapedBody, type ResultShape } from "./result";
+import { standardVerdict, type StandardVerdict } from "./standard-validation";
 import { compileSchemaCheck, type SchemaCheck, type SchemaFindings } from "./validation";
 
 /** How each position of a decorated method is filled. */
 export type ParameterBinding =
-  | { kind: "param"; name: string; convert?: { date: true; each: boolean } | { dto: Function; each: boolean }; defaultValue?: unknown }
+  | {
+      kind: "param";
+      name: string;
+      convert?: { date: true; each: boolean } | { dto: Function; each: boolean };
+      defaultValue?: unknown;
+      /** A Standard Schema that checks the value and gives the method its output (`@Param({ schema })`). */
+      standard?: StandardSchemaV1;
+    }
   | { kind: "ctx" }
   | { kind: "args"; dto: Function };
 
@@ -24,7 +32,7 @@ export interface MethodCall {
   methodName: string;
   /** The method's positional arguments, converted (DTO instances, `Date`s, the ctx) and checked. */
   positional: unknown[];
-  /** The accepted arguments by name, as the model sent them after validation. */
+  /** The accepted arguments by name, as the model sent them after validation (a parameter's Standard Schema output in place of its value). */
   args: Record<string, unknown>;
   ctx: ToolContext;
 }
@@ -38,6 +46,7 @@ export type MethodInvoker = (call: MethodCall) => unknown;
 
 export interface DecoratedToolPlan {
   name: string;
+  /** What the arguments are checked against (parameters with a Standard Schema: only that they are there). */
   inputSchema: JSONSchemaObject;
   bindings: ParameterBinding[];
   method: (...args: unknown[]) => unknown;
@@ -54,11 +63,12 @@ export interface DecoratedToolPlan {
 
 /**
  * The run side of a decorated tool: null-for-optional removed, scalar strings coerced, the
- * tool's own schema enforced (compiled once), arguments mapped by name to positions, DTOs
- * made into instances and checked by class-validator (custom validators included), `Date`s
- * made, then the method called on its instance under the call's limits. When the schema
- * refuses a call, class-validator still checks what the schema left safe to read, so that
- * a model gets every problem in one answer.
+ * tool's own schema enforced (compiled once), parameters with a Standard Schema checked by it
+ * (the method gets its output), arguments mapped by name to positions, DTOs made into
+ * instances and checked by class-validator (custom validators included), `Date`s made, then
+ * the method called on its instance under the call's limits. When the schema refuses a call,
+ * the Standard Schemas and class-validator still check what the schema left safe to read, so
+ * that a model gets every problem in one answer.
  */
 export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
   const { name, method, methodName, instance, bindings, invoke } = plan;
@@ -80,15 +90,87 @@ export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
         if (dtoProblems.length > 0) return invalidArguments(name, problemTexts(dtoProblems));
         return call(values, args, ctx);
       };
+  const standardParams = bindings.filter((b): b is StandardParameter => b.kind === "param" && b.standard !== undefined);
+  // Problems of the Standard Schemas, then class-validator's: every problem in one answer.
+  const refused = (problems: ArgumentProblem[], checkable: Record<string, unknown>) =>
+    hasDtos ? withDtoProblems(name, bindings, { problems, checkable }) : invalidArguments(name, problemTexts(problems));
+  const checkedBody =
+    standardParams.length === 0
+      ? body
+      : (args: Record<string, unknown>, ctx: ToolContext) => {
+          const couldNotCheck = (thrown: unknown) => failedWith(thrown, `Tool "${name}" could not check its arguments: a parameter's schema threw: ${errorMessage(thrown)}`);
+          let outcome: StandardOutcome | Promise<StandardOutcome>;
+          try {
+            outcome = checkStandardParameters(standardParams, args);
+          } catch (thrown) {
+            return couldNotCheck(thrown);
+          }
+          const next = ({ problems, args: checked }: StandardOutcome) => (problems.length > 0 ? refused(problems, args) : body(checked, ctx));
+          return isThenable(outcome) ? Promise.resolve(outcome).then(next, couldNotCheck) : next(outcome);
+        };
   return (rawArgs, ctx, fallbackTimeout) => {
     const { clean, check } = (compiled ??= compile(plan));
     const args = clean(rawArgs);
     const findings = check(args);
-    if (findings === undefined) return invokeWithLimits(name, body, args, ctx, plan.timeout ?? fallbackTimeout);
-    if (!hasDtos) return Promise.resolve(invalidArguments(name, problemTexts(findings.problems)));
-    // class-validator too, on what the schema left checkable: every problem in one answer.
-    return invokeWithLimits(name, () => withDtoProblems(name, bindings, findings), args, ctx, plan.timeout ?? fallbackTimeout);
+    if (findings === undefined) return invokeWithLimits(name, checkedBody, args, ctx, plan.timeout ?? fallbackTimeout);
+    if (!hasDtos && standardParams.length === 0) return Promise.resolve(invalidArguments(name, problemTexts(findings.problems)));
+    return invokeWithLimits(name, () => withOtherProblems(standardParams, findings, refused), args, ctx, plan.timeout ?? fallbackTimeout);
   };
+}
+
+type StandardParameter = Extract<ParameterBinding, { kind: "param" }> & { standard: StandardSchemaV1 };
+
+/** The arguments with each Standard Schema's output in place of what was sent, or its problems (sent values only). */
+interface StandardOutcome {
+  args: Record<string, unknown>;
+  problems: ArgumentProblem[];
+}
+
+/**
+ * Each parameter with a Standard Schema checked by it: the value sent, else the declared
+ * default. A parameter left out whose schema refuses `undefined` stays left out (the tool's
+ * schema already said whether it may be); one whose schema takes it gets its output (a default).
+ */
+function checkStandardParameters(params: StandardParameter[], args: Record<string, unknown>): StandardOutcome | Promise<StandardOutcome> {
+  const values = params.map(({ name, defaultValue }) => {
+    const sent = hasOwn.call(args, name) ? args[name] : undefined;
+    return sent === undefined && defaultValue !== undefined ? structuredClone(defaultValue) : sent;
+  });
+  const verdicts = params.map(({ name, standard }, i) => standardVerdict(standard, values[i], name));
+  const outcome = (settled: StandardVerdict[]): StandardOutcome => {
+    const problems: ArgumentProblem[] = [];
+    let checked = args;
+    settled.forEach((verdict, i) => {
+      if (!verdict.ok) {
+        if (values[i] !== undefined) problems.push(...verdict.problems);
+      } else if (verdict.value !== undefined || values[i] !== undefined) {
+        if (checked === args) checked = { ...args };
+        checked[params[i]!.name] = verdict.value;
+      }
+    });
+    return { args: checked, problems };
+  };
+  return verdicts.some(isThenable) ? Promise.all(verdicts).then(outcome) : outcome(verdicts as StandardVerdict[]);
+}
+
+/**
+ * The answer to a call the tool's schema refused, with what the parameters' Standard Schemas
+ * find in the values it left checkable; a Standard Schema that throws there adds nothing.
+ */
+async function withOtherProblems(
+  params: StandardParameter[],
+  findings: SchemaFindings,
+  refused: (problems: ArgumentProblem[], checkable: Record<string, unknown>) => ToolResult | Promise<ToolResult>,
+): Promise<ToolResult> {
+  let problems = findings.problems;
+  if (params.length > 0) {
+    try {
+      problems = problemsTogether(problems, (await checkStandardParameters(params, findings.checkable)).problems);
+    } catch {
+      // The schema's own problems are the answer, as they were before the parameter's schema was asked.
+    }
+  }
+  return refused(problems, findings.checkable);
 }
 
 interface Compiled {

@@ -9,6 +9,7 @@ import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type 
 import { KEEP_CLASS_NAMES, KEEP_PARAMETER_NAMES, looksMinified, methodLooksMinified } from "../manifest/minified";
 import { MANIFEST_ENV, MANIFEST_FILE, type ManifestParameter, type ManifestTool } from "../manifest/types";
 import { decoratedRunner, type MethodInvoker, type ParameterBinding } from "../runtime/decorated";
+import { acceptsUndefined } from "../runtime/standard-validation";
 import { resultShapeOf } from "../runtime/output-schema";
 import { resultDeclarationProblem } from "../schema/output-schema";
 import type { ResultShape } from "../runtime/result";
@@ -19,6 +20,7 @@ import { refuseReservedPropertyNames } from "../schema/dto-property-names";
 import { DtoSchemaError, schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { sourceParameters } from "../schema/parameter-names";
+import { isStandardSchema } from "../schema/standard-schema";
 import { functionInsteadOfInstance } from "./instance-expected";
 import { isUserClass } from "../schema/scalars";
 import type { JSONSchemaObject, Tool, ToolPolicy } from "../types";
@@ -155,12 +157,14 @@ function buildTool(
   if (declarationProblem !== undefined) throw new ScanError(`${where}: ${declarationProblem}.`);
   const built = buildParameters(where, prototype, propertyKey, method as Function, entry && { entry, name: ownName, source: index!.source }, note);
   const { inputSchema, bindings } = built;
-  if (options.backtrackingPatterns !== true) refuseBacktrackingPatterns(where, inputSchema, bindings);
+  // What the arguments are checked against: parameters with a Standard Schema are its to judge.
+  const checkedSchema = withoutStandardParameters(inputSchema, bindings);
+  if (options.backtrackingPatterns !== true) refuseBacktrackingPatterns(where, checkedSchema, bindings);
   const run = decoratedRunner({
     name,
     // The same schema, its discriminated unions checked in a form whose errors are about the
     // subtype a value names rather than every subtype's complaints.
-    inputSchema: discriminatedUnionsForValidation(inputSchema),
+    inputSchema: discriminatedUnionsForValidation(checkedSchema),
     bindings,
     method: method as (...args: unknown[]) => unknown,
     methodName: propertyKey,
@@ -257,20 +261,25 @@ function buildParameters(
       );
     }
     if (Object.hasOwn(properties, name)) throw new ScanError(`${parameterLabel(where, index, name)}: another parameter of this tool is also named "${name}".`);
+    const standard = isStandardSchema(record.options.schema) ? record.options.schema : undefined;
     try {
-      // Checked even when the schema is given: the argument is still made into the DTO.
-      const dto = conversionFor(record.options.type ?? designType);
+      // Checked even when a JSON Schema is given: the argument is still made into the DTO.
+      const dto = standard === undefined ? conversionFor(record.options.type ?? designType) : undefined;
       if (dto !== undefined && "dto" in dto) refuseReservedPropertyNames(dto.dto);
       properties[name] = fromManifest !== undefined ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema) : schemaForParameter(designType, record.options);
     } catch (error) {
       throw located(parameterLabel(where, index, name), error);
     }
-    // An explicit `optional` wins over what the default value, the source or the manifest say.
-    const optional = record.options.optional ?? (record.options.default !== undefined || fromSource[index]?.hasDefault === true || fromManifest?.optional === true);
+    // An explicit `optional` wins over what the default value, the source, the manifest or a Standard Schema that takes `undefined` say.
+    const optional =
+      record.options.optional ??
+      (record.options.default !== undefined || fromSource[index]?.hasDefault === true || fromManifest?.optional === true || (standard !== undefined && acceptsUndefined(standard)));
     if (!optional) required.push(name);
     const binding: ParameterBinding = { kind: "param", name };
-    const convert = conversionWithManifest(where, index, name, record.options, designType, fromManifest);
+    // A Standard Schema's output is what the method gets: no conversion after it.
+    const convert = standard === undefined ? conversionWithManifest(where, index, name, record.options, designType, fromManifest) : undefined;
     if (convert !== undefined) binding.convert = convert;
+    if (standard !== undefined) binding.standard = standard;
     if (record.options.default !== undefined) binding.defaultValue = record.options.default;
     bindings.push(binding);
   }
@@ -283,6 +292,15 @@ function buildParameters(
   }
   const inputSchema: JSONSchemaObject = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   return { inputSchema: canonicalSchema(inputSchema), bindings };
+}
+
+/** `inputSchema` with any value allowed for the parameters a Standard Schema checks (whether they are there is still the tool schema's). */
+function withoutStandardParameters(inputSchema: JSONSchemaObject, bindings: ParameterBinding[]): JSONSchemaObject {
+  const names = bindings.flatMap((binding) => (binding.kind === "param" && binding.standard !== undefined ? [binding.name] : []));
+  if (names.length === 0) return inputSchema;
+  const properties = { ...inputSchema.properties };
+  for (const name of names) properties[name] = {};
+  return { ...inputSchema, properties };
 }
 
 /** A pattern RE2 cannot run is refused here, naming the parameter it constrains, unless the tool opted in. */

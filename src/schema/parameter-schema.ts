@@ -1,8 +1,9 @@
 import type { Constructor, ParamOptions } from "../decorators/metadata";
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject, StandardSchemaV1 } from "../types";
 import { schemaForClass } from "./dto-schema";
 import { enumSchema, enumValues } from "./enum-values";
 import { flagsProblem, patternSource, SCALAR_SCHEMAS } from "./scalars";
+import { isStandardSchema, jsonSchemaOfStandard } from "./standard-schema";
 
 /** Thrown with the fix; the scanner prefixes class, method and parameter. */
 export class ParameterSchemaError extends Error {}
@@ -21,10 +22,11 @@ export function schemaForParameter(designType: unknown, options: ParamOptions): 
   if (options.schema !== undefined) {
     // The schema given wins; `description` and `default` fill in what it leaves out. A copy:
     // the tool's schema must not change when the caller's object does.
+    const given = isStandardSchema(options.schema) ? standardSchema(options.schema) : plainCopy(options.schema, "schema");
     return {
-      ...plainCopy(options.schema, "schema"),
-      ...(options.description !== undefined && options.schema.description === undefined ? { description: options.description } : {}),
-      ...(options.default !== undefined && options.schema.default === undefined ? { default: options.default } : {}),
+      ...given,
+      ...(options.description !== undefined && given.description === undefined ? { description: options.description } : {}),
+      ...(options.default !== undefined && given.default === undefined ? { default: options.default } : {}),
     };
   }
   let schema = baseSchema(options.type ?? designType, options);
@@ -95,6 +97,15 @@ function withConstraints(schema: JSONSchemaObject, options: ParamOptions): JSONS
     (out as Record<string, unknown>)[key] = value instanceof RegExp ? regexSource(value) : value;
   }
   return out ?? schema;
+}
+
+/** The JSON Schema a Standard Schema writes for the parameter (any type: it is one argument, not all of them). */
+function standardSchema(schema: StandardSchemaV1): JSONSchemaObject {
+  try {
+    return jsonSchemaOfStandard(schema);
+  } catch (error) {
+    throw new ParameterSchemaError(`schema is ${(error as Error).message}`);
+  }
 }
 
 function plainCopy(schema: JSONSchemaObject, option: string): JSONSchemaObject {
