@@ -11,10 +11,31 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { defineTool, Toolkit, type Tool } from "toolnexus";
 import { createMcpHttpHandler, fromMcp, type McpHttpHandler } from "toolnexus/mcp";
-import { countdown } from "../fixtures/cli/progress";
+import { ack, stepper } from "../fixtures/cli/progress-handshake";
 import { assertBuilt, bin, eventually, fixture, root } from "./support";
 
 const byName = (tools: Tool[], name: string) => tools.find((tool) => tool.name === name)!;
+
+const STEPS = [
+  [1, 3, "step 1"],
+  [2, 3, "step 2"],
+  [3, 3, "step 3"],
+];
+
+/** Calls `stepper`, acknowledging each progress notification it forwards (see the fixture). */
+async function stepsSeen(tools: Tool[]): Promise<{ result: unknown; seen: unknown[] }> {
+  const seen: unknown[] = [];
+  const result = await byName(tools, "stepper").execute(
+    {},
+    {
+      reportProgress: (...step) => {
+        seen.push(step);
+        void byName(tools, "ack").execute({});
+      },
+    },
+  );
+  return { result, seen };
+}
 
 async function stdioClient(module: string): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", fixture(module), "--stdio"], cwd: root, stderr: "pipe" });
@@ -69,16 +90,9 @@ describe("fromMcp over stdio (toolnexus serve --stdio)", () => {
   });
 
   it("forwards progress from the server process", async () => {
-    const progress = await stdioClient("progress.ts");
+    const progress = await stdioClient("progress-handshake.ts");
     try {
-      const [counting] = await fromMcp(progress.client);
-      const seen: unknown[] = [];
-      expect(await counting!.execute({}, { reportProgress: (...step) => void seen.push(step) })).toEqual({ output: "counted", isError: false });
-      expect(seen).toEqual([
-        [1, 3, "first"],
-        [2, 3, undefined],
-        [3, 3, "done"],
-      ]);
+      expect(await stepsSeen(await fromMcp(progress.client))).toEqual({ result: { output: "stepped", isError: false }, seen: STEPS });
     } finally {
       await progress.client.close();
     }
@@ -128,7 +142,7 @@ describe("fromMcp over streamable HTTP (createMcpHttpHandler)", () => {
     validate: true,
     execute: ({ name }) => `hello ${String(name)}`,
   });
-  const toolkit = new Toolkit([slow, greet, countdown]);
+  const toolkit = new Toolkit([slow, greet, stepper, ack]);
 
   /** A local HTTP server with the MCP endpoint, and a client connected to it. */
   async function serve(jsonResponse = false): Promise<{ client: Client; http: HttpServer; handler: McpHttpHandler; stop: () => Promise<void> }> {
@@ -150,12 +164,10 @@ describe("fromMcp over streamable HTTP (createMcpHttpHandler)", () => {
     const { client, stop } = await serve();
     try {
       const tools = await fromMcp(client);
-      expect(tools.map((tool) => tool.name)).toEqual(["slow", "greet", "countdown"]);
+      expect(tools.map((tool) => tool.name)).toEqual(["slow", "greet", "stepper", "ack"]);
       expect(await byName(tools, "greet").execute({ name: "Ada" })).toEqual({ output: "hello Ada", isError: false });
       expect(await byName(tools, "greet").execute({})).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
-      const seen: number[] = [];
-      expect(await byName(tools, "countdown").execute({}, { reportProgress: (step) => void seen.push(step) })).toEqual({ output: "counted", isError: false });
-      expect(seen).toEqual([1, 2, 3]);
+      expect(await stepsSeen(tools)).toEqual({ result: { output: "stepped", isError: false }, seen: STEPS });
     } finally {
       await stop();
     }
