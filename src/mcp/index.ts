@@ -1,7 +1,7 @@
 /**
- * `toolnexus/mcp`: serve a toolkit as an MCP server (official `@modelcontextprotocol/sdk`,
- * an optional peer dependency: install it to use this entry point). The core entry never
- * imports this file.
+ * `toolnexus/mcp`: serve a toolkit as an MCP server, and use an MCP server's tools as
+ * toolnexus tools (official `@modelcontextprotocol/sdk`, an optional peer dependency: install
+ * it to use this entry point). The core entry never imports this file.
  */
 export {
   serveMcp,
@@ -15,3 +15,4 @@ export {
 } from "./serve";
 export { createMcpHttpHandler, DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS, type McpHttpHandler, type McpHttpOptions } from "./http";
 export { createMcpServer, type McpServerOptions, type McpToolkit } from "./server";
+export { fromMcp, type FromMcpOptions, type McpCallOptions, type McpListedTool, type McpToolFilter, type McpToolsClient } from "./from-mcp";

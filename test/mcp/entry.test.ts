@@ -26,8 +26,8 @@ describe("entry points", () => {
     expect(JSON.parse(out)).toEqual({ sdk: 0, commander: 0, typescript: 0, mcpEntry: 0, cli: 0 });
   });
 
-  it('require("toolnexus/mcp") and import("toolnexus/mcp") expose the server API', () => {
-    const expected = ["createMcpHttpHandler", "createMcpServer", "defaultAllowedHosts", "serveMcp"];
+  it('require("toolnexus/mcp") and import("toolnexus/mcp") expose the server API and fromMcp', () => {
+    const expected = ["createMcpHttpHandler", "createMcpServer", "defaultAllowedHosts", "fromMcp", "serveMcp"];
     const cjs = node(["-e", `const m = require("toolnexus/mcp"); console.log(JSON.stringify(Object.keys(m).filter((k) => typeof m[k] === "function").sort()))`]);
     expect(JSON.parse(cjs)).toEqual(expected);
     const esm = node([
