@@ -13,7 +13,12 @@ const config: Config = {
   },
   transformIgnorePatterns: ["/node_modules/(?!(arktype|arkregex|@ark/[^/]+)/)"],
   // Tests exercise the source; test/package checks the built package separately.
-  moduleNameMapper: { "^toolnexus$": "<rootDir>/src/index.ts", "^toolnexus/nestjs$": "<rootDir>/src/nestjs/index.ts", "^toolnexus/mcp$": "<rootDir>/src/mcp/index.ts" },
+  moduleNameMapper: {
+    "^toolnexus$": "<rootDir>/src/index.ts",
+    "^toolnexus/nestjs$": "<rootDir>/src/nestjs/index.ts",
+    "^toolnexus/mcp$": "<rootDir>/src/mcp/index.ts",
+    "^toolnexus/openai-agents$": "<rootDir>/src/openai-agents/index.ts",
+  },
   testTimeout: 30_000,
 };
 
