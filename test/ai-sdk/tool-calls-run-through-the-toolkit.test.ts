@@ -161,6 +161,26 @@ describe("toAiSdkTools: failures are results the model reads", () => {
     expect(toolSignal?.aborted).toBe(true);
     expect(finished).toEqual([{ output: 'Tool "wait_for_payment" was aborted: the user left', isError: true, metadata: { error: "aborted" } }]);
   });
+  it("aborts a running call through options.ctx.signal too, beside the AI SDK's abortSignal", async () => {
+    const shutdown = new AbortController();
+    const wait = defineTool({
+      name: "wait",
+      description: "Waits",
+      execute: () => {
+        setTimeout(() => shutdown.abort(new Error("server shutting down")), 10);
+        return new Promise(() => {});
+      },
+    });
+    const tools = toAiSdkTools(new Toolkit([wait]), { ctx: { signal: shutdown.signal } });
+    const result = await generateText({
+      model: scriptedModel([toolCall("wait", {})], [text("ok")]),
+      tools,
+      prompt: "wait",
+      abortSignal: new AbortController().signal,
+      stopWhen: stepCountIs(5),
+    });
+    expect(result.steps[0]!.toolResults[0]!.output).toEqual({ output: 'Tool "wait" was aborted: server shutting down', isError: true, metadata: { error: "aborted" } });
+  });
 });
 
 describe("toAiSdkTools: the ctx a tool gets", () => {
