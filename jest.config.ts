@@ -18,6 +18,7 @@ const config: Config = {
     "^toolnexus/nestjs$": "<rootDir>/src/nestjs/index.ts",
     "^toolnexus/mcp$": "<rootDir>/src/mcp/index.ts",
     "^toolnexus/openai-agents$": "<rootDir>/src/openai-agents/index.ts",
+    "^toolnexus/ai-sdk$": "<rootDir>/src/ai-sdk/index.ts",
   },
   testTimeout: 30_000,
 };

@@ -82,6 +82,7 @@ const COMMONJS_OPTIONS: ts.CompilerOptions = {
     "toolnexus/mcp": ["dist/cjs/mcp/index.d.ts"],
     "toolnexus/nestjs": ["dist/cjs/nestjs/index.d.ts"],
     "toolnexus/openai-agents": ["dist/cjs/openai-agents/index.d.ts"],
+    "toolnexus/ai-sdk": ["dist/cjs/ai-sdk/index.d.ts"],
   },
 };
 

@@ -1,0 +1,176 @@
+import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolExecutionOptions } from "ai";
+import { ToolDefinitionError } from "../errors";
+import { errorMessage, failedWith } from "../runtime/result";
+import type { Toolkit } from "../toolkit";
+import { isObject, type Tool, type ToolContext, type ToolResult } from "../types";
+import { modelOutputOf } from "./model-output";
+
+/** What the AI SDK tells a tool about the call it serves: its `ToolExecutionOptions` without the abort signal. */
+export type AiSdkCall = Pick<ToolExecutionOptions, "toolCallId" | "messages" | "experimental_context">;
+
+/** One toolkit tool as an AI SDK tool: the model's arguments in, the toolkit's `ToolResult` out. */
+export type AiSdkTool = AiTool<Record<string, unknown>, ToolResult>;
+
+/** The tool set `toAiSdkTools` gives, keyed by tool name: pass it as `tools` to `generateText`, `streamText` or an `Agent`. */
+export type AiSdkToolSet = Record<string, AiSdkTool>;
+
+export interface AiSdkToolsOptions {
+  /**
+   * The ctx every call starts from: `state`, `timeout`, `provider` (default `"ai-sdk"`). Its
+   * `signal`, if any, aborts calls beside the AI SDK's `abortSignal`; `callId` is always the
+   * AI SDK's `toolCallId`.
+   */
+  ctx?: ToolContext;
+  /**
+   * Host data for `ctx.state` (over `ctx.state`): an object, or a function of each call's AI SDK
+   * options (`experimental_context`, `messages`, `toolCallId`). Left out, the AI SDK's
+   * `experimental_context` is the state when it is an object. Which tools are given is decided
+   * with `ctx` and an object `state`: a function's state is only known per call.
+   */
+  state?: Record<string, unknown> | ((call: AiSdkCall) => Record<string, unknown> | undefined);
+  /** Only these tools (by name); every name must be a tool of the toolkit. */
+  include?: readonly string[];
+  /** Not these tools (by name). */
+  exclude?: readonly string[];
+  /**
+   * Send results with images, audio or files as the AI SDK's content parts (default `true`).
+   * `false` sends their text form instead, for models whose AI SDK provider sends tool results
+   * as text only (it would write the parts' base64 into the text).
+   */
+  multimodalResults?: boolean;
+}
+
+const APPROVED = { approved: true } as const;
+
+/**
+ * The toolkit's tools visible to `options.ctx`, as an AI SDK tool set. Each call runs through
+ * `toolkit.execute`: the toolkit validates the arguments (the AI SDK is given the JSON Schema
+ * without a validator, so it checks nothing itself), and every failure is a result the model
+ * reads, never a throw. A tool with `needsApproval` uses the AI SDK's approval flow; a call a
+ * person approved there runs without the toolkit asking again.
+ */
+export function toAiSdkTools(toolkit: Toolkit, options: AiSdkToolsOptions = {}): AiSdkToolSet {
+  checkOptions(toolkit, options);
+  const contextOf = callContext(options);
+  const multimodal = options.multimodalResults !== false;
+  const set: AiSdkToolSet = {};
+  for (const tool of chosenTools(toolkit, options)) set[tool.name] = aiSdkTool(toolkit, tool, contextOf, multimodal);
+  return set;
+}
+
+/** The ctx of one call, from the options and what the AI SDK says about the call. */
+type CallContext = (call: AiSdkCall, abortSignal?: AbortSignal) => ToolContext;
+
+function aiSdkTool(toolkit: Toolkit, tool: Tool, contextOf: CallContext, multimodal: boolean): AiSdkTool {
+  const { name } = tool;
+  const needsApproval = approvalFor(tool, contextOf);
+  const asksAi = needsApproval !== undefined && needsApproval !== false;
+  return {
+    description: tool.description,
+    ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
+    // No validator: the toolkit validates each call (with its own messages), once.
+    inputSchema: jsonSchema<Record<string, unknown>>(tool.inputSchema as JSONSchema7),
+    ...(needsApproval !== undefined ? { needsApproval } : {}),
+    execute: (input, { toolCallId, messages, abortSignal, experimental_context }) => {
+      let ctx: ToolContext;
+      try {
+        ctx = contextOf({ toolCallId, messages, experimental_context }, abortSignal);
+      } catch (thrown) {
+        return Promise.resolve(failedWith(thrown, `Tool "${name}" could not run: the state function of toAiSdkTools threw: ${errorMessage(thrown)}`));
+      }
+      // The AI SDK runs a call that needs approval only once a person approved it in its flow.
+      return asksAi && approvedInMessages(toolCallId, messages) ? toolkit.execute(name, input, ctx, APPROVED) : toolkit.execute(name, input, ctx);
+    },
+    toModelOutput: ({ output }) => modelOutputOf(output, multimodal),
+  };
+}
+
+/**
+ * The tool's `needsApproval` for the AI SDK, read as the toolkit reads it: anything set but
+ * `false` asks, and a function that throws asks (fails closed). Arguments that are not an
+ * object are not asked about: the toolkit refuses them without running the tool.
+ */
+function approvalFor(tool: Tool, contextOf: CallContext): AiSdkTool["needsApproval"] {
+  const needs = tool.needsApproval;
+  if (needs === undefined) return undefined;
+  if (typeof needs !== "function") return needs !== false;
+  return async (input, call) => {
+    if (!isObject(input)) return false;
+    try {
+      return (await needs(input, contextOf(call))) !== false;
+    } catch {
+      return true;
+    }
+  };
+}
+
+/**
+ * Whether a person approved this call in the AI SDK's flow: an approval request for it in an
+ * assistant message, answered `approved` in the last message (a tool message), which is where
+ * the AI SDK reads approval responses from.
+ */
+function approvedInMessages(toolCallId: string, messages: readonly ModelMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  if (last?.role !== "tool") return false;
+  const requests = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== "assistant" || typeof message.content === "string") continue;
+    for (const part of message.content) if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) requests.add(part.approvalId);
+  }
+  if (requests.size === 0) return false;
+  const response = last.content.find((part) => part.type === "tool-approval-response" && requests.has(part.approvalId));
+  return response?.type === "tool-approval-response" && response.approved === true;
+}
+
+function callContext({ ctx = {}, state }: AiSdkToolsOptions): CallContext {
+  const base: ToolContext = { ...ctx, provider: ctx.provider ?? "ai-sdk" };
+  const stateOf = stateSource(state);
+  return (call, abortSignal) => {
+    const extra = stateOf(call);
+    if (extra !== undefined && !isObject(extra)) throw new TypeError(`state must give an object (got ${Array.isArray(extra) ? "an array" : typeof extra})`);
+    const ctx: ToolContext = { ...base, callId: call.toolCallId };
+    if (extra !== undefined) ctx.state = base.state === undefined ? extra : { ...base.state, ...extra };
+    const signal = signalOf(base.signal, abortSignal);
+    if (signal !== undefined) ctx.signal = signal;
+    return ctx;
+  };
+}
+
+/** Where a call's state comes from: the option (an object or a function), else the AI SDK's `experimental_context` when it is an object. */
+function stateSource(state: AiSdkToolsOptions["state"]): (call: AiSdkCall) => unknown {
+  if (typeof state === "function") return state;
+  if (state !== undefined) return () => state;
+  return (call) => (isObject(call.experimental_context) ? call.experimental_context : undefined);
+}
+
+/** The AI SDK's abort signal, joined with the ctx's own when both are given. */
+function signalOf(own: AbortSignal | undefined, aiSdk: AbortSignal | undefined): AbortSignal | undefined {
+  if (own === undefined || aiSdk === undefined) return aiSdk ?? own;
+  return AbortSignal.any([own, aiSdk]);
+}
+
+/** The tools to give: those visible to the ctx with an object `state`, narrowed by `include` and `exclude`. */
+function chosenTools(toolkit: Toolkit, { ctx = {}, state, include, exclude }: AiSdkToolsOptions): Tool[] {
+  const seen: ToolContext = isObject(state) ? { ...ctx, state: { ...ctx.state, ...state } } : ctx;
+  const included = include === undefined ? undefined : new Set(include);
+  const excluded = new Set(exclude);
+  return toolkit.tools(seen).filter((tool) => (included === undefined || included.has(tool.name)) && !excluded.has(tool.name));
+}
+
+function checkOptions(toolkit: Toolkit, options: AiSdkToolsOptions): void {
+  if (typeof toolkit?.execute !== "function" || typeof toolkit.tools !== "function") throw new ToolDefinitionError("toAiSdkTools takes a Toolkit (new Toolkit([...])).");
+  const { state, include, exclude, multimodalResults } = options;
+  if (state !== undefined && typeof state !== "function" && !isObject(state))
+    throw new ToolDefinitionError("toAiSdkTools: state must be an object or a function (call) => object.");
+  if (multimodalResults !== undefined && typeof multimodalResults !== "boolean") throw new ToolDefinitionError("toAiSdkTools: multimodalResults must be true or false.");
+  for (const [option, names] of [
+    ["include", include],
+    ["exclude", exclude],
+  ] as const) {
+    if (names === undefined) continue;
+    if (!Array.isArray(names) || names.some((name) => typeof name !== "string")) throw new ToolDefinitionError(`toAiSdkTools: ${option} must be a list of tool names.`);
+    const unknown = names.filter((name) => !toolkit.has(name));
+    // A misspelt name would silently give or keep a tool: say so at once.
+    if (unknown.length > 0) throw new ToolDefinitionError(`toAiSdkTools: ${option} names no tool of this toolkit: ${unknown.map((name) => `"${name}"`).join(", ")}.`);
+  }
+}
