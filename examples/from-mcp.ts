@@ -2,8 +2,9 @@
  * An MCP server's tools beside local ones, in one toolkit. The "inventory" MCP server (a
  * toolkit served with `createMcpServer`, over the SDK's in-memory transport, so this runs
  * offline) has four tools; `fromMcp` makes its tools toolnexus Tools under the prefix
- * `inventory_`, leaving out the one it hints is destructive. With a local currency converter
- * they form one toolkit, declared for OpenAI and Gemini like any other.
+ * `inventory_`, leaving out the one it hints is destructive. With a local currency converter,
+ * whose arguments are a zod schema (any Standard Schema works as `inputSchema`), they form one
+ * toolkit, declared for OpenAI and Gemini like any other.
  *
  * A model turn written out below (an OpenAI ChatCompletion, no API key) calls a remote tool,
  * the local one, and a remote tool with a product the server does not know: `runOpenAI`
@@ -16,6 +17,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { defineTool, image, Toolkit, type JSONSchemaObject, type Tool } from "toolnexus";
 import { createMcpServer, fromMcp } from "toolnexus/mcp";
+import { z } from "zod";
 import { Canvas } from "./support/png";
 
 // ---- The MCP server (in a real deployment: another process, another team) ----------------
@@ -83,14 +85,14 @@ async function connectToInventory(): Promise<{ client: Client; close: () => Prom
 
 // ---- The application: local tools and the server's, one toolkit ---------------------------
 
-const RATES: Record<string, number> = { USD: 1.08, GBP: 0.85 };
+const RATES = { USD: 1.08, GBP: 0.85 };
 
+// A local tool with a zod schema (any Standard Schema): its JSON Schema is zod's, calls are checked by zod.
 const convertCurrency = defineTool({
   name: "convert_currency",
   description: "Converts an amount in euros to another currency",
-  inputSchema: { type: "object", properties: { eur: { type: "number" }, to: { type: "string", enum: Object.keys(RATES) } }, required: ["eur", "to"] },
-  validate: true,
-  execute: ({ eur, to }) => `${((eur as number) * RATES[to as string]!).toFixed(2)} ${String(to)}`,
+  inputSchema: z.object({ eur: z.number().positive(), to: z.enum(["USD", "GBP"]) }),
+  execute: ({ eur, to }) => `${(eur * RATES[to]).toFixed(2)} ${to}`,
 });
 
 /** What the model answered: a ChatCompletion with three tool calls, as the OpenAI API returns it. */
@@ -140,20 +142,20 @@ export async function main() {
   }
 }
 
-if (require.main === module) {
-  main().then(
-    ({ declared, openaiReply, geminiReply }) => {
-      console.log("declared for OpenAI:", declared.openai.join(", "));
-      console.log("declared for Gemini:", declared.gemini.join(", "));
-      console.log("OpenAI tool messages:", JSON.stringify(openaiReply, null, 2));
-      console.log(
-        "Gemini function response:",
-        JSON.stringify(geminiReply, (_key, value: unknown) => (typeof value === "string" && value.length > 80 ? `<${value.length} characters>` : value), 2),
-      );
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
+/** Prints what the example built: the declared names, the OpenAI tool messages, the Gemini function response (long strings shortened). */
+export function printResult({ declared, openaiReply, geminiReply }: Awaited<ReturnType<typeof main>>): void {
+  console.log("declared for OpenAI:", declared.openai.join(", "));
+  console.log("declared for Gemini:", declared.gemini.join(", "));
+  console.log("OpenAI tool messages:", JSON.stringify(openaiReply, null, 2));
+  console.log(
+    "Gemini function response:",
+    JSON.stringify(geminiReply, (_key, value: unknown) => (typeof value === "string" && value.length > 80 ? `<${value.length} characters>` : value), 2),
   );
+}
+
+if (require.main === module) {
+  main().then(printResult, (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }

@@ -16,6 +16,9 @@ async function run() {
     ["6. A NestJS app on Fastify whose services are tools: a Gemini chat (against a local mock) and MCP, behind Nest's guards", { main: printNestApp }],
     ["7. Controlling calls: a refund waits for a person's approval, across two requests", { main: runApproval }],
     ["8. Results beyond text: a chart drawn as a PNG and a structured summary, for every provider and MCP", { main: printCharts }],
+    ["9. The Vercel AI SDK's generateText over toolkit tools, with its approval flow (its mock model)", { main: runAiSdk }],
+    ["10. The OpenAI Agents SDK's runner over toolkit tools, with its approval flow (against a local Responses API mock)", { main: runOpenAIAgents }],
+    ["11. An MCP server's tools beside a local zod-typed tool, in one toolkit (fromMcp)", { main: runFromMcp }],
   ];
   for (const [title, example] of examples) {
     console.log(`\n=== ${title} ===`);
@@ -43,6 +46,21 @@ async function printCharts() {
   const { replies, mcp } = await chart.main();
   for (const [provider, reply] of Object.entries(replies)) console.log(`${provider}: ${chart.shortened(reply)}`);
   console.log(`mcp: ${chart.shortened(mcp)}`);
+}
+
+/** Loaded when it runs, as the examples above: each uses the decorated services of examples/services.ts in a plain Toolkit. */
+function runAiSdk() {
+  return (require("./ai-sdk") as typeof import("./ai-sdk")).main();
+}
+
+async function runOpenAIAgents() {
+  const agents = require("./openai-agents") as typeof import("./openai-agents");
+  agents.printRun(await agents.main());
+}
+
+async function runFromMcp() {
+  const fromMcp = require("./from-mcp") as typeof import("./from-mcp");
+  fromMcp.printResult(await fromMcp.main());
 }
 
 async function printNestApp() {
