@@ -85,7 +85,7 @@ export function defineTool(options: DefineToolOptions | DefineStandardToolOption
     ...policy,
     ...(timeout !== undefined ? { timeout } : {}),
   };
-  if (standard !== undefined) return managedTool(fields, standardRunner(name, standard, validate, body, timeout), validate);
+  if (standard !== undefined) return managedTool(fields, standardRunner(name, standard, inputSchema, validate, body, timeout), validate);
   const problemsOf = validate ? validatorOrThrow(name, inputSchema, backtrackingPatterns) : undefined;
   const clean = validate ? compileArgumentCleaner(inputSchema, { coerce: true }) : undefined;
 
@@ -124,11 +124,14 @@ function standardInputSchema(name: string, schema: StandardSchemaV1): JSONSchema
  * The run side of a tool whose arguments a Standard Schema checks: the schema validates each
  * call inside the call's limits (an async check ends with the call's deadline or signal), its
  * issues become an `invalid_arguments` result, and `execute` gets its output. A validate
- * that throws is an `execution_failed` result.
+ * that throws is an `execution_failed` result. As for every validated tool, `null` for an
+ * optional value that takes no null means "not given" (OpenAI's strict mode sends it); nothing
+ * else is coerced: that is the schema's to do.
  */
 function standardRunner(
   name: string,
   schema: StandardSchemaV1,
+  inputSchema: JSONSchemaObject,
   validate: boolean,
   body: (args: unknown, ctx: ToolCallContext) => unknown,
   timeout: Timeout | undefined,
@@ -136,10 +139,11 @@ function standardRunner(
   if (!validate) return (sent, ctx, fallbackTimeout) => invokeWithLimits(name, body, sent, ctx, timeout ?? fallbackTimeout);
   const couldNotCheck = (thrown: unknown) => failedWith(thrown, `Tool "${name}" could not check its arguments: its input schema threw: ${errorMessage(thrown)}`);
   const afterCheck = (verdict: StandardVerdict, ctx: ToolCallContext) => (verdict.ok ? body(verdict.value, ctx) : invalidArguments(name, problemTexts(verdict.problems)));
+  const dropNulls = compileArgumentCleaner(inputSchema, { coerce: false });
   const checkedBody = (sent: Record<string, unknown>, ctx: ToolCallContext) => {
     let verdict: StandardVerdict | Promise<StandardVerdict>;
     try {
-      verdict = standardVerdict(schema, sent);
+      verdict = standardVerdict(schema, dropNulls(sent));
     } catch (thrown) {
       return couldNotCheck(thrown);
     }

@@ -3,9 +3,12 @@ import { policyOf } from "../control/policy";
 import { checkTimeout } from "../define-tool";
 import { ToolDefinitionError } from "../errors";
 import { acceptedBySomeProvider, PORTABLE_NAME, sanitizedName, type NameRule } from "../names";
-import { textForm } from "../runtime/content";
+import { fileNameOfUri, textForm } from "../runtime/content";
 import { DEFAULT_TIMEOUT_MS, invokeWithLimits, MAX_TIMER_MS, type Timeout } from "../runtime/invoke";
 import { errorMessage, errorResult } from "../runtime/result";
+import { canonicalSchema } from "../schema/canonical";
+import { describesObjects } from "../schema/describes-objects";
+import { selfContained } from "../schema/self-contained";
 import { managedTool, type RunAccepted } from "../runtime/run-contract";
 import {
   isObject,
@@ -128,14 +131,22 @@ function checkOptions(options: FromMcpOptions): void {
   if (retry !== undefined) policyOf("fromMcp", { retry });
 }
 
-/** Every page of `tools/list`. A server whose pages never end (a cursor seen twice) is an error, not a hang. */
+/** Bounds on what one server may list: a server that pages on without end is an error, not a hang or a heap. */
+const MAX_LIST_PAGES = 1_000;
+const MAX_LISTED_TOOLS = 10_000;
+
+/** Every page of `tools/list`. A server whose pages never end (a cursor seen twice, or past the bounds) is an error. */
 async function listedTools(client: McpToolsClient, server: string): Promise<McpListedTool[]> {
   // A server without the tools capability has none (asking would be answered "method not found").
   if (client.getServerCapabilities()?.tools === undefined) return [];
   const tools: McpListedTool[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let pages = 0;
   do {
+    if (++pages > MAX_LIST_PAGES || tools.length > MAX_LISTED_TOOLS) {
+      throw new Error(`fromMcp: the MCP server "${server}" listed more than ${MAX_LISTED_TOOLS} tools or ${MAX_LIST_PAGES} pages of them; toolnexus stops there.`);
+    }
     let page: Awaited<ReturnType<McpToolsClient["listTools"]>>;
     try {
       page = await client.listTools(cursor === undefined ? undefined : { cursor });
@@ -162,14 +173,26 @@ function chosenTools(tools: McpListedTool[], { include, exclude }: FromMcpOption
     const missing = filter.filter((name) => !known.has(name));
     if (missing.length > 0) {
       throw new ToolDefinitionError(
-        `fromMcp: ${key} names ${missing.map((name) => `"${name}"`).join(", ")}, which the MCP server "${server}" does not have. Its tools: ${[...known].join(", ") || "none"}.`,
+        `fromMcp: ${key} names ${missing.map((name) => `"${name}"`).join(", ")}, which the MCP server "${server}" does not have. Its tools: ${namesListed([...known])}.`,
       );
     }
   }
+  const taskOnly = new Set(tools.filter((tool) => tool.execution?.taskSupport === "required").map((tool) => tool.name));
+  const includedTaskOnly = Array.isArray(include) ? include.filter((name) => taskOnly.has(name)) : [];
+  if (includedTaskOnly.length > 0) {
+    throw new ToolDefinitionError(
+      `fromMcp: include names ${includedTaskOnly.map((name) => `"${name}"`).join(", ")}, which the MCP server "${server}" runs only as tasks (execution.taskSupport "required"); fromMcp calls tools with tools/call, which cannot run them. Leave them out of include.`,
+    );
+  }
   const matches = (filter: McpToolFilter, tool: McpListedTool) => (typeof filter === "function" ? filter(tool) === true : filter.includes(tool.name));
-  return tools.filter(
-    (tool) => tool.execution?.taskSupport !== "required" && (include === undefined || matches(include, tool)) && (exclude === undefined || !matches(exclude, tool)),
-  );
+  return tools.filter((tool) => !taskOnly.has(tool.name) && (include === undefined || matches(include, tool)) && (exclude === undefined || !matches(exclude, tool)));
+}
+
+/** The server's tool names for a message: the first 50, then how many more. */
+function namesListed(names: string[]): string {
+  if (names.length === 0) return "none";
+  const shown = names.slice(0, 50).join(", ");
+  return names.length > 50 ? `${shown} and ${names.length - 50} more` : shown;
 }
 
 /** Each tool's name in the toolkit: prefixed, then kept (`exact`) or made portable (`sanitize`); names no provider takes, or two tools under one name, throw. */
@@ -203,10 +226,10 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
   const fields: Omit<Tool, "execute"> = {
     name,
     description: descriptionOf(listed, server),
-    inputSchema: listed.inputSchema as JSONSchemaObject,
-    ...(listed.outputSchema !== undefined ? { outputSchema: listed.outputSchema as JSONSchemaObject } : {}),
+    inputSchema: declaredSchema(listed, "inputSchema", server),
+    ...(listed.outputSchema !== undefined ? { outputSchema: declaredSchema(listed, "outputSchema", server) } : {}),
     source: "mcp",
-    ...(annotations !== undefined ? { annotations } : {}),
+    annotations,
     ...(options.retry !== undefined ? { retry: options.retry } : {}),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
   };
@@ -217,6 +240,24 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
   };
   // The server checks the arguments against its own schema; checking them here too could only disagree with it.
   return managedTool(fields, run, false);
+}
+
+/**
+ * A schema the server listed, made self-contained as every toolnexus schema is (references
+ * inlined, recursion unfolded then cut), so every exporter can write it. One that cannot be, or
+ * that describes no object, makes `fromMcp` reject, naming the tool.
+ */
+function declaredSchema(listed: McpListedTool, key: "inputSchema" | "outputSchema", server: string): JSONSchemaObject {
+  const unusable = (why: string) =>
+    new ToolDefinitionError(`fromMcp: the ${key} the MCP server "${server}" lists for its tool "${listed.name}" ${why}. Leave the tool out with { exclude: ["${listed.name}"] }.`);
+  let schema: JSONSchemaObject;
+  try {
+    schema = canonicalSchema(selfContained(listed[key] as JSONSchemaObject));
+  } catch (error) {
+    throw unusable(`cannot be used: ${errorMessage(error)}`);
+  }
+  if (!describesObjects(schema)) throw unusable("describes no object, which MCP requires");
+  return schema;
 }
 
 /** The server's description; without one (toolnexus requires one), a text naming the tool and its server. */
@@ -235,7 +276,12 @@ const HINTS = [
   ["openWorldHint", "openWorld"],
 ] as const;
 
-function annotationsOf(listed: McpListedTool): ToolAnnotations | undefined {
+/**
+ * The server's hints as annotations, with MCP's defaults for those it leaves out: a tool not
+ * hinted read-only may change things, and is destructive unless hinted otherwise
+ * (`destructiveHint` defaults to true), so `approveDestructive` asks before it runs.
+ */
+function annotationsOf(listed: McpListedTool): ToolAnnotations {
   const hints = listed.annotations ?? {};
   const title = listed.title ?? hints.title;
   const mapped: ToolAnnotations = typeof title === "string" ? { title } : {};
@@ -243,7 +289,8 @@ function annotationsOf(listed: McpListedTool): ToolAnnotations | undefined {
     const value = hints[hint];
     if (typeof value === "boolean") mapped[annotation] = value;
   }
-  return Object.keys(mapped).length > 0 ? mapped : undefined;
+  if (mapped.readOnly !== true && mapped.destructive === undefined) mapped.destructive = true;
+  return mapped;
 }
 
 /**
@@ -337,23 +384,8 @@ function embeddedPart(resource: Record<string, unknown>): ToolContent {
   const mimeType = typeof resource.mimeType === "string" ? resource.mimeType : "application/octet-stream";
   if (mimeType.startsWith("image/")) return { type: "image", data: resource.blob, mimeType };
   if (mimeType.startsWith("audio/")) return { type: "audio", data: resource.blob, mimeType };
-  const name = fileNameOf(uri);
+  const name = fileNameOfUri(uri);
   return { type: "file", data: resource.blob, mimeType, ...(name !== undefined ? { name } : {}) };
-}
-
-/** The last segment of a resource's address (`toolnexus://result/report.pdf` → `report.pdf`). */
-function fileNameOf(uri: string): string | undefined {
-  const segment = uri
-    .split(/[?#]/)[0]!
-    .split("/")
-    .filter((part) => part !== "")
-    .pop();
-  if (segment === undefined || segment.endsWith(":")) return undefined;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function textOfValue(value: unknown): string {

@@ -1,4 +1,5 @@
 import type { NameRule } from "../names";
+import { fileNameOfUri } from "../runtime/content";
 import { ChangeLog, plainObjectRoot } from "../schema/lowering";
 import { mapSubschemas } from "../subschemas";
 import type { JSONSchemaObject, Tool, ToolContent, ToolResult } from "../types";
@@ -73,21 +74,7 @@ function textBlock(text: string): McpContent {
 
 /** MCP requires a link's `name`: the part's, else the last segment of its address. */
 function resourceLinkBlock(uri: string, name: string | undefined, mimeType: string | undefined): Extract<McpContent, { type: "resource_link" }> {
-  return { type: "resource_link", uri, name: name ?? nameFromUri(uri), ...(mimeType !== undefined ? { mimeType } : {}) };
-}
-
-function nameFromUri(uri: string): string {
-  const segment = uri
-    .split(/[?#]/)[0]!
-    .split("/")
-    .filter((s) => s !== "")
-    .pop();
-  if (segment === undefined || /^[a-z][a-z0-9+.-]*:$/i.test(segment)) return uri;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  return { type: "resource_link", uri, name: name ?? fileNameOfUri(uri) ?? uri, ...(mimeType !== undefined ? { mimeType } : {}) };
 }
 
 /**

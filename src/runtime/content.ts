@@ -205,3 +205,25 @@ const SIGNATURES: Array<{ mimeType: string; at?: number; bytes: number[] }> = [
 export function sniffMimeType(bytes: Uint8Array): string | undefined {
   return SIGNATURES.find(({ at = 0, bytes: signature }) => signature.every((byte, i) => bytes[at + i] === byte))?.mimeType;
 }
+
+/**
+ * A file name from a resource's address: its last path segment, decoded
+ * (`toolnexus://result/report%201.pdf` → `report 1.pdf`), never with a path in it (an encoded
+ * `/` or `\` from a server is no directory), or `undefined` when the address has none.
+ */
+export function fileNameOfUri(uri: string): string | undefined {
+  const segment = uri
+    .split(/[?#]/)[0]!
+    .split("/")
+    .filter((part) => part !== "")
+    .pop();
+  if (segment === undefined || /^[a-z][a-z0-9+.-]*:$/i.test(segment)) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    decoded = segment;
+  }
+  const name = decoded.split(/[/\\]/).pop()!;
+  return name === "" || name === "." || name === ".." ? undefined : name;
+}

@@ -1,7 +1,6 @@
-import { mapSubschemas } from "../subschemas";
-import { isObject, isSchemaObject, type JSONSchemaObject, type StandardSchemaV1 } from "../types";
-import { canonicalSchema, inlineRefs } from "./canonical";
-import { RECURSION_DEPTH } from "./lowering";
+import { isObject, type JSONSchemaObject, type StandardSchemaV1 } from "../types";
+import { canonicalSchema } from "./canonical";
+import { selfContained } from "./self-contained";
 
 /*
  * Standard Schema input: the JSON Schema a schema's library writes for it. Only the schema
@@ -104,46 +103,6 @@ function optionalExport(specifier: string, name: string): Converter | undefined 
   } catch {
     return undefined;
   }
-}
-
-/**
- * `schema` without `$schema`, `$id` and definitions, every reference replaced by a copy of its
- * target. A recursive schema (zod's `$ref: "#"`, arktype's definitions) is unfolded
- * `RECURSION_DEPTH` times, then cut to "any value", as the provider exports do: the schema
- * itself still validates every level when the call runs.
- */
-function selfContained(schema: JSONSchemaObject): JSONSchemaObject {
-  const { $schema: _schema, $id: _id, definitions, $defs, ...root } = schema;
-  const named = { ...(definitions as object | undefined), ...($defs as object | undefined) } as Record<string, unknown>;
-  // Definitions only the root can reach matter: without a reference in it, they are unused.
-  if (!containsRef(root)) return root;
-  let rootName = "root";
-  while (rootName in named) rootName += "_";
-  const rootRef = `#/definitions/${rootName.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-  const definitionsWithRoot = { ...named, [rootName]: renameRootRefs(root, rootRef) };
-  try {
-    return inlineRefs({ $ref: rootRef }, definitionsWithRoot, (chain) => {
-      const name = chain[chain.length - 1]!;
-      if (chain.filter((n) => n === name).length <= RECURSION_DEPTH) return undefined;
-      return { description: `(${name}, nested deeper than ${RECURSION_DEPTH} levels)` };
-    }) as JSONSchemaObject;
-  } catch (error) {
-    throw new Error(`its JSON Schema has a reference toolnexus cannot follow: ${(error as Error).message}`);
-  }
-}
-
-function containsRef(schema: unknown): boolean {
-  let found = false;
-  mapSubschemas(schema, (node) => {
-    if (isSchemaObject(node) && typeof node.$ref === "string") found = true;
-    return node;
-  });
-  return found;
-}
-
-/** `$ref: "#"` (the whole schema, as zod writes recursion) made a reference to the root's definition. */
-function renameRootRefs(schema: JSONSchemaObject, rootRef: string): unknown {
-  return mapSubschemas(schema, (node) => (isSchemaObject(node) && node.$ref === "#" ? { ...node, $ref: rootRef } : node));
 }
 
 function errorText(error: unknown): string {

@@ -85,6 +85,13 @@ describe.each([
     expect(execute).toHaveBeenCalledWith({ city: "Oslo" }, expect.anything());
   });
 
+  it("reads null for an optional argument as left out in every call, as for a JSON Schema tool with validate: true", async () => {
+    const { tool, execute } = echoTool(weatherSchema());
+    expect(await new Toolkit([tool]).execute("weather", { city: "Oslo", days: null })).toEqual({ output: '{"city":"Oslo"}', isError: false });
+    expect(execute).toHaveBeenCalledWith({ city: "Oslo" }, expect.anything());
+    expect((await tool.execute({ city: null })).isError).toBe(true);
+  });
+
   it("with validate: false, hands execute the arguments as sent", async () => {
     const { tool } = echoTool(weatherSchema(), { validate: false });
     expect(await tool.execute({ city: 3 })).toEqual({ output: '{"city":3}', isError: false });

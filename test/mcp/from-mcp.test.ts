@@ -135,7 +135,8 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
     it("turns the server's hints into annotations", () => {
       expect(byName(tools, "get_weather").annotations).toEqual({ title: "Weather", readOnly: true, openWorld: false });
       expect(byName(tools, "charge").annotations).toEqual({ destructive: true });
-      expect(byName(tools, "chart").annotations).toBeUndefined();
+      // MCP's defaults for a tool with no hints: it may change things, destructively.
+      expect(byName(tools, "chart").annotations).toEqual({ destructive: true });
     });
 
     it("prefixes names, and calls the server by its own", async () => {
@@ -355,6 +356,41 @@ describe("fromMcp with servers written with the SDK alone", () => {
     await client.close();
   });
 
+  it("stops when a server pages on past 1,000 pages, with new cursors each time", async () => {
+    const server = new Server({ name: "endless", version: "1.0.0" }, { capabilities: { tools: {} } });
+    let page = 0;
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [], nextCursor: String(++page) }));
+    const { client } = await connect(server);
+    await expect(fromMcp(client)).rejects.toThrow('fromMcp: the MCP server "endless" listed more than 10000 tools or 1000 pages of them; toolnexus stops there.');
+    expect(page).toBe(1_000);
+    await client.close();
+  });
+
+  it("makes a listed schema self-contained, so every exporter writes it: recursion unfolded, references inlined", async () => {
+    const tree = {
+      type: "object" as const,
+      properties: { node: { $ref: "#/$defs/node" } },
+      $defs: { node: { type: "object", properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } } } },
+    };
+    const { client } = await connect(sdkServer([{ tools: [{ name: "outline", description: "Outline", inputSchema: tree }] }]));
+    const [outline] = await fromMcp(client);
+    expect(JSON.stringify(outline!.inputSchema)).not.toContain("$ref");
+    expect(outline!.inputSchema.properties!.node).toMatchObject({ type: "object", properties: { label: { type: "string" } } });
+    const kit = new Toolkit([outline!]);
+    expect(() => [kit.toGemini(), kit.toOpenAI({ strict: true }), kit.toAnthropic(), kit.toBedrock()]).not.toThrow();
+    await client.close();
+  });
+
+  it("refuses a listed schema it cannot use, naming the tool and how to leave it out", async () => {
+    const { client } = await connect(
+      sdkServer([{ tools: [{ name: "broken", description: "Broken", inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } } }] }]),
+    );
+    await expect(fromMcp(client)).rejects.toThrow(
+      /^fromMcp: the inputSchema the MCP server "hand-made" lists for its tool "broken" cannot be used: .*Leave the tool out with \{ exclude: \["broken"\] \}\.$/,
+    );
+    await client.close();
+  });
+
   it("gives a tool without a description one that names it and its server (toolnexus needs one)", async () => {
     const { client } = await connect(
       sdkServer([
@@ -369,7 +405,7 @@ describe("fromMcp with servers written with the SDK alone", () => {
     const [bare, titled] = await fromMcp(client);
     expect(bare!.description).toBe('The tool "bare" of the MCP server "hand-made", which gives no description of it.');
     expect(titled!.description).toBe('Look things up (tool "titled") of the MCP server "hand-made", which gives no description of it.');
-    expect(titled!.annotations).toEqual({ title: "Look things up" });
+    expect(titled!.annotations).toEqual({ title: "Look things up", destructive: true });
     expect((await fromMcp(client, { serverName: "lookup" }))[0]!.description).toContain('of the MCP server "lookup"');
     new Toolkit([bare!, titled!]);
     await client.close();
@@ -437,6 +473,49 @@ describe("fromMcp with servers written with the SDK alone", () => {
       ]),
     );
     expect((await fromMcp(client)).map((tool) => tool.name)).toEqual(["plain", "either"]);
+    await expect(fromMcp(client, { include: ["plain", "batch"] })).rejects.toThrow(
+      'fromMcp: include names "batch", which the MCP server "hand-made" runs only as tasks (execution.taskSupport "required"); fromMcp calls tools with tools/call, which cannot run them. Leave them out of include.',
+    );
+    await client.close();
+  });
+
+  it("names an embedded file after the last segment of its address, never with a path a server encoded into it", async () => {
+    const blob = (uri: string) => ({ type: "resource", resource: { uri, mimeType: "application/pdf", blob: b64(PDF) } });
+    const { client } = await connect(
+      sdkServer([{ tools: [{ name: "files", description: "Files", inputSchema: { type: "object" } }] }], () => ({
+        content: [blob("file:///srv/..%2F..%2Fetc%2Fpasswd"), blob("file:///srv/a%5C..%5Cboot.ini"), blob("file:///srv/report%201.pdf"), blob("file:///srv/%2E%2E")],
+      })),
+    );
+    const [files] = await fromMcp(client);
+    const { content } = await files!.execute({});
+    expect(content!.map((part) => (part.type === "file" ? part.name : part.type))).toEqual(["passwd", "boot.ini", "report 1.pdf", undefined]);
+    await client.close();
+  });
+
+  it("takes MCP's defaults for hints a server leaves out: a tool not hinted read-only or non-destructive waits for approveDestructive", async () => {
+    const ran: string[] = [];
+    const { client } = await connect(
+      sdkServer(
+        [
+          {
+            tools: [
+              { name: "unhinted", description: "No hints", inputSchema: { type: "object" } },
+              { name: "reader", description: "Reads", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+              { name: "adder", description: "Adds", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
+            ],
+          },
+        ],
+        (name) => {
+          ran.push(name);
+          return { content: [{ type: "text", text: "done" }] };
+        },
+      ),
+    );
+    const kit = new Toolkit(await fromMcp(client), { approveDestructive: true });
+    expect((await kit.execute("unhinted", {})).metadata?.error).toBe("denied");
+    expect(await kit.execute("reader", {})).toMatchObject({ output: "done", isError: false });
+    expect(await kit.execute("adder", {})).toMatchObject({ output: "done", isError: false });
+    expect(ran).toEqual(["reader", "adder"]);
     await client.close();
   });
 
