@@ -10,7 +10,12 @@ const config: Config = {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
   },
   // Tests exercise the source; test/package checks the built package separately.
-  moduleNameMapper: { "^toolnexus$": "<rootDir>/src/index.ts", "^toolnexus/nestjs$": "<rootDir>/src/nestjs/index.ts", "^toolnexus/mcp$": "<rootDir>/src/mcp/index.ts" },
+  moduleNameMapper: {
+    "^toolnexus$": "<rootDir>/src/index.ts",
+    "^toolnexus/nestjs$": "<rootDir>/src/nestjs/index.ts",
+    "^toolnexus/mcp$": "<rootDir>/src/mcp/index.ts",
+    "^toolnexus/langchain$": "<rootDir>/src/langchain/index.ts",
+  },
   testTimeout: 30_000,
 };
 

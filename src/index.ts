@@ -9,7 +9,17 @@ export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorat
 export { defineTool, type DefineToolOptions } from "./define-tool";
 export { scanTools, type ScanOptions } from "./scanner/scan-tools";
 export { loadManifest, ManifestError, MANIFEST_ENV, MANIFEST_FILE, type ManifestOption, type ToolnexusManifest } from "./manifest";
-export { Toolkit, isTool, MAX_LISTED_TOOLS, type ErrorTextPolicy, type ExecuteOptions, type ProviderReplies, type ToolFailure, type ToolSource, type ToolkitOptions } from "./toolkit";
+export {
+  Toolkit,
+  isTool,
+  MAX_LISTED_TOOLS,
+  type ErrorTextPolicy,
+  type ExecuteOptions,
+  type ProviderReplies,
+  type ToolFailure,
+  type ToolSource,
+  type ToolkitOptions,
+} from "./toolkit";
 
 // Control: approval, middleware, tracing.
 export type { ApprovalDecision, ApprovalRequest, PendingApproval, PendingApprovals, WithPendingApprovals } from "./control/approval";

@@ -81,6 +81,7 @@ const COMMONJS_OPTIONS: ts.CompilerOptions = {
     toolnexus: ["dist/cjs/index.d.ts"],
     "toolnexus/mcp": ["dist/cjs/mcp/index.d.ts"],
     "toolnexus/nestjs": ["dist/cjs/nestjs/index.d.ts"],
+    "toolnexus/langchain": ["dist/cjs/langchain/index.d.ts"],
   },
 };
 
