@@ -19,6 +19,7 @@ const config: Config = {
     "^toolnexus/mcp$": "<rootDir>/src/mcp/index.ts",
     "^toolnexus/openai-agents$": "<rootDir>/src/openai-agents/index.ts",
     "^toolnexus/ai-sdk$": "<rootDir>/src/ai-sdk/index.ts",
+    "^toolnexus/langchain$": "<rootDir>/src/langchain/index.ts",
   },
   testTimeout: 30_000,
 };

@@ -83,6 +83,7 @@ const COMMONJS_OPTIONS: ts.CompilerOptions = {
     "toolnexus/nestjs": ["dist/cjs/nestjs/index.d.ts"],
     "toolnexus/openai-agents": ["dist/cjs/openai-agents/index.d.ts"],
     "toolnexus/ai-sdk": ["dist/cjs/ai-sdk/index.d.ts"],
+    "toolnexus/langchain": ["dist/cjs/langchain/index.d.ts"],
   },
 };
 
