@@ -17,8 +17,9 @@ async function run() {
     ["7. Controlling calls: a refund waits for a person's approval, across two requests", { main: runApproval }],
     ["8. Results beyond text: a chart drawn as a PNG and a structured summary, for every provider and MCP", { main: printCharts }],
     ["9. The Vercel AI SDK's generateText over toolkit tools, with its approval flow (its mock model)", { main: runAiSdk }],
-    ["10. The OpenAI Agents SDK's runner over toolkit tools, with its approval flow (against a local Responses API mock)", { main: runOpenAIAgents }],
-    ["11. An MCP server's tools beside a local zod-typed tool, in one toolkit (fromMcp)", { main: runFromMcp }],
+    ["10. LangChain's tool-calling loop over toolkit tools: a corrected call, a chart as an image block, a refund approve denies", { main: runLangChain }],
+    ["11. The OpenAI Agents SDK's runner over toolkit tools, with its approval flow (against a local Responses API mock)", { main: runOpenAIAgents }],
+    ["12. An MCP server's tools beside a local zod-typed tool, in one toolkit (fromMcp)", { main: runFromMcp }],
   ];
   for (const [title, example] of examples) {
     console.log(`\n=== ${title} ===`);
@@ -48,9 +49,14 @@ async function printCharts() {
   console.log(`mcp: ${chart.shortened(mcp)}`);
 }
 
-/** Loaded when it runs, as the examples above: each uses the decorated services of examples/services.ts in a plain Toolkit. */
+/** Loaded when it runs, as the examples above: each gives decorated services (examples/services.ts, examples/chart.ts) to a plain Toolkit. */
 function runAiSdk() {
   return (require("./ai-sdk") as typeof import("./ai-sdk")).main();
+}
+
+async function runLangChain() {
+  const langchain = require("./langchain") as typeof import("./langchain");
+  langchain.printConversation(await langchain.main());
 }
 
 async function runOpenAIAgents() {
