@@ -237,6 +237,21 @@ export class Toolkit {
     return this.#entries.has(name);
   }
 
+  /**
+   * Whether `execute` would ask for approval before running this call: the tool's
+   * `needsApproval` (a function that throws counts as yes), or `approveDestructive` for a
+   * destructive tool. For hosts whose framework runs its own approval flow, which then pass its
+   * outcome as `execute(..., { approved })`. `args` as `execute` takes them (an object or JSON
+   * text). `false` for an unknown tool and for arguments that are no object: `execute` refuses
+   * those before approval.
+   */
+  async needsApproval(name: string, args: unknown, ctx: ToolContext = {}): Promise<boolean> {
+    const tool = this.#entries.get(name)?.tool;
+    const accepted = acceptArguments(args);
+    if (tool === undefined || !accepted.ok) return false;
+    return this.#needsApproval(tool, accepted.args, ctx);
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -1,4 +1,5 @@
 import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolExecutionOptions } from "ai";
+import { mayNeedApproval } from "../control/approval";
 import { ToolDefinitionError } from "../errors";
 import { errorMessage, failedWith } from "../runtime/result";
 import type { Toolkit } from "../toolkit";
@@ -63,14 +64,14 @@ type CallContext = (call: AiSdkCall, abortSignal?: AbortSignal) => ToolContext;
 
 function aiSdkTool(toolkit: Toolkit, tool: Tool, contextOf: CallContext, multimodal: boolean): AiSdkTool {
   const { name } = tool;
-  const needsApproval = approvalFor(tool, contextOf);
-  const asksAi = needsApproval !== undefined && needsApproval !== false;
+  const asksAi = mayNeedApproval(tool);
   return {
     description: tool.description,
     ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
     // No validator: the toolkit validates each call (with its own messages), once.
     inputSchema: jsonSchema<Record<string, unknown>>(tool.inputSchema as JSONSchema7),
-    ...(needsApproval !== undefined ? { needsApproval } : {}),
+    // The AI SDK asks a person whenever the toolkit would ask (`needsApproval`, or `approveDestructive`).
+    ...(asksAi ? { needsApproval: (input, call) => askedFor(toolkit, name, input, () => contextOf(call)) } : {}),
     execute: (input, { toolCallId, messages, abortSignal, experimental_context }) => {
       let ctx: ToolContext;
       try {
@@ -85,23 +86,13 @@ function aiSdkTool(toolkit: Toolkit, tool: Tool, contextOf: CallContext, multimo
   };
 }
 
-/**
- * The tool's `needsApproval` for the AI SDK, read as the toolkit reads it: anything set but
- * `false` asks, and a function that throws asks (fails closed). Arguments that are not an
- * object are not asked about: the toolkit refuses them without running the tool.
- */
-function approvalFor(tool: Tool, contextOf: CallContext): AiSdkTool["needsApproval"] {
-  const needs = tool.needsApproval;
-  if (needs === undefined) return undefined;
-  if (typeof needs !== "function") return needs !== false;
-  return async (input, call) => {
-    if (!isObject(input)) return false;
-    try {
-      return (await needs(input, contextOf(call))) !== false;
-    } catch {
-      return true;
-    }
-  };
+/** Whether the toolkit would ask for approval of this call; a ctx that cannot be made asks (fails closed). */
+async function askedFor(toolkit: Toolkit, name: string, input: unknown, ctxOf: () => ToolContext): Promise<boolean> {
+  try {
+    return await toolkit.needsApproval(name, input, ctxOf());
+  } catch {
+    return true;
+  }
 }
 
 /**

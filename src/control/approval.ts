@@ -1,5 +1,5 @@
 import { carryingThrown, errorMessage, errorResult } from "../runtime/result";
-import type { ToolContext, ToolResult } from "../types";
+import type { Tool, ToolContext, ToolResult } from "../types";
 
 /** What the toolkit's `approve` function is asked about: one call, before it runs. */
 export interface ApprovalRequest {
@@ -82,4 +82,14 @@ export function forbiddenResult(tool: string, failed?: unknown): ToolResult {
   const why = failed === undefined ? "" : " (the permission check failed)";
   const result = errorResult("forbidden", `The call to tool "${tool}" is not allowed for this user${why}. Do not retry it; tell the user.`, { tool });
   return failed === undefined ? result : carryingThrown(result, failed);
+}
+
+/**
+ * Whether calls of `tool` may need approval in some toolkit: it sets `needsApproval` (other than
+ * `false`), or it is destructive (`approveDestructive` asks for those). A framework adapter
+ * hands only such tools to its framework's approval flow, and asks `toolkit.needsApproval`
+ * per call.
+ */
+export function mayNeedApproval(tool: Tool): boolean {
+  return (tool.needsApproval !== undefined && tool.needsApproval !== false) || tool.annotations?.destructive === true;
 }

@@ -1,5 +1,5 @@
 import type { ToolRunnableConfig } from "@langchain/core/tools";
-import { readDecision, type ApprovalDecision, type ApprovalRequest } from "../control/approval";
+import { mayNeedApproval, readDecision, type ApprovalDecision, type ApprovalRequest } from "../control/approval";
 import { acceptArguments } from "../runtime/arguments";
 import { errorMessage } from "../runtime/result";
 import type { ExecuteOptions, Toolkit } from "../toolkit";
@@ -13,9 +13,9 @@ export interface LangChainApprovalRequest extends ApprovalRequest {
 export type LangChainApprover = (request: LangChainApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
 
 /**
- * How the toolkit is to treat the approval step of a call: with no `approve`, or for a tool
- * that needs no approval, as usual (the toolkit's own `approve`, else `denied`); otherwise with
- * the decision `approve` made. An approver that fails denies the call, except for the errors
+ * How the toolkit is to treat the approval step of a call: with no `approve`, or for a call
+ * the toolkit would not ask about (its `needsApproval`, `approveDestructive`), as usual (the
+ * toolkit's own `approve`, else `denied`); otherwise with the decision `approve` made. An approver that fails denies the call, except for the errors
  * a LangGraph run uses to pause (`interrupt()`), which must reach the graph.
  */
 export async function approvalFor(
@@ -26,11 +26,11 @@ export async function approvalFor(
   config: ToolRunnableConfig,
   approve: LangChainApprover | undefined,
 ): Promise<ExecuteOptions> {
-  if (approve === undefined || tool.needsApproval === undefined || tool.needsApproval === false) return {};
+  if (approve === undefined || !mayNeedApproval(tool)) return {};
   // The toolkit refuses arguments that are not an object, and calls of a tool hidden from the
   // ctx, before any approval: nobody is to be asked about those.
   const accepted = acceptArguments(args);
-  if (!accepted.ok || !toolkit.tools(ctx).includes(tool) || !(await needsApproval(tool, accepted.args, ctx))) return {};
+  if (!accepted.ok || !toolkit.tools(ctx).includes(tool) || !(await toolkit.needsApproval(tool.name, accepted.args, ctx))) return {};
   let decision: ReturnType<typeof readDecision>;
   try {
     decision = readDecision(await approve({ tool: tool.name, args: accepted.args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx, config }));
@@ -40,17 +40,6 @@ export async function approvalFor(
   }
   if (decision === undefined) return { approved: false, reason: "the approval step answered neither a boolean nor { approved }" };
   return decision;
-}
-
-/** Whether a tool that sets `needsApproval` asks for approval of this call, as the toolkit reads it: a function decides (one that throws asks), anything else asks. */
-async function needsApproval(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
-  const needs = tool.needsApproval;
-  if (typeof needs !== "function") return true;
-  try {
-    return (await needs(args, ctx)) !== false;
-  } catch {
-    return true;
-  }
 }
 
 /** LangGraph's interrupts and commands (GraphBubbleUp) say `is_bubble_up`: the graph catches them to pause or redirect the run. */

@@ -19,9 +19,9 @@ export interface LangChainToolsOptions {
    */
   state?: Record<string, unknown> | ((config: ToolRunnableConfig) => Record<string, unknown> | undefined);
   /**
-   * Decides the calls of tools that declare `needsApproval` (`true`/`{ approved: true }` runs
-   * the call, `false`/`{ approved: false, reason }` answers it `denied`), in place of the
-   * toolkit's own `approve`. What it throws denies the call, except LangGraph's `interrupt()`,
+   * Decides the calls the toolkit would ask about (`needsApproval`, or a destructive tool under
+   * `approveDestructive`) in place of the toolkit's own `approve`: `true`/`{ approved: true }`
+   * runs the call, `false`/`{ approved: false, reason }` answers it `denied`. What it throws denies the call, except LangGraph's `interrupt()`,
    * which pauses the graph until a person answers. Left out: the toolkit's `approve` decides,
    * and without one such calls are answered `denied` (nobody was asked).
    */

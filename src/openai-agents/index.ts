@@ -5,6 +5,7 @@
  * model as the tool's output, never as an exception. The core entry never imports this file.
  */
 import { tool, type FunctionTool, type RunContext, type UnknownContext } from "@openai/agents";
+import { mayNeedApproval } from "../control/approval";
 import { ToolDefinitionError } from "../errors";
 import { codecOf, exportTools, type ExportOptions } from "../providers/adapter";
 import { decodeWith, type MaybeCodec } from "../providers/codec";
@@ -23,6 +24,7 @@ export const AGENTS_PROVIDER = "openai-agents";
 export interface AgentsToolkit {
   tools(ctx?: ToolContext): Tool[];
   execute(name: string, args: unknown, ctx?: ToolContext, options?: ExecuteOptions): Promise<ToolResult>;
+  needsApproval(name: string, args: unknown, ctx?: ToolContext): Promise<boolean>;
 }
 
 export interface AgentsToolsOptions<TContext = UnknownContext> {
@@ -47,8 +49,6 @@ export interface AgentsToolsOptions<TContext = UnknownContext> {
    * toolkit's own `approve` function decide in process (without one such calls are `denied`).
    */
   approvals?: "interrupt" | "toolkit";
-  /** Tools annotated `destructive` need approval too: set it when the toolkit sets `approveDestructive`. */
-  approveDestructive?: boolean;
 }
 
 /** A toolkit tool as the Agents SDK holds it. */
@@ -110,7 +110,7 @@ function functionTool<TContext>(toolkit: AgentsToolkit, source: Tool, { declared
   const name = source.name;
   const contextOf = contextReader(options);
   const argumentsOf = (input: unknown) => decodeWith(codec(), input);
-  const approval = approvalPolicy(source, options, argumentsOf, contextOf);
+  const approval = approvalPolicy(toolkit, source, options, argumentsOf, contextOf);
   // Only a call the SDK's approval flow let through is run as approved; the name is the SDK's (set below).
   let sdkName = declared.name;
   const approvedInRun =
@@ -167,27 +167,23 @@ function contextReader<TContext>({ state }: AgentsToolsOptions<TContext>): Conte
 }
 
 /**
- * The SDK's `needsApproval` for a tool: the tool's own (a function sees the arguments as the
- * toolkit reads them, and the ctx of the call; one that throws asks), or none when the toolkit
- * decides in process.
+ * The SDK's `needsApproval` for a tool: asked of the toolkit for each call (the tool's
+ * `needsApproval` with the arguments as the toolkit reads them and the call's ctx, or the
+ * toolkit's `approveDestructive`; a check that fails asks), or none when the toolkit decides
+ * in process or the tool never needs approval.
  */
 function approvalPolicy<TContext>(
+  toolkit: AgentsToolkit,
   source: Tool,
   options: AgentsToolsOptions<TContext>,
   argumentsOf: (input: unknown) => unknown,
   contextOf: ContextReader<TContext>,
-): boolean | ((runContext: RunContext, input: unknown, callId?: string) => Promise<boolean>) | undefined {
-  if (options.approvals === "toolkit") return undefined;
-  if (options.approveDestructive === true && source.annotations?.destructive === true) return true;
-  const needs = source.needsApproval;
-  if (needs === undefined || typeof needs === "boolean") return needs;
+): ((runContext: RunContext, input: unknown, callId?: string) => Promise<boolean>) | undefined {
+  if (options.approvals === "toolkit" || !mayNeedApproval(source)) return undefined;
   return async (runContext, input, callId) => {
-    const args = argumentsOf(input);
-    // Arguments that are no object are refused before approval, as the toolkit refuses them.
-    if (!isObject(args)) return false;
     try {
       // The SDK types an approval policy's run context without the agent's context type; it is the run's.
-      return (await needs(args, contextOf(runContext as RunContext<TContext>, callId))) !== false;
+      return await toolkit.needsApproval(source.name, argumentsOf(input), contextOf(runContext as RunContext<TContext>, callId));
     } catch {
       return true;
     }

@@ -136,7 +136,14 @@ function checkStandardParameters(params: StandardParameter[], args: Record<strin
     const sent = hasOwn.call(args, name) ? args[name] : undefined;
     return sent === undefined && defaultValue !== undefined ? structuredClone(defaultValue) : sent;
   });
-  const verdicts = params.map(({ name, standard }, i) => standardVerdict(standard, values[i], name));
+  const verdicts: Array<StandardVerdict | Promise<StandardVerdict>> = [];
+  try {
+    params.forEach(({ name, standard }, i) => verdicts.push(standardVerdict(standard, values[i], name)));
+  } catch (thrown) {
+    // The call fails with this throw: the pending checks of earlier parameters are let go, their rejections handled.
+    for (const verdict of verdicts) if (isThenable(verdict)) Promise.resolve(verdict).catch(() => undefined);
+    throw thrown;
+  }
   const outcome = (settled: StandardVerdict[]): StandardOutcome => {
     const problems: ArgumentProblem[] = [];
     let checked = args;

@@ -54,7 +54,7 @@ describe("toAiSdkTools: the AI SDK's approval flow", () => {
   it("marks the tool as needing approval, runs the other calls of the turn, and stops with an approval request", async () => {
     const { toolkit, runs } = refundToolkit();
     const tools = toAiSdkTools(toolkit);
-    expect(tools.refund_payment!.needsApproval).toBe(true);
+    expect(tools.refund_payment!.needsApproval).toEqual(expect.any(Function));
     expect(tools.get_payment!.needsApproval).toBeUndefined();
 
     const { result, request } = await firstRequest(tools, scriptedModel(...turns()));
@@ -171,5 +171,13 @@ describe("toAiSdkTools: the AI SDK's approval flow", () => {
     });
     const needsApproval = toAiSdkTools(new Toolkit([tool])).wipe!.needsApproval as (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => Promise<boolean>;
     await expect(needsApproval({}, { toolCallId: "call_1", messages: [] })).resolves.toBe(true);
+  });
+
+  it("asks for destructive tools when the toolkit sets approveDestructive, and only then", async () => {
+    const wipe = defineTool({ name: "wipe", description: "Wipes", annotations: { destructive: true }, execute: () => "wiped" });
+    const askOf = (toolkit: Toolkit) =>
+      toAiSdkTools(toolkit).wipe!.needsApproval as (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => Promise<boolean>;
+    await expect(askOf(new Toolkit([wipe], { approveDestructive: true }))({}, { toolCallId: "call_1", messages: [] })).resolves.toBe(true);
+    await expect(askOf(new Toolkit([wipe]))({}, { toolCallId: "call_1", messages: [] })).resolves.toBe(false);
   });
 });

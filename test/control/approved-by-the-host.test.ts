@@ -34,3 +34,37 @@ describe("calls a person approved through the host's framework", () => {
     expect(runs).toBe(0);
   });
 });
+
+describe("toolkit.needsApproval(name, args, ctx): whether execute would ask, for hosts with their own approval flow", () => {
+  const refund = defineTool({ name: "refund", description: "Refund a payment", needsApproval: (args) => Number(args.cents) > 10_000, execute: () => "refunded" });
+  const wipe = defineTool({ name: "wipe", description: "Wipes", annotations: { destructive: true }, execute: () => "wiped" });
+  const unsure = defineTool({
+    name: "unsure",
+    description: "Its rules fail",
+    needsApproval: () => {
+      throw new Error("rules unavailable");
+    },
+    execute: () => "ran",
+  });
+
+  it("answers the tool's needsApproval for these arguments, given as an object or as JSON text", async () => {
+    const toolkit = new Toolkit([refund]);
+    expect(await toolkit.needsApproval("refund", { cents: 50_000 })).toBe(true);
+    expect(await toolkit.needsApproval("refund", '{"cents":500}')).toBe(false);
+  });
+
+  it("asks when the check throws (fails closed)", async () => {
+    expect(await new Toolkit([unsure]).needsApproval("unsure", {})).toBe(true);
+  });
+
+  it("asks for a destructive tool only under approveDestructive", async () => {
+    expect(await new Toolkit([wipe], { approveDestructive: true }).needsApproval("wipe", {})).toBe(true);
+    expect(await new Toolkit([wipe]).needsApproval("wipe", {})).toBe(false);
+  });
+
+  it("is false for an unknown tool and for arguments that are no object: execute refuses those before approval", async () => {
+    const toolkit = new Toolkit([refund], { approveDestructive: true });
+    expect(await toolkit.needsApproval("nope", {})).toBe(false);
+    expect(await toolkit.needsApproval("refund", "[1]")).toBe(false);
+  });
+});

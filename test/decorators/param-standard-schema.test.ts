@@ -180,6 +180,33 @@ describe("@Param with a Standard Schema", () => {
     });
   });
 
+  it("one parameter's schema throwing while another's check is pending: an execution_failed result, the pending rejection handled", async () => {
+    const schemaOf = (validate: () => unknown) => ({ "~standard": { version: 1 as const, vendor: "acme", validate, jsonSchema: { input: () => ({ type: "string" }) } } });
+    const pending = schemaOf(() => new Promise((_resolve, reject) => setTimeout(() => reject(new Error("late")), 5)));
+    const throwing = schemaOf(() => {
+      throw new Error("at once");
+    });
+    class Mixed {
+      @Tool("Mixed")
+      run(@Param({ schema: pending }) first: string, @Param({ schema: throwing }) second: string) {
+        return first + second;
+      }
+    }
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      expect(await new Toolkit([new Mixed()]).execute("run", { first: "a", second: "b" })).toMatchObject({
+        isError: true,
+        output: `Tool "run" could not check its arguments: a parameter's schema threw: at once`,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("a schema with no JSON form is refused at scan time, naming the parameter", () => {
     class Calendar {
       @Tool("Books a day")

@@ -82,6 +82,18 @@ describe("tools that need approval, in LangChain", () => {
     expect(refunds).toEqual([7]);
   });
 
+  it("ask about destructive tools when the toolkit sets approveDestructive, and only then", async () => {
+    const wipe = defineTool({ name: "wipe", description: "Wipes the cache", annotations: { destructive: true }, execute: () => "wiped" });
+    const call: ToolCall = { type: "tool_call", id: "call_w", name: "wipe", args: {} };
+    const approve = jest.fn(() => ({ approved: false, reason: "not today" }));
+    const [guarded] = toLangChainTools(new Toolkit([wipe], { approveDestructive: true }), { approve });
+    await expect(guarded!.invoke(call)).resolves.toMatchObject({ status: "error", artifact: { metadata: { error: "denied" } } });
+    expect(approve).toHaveBeenCalledTimes(1);
+    const [trusted] = toLangChainTools(new Toolkit([wipe]), { approve });
+    await expect(trusted!.invoke(call)).resolves.toMatchObject({ status: "success", content: "wiped" });
+    expect(approve).toHaveBeenCalledTimes(1);
+  });
+
   it("never ask about a call of a tool hidden from the call's state: it is answered as an unknown tool", async () => {
     const refunds: unknown[] = [];
     const refund = defineTool({

@@ -167,15 +167,19 @@ describe("approval outside the SDK's flow", () => {
     expect(refunded).toEqual([]);
   });
 
-  it("interrupts for destructive tools with approveDestructive, as the toolkit option of that name asks", async () => {
+  it("interrupts for destructive tools when the toolkit sets approveDestructive, and only then", async () => {
     const wipe = defineTool({ name: "wipe_cache", description: "Empties the cache", annotations: { destructive: true }, execute: () => "Wiped." });
-    const toolkit = new Toolkit([wipe], { approveDestructive: true });
-    const agent = await agentWith((request) => (request.outputs.length === 0 ? { calls: [{ name: "wipe_cache", arguments: {} }] } : quoting(request)), toolkit, {
-      approveDestructive: true,
-    });
-    const first = await run(agent, "Wipe the cache", { context: session });
+    const script = (request: Parameters<Parameters<typeof agentWith>[0]>[0]) =>
+      request.outputs.length === 0 ? { calls: [{ name: "wipe_cache", arguments: {} }] } : quoting(request);
+    const asking = await agentWith(script, new Toolkit([wipe], { approveDestructive: true }));
+    const first = await run(asking, "Wipe the cache", { context: session });
     expect(first.interruptions.map((i) => i.name)).toEqual(["wipe_cache"]);
     first.state.approve(first.interruptions[0]!);
-    expect((await run(agent, first.state)).finalOutput).toBe("wipe_cache: Wiped.");
+    expect((await run(asking, first.state)).finalOutput).toBe("wipe_cache: Wiped.");
+
+    const trusting = await agentWith(script, new Toolkit([wipe]));
+    const direct = await run(trusting, "Wipe the cache", { context: session });
+    expect(direct.interruptions).toEqual([]);
+    expect(direct.finalOutput).toBe("wipe_cache: Wiped.");
   });
 });

@@ -43,7 +43,18 @@ const NEST_12 = "12.5.1";
 const NEST_12_FASTIFY = "12.5.0";
 
 const shared = (names: string[]) => Object.fromEntries(names.map((name) => [name, lockedVersion(name)]));
-const common = shared(["reflect-metadata", "rxjs", "class-validator", "typescript-json-schema", "@modelcontextprotocol/sdk", "@openai/agents", "zod", "ai", "@langchain/core", "@types/node"]);
+const common = shared([
+  "reflect-metadata",
+  "rxjs",
+  "class-validator",
+  "typescript-json-schema",
+  "@modelcontextprotocol/sdk",
+  "@openai/agents",
+  "zod",
+  "ai",
+  "@langchain/core",
+  "@types/node",
+]);
 const nest = (version: string) => ({ "@nestjs/common": version, "@nestjs/core": version, "@nestjs/platform-express": version });
 
 const ESM_FILES = ["types/entry-points.mts", "types/esm-default.mts"];
