@@ -1,6 +1,7 @@
 import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolExecutionOptions } from "ai";
 import { mayNeedApproval } from "../control/approval";
 import { ToolDefinitionError } from "../errors";
+import { checkedHostState } from "../runtime/host-state";
 import { errorMessage, failedWith } from "../runtime/result";
 import type { Toolkit } from "../toolkit";
 import { isObject, type Tool, type ToolContext, type ToolResult } from "../types";
@@ -117,8 +118,7 @@ function callContext({ ctx = {}, state }: AiSdkToolsOptions): CallContext {
   const base: ToolContext = { ...ctx, provider: ctx.provider ?? "ai-sdk" };
   const stateOf = stateSource(state);
   return (call, abortSignal) => {
-    const extra = stateOf(call);
-    if (extra !== undefined && !isObject(extra)) throw new TypeError(`state must give an object (got ${Array.isArray(extra) ? "an array" : typeof extra})`);
+    const extra = checkedHostState(stateOf(call), "state");
     const ctx: ToolContext = { ...base, callId: call.toolCallId };
     if (extra !== undefined) ctx.state = base.state === undefined ? extra : { ...base.state, ...extra };
     const signal = signalOf(base.signal, abortSignal);

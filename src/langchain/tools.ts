@@ -3,8 +3,10 @@ import { ToolMessage, type MessageContent, type ToolCall } from "@langchain/core
 import { patchConfig, pickRunnableConfigKeys } from "@langchain/core/runnables";
 import { AsyncLocalStorageProviderSingleton, MockAsyncLocalStorage } from "@langchain/core/singletons";
 import { StructuredTool, type StructuredToolCallInput, type ToolReturnType, type ToolRunnableConfig } from "@langchain/core/tools";
+import { ToolDefinitionError } from "../errors";
+import { checkedHostState } from "../runtime/host-state";
 import type { Toolkit } from "../toolkit";
-import type { JSONSchemaObject, Tool, ToolContext } from "../types";
+import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
 import { approvalFor, type LangChainApprover } from "./approval";
 import { artifactOf, messageContentOf } from "./content";
 
@@ -115,6 +117,7 @@ export class ToolnexusTool extends StructuredTool<JSONSchemaObject, Record<strin
  * ctx of the call's `config.signal`, the tool call's id as `callId`, and `state`.
  */
 export function toLangChainTools(toolkit: Toolkit, options: LangChainToolsOptions = {}): ToolnexusTool[] {
+  checkOptions(toolkit, options);
   const { state, approve, multimodalResults = true } = options;
   const listed = typeof state === "function" ? toolkit.tools() : toolkit.tools({ provider: PROVIDER, ...(state !== undefined ? { state } : {}) });
   return listed.map((tool) => {
@@ -136,10 +139,21 @@ export function toLangChainTools(toolkit: Toolkit, options: LangChainToolsOption
   });
 }
 
+function checkOptions(toolkit: Toolkit, options: LangChainToolsOptions): void {
+  if (typeof toolkit?.execute !== "function" || typeof toolkit.tools !== "function") throw new ToolDefinitionError("toLangChainTools takes a Toolkit (new Toolkit([...])).");
+  if (typeof options !== "object" || options === null) throw new ToolDefinitionError("toLangChainTools: options must be an object.");
+  const { state, approve, multimodalResults } = options;
+  if (state !== undefined && typeof state !== "function" && !isObject(state))
+    throw new ToolDefinitionError("toLangChainTools: state must be an object or a function (config) => object.");
+  if (approve !== undefined && typeof approve !== "function")
+    throw new ToolDefinitionError("toLangChainTools: approve must be a function (request) => boolean | { approved, reason }.");
+  if (multimodalResults !== undefined && typeof multimodalResults !== "boolean") throw new ToolDefinitionError("toLangChainTools: multimodalResults must be true or false.");
+}
+
 /** The ctx of one call, from its LangChain config. */
 function contextOf(config: ToolRunnableConfig, state: LangChainToolsOptions["state"]): ToolContext {
   const callId = config.toolCall?.id;
-  const callState = typeof state === "function" ? state(config) : state;
+  const callState = typeof state === "function" ? checkedHostState(state(config), "the state option of toLangChainTools") : state;
   return {
     provider: PROVIDER,
     ...(config.signal !== undefined ? { signal: config.signal } : {}),

@@ -10,6 +10,7 @@ import { ToolDefinitionError } from "../errors";
 import { codecOf, exportTools, type ExportOptions } from "../providers/adapter";
 import { decodeWith, type MaybeCodec } from "../providers/codec";
 import { openaiResponses, type OpenAIResponsesFunctionTool } from "../providers/openai-responses";
+import { checkedHostState } from "../runtime/host-state";
 import { errorMessage } from "../runtime/result";
 import type { ExecuteOptions } from "../toolkit";
 import { isObject, type Tool, type ToolContext, type ToolResult } from "../types";
@@ -151,7 +152,7 @@ type ContextReader<TContext> = (runContext: RunContext<TContext> | undefined, ca
 function contextReader<TContext>({ state }: AgentsToolsOptions<TContext>): ContextReader<TContext> {
   const stateOf =
     typeof state === "function"
-      ? (runContext: RunContext<TContext> | undefined) => (runContext === undefined ? undefined : state(runContext))
+      ? (runContext: RunContext<TContext> | undefined) => (runContext === undefined ? undefined : checkedHostState(state(runContext), "the state option of toAgentsTools"))
       : state !== undefined
         ? () => state
         : (runContext: RunContext<TContext> | undefined) => (isObject(runContext?.context) ? runContext.context : undefined);

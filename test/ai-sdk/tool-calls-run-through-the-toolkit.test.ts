@@ -237,6 +237,15 @@ describe("toAiSdkTools: the ctx a tool gets", () => {
     expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ isError: true, metadata: { error: "unknown_tool" } });
   });
 
+  it("answers as data when the state function gives something that is no object", async () => {
+    const result = await ask({ state: () => "ada" as unknown as Record<string, unknown> });
+    expect(seen).toEqual([]);
+    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
+      output: 'Tool "whoami" could not run: the state function of toAiSdkTools threw: state must give an object or undefined (got string)',
+      isError: true,
+    });
+  });
+
   it("answers as data when the state function throws", async () => {
     const result = await ask({
       state: () => {

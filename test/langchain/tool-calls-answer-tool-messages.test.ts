@@ -142,6 +142,14 @@ describe("a toolkit's tools in LangChain", () => {
     expect(seen[0]).toMatchObject({ callId: "call_42", provider: "langchain", state: { user: "ada@example.com" } });
   });
 
+  it("throw a host's mistakes, naming the option: a state function that gives no object, options of the wrong kind", async () => {
+    const [tool] = toLangChainTools(new Toolkit([add]), { state: () => 42 as unknown as Record<string, unknown> });
+    await expect(tool!.invoke(call("add", { a: 1, b: 2 }))).rejects.toThrow("the state option of toLangChainTools must give an object or undefined (got number)");
+    expect(() => toLangChainTools(new Toolkit([add]), { approve: "yes" as never })).toThrow("toLangChainTools: approve must be a function");
+    expect(() => toLangChainTools(new Toolkit([add]), { state: "ada" as never })).toThrow("toLangChainTools: state must be an object or a function");
+    expect(() => toLangChainTools({} as Toolkit)).toThrow("toLangChainTools takes a Toolkit");
+  });
+
   it("take state as an object too, which also picks the tools listed (those visible to it)", async () => {
     const refund = defineTool({ name: "refund", description: "Refunds an order", visible: (ctx) => ctx.state?.role === "support", execute: () => "refunded" });
     const toolkit = new Toolkit([add, refund]);

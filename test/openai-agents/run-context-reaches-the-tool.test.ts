@@ -103,6 +103,18 @@ describe("the ctx of a call from the Agents SDK", () => {
   });
 });
 
+describe("a state option that gives no object", () => {
+  it("answers the call with an error naming the option, never running the tool", async () => {
+    const seen: unknown[] = [];
+    const whoami = defineTool({ name: "who_am_i", description: "Who is asking", execute: (_args, ctx) => (seen.push(ctx.state), "someone") });
+    const [adapted] = toAgentsTools<Session>(new Toolkit([whoami]), { state: () => [] as unknown as Record<string, unknown> });
+    expect(await adapted!.invoke(new RunContext<Session>({ user: "ada@example.com", role: "customer" }), "{}")).toBe(
+      'Error: Tool "who_am_i" could not run: the state option of toAgentsTools must give an object or undefined (got an array)',
+    );
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("visibility in the Agents SDK", () => {
   it("declares a tool only to the runs whose ctx may see it", async () => {
     const declaredFor = async (context: Session) => {
