@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
 import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+import { resolvedTaskOptions } from "./tasks";
 
 /** Hosts a local server answers to by default (any port). */
 export const LOCAL_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
@@ -96,6 +97,8 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
   if (options.token !== undefined && options.token.length === 0) throw new TypeError("token must not be empty; leave it out to serve without a token.");
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   const calls = new CallRegistry();
+  // One store for every request: each is served by a fresh server, and tasks outlive requests.
+  const tasks = resolvedTaskOptions(options.tasks);
   const onError = options.onError ?? (() => {});
 
   let active = 0;
@@ -158,6 +161,10 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
       const server = serverFor(kit, options, {
         ...(state !== undefined ? { state } : {}),
         track: (requestId, controller) => calls.add(client, requestId, controller),
+        tasks,
+        // A client's tasks are those of its session under its credentials, on whichever instance it lands.
+        owner: client ?? clientKey(req, ""),
+        trackTask: (controller) => calls.add(undefined, "task", controller),
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.jsonResponse ?? false });
       res.once("close", () => {

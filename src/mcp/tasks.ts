@@ -1,0 +1,117 @@
+import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
+import { ErrorCode, McpError, type Request, type RequestId, type Result, type Task } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext, ToolResult } from "../types";
+import { inMemoryTaskStore, isTerminalStatus, type McpTaskStore } from "./task-store";
+
+/** How an MCP server runs the tools marked `task: true` as MCP tasks. */
+export interface McpTaskOptions {
+  /**
+   * Where tasks live. Default: this process's memory (one server instance). Several instances
+   * behind a load balancer share one store, e.g. `redisTaskStore({ connection })` from
+   * `toolnexus/bullmq`: then `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` work
+   * on any instance, and a cancel reaches the instance that runs the call.
+   */
+  store?: McpTaskStore;
+  /** Milliseconds a task and its result are kept when the client asks for no `ttl`. Default 1 hour. */
+  ttl?: number;
+  /** The longest `ttl` a client may ask for; longer requests get this. Default 24 hours. */
+  maxTtl?: number;
+  /** Milliseconds clients are told to wait between polls (`pollInterval`). Default 1 000. */
+  pollInterval?: number;
+}
+
+export const DEFAULT_TASK_TTL = 60 * 60 * 1_000;
+export const DEFAULT_MAX_TASK_TTL = 24 * 60 * 60 * 1_000;
+export const DEFAULT_TASK_POLL_INTERVAL = 1_000;
+
+/** The task options with their defaults, checked; the store is made here when none is given (once per server or HTTP handler). */
+export function resolvedTaskOptions(options: McpTaskOptions | undefined): Required<McpTaskOptions> {
+  if (options !== undefined && (typeof options !== "object" || options === null))
+    throw new TypeError(`tasks must be an object { store?, ttl?, maxTtl?, pollInterval? } (got ${typeof options}).`);
+  const { store, ttl = DEFAULT_TASK_TTL, maxTtl = DEFAULT_MAX_TASK_TTL, pollInterval = DEFAULT_TASK_POLL_INTERVAL } = options ?? {};
+  for (const [key, value] of [["ttl", ttl] as const, ["maxTtl", maxTtl] as const, ["pollInterval", pollInterval] as const]) {
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`tasks.${key} must be a positive whole number of milliseconds (got ${String(value)}).`);
+  }
+  if (ttl > maxTtl) throw new TypeError(`tasks.ttl (${ttl}) must not exceed tasks.maxTtl (${maxTtl}).`);
+  const methods = ["createTask", "getTask", "storeTaskResult", "getTaskResult", "updateTaskStatus", "listTasks"] as const;
+  if (store !== undefined && (typeof store !== "object" || store === null || methods.some((method) => typeof store[method] !== "function"))) {
+    throw new TypeError(`tasks.store must be a task store (${methods.join(", ")}), e.g. inMemoryTaskStore() or redisTaskStore({ connection }) from toolnexus/bullmq.`);
+  }
+  return { store: store ?? inMemoryTaskStore(), ttl, maxTtl, pollInterval };
+}
+
+/** The TTL a task gets: the client's, within bounds (the specification lets the server choose), else the default. */
+export function taskTtl(requested: number | undefined, options: Required<McpTaskOptions>): number {
+  if (typeof requested !== "number" || !Number.isFinite(requested) || requested <= 0) return options.ttl;
+  return Math.min(Math.ceil(requested), options.maxTtl);
+}
+
+/**
+ * The store as one client's calls see it: every task bound to `owner` (the HTTP client's
+ * session and credentials), whatever the transport says; and a cancelled task's result asked
+ * for is an error that says so, rather than the store's "no result".
+ */
+export function storeFor(store: McpTaskStore, owner: string | undefined): McpTaskStore {
+  const as = (given: string | undefined) => owner ?? given;
+  return {
+    createTask: (params: CreateTaskOptions, requestId: RequestId, request: Request, session?: string) => store.createTask(params, requestId, request, as(session)),
+    getTask: (taskId: string, session?: string) => store.getTask(taskId, as(session)),
+    storeTaskResult: (taskId: string, status: "completed" | "failed", result: Result, session?: string) => store.storeTaskResult(taskId, status, result, as(session)),
+    getTaskResult: async (taskId: string, session?: string) => {
+      const task = await store.getTask(taskId, as(session));
+      if (task?.status === "cancelled") throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} was cancelled, so it has no result.`);
+      return store.getTaskResult(taskId, as(session));
+    },
+    updateTaskStatus: (taskId: string, status: Task["status"], message?: string, session?: string) => store.updateTaskStatus(taskId, status, message, as(session)),
+    listTasks: (cursor?: string, session?: string) => store.listTasks(cursor, as(session)),
+    ...(store.watchCancellation !== undefined ? { watchCancellation: store.watchCancellation.bind(store) } : {}),
+  };
+}
+
+/** What runs one task: the call itself (given the task's signal and id) and where its outcome goes. */
+export interface TaskRun {
+  taskId: string;
+  store: McpTaskStore;
+  owner: string | undefined;
+  pollInterval: number;
+  call: (ctx: Pick<ToolContext, "signal" | "callId">) => Promise<{ result: ToolResult; mcp: Result & { isError?: boolean } }>;
+  /** Told when the run starts (its controller aborts it, at shutdown); the returned function when it ends. */
+  track?: ((controller: AbortController) => () => void) | undefined;
+}
+
+/**
+ * Runs a task's call in the background and stores its outcome: a result the tool answered
+ * with `isError` makes the task `failed` (its result is still that `CallToolResult`), any
+ * other `completed`. A cancel through any instance aborts the call's `ctx.signal`; the task
+ * stays `cancelled` whatever the call answers then. Never rejects.
+ */
+export async function runTask({ taskId, store, owner, pollInterval, call, track }: TaskRun): Promise<void> {
+  const controller = new AbortController();
+  const release = track?.(controller);
+  const abort = (reason: string) => controller.abort(new Error(reason));
+  const stopWatching = store.watchCancellation?.(taskId, abort) ?? pollForCancellation(store, taskId, owner, pollInterval, abort);
+  try {
+    const { mcp } = await call({ signal: controller.signal, callId: taskId });
+    await store.storeTaskResult(taskId, mcp.isError === true ? "failed" : "completed", mcp, owner);
+  } catch {
+    // Cancelled meanwhile (the task stays so), or expired: nobody is left to tell.
+  } finally {
+    stopWatching();
+    release?.();
+  }
+}
+
+/** For a store that cannot tell of cancellations: its status, read every `interval` ms while the call runs. */
+function pollForCancellation(store: McpTaskStore, taskId: string, owner: string | undefined, interval: number, abort: (reason: string) => void): () => void {
+  const timer = setInterval(() => {
+    store.getTask(taskId, owner).then(
+      (task) => {
+        if (task === null || isTerminalStatus(task.status)) clearInterval(timer);
+        if (task?.status === "cancelled") abort(task.statusMessage ?? "The task was cancelled.");
+      },
+      () => {},
+    );
+  }, interval);
+  timer.unref();
+  return () => clearInterval(timer);
+}
