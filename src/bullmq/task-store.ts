@@ -8,7 +8,15 @@ export interface RedisTaskStoreOptions {
   connection: Redis | RedisOptions;
   /** Put in front of every key and channel. Default "toolnexus:tasks". */
   prefix?: string;
+  /**
+   * Milliseconds an instance's hold on a running task lasts unless renewed (it renews every
+   * third of it). When the instance dies, its tasks are marked `failed` this long after its
+   * last renewal, the first time any instance reads them. Default 30 000.
+   */
+  lease?: number;
 }
+
+export const DEFAULT_TASK_LEASE = 30_000;
 
 /** A task store in Redis, and how to let go of its connections. */
 export interface RedisTaskStore extends McpTaskStore {
@@ -40,11 +48,49 @@ end
 return 1
 `;
 
+/*
+ * A task is read through this script: a working task whose instance took a lease on it
+ * (field `leased`) that has since lapsed is marked failed first, with the result given.
+ * Returns the task JSON, its owner and its result JSON (nil when none), or nil.
+ */
+const READ_TASK = `
+local fields = redis.call('HMGET', KEYS[1], 'task', 'owner', 'result', 'leased')
+if not fields[1] then return nil end
+if fields[4] == '1' and redis.call('EXISTS', KEYS[2]) == 0 then
+  local task = cjson.decode(fields[1])
+  if task.status == 'working' or task.status == 'input_required' then
+    task.status = 'failed'
+    task.statusMessage = ARGV[2]
+    task.lastUpdatedAt = ARGV[1]
+    fields[1] = cjson.encode(task)
+    fields[3] = ARGV[3]
+    redis.call('HSET', KEYS[1], 'task', fields[1], 'result', ARGV[3])
+    if task.ttl ~= cjson.null then redis.call('PEXPIRE', KEYS[1], task.ttl) end
+  end
+end
+return {fields[1], fields[2], fields[3]}
+`;
+
+/** Takes (or renews) the lease on a task that still exists. */
+const TAKE_LEASE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'leased', '1')
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+return 1
+`;
+
+/** What a task whose instance died says, as its status message and its result's text. */
+export function lapsedLeaseMessage(lease: number): string {
+  return `The server instance running this task stopped before the call finished (it held the task's lease, ${lease} ms, and did not renew it). The call may have run in part; call the tool again if it is safe to.`;
+}
+
 /**
  * MCP tasks in Redis, shared by every server instance using the same Redis and prefix:
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` answer on any instance, and a
  * cancel taken by one reaches the call running on another (a Redis channel). A task is
  * dropped `ttl` ms after its creation, and again counted from its result (Redis expiry).
+ * The instance running a call renews a lease on its task; when that instance dies, the task
+ * is marked `failed` once the lease lapses, rather than staying `working` until its TTL.
  *
  * ```ts
  * const tasks = redisTaskStore({ connection: { host: "127.0.0.1", port: 6379 } });
@@ -57,17 +103,25 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
   }
   const prefix = options.prefix ?? "toolnexus:tasks";
   if (typeof prefix !== "string" || prefix === "") throw new TypeError("redisTaskStore: prefix must be a non-empty string.");
+  const lease = options.lease ?? DEFAULT_TASK_LEASE;
+  if (!(Number.isSafeInteger(lease) && lease >= 30))
+    throw new TypeError(`redisTaskStore: lease must be a whole number of milliseconds, 30 or more (got ${String(options.lease)}).`);
+  const lapsed = lapsedLeaseMessage(lease);
+  const lapsedResult = JSON.stringify({ content: [{ type: "text", text: lapsed }], isError: true });
   const given = options.connection instanceof Redis ? options.connection : undefined;
   const redis = given ?? new Redis(options.connection as RedisOptions);
   let subscriber: Redis | undefined;
   let subscribed: Promise<unknown> = Promise.resolve();
   const watchers = new Map<string, Set<(reason: string) => void>>();
   const taskKey = (taskId: string) => `${prefix}:task:${taskId}`;
+  const leaseKey = (taskId: string) => `${prefix}:lease:${taskId}`;
   const listKey = (owner: string | undefined) => `${prefix}:list:${owner ?? ""}`;
   const channel = `${prefix}:cancelled`;
 
+  const readRaw = async (taskId: string): Promise<[task: string, owner: string, result: string | null] | null> =>
+    (await redis.eval(READ_TASK, 2, taskKey(taskId), leaseKey(taskId), new Date().toISOString(), lapsed, lapsedResult)) as [string, string, string | null] | null;
   const read = async (taskId: string, owner: string | undefined): Promise<{ task: Task; result?: Result } | undefined> => {
-    const [raw, taskOwner, result] = await redis.hmget(taskKey(taskId), "task", "owner", "result");
+    const [raw, taskOwner, result] = (await readRaw(taskId)) ?? [null, null, null];
     if (raw === null || !visibleTo(taskOwner || undefined, owner)) return undefined;
     return { task: JSON.parse(raw) as Task, ...(result !== null ? { result: JSON.parse(result) as Result } : {}) };
   };
@@ -120,7 +174,7 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
       const start = cursor === undefined ? 0 : await redis.zrank(list, cursor).then((rank) => (rank === null ? -1 : rank + 1));
       if (start === -1) throw new Error(`Invalid cursor ${JSON.stringify(cursor)}: list again without one.`);
       const ids = await redis.zrange(list, start, start + TASK_PAGE_SIZE - 1);
-      const raws = ids.length === 0 ? [] : await Promise.all(ids.map((taskId) => redis.hget(taskKey(taskId), "task")));
+      const raws = ids.length === 0 ? [] : await Promise.all(ids.map(async (taskId) => (await readRaw(taskId))?.[0] ?? null));
       // Expired tasks leave their ids behind in the list: they go now.
       const gone = ids.filter((_, index) => raws[index] === null);
       if (gone.length > 0) await redis.zrem(list, ...gone);
@@ -154,6 +208,17 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
         stopped = true;
         set.delete(once);
         if (set.size === 0 && watchers.get(taskId) === set) watchers.delete(taskId);
+      };
+    },
+    holdLease(taskId: string): () => void {
+      const take = () => void redis.eval(TAKE_LEASE, 2, taskKey(taskId), leaseKey(taskId), String(lease)).catch(() => {});
+      take();
+      const renewal = setInterval(take, Math.floor(lease / 3));
+      renewal.unref();
+      return () => {
+        clearInterval(renewal);
+        // The call is over (its outcome stored, or nobody left to store it): a task still working now is failed on its next read.
+        void redis.del(leaseKey(taskId)).catch(() => {});
       };
     },
     async close(): Promise<void> {

@@ -16,6 +16,13 @@ export interface McpTaskStore extends TaskStore {
    * without it is polled every `pollInterval` while the task runs.
    */
   watchCancellation?(taskId: string, listener: (reason: string) => void): () => void;
+  /**
+   * Called by the instance that runs a task's call, for as long as it runs; returns the
+   * function that lets go. A store shared by instances renews a lease meanwhile, and marks a
+   * `working` task whose lease lapsed (its instance died) `failed`. A store of one process
+   * needs none: the tasks die with it.
+   */
+  holdLease?(taskId: string): () => void;
 }
 
 /** Terminal statuses: a task in one never changes again. */

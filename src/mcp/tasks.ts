@@ -65,6 +65,7 @@ export function storeFor(store: McpTaskStore, owner: string | undefined): McpTas
     updateTaskStatus: (taskId: string, status: Task["status"], message?: string, session?: string) => store.updateTaskStatus(taskId, status, message, as(session)),
     listTasks: (cursor?: string, session?: string) => store.listTasks(cursor, as(session)),
     ...(store.watchCancellation !== undefined ? { watchCancellation: store.watchCancellation.bind(store) } : {}),
+    ...(store.holdLease !== undefined ? { holdLease: store.holdLease.bind(store) } : {}),
   };
 }
 
@@ -90,6 +91,7 @@ export async function runTask({ taskId, store, owner, pollInterval, call, track 
   const release = track?.(controller);
   const abort = (reason: string) => controller.abort(new Error(reason));
   const stopWatching = store.watchCancellation?.(taskId, abort) ?? pollForCancellation(store, taskId, owner, pollInterval, abort);
+  const releaseLease = store.holdLease?.(taskId);
   try {
     const { mcp } = await call({ signal: controller.signal, callId: taskId });
     await store.storeTaskResult(taskId, mcp.isError === true ? "failed" : "completed", mcp, owner);
@@ -97,6 +99,7 @@ export async function runTask({ taskId, store, owner, pollInterval, call, track 
     // Cancelled meanwhile (the task stays so), or expired: nobody is left to tell.
   } finally {
     stopWatching();
+    releaseLease?.();
     release?.();
   }
 }

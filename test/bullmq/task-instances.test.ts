@@ -116,4 +116,28 @@ describe("tasks shared by server processes through Redis", () => {
     expect(await viaA.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "cancelled" });
     await expect(viaB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(/was cancelled/);
   });
+
+  it("a task whose process was killed mid-call is failed once its lease lapses, saying so, on the process still up", async () => {
+    const [a, b] = await Promise.all([startInstance("A", { LEASE_MS: "300" }), startInstance("B", { LEASE_MS: "300" })]);
+    const { client: viaA, sessionId } = await connect(a.url);
+    const task = await startTask(viaA, "endless");
+    await eventually("the call to start on A", async () => (a.output().includes("started endless") ? true : undefined));
+    const { client: viaB } = await connect(b.url, sessionId);
+    // Held by A's lease, the task is working for as long as A lives.
+    expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "working" });
+
+    const killed = new Promise((resolve) => a.child.once("exit", resolve));
+    a.child.kill("SIGKILL");
+    await killed;
+    const waiting = viaB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    const failed = await eventually("the task to fail", async () => {
+      const seen = await viaB.experimental.tasks.getTask(task.taskId);
+      return seen.status === "working" ? undefined : seen;
+    });
+    expect(failed).toMatchObject({ status: "failed", statusMessage: expect.stringMatching(/server instance running this task stopped/) as unknown as string });
+    const result = await waiting;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/stopped before the call finished.*call the tool again/);
+    expect(a.output()).not.toMatch(/aborted/);
+  });
 });

@@ -170,6 +170,7 @@ describe("tasks in Redis, across server instances", () => {
   it("bad options are refused, saying what to pass", () => {
     expect(() => redisTaskStore(undefined as never)).toThrow(/needs \{ connection \}/);
     expect(() => redisTaskStore({ connection: { host: "127.0.0.1" }, prefix: "" })).toThrow(/prefix must be a non-empty string/);
+    expect(() => redisTaskStore({ connection: { host: "127.0.0.1" }, lease: 0 })).toThrow(/lease must be a whole number of milliseconds, 30 or more \(got 0\)/);
   });
 });
 
