@@ -80,11 +80,16 @@ export interface TaskRun {
   track?: ((controller: AbortController) => () => void) | undefined;
 }
 
+/** How long an aborted call (cancelled, shut down, expired) has to end before its task is failed without it. */
+export const ABORT_GRACE_MS = 1_000;
+
 /**
  * Runs a task's call in the background and stores its outcome: a result the tool answered
  * with `isError` makes the task `failed` (its result is still that `CallToolResult`), any
  * other `completed`. A cancel through any instance aborts the call's `ctx.signal`; the task
- * stays `cancelled` whatever the call answers then. Never rejects.
+ * stays `cancelled` whatever the call answers then. A call that does not end within
+ * `ABORT_GRACE_MS` of its abort is left behind, its task failed with the abort's reason.
+ * Never rejects.
  */
 export async function runTask({ taskId, store, owner, pollInterval, call, track }: TaskRun): Promise<void> {
   const controller = new AbortController();
@@ -92,17 +97,75 @@ export async function runTask({ taskId, store, owner, pollInterval, call, track 
   const abort = (reason: string) => controller.abort(new Error(reason));
   const stopWatching = store.watchCancellation?.(taskId, abort) ?? pollForCancellation(store, taskId, owner, pollInterval, abort);
   const releaseLease = store.holdLease?.(taskId);
+  const leftBehind = abandonedAfterAbort(controller.signal, ABORT_GRACE_MS);
   try {
-    const { mcp } = await call({ signal: controller.signal, callId: taskId });
+    const mcp = await Promise.race([call({ signal: controller.signal, callId: taskId }).then(({ mcp }) => mcp), leftBehind.result]);
     await store.storeTaskResult(taskId, mcp.isError === true ? "failed" : "completed", mcp, owner);
   } catch {
     // Cancelled meanwhile (the task stays so), or expired: nobody is left to tell.
   } finally {
+    leftBehind.stop();
     stopWatching();
     releaseLease?.();
     release?.();
   }
 }
+
+/** The error result of a call that did not stop within `grace` ms of `signal` aborting, for its task (never settles otherwise). */
+function abandonedAfterAbort(signal: AbortSignal, grace: number): { result: Promise<Result & { isError: true }>; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const result = new Promise<Result & { isError: true }>((resolve) => {
+    onAbort = () => {
+      const reason = signal.reason instanceof Error ? signal.reason.message : "The call was aborted.";
+      timer = setTimeout(
+        () => resolve({ content: [{ type: "text", text: `${reason} The call did not stop within ${grace} ms of being aborted; it was left behind.` }], isError: true }),
+        grace,
+      );
+      timer.unref();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return {
+    result,
+    stop: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort!);
+    },
+  };
+}
+
+/**
+ * The task calls running in one server (stdio) or HTTP handler, so that shutting it down
+ * neither leaves them running unseen nor ends them unrecorded: `drain` waits for them, then
+ * aborts those still running (their tasks end with the reason).
+ */
+export class RunningTasks {
+  readonly #controllers = new Set<AbortController>();
+
+  /** `changed` is told whenever a task call ends. */
+  constructor(private readonly changed: () => void = () => {}) {}
+
+  get size(): number {
+    return this.#controllers.size;
+  }
+
+  /** For `TaskRun.track`: registers a call's controller; the returned function is called when it ends. */
+  readonly track = (controller: AbortController): (() => void) => {
+    this.#controllers.add(controller);
+    return () => {
+      this.#controllers.delete(controller);
+      this.changed();
+    };
+  };
+
+  abortAll(reason: string): void {
+    for (const controller of this.#controllers) controller.abort(new Error(reason));
+  }
+}
+
+/** Why a task call is aborted when its server shuts down. */
+export const SHUTDOWN_REASON = "The MCP server shut down before the task finished; call the tool again.";
 
 /** For a store that cannot tell of cancellations: its status, read every `interval` ms while the call runs. */
 function pollForCancellation(store: McpTaskStore, taskId: string, owner: string | undefined, interval: number, abort: (reason: string) => void): () => void {
