@@ -193,6 +193,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification);
       void runTask({
         taskId: task.taskId,
+        ttl: task.ttl,
         store: taskStore!,
         owner: extra.sessionId,
         pollInterval: taskOptions.pollInterval,

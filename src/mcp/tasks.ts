@@ -72,6 +72,8 @@ export function storeFor(store: McpTaskStore, owner: string | undefined): McpTas
 /** What runs one task: the call itself (given the task's signal and id) and where its outcome goes. */
 export interface TaskRun {
   taskId: string;
+  /** The task's TTL in ms: a call still running when it passes is aborted (nobody could read its result). */
+  ttl: number | null;
   store: McpTaskStore;
   owner: string | undefined;
   pollInterval: number;
@@ -87,23 +89,30 @@ export const ABORT_GRACE_MS = 1_000;
  * Runs a task's call in the background and stores its outcome: a result the tool answered
  * with `isError` makes the task `failed` (its result is still that `CallToolResult`), any
  * other `completed`. A cancel through any instance aborts the call's `ctx.signal`; the task
- * stays `cancelled` whatever the call answers then. A call that does not end within
+ * stays `cancelled` whatever the call answers then. A call still running when the task's TTL
+ * passes is aborted, its outcome dropped with the task. A call that does not end within
  * `ABORT_GRACE_MS` of its abort is left behind, its task failed with the abort's reason.
  * Never rejects.
  */
-export async function runTask({ taskId, store, owner, pollInterval, call, track }: TaskRun): Promise<void> {
+export async function runTask({ taskId, ttl, store, owner, pollInterval, call, track }: TaskRun): Promise<void> {
   const controller = new AbortController();
   const release = track?.(controller);
   const abort = (reason: string) => controller.abort(new Error(reason));
   const stopWatching = store.watchCancellation?.(taskId, abort) ?? pollForCancellation(store, taskId, owner, pollInterval, abort);
   const releaseLease = store.holdLease?.(taskId);
   const leftBehind = abandonedAfterAbort(controller.signal, ABORT_GRACE_MS);
+  let expired = false;
+  const expiry = ttl === null ? undefined : setTimeout(() => ((expired = true), abort(`The task expired: its TTL of ${ttl} ms passed before the call finished.`)), ttl);
+  expiry?.unref();
   try {
     const mcp = await Promise.race([call({ signal: controller.signal, callId: taskId }).then(({ mcp }) => mcp), leftBehind.result]);
+    // An expired task is gone from the store, or about to be: its outcome is nobody's.
+    if (expired) return;
     await store.storeTaskResult(taskId, mcp.isError === true ? "failed" : "completed", mcp, owner);
   } catch {
     // Cancelled meanwhile (the task stays so), or expired: nobody is left to tell.
   } finally {
+    clearTimeout(expiry);
     leftBehind.stop();
     stopWatching();
     releaseLease?.();

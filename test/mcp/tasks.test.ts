@@ -180,6 +180,18 @@ describe("tools marked task: true", () => {
       ),
     ).then((error) => expect(error.message).toMatch(/not found/i));
   });
+  it("abort a call still running when their TTL passes; the task is gone, its outcome with it", async () => {
+    const mcp = await client({ tasks: { ttl: 100, pollInterval: 10 } });
+    const task = await startTask(mcp, "endless");
+    await eventually("the call to be aborted", async () => (aborted.length > 0 ? true : undefined));
+    expect(aborted).toEqual(["The task expired: its TTL of 100 ms passed before the call finished."]);
+    await eventually("the task to expire", () =>
+      mcp.experimental.tasks.getTask(task.taskId).then(
+        () => undefined,
+        (error: McpError) => error,
+      ),
+    ).then((error) => expect(error.message).toMatch(/not found/i));
+  });
 });
 
 describe("a task-augmented call", () => {
