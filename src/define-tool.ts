@@ -32,6 +32,8 @@ export interface DefineToolOptions<Args extends Record<string, unknown> = Record
    */
   backtrackingPatterns?: boolean;
   annotations?: ToolAnnotations;
+  /** A long-running tool: MCP clients may call it as a task, polling for its result (see `Tool.task`). */
+  task?: boolean;
   /**
    * What the tool's structured results look like: a JSON Schema of an object. `execute`'s
    * object results become `structuredContent` (and their JSON the `output`), checked against it:
@@ -61,11 +63,12 @@ export function defineTool<Schema extends StandardSchemaV1<unknown, object>>(opt
 /** Wraps a plain function as a `Tool`. Throws `ToolDefinitionError` for a definition that cannot work. */
 export function defineTool<Args extends Record<string, unknown> = Record<string, unknown>>(options: DefineToolOptions<Args>): Tool;
 export function defineTool(options: DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>>): Tool {
-  const { name, description, execute, timeout, annotations, backtrackingPatterns = false, outputSchema, mimeType } = options ?? ({} as DefineToolOptions);
+  const { name, description, execute, timeout, annotations, task, backtrackingPatterns = false, outputSchema, mimeType } = options ?? ({} as DefineToolOptions);
   checkName(name);
   checkDescription(name, description);
   if (typeof execute !== "function") throw new ToolDefinitionError(`Tool "${name}": execute must be a function (args, ctx) => result.`);
   checkTimeout(`Tool "${name}"`, timeout);
+  checkTask(`Tool "${name}"`, task);
   const policy = policyOf(`Tool "${name}"`, options as ToolPolicy);
   const given: unknown = options.inputSchema;
   const standard = isStandardSchema(given) ? given : undefined;
@@ -82,6 +85,7 @@ export function defineTool(options: DefineToolOptions | DefineStandardToolOption
     ...(outputSchema !== undefined ? { outputSchema } : {}),
     source: "native",
     ...(annotations ? { annotations } : {}),
+    ...(task === true ? { task } : {}),
     ...policy,
     ...(timeout !== undefined ? { timeout } : {}),
   };
@@ -172,6 +176,13 @@ export function checkDescription(name: string, description: unknown): asserts de
 export function checkTimeout(subject: string, timeout: unknown): void {
   if (timeout !== undefined && timeout !== false && !(typeof timeout === "number" && timeout > 0 && timeout <= MAX_TIMER_MS)) {
     throw new ToolDefinitionError(`${subject}: timeout must be a positive number of milliseconds, at most ${MAX_TIMER_MS}, or false for none (got ${String(timeout)}).`);
+  }
+}
+
+/** `task` marks a long-running tool: only a boolean means anything there. */
+export function checkTask(subject: string, task: unknown): void {
+  if (task !== undefined && typeof task !== "boolean") {
+    throw new ToolDefinitionError(`${subject}: task must be true (a long-running tool MCP clients may call as a task) or false (got ${JSON.stringify(task) ?? typeof task}).`);
   }
 }
 

@@ -16,7 +16,7 @@ import { deadlineOf, withRetries } from "./control/retry";
 import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
 import { isVisibleTo } from "./control/visibility";
 import { toolMethodsOf } from "./decorators/metadata";
-import { checkDescription, checkName, checkTimeout } from "./define-tool";
+import { checkDescription, checkName, checkTask, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
 import { resolveManifest, type ManifestOption, type ManifestSource } from "./manifest/load";
 import { closestNames, sanitizedName } from "./names";
@@ -195,6 +195,7 @@ export class Toolkit {
       // Made by defineTool or the scanner, these were checked there; a Tool written by hand is checked here.
       if (runAcceptedOf(tool) === undefined) {
         checkTimeout(`Tool "${tool.name}"`, tool.timeout);
+        checkTask(`Tool "${tool.name}"`, tool.task);
         policyOf(`Tool "${tool.name}"`, tool);
       }
       const taken = this.#entries.get(tool.name)?.tool ?? incoming.get(tool.name);

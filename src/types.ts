@@ -127,6 +127,12 @@ export interface Tool extends ToolPolicy {
   outputSchema?: JSONSchemaObject;
   source: "native" | "decorator" | (string & {});
   annotations?: ToolAnnotations;
+  /**
+   * A long-running tool: an MCP server (`toolnexus/mcp`) lets clients call it as a task
+   * (`execution.taskSupport: "optional"`), answering at once with a task to poll while the call
+   * runs on. Calls that are not tasks (`execute`, `run*`, a plain `tools/call`) run it as usual.
+   */
+  task?: boolean;
   /** Runs the tool. Implementations made by toolnexus never reject. */
   execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
 }

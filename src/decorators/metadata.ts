@@ -25,6 +25,8 @@ export interface ToolOptions extends ToolPolicy {
   backtrackingPatterns?: boolean;
   /** MCP hints. */
   annotations?: ToolAnnotations;
+  /** A long-running tool: MCP clients may call it as a task, polling for its result (see `Tool.task`). */
+  task?: boolean;
   /**
    * What the tool's structured results look like: a DTO class (its class-validator schema) or
    * a JSON Schema of an object. Object results become `structuredContent`, checked against it

@@ -4,7 +4,7 @@ import { addToolMethod, type ToolOptions } from "./metadata";
 
 /**
  * Marks a method as a tool. `@Tool("Current weather for a city")` or
- * `@Tool({ name, description, timeout, annotations })`. The name defaults to the method name.
+ * `@Tool({ name, description, timeout, annotations, task })`. The name defaults to the method name.
  */
 export function Tool(descriptionOrOptions?: string | ToolOptions): MethodDecorator {
   const options: ToolOptions = typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : { ...descriptionOrOptions };

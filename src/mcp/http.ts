@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
 import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
 
 /** Hosts a local server answers to by default (any port). */
 export const LOCAL_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
@@ -49,8 +50,10 @@ export interface McpHttpHandler {
   readonly activeRequests: number;
   /**
    * Graceful stop: new requests get 503 (`Connection: close`); resolves once every request
-   * in flight has been answered. After `timeout` ms (default 10 s) the calls still running are
-   * aborted (their tools see `ctx.signal` fire and answer with an `aborted` result).
+   * in flight has been answered and every task call running in the background has ended.
+   * After `timeout` ms (default 10 s) the calls still running are aborted (their tools see
+   * `ctx.signal` fire and answer with an `aborted` result; a task ends `failed`, its result
+   * saying the server shut down).
    */
   close(options?: { timeout?: number }): Promise<void>;
 }
@@ -96,14 +99,19 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
   if (options.token !== undefined && options.token.length === 0) throw new TypeError("token must not be empty; leave it out to serve without a token.");
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   const calls = new CallRegistry();
+  // One store for every request: each is served by a fresh server, and tasks outlive requests.
+  const tasks = resolvedTaskOptions(options.tasks);
   const onError = options.onError ?? (() => {});
 
   let active = 0;
   let closing = false;
   const drained = new Set<() => void>();
+  const idle = () => active === 0 && running.size === 0;
   const settle = () => {
-    if (active === 0) for (const resolve of drained) resolve();
+    if (idle()) for (const resolve of drained) resolve();
   };
+  // Task calls outlive their requests: shutting down waits for them too.
+  const running = new RunningTasks(settle);
 
   const handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     if (closing) {
@@ -158,6 +166,10 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
       const server = serverFor(kit, options, {
         ...(state !== undefined ? { state } : {}),
         track: (requestId, controller) => calls.add(client, requestId, controller),
+        tasks,
+        // A client's tasks are those of its session under its credentials, on whichever instance it lands.
+        owner: client ?? clientKey(req, ""),
+        trackTask: running.track,
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.jsonResponse ?? false });
       res.once("close", () => {
@@ -174,21 +186,28 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
     }
   };
 
+  /** Resolves true once no request and no task call is running, false after `ms`. */
+  const idleWithin = (ms: number): Promise<boolean> => {
+    if (idle()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (outcome: boolean) => {
+        clearTimeout(timer);
+        drained.delete(wake);
+        resolve(outcome);
+      };
+      const wake = () => done(true);
+      const timer = setTimeout(() => done(false), ms);
+      drained.add(wake);
+    });
+  };
+
   const close = async ({ timeout = 10_000 }: { timeout?: number } = {}): Promise<void> => {
     closing = true;
-    if (active === 0) return;
-    let resolveDrained!: () => void;
-    const done = new Promise<void>((resolve) => drained.add((resolveDrained = resolve)));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeout)));
-    const outcome = await Promise.race([done, late]);
-    clearTimeout(timer);
-    if (outcome === "late") {
-      calls.abortAll(new Error("The MCP server is shutting down."));
-      // Aborted calls answer at once; give their responses a moment to go out.
-      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
-    }
-    drained.delete(resolveDrained);
+    if (await idleWithin(timeout)) return;
+    calls.abortAll(new Error("The MCP server is shutting down."));
+    running.abortAll(SHUTDOWN_REASON);
+    // Aborted calls answer at once, and aborted tasks store their outcome: give that a moment.
+    await idleWithin(ABORT_GRACE_MS + 500);
   };
 
   return Object.defineProperties(handle, {

@@ -7,6 +7,7 @@ import type { ToolSource } from "../toolkit";
 import { createMcpHttpHandler, LOCAL_HOSTS, type McpHttpOptions } from "./http";
 import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
 import { divertStdout } from "./stdout";
+import { ABORT_GRACE_MS, RunningTasks, SHUTDOWN_REASON } from "./tasks";
 
 /** How long `close()` waits for calls in flight before aborting them. */
 export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
@@ -79,7 +80,7 @@ export interface McpServerHandle {
   readonly host?: string;
   /** Settles when the server has stopped: after `close()`, or (stdio) when the client closed stdin. */
   readonly closed: Promise<void>;
-  /** Graceful stop: takes no new calls, waits for the calls in flight (up to `shutdownTimeout`), then releases everything. */
+  /** Graceful stop: takes no new calls, waits for the calls in flight and the task calls running (up to `shutdownTimeout`), aborts those left (a task ends `failed`, saying the server shut down), then releases everything. */
   close(): Promise<void>;
 }
 
@@ -106,7 +107,10 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   // On the process's own stdout, whatever the tools print would land in the protocol stream.
   const diverted = options.stdout === undefined || options.stdout === process.stdout ? divertStdout() : undefined;
   const stdout = diverted?.protocol ?? options.stdout!;
-  const server = serverFor(kit, { ...options, onError: undefined }, options.state !== undefined ? { state: options.state } : {});
+  // Task calls run on after their tools/call is answered: closing waits for them too.
+  let idle: (() => void) | undefined;
+  const running = new RunningTasks(() => idle?.());
+  const server = serverFor(kit, { ...options, onError: undefined }, { ...(options.state !== undefined ? { state: options.state } : {}), trackTask: running.track });
   const transport = new StdioServerTransport(stdin, stdout);
 
   // A line that is not JSON, or not JSON-RPC, is answered with a JSON-RPC error (no id can be
@@ -130,7 +134,6 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   // In-flight accounting: a request is in flight from the moment it is read until its response is written.
   const pending = new Set<RequestId>();
   let closing = false;
-  let idle: (() => void) | undefined;
   const receive = transport.onmessage!;
   transport.onmessage = (message: JSONRPCMessage) => {
     if (closing && isJSONRPCRequest(message)) {
@@ -159,13 +162,20 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
       closing = true;
       stdin.pause();
       await waitUntil(
-        () => pending.size === 0,
+        () => pending.size === 0 && running.size === 0,
         (resolve) => (idle = resolve),
         options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT,
       );
       stdin.off("end", onEnd);
       try {
-        await server.close(); // aborts what still runs
+        running.abortAll(SHUTDOWN_REASON);
+        await server.close(); // aborts the requests that still run
+        // Aborted task calls store their outcome (within the grace they have) before the store may be closed.
+        await waitUntil(
+          () => running.size === 0,
+          (resolve) => (idle = resolve),
+          ABORT_GRACE_MS + 500,
+        );
       } finally {
         diverted?.restore();
         resolveClosed();

@@ -19,6 +19,7 @@ import { functionInsteadOfInstance } from "../scanner/instance-expected";
 import { Toolkit, type ToolSource } from "../toolkit";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { packageVersion } from "./version";
+import { resolvedTaskOptions, runTask, storeFor, taskTtl, type McpTaskOptions } from "./tasks";
 
 /** What the MCP server needs from a toolkit (a `Toolkit`, or anything shaped like one). */
 export interface McpToolkit {
@@ -41,6 +42,12 @@ export interface McpServerOptions {
    * a failed write). Never called for a tool's failure: that is a result with `isError: true`.
    */
   onError?: (error: Error) => void;
+  /**
+   * MCP tasks, for the tools marked `task: true` (on whenever the toolkit has one, or when this
+   * is set): a client may call such a tool as a task and poll `tasks/get`, `tasks/result`;
+   * `tasks/list` and `tasks/cancel` work too. Where the tasks are kept, for how long.
+   */
+  tasks?: McpTaskOptions;
 }
 
 /** What the calls of one server know beyond their arguments (internal: set by the transports). */
@@ -49,6 +56,12 @@ export interface CallScope {
   state?: Record<string, unknown>;
   /** Told when a call starts; the controller aborts the call (out-of-band cancellation); the returned function is called when it ends. */
   track?: (requestId: string | number, controller: AbortController) => () => void;
+  /** The task options resolved once for every server of a transport (one store for all its requests). */
+  tasks?: ReturnType<typeof resolvedTaskOptions>;
+  /** Whose tasks these calls see and create (the HTTP client's session and credentials); else the transport's session. */
+  owner?: string;
+  /** Told when a task starts running in the background; the controller aborts it (shutdown); the returned function is called when it ends. */
+  trackTask?: (controller: AbortController) => () => void;
 }
 
 /** Accepts a Toolkit, or the tools and decorated instances to build one from. */
@@ -89,7 +102,11 @@ class Declarations {
     const key = tools.map((tool) => tool.name).join("\u0000");
     if (key !== this.#key || this.#tools.length !== tools.length) {
       const made = exportTools(mcp, tools, { names: "sanitize" });
-      this.#tools = made.declarations;
+      const taskTools = new Set(tools.filter((tool) => tool.task === true).map((tool) => tool.name));
+      // Clients that do not use tasks can still call these tools: task support is optional.
+      this.#tools = made.declarations.map((declared) =>
+        taskTools.has(made.binding.get(declared.name)?.tool ?? "") ? { ...declared, execution: { taskSupport: "optional" } } : declared,
+      );
       this.#binding = made.binding;
       this.#key = key;
     }
@@ -120,9 +137,17 @@ export function createMcpServer(toolkit: McpToolkit | readonly ToolSource[], opt
 
 /** createMcpServer with what the transports add: per-request state and call tracking. */
 export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: CallScope): Server {
+  const listCtx: ToolContext = { provider: "mcp", ...(scope.state !== undefined ? { state: scope.state } : {}) };
+  const taskOptions = options.tasks !== undefined || kit.tools(listCtx).some((tool) => tool.task === true) ? (scope.tasks ?? resolvedTaskOptions(options.tasks)) : undefined;
+  const taskStore = taskOptions && storeFor(taskOptions.store, scope.owner);
   const server = new Server(
     { name: options.name ?? "toolnexus", version: options.version ?? packageVersion() },
-    { capabilities: { tools: { listChanged: false } }, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) },
+    {
+      capabilities: { tools: { listChanged: false }, ...(taskOptions !== undefined ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}) },
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      // The SDK answers tasks/get, tasks/result, tasks/list and tasks/cancel from the store.
+      ...(taskStore !== undefined ? { taskStore, defaultTaskPollInterval: taskOptions!.pollInterval } : {}),
+    },
   );
   if (options.onError) server.onerror = options.onError;
 
@@ -134,7 +159,8 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
   server.connect = async (transport) => {
     await connect(transport);
     const receive = transport.onmessage;
-    transport.onmessage = (message, extra) => receive?.(setAsideArguments(message, setAside), extra);
+    // Without task support, a task-augmented call is answered as a plain one, as the specification asks.
+    transport.onmessage = (message, extra) => receive?.(setAsideArguments(taskOptions === undefined ? withoutTask(message) : message, setAside), extra);
     const send = transport.send.bind(transport);
     // A call the SDK answered without reaching the handler leaves nothing behind.
     transport.send = (message, sendOptions) => {
@@ -143,7 +169,6 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     };
   };
 
-  const listCtx: ToolContext = { provider: "mcp", ...(scope.state !== undefined ? { state: scope.state } : {}) };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: declarations(kit).current(listCtx).tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -155,6 +180,36 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     const requested = request.params.name;
     // The binding holds the tools this client may see, under the names it was shown.
     const bound = declarations(kit).current(listCtx).binding.get(requested)?.tool;
+    if (request.params.task !== undefined && taskOptions !== undefined) {
+      const tool = bound === undefined ? undefined : kit.get(bound);
+      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${requested}": tools/list names the tools this server has.`);
+      if (tool.task !== true) {
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool "${requested}" does not run as a task (its execution.taskSupport is "forbidden"): call it without "task". On the server, @Tool({ task: true }) or defineTool({ task: true }) makes it one.`,
+        );
+      }
+      const task = await extra.taskStore!.createTask({ ttl: taskTtl(request.params.task.ttl, taskOptions), pollInterval: taskOptions.pollInterval });
+      const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification);
+      void runTask({
+        taskId: task.taskId,
+        ttl: task.ttl,
+        store: taskStore!,
+        owner: extra.sessionId,
+        pollInterval: taskOptions.pollInterval,
+        track: scope.trackTask,
+        call: async (taskCtx) => {
+          const result = await kit.execute(bound!, raw ?? {}, {
+            ...taskCtx,
+            provider: "mcp",
+            ...(scope.state !== undefined ? { state: scope.state } : {}),
+            reportProgress: progress.report,
+          });
+          return { result, mcp: toMcpResult(withStructuredContent(tool, result)) };
+        },
+      });
+      return { task };
+    }
     const controller = new AbortController();
     const release = scope.track?.(extra.requestId, controller);
     const signal = anySignal([extra.signal, controller.signal]);
@@ -200,6 +255,13 @@ function withoutSdkErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
   const { code, message: text } = message.error;
   const prefix = `MCP error ${code}: `;
   return typeof text === "string" && text.startsWith(prefix) ? { ...message, error: { ...message.error, message: text.slice(prefix.length) } } : message;
+}
+
+/** A tools/call request without its `task` field (for a server without task support). */
+function withoutTask(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCRequest(message) || message.method !== "tools/call" || message.params === undefined || !("task" in message.params)) return message;
+  const { task: _task, ...params } = message.params;
+  return { ...message, params };
 }
 
 /**

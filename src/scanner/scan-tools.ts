@@ -1,4 +1,4 @@
-import { checkDescription, checkName, checkTimeout } from "../define-tool";
+import { checkDescription, checkName, checkTask, checkTimeout } from "../define-tool";
 import { managedTool } from "../runtime/run-contract";
 import { policyOf } from "../control/policy";
 import { markScanned, ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord, type ToolOptions } from "../decorators/metadata";
@@ -148,6 +148,7 @@ function buildTool(
     checkName(name);
     checkDescription(name, description);
     checkTimeout(`Tool "${name}"`, options.timeout);
+    checkTask(`Tool "${name}"`, options.task);
     policy = policyOf(`Tool "${name}"`, options);
   } catch (error) {
     throw new ScanError(`${where}: ${(error as Error).message}${description === undefined ? ` Use @Tool("what it does").${note}` : ""}`);
@@ -181,6 +182,7 @@ function buildTool(
       ...(outputSchema !== undefined ? { outputSchema } : {}),
       source: "decorator",
       ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
+      ...(options.task === true ? { task: true } : {}),
       ...policy!,
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     },

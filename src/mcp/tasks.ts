@@ -1,0 +1,192 @@
+import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
+import { ErrorCode, McpError, type Request, type RequestId, type Result, type Task } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext, ToolResult } from "../types";
+import { inMemoryTaskStore, isTerminalStatus, type McpTaskStore } from "./task-store";
+
+/** How an MCP server runs the tools marked `task: true` as MCP tasks. */
+export interface McpTaskOptions {
+  /**
+   * Where tasks live. Default: this process's memory (one server instance). Several instances
+   * behind a load balancer share one store, e.g. `redisTaskStore({ connection })` from
+   * `toolnexus/bullmq`: then `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` work
+   * on any instance, and a cancel reaches the instance that runs the call.
+   */
+  store?: McpTaskStore;
+  /** Milliseconds a task and its result are kept when the client asks for no `ttl`. Default 1 hour. */
+  ttl?: number;
+  /** The longest `ttl` a client may ask for; longer requests get this. Default 24 hours. */
+  maxTtl?: number;
+  /** Milliseconds clients are told to wait between polls (`pollInterval`). Default 1 000. */
+  pollInterval?: number;
+}
+
+export const DEFAULT_TASK_TTL = 60 * 60 * 1_000;
+export const DEFAULT_MAX_TASK_TTL = 24 * 60 * 60 * 1_000;
+export const DEFAULT_TASK_POLL_INTERVAL = 1_000;
+
+/** The task options with their defaults, checked; the store is made here when none is given (once per server or HTTP handler). */
+export function resolvedTaskOptions(options: McpTaskOptions | undefined): Required<McpTaskOptions> {
+  if (options !== undefined && (typeof options !== "object" || options === null))
+    throw new TypeError(`tasks must be an object { store?, ttl?, maxTtl?, pollInterval? } (got ${typeof options}).`);
+  const { store, ttl = DEFAULT_TASK_TTL, maxTtl = DEFAULT_MAX_TASK_TTL, pollInterval = DEFAULT_TASK_POLL_INTERVAL } = options ?? {};
+  for (const [key, value] of [["ttl", ttl] as const, ["maxTtl", maxTtl] as const, ["pollInterval", pollInterval] as const]) {
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`tasks.${key} must be a positive whole number of milliseconds (got ${String(value)}).`);
+  }
+  if (ttl > maxTtl) throw new TypeError(`tasks.ttl (${ttl}) must not exceed tasks.maxTtl (${maxTtl}).`);
+  const methods = ["createTask", "getTask", "storeTaskResult", "getTaskResult", "updateTaskStatus", "listTasks"] as const;
+  if (store !== undefined && (typeof store !== "object" || store === null || methods.some((method) => typeof store[method] !== "function"))) {
+    throw new TypeError(`tasks.store must be a task store (${methods.join(", ")}), e.g. inMemoryTaskStore() or redisTaskStore({ connection }) from toolnexus/bullmq.`);
+  }
+  return { store: store ?? inMemoryTaskStore(), ttl, maxTtl, pollInterval };
+}
+
+/** The TTL a task gets: the client's, within bounds (the specification lets the server choose), else the default. */
+export function taskTtl(requested: number | undefined, options: Required<McpTaskOptions>): number {
+  if (typeof requested !== "number" || !Number.isFinite(requested) || requested <= 0) return options.ttl;
+  return Math.min(Math.ceil(requested), options.maxTtl);
+}
+
+/**
+ * The store as one client's calls see it: every task bound to `owner` (the HTTP client's
+ * session and credentials), whatever the transport says; and a cancelled task's result asked
+ * for is an error that says so, rather than the store's "no result".
+ */
+export function storeFor(store: McpTaskStore, owner: string | undefined): McpTaskStore {
+  const as = (given: string | undefined) => owner ?? given;
+  return {
+    createTask: (params: CreateTaskOptions, requestId: RequestId, request: Request, session?: string) => store.createTask(params, requestId, request, as(session)),
+    getTask: (taskId: string, session?: string) => store.getTask(taskId, as(session)),
+    storeTaskResult: (taskId: string, status: "completed" | "failed", result: Result, session?: string) => store.storeTaskResult(taskId, status, result, as(session)),
+    getTaskResult: async (taskId: string, session?: string) => {
+      const task = await store.getTask(taskId, as(session));
+      if (task?.status === "cancelled") throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} was cancelled, so it has no result.`);
+      return store.getTaskResult(taskId, as(session));
+    },
+    updateTaskStatus: (taskId: string, status: Task["status"], message?: string, session?: string) => store.updateTaskStatus(taskId, status, message, as(session)),
+    listTasks: (cursor?: string, session?: string) => store.listTasks(cursor, as(session)),
+    ...(store.watchCancellation !== undefined ? { watchCancellation: store.watchCancellation.bind(store) } : {}),
+    ...(store.holdLease !== undefined ? { holdLease: store.holdLease.bind(store) } : {}),
+  };
+}
+
+/** What runs one task: the call itself (given the task's signal and id) and where its outcome goes. */
+export interface TaskRun {
+  taskId: string;
+  /** The task's TTL in ms: a call still running when it passes is aborted (nobody could read its result). */
+  ttl: number | null;
+  store: McpTaskStore;
+  owner: string | undefined;
+  pollInterval: number;
+  call: (ctx: Pick<ToolContext, "signal" | "callId">) => Promise<{ result: ToolResult; mcp: Result & { isError?: boolean } }>;
+  /** Told when the run starts (its controller aborts it, at shutdown); the returned function when it ends. */
+  track?: ((controller: AbortController) => () => void) | undefined;
+}
+
+/** How long an aborted call (cancelled, shut down, expired) has to end before its task is failed without it. */
+export const ABORT_GRACE_MS = 1_000;
+
+/**
+ * Runs a task's call in the background and stores its outcome: a result the tool answered
+ * with `isError` makes the task `failed` (its result is still that `CallToolResult`), any
+ * other `completed`. A cancel through any instance aborts the call's `ctx.signal`; the task
+ * stays `cancelled` whatever the call answers then. A call still running when the task's TTL
+ * passes is aborted, its outcome dropped with the task. A call that does not end within
+ * `ABORT_GRACE_MS` of its abort is left behind, its task failed with the abort's reason.
+ * Never rejects.
+ */
+export async function runTask({ taskId, ttl, store, owner, pollInterval, call, track }: TaskRun): Promise<void> {
+  const controller = new AbortController();
+  const release = track?.(controller);
+  const abort = (reason: string) => controller.abort(new Error(reason));
+  const stopWatching = store.watchCancellation?.(taskId, abort) ?? pollForCancellation(store, taskId, owner, pollInterval, abort);
+  const releaseLease = store.holdLease?.(taskId);
+  const leftBehind = abandonedAfterAbort(controller.signal, ABORT_GRACE_MS);
+  let expired = false;
+  const expiry = ttl === null ? undefined : setTimeout(() => ((expired = true), abort(`The task expired: its TTL of ${ttl} ms passed before the call finished.`)), ttl);
+  expiry?.unref();
+  try {
+    const mcp = await Promise.race([call({ signal: controller.signal, callId: taskId }).then(({ mcp }) => mcp), leftBehind.result]);
+    // An expired task is gone from the store, or about to be: its outcome is nobody's.
+    if (expired) return;
+    await store.storeTaskResult(taskId, mcp.isError === true ? "failed" : "completed", mcp, owner);
+  } catch {
+    // Cancelled meanwhile (the task stays so), or expired: nobody is left to tell.
+  } finally {
+    clearTimeout(expiry);
+    leftBehind.stop();
+    stopWatching();
+    releaseLease?.();
+    release?.();
+  }
+}
+
+/** The error result of a call that did not stop within `grace` ms of `signal` aborting, for its task (never settles otherwise). */
+function abandonedAfterAbort(signal: AbortSignal, grace: number): { result: Promise<Result & { isError: true }>; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const result = new Promise<Result & { isError: true }>((resolve) => {
+    onAbort = () => {
+      const reason = signal.reason instanceof Error ? signal.reason.message : "The call was aborted.";
+      timer = setTimeout(
+        () => resolve({ content: [{ type: "text", text: `${reason} The call did not stop within ${grace} ms of being aborted; it was left behind.` }], isError: true }),
+        grace,
+      );
+      timer.unref();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return {
+    result,
+    stop: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort!);
+    },
+  };
+}
+
+/**
+ * The task calls running in one server (stdio) or HTTP handler, so that shutting it down
+ * neither leaves them running unseen nor ends them unrecorded: `drain` waits for them, then
+ * aborts those still running (their tasks end with the reason).
+ */
+export class RunningTasks {
+  readonly #controllers = new Set<AbortController>();
+
+  /** `changed` is told whenever a task call ends. */
+  constructor(private readonly changed: () => void = () => {}) {}
+
+  get size(): number {
+    return this.#controllers.size;
+  }
+
+  /** For `TaskRun.track`: registers a call's controller; the returned function is called when it ends. */
+  readonly track = (controller: AbortController): (() => void) => {
+    this.#controllers.add(controller);
+    return () => {
+      this.#controllers.delete(controller);
+      this.changed();
+    };
+  };
+
+  abortAll(reason: string): void {
+    for (const controller of this.#controllers) controller.abort(new Error(reason));
+  }
+}
+
+/** Why a task call is aborted when its server shuts down. */
+export const SHUTDOWN_REASON = "The MCP server shut down before the task finished; call the tool again.";
+
+/** For a store that cannot tell of cancellations: its status, read every `interval` ms while the call runs. */
+function pollForCancellation(store: McpTaskStore, taskId: string, owner: string | undefined, interval: number, abort: (reason: string) => void): () => void {
+  const timer = setInterval(() => {
+    store.getTask(taskId, owner).then(
+      (task) => {
+        if (task === null || isTerminalStatus(task.status)) clearInterval(timer);
+        if (task?.status === "cancelled") abort(task.statusMessage ?? "The task was cancelled.");
+      },
+      () => {},
+    );
+  }, interval);
+  timer.unref();
+  return () => clearInterval(timer);
+}
