@@ -145,13 +145,13 @@ class BullQueueExecutor implements QueueExecutor {
   async #send(jobId: string, data: CallJobData): Promise<ToolResult | undefined> {
     const removeAfter = { age: this.#keepFor };
     await this.#queue.add(CALL_JOB, data, { jobId, attempts: 1, removeOnComplete: removeAfter, removeOnFail: removeAfter });
-    // A job of the same id may have finished before this call listened: its result is there to read.
+    // A job of the same id may have finished before this call listened: its result is there to
+    // read. The state first: a job read before it finished would have no result yet.
+    const state = await this.#queue.getJobState(jobId);
+    if (state !== "completed" && state !== "failed") return undefined;
     const job = await Job.fromId(this.#queue, jobId);
     if (job === undefined) return undefined;
-    const state = await job.getState();
-    if (state === "completed") return this.#answered(data.tool, job.returnvalue, data.timeoutMs ?? false);
-    if (state === "failed") return failedJob(data.tool, job.failedReason);
-    return undefined;
+    return state === "completed" ? this.#answered(data.tool, job.returnvalue, data.timeoutMs ?? false) : failedJob(data.tool, job.failedReason);
   }
 
   /** A worker's result; its own timeout says the call's whole timeout, as in process. */
