@@ -103,6 +103,18 @@ describe("calls through a queue", () => {
     expect(printedTimes("ran charge pay-1")).toBe(2);
   });
 
+  it("lets several servers share the workers: a call repeated through another server joins the first's job", async () => {
+    // Two executors with connections of their own, as two server processes would have.
+    const other = queueExecutor({ connection: redis.connection, queueName: shared.queue });
+    executors.push(other);
+    const serverA = queueTestToolkit({ executor: sharedExecutor() });
+    const serverB = queueTestToolkit({ executor: other });
+    const [a, b] = await Promise.all([serverA.execute("charge", { ms: 300 }, { callId: "twice-1" }), serverB.execute("charge", { ms: 300 }, { callId: "twice-1" })]);
+    expect(b).toEqual(a);
+    expect(printedTimes("ran charge twice-1")).toBe(1);
+    expect((await serverB.execute("add", { a: 20, b: 22 })).output).toBe("42");
+  });
+
   it("spreads calls over several workers", async () => {
     const toolkit = queueTestToolkit({ executor: sharedExecutor() });
     const results = await Promise.all(Array.from({ length: 8 }, (_, index) => toolkit.execute("whoami", { ms: 200 }, { callId: `spread-${index}` })));
