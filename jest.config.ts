@@ -20,6 +20,7 @@ const config: Config = {
     "^toolnexus/openai-agents$": "<rootDir>/src/openai-agents/index.ts",
     "^toolnexus/ai-sdk$": "<rootDir>/src/ai-sdk/index.ts",
     "^toolnexus/langchain$": "<rootDir>/src/langchain/index.ts",
+    "^toolnexus/bullmq$": "<rootDir>/src/bullmq/index.ts",
   },
   testTimeout: 30_000,
 };

@@ -24,6 +24,7 @@ export {
 // Control: approval, middleware, tracing.
 export type { ApprovalDecision, ApprovalRequest, PendingApproval, PendingApprovals, WithPendingApprovals } from "./control/approval";
 export type { ToolCall, ToolMiddleware } from "./control/middleware";
+export type { ExecutorCall, ToolExecutor } from "./control/executor";
 export type { TracingOption, TracingOptions } from "./control/tracing";
 
 // Run: result helpers for hand-written tools, and the limits every call runs under.

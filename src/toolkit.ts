@@ -10,6 +10,7 @@ import {
   type PendingApprovals,
   type WithPendingApprovals,
 } from "./control/approval";
+import { checkExecutor, type ToolExecutor } from "./control/executor";
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
 import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
@@ -44,7 +45,7 @@ import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFun
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits, isThenable } from "./runtime/invoke";
-import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
+import { cutText, errorMessage, errorResult, failedWith, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
 import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
@@ -100,6 +101,12 @@ export interface ToolkitOptions {
    * `{ recordArguments, recordResults }` also records what went in and came out.
    */
   tracing?: TracingOption;
+  /**
+   * Where calls run once visibility, authorization, approval and middleware let them through:
+   * in this process when left out, or on workers with `queueExecutor(...)` from
+   * `toolnexus/bullmq`. Tracing and `onError` stay here, around the whole call.
+   */
+  executor?: ToolExecutor;
 }
 
 /** A failed call, as `onError` and an `errorText` function see it. */
@@ -147,6 +154,9 @@ export interface ExecuteOptions {
 const DEFERRED = Symbol("toolnexus.deferred");
 type DeferredResult = ToolResult & { [DEFERRED]: { tool: string; args: Record<string, unknown> } };
 
+/** Set by the Toolkit class, which alone reaches its entries: see `runCallHere`. */
+let runHereOf: (toolkit: Toolkit, name: string, args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult>;
+
 /** A set of uniquely named tools, their declarations for every provider, and the runtime for their calls. */
 export class Toolkit {
   readonly #entries = new Map<string, Entry>();
@@ -168,6 +178,11 @@ export class Toolkit {
   #controlsCalls: boolean;
   /** Whether some tool is hidden from some ctx (a toolkit `visible`, or a tool's own). */
   #hides: boolean;
+  readonly #executor: ToolExecutor | undefined;
+
+  static {
+    runHereOf = (toolkit, name, args, ctx) => toolkit.#runHere(name, args, ctx);
+  }
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
     if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function" || typeof items === "string")
@@ -177,7 +192,9 @@ export class Toolkit {
     // A copy: the flags below are computed from it once, so later changes to the caller's object cannot bypass them.
     this.#options = { ...options };
     this.#timeout = options.timeout;
-    this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true;
+    this.#executor = checkExecutor(options.executor);
+    // A call sent elsewhere takes the controlled path: without an executor the fast path stays as it is.
+    this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true || this.#executor !== undefined;
     this.#hides = options.visible !== undefined;
     this.#report = failureReporter(options);
     this.#manifestOption = options.manifest;
@@ -341,13 +358,43 @@ export class Toolkit {
       if (decision === undefined) return notApprovedResult(tool.name, { failed: new Error("approve returned neither a boolean nor { approved }") });
       if (!decision.approved) return deniedResult(tool.name, decision.reason);
     }
-    const { retry } = entry;
-    const core =
-      retry === undefined
-        ? (call: ToolCall) => entry.run(call.args, call.ctx, this.#timeout)
-        : (call: ToolCall) => withRetries(retry, deadlineOf(call.ctx, tool.timeout, this.#timeout), call.ctx, (attemptCtx) => entry.run(call.args, attemptCtx, this.#timeout));
+    const local = this.#local(entry);
+    const executor = this.#executor;
+    const core = executor === undefined ? local : (call: ToolCall) => this.#elsewhere(executor, call, local);
     const call: ToolCall = { tool, args, ctx };
     return this.#middleware.length === 0 ? core(call) : runThrough(this.#middleware, call, core);
+  }
+
+  /** What runs a call in this process once the seams let it through: its retries, validation and body. */
+  #local(entry: Entry): (call: ToolCall) => Promise<ToolResult> {
+    const { retry, tool } = entry;
+    return retry === undefined
+      ? (call) => entry.run(call.args, call.ctx, this.#timeout)
+      : (call) => withRetries(retry, deadlineOf(call.ctx, tool.timeout, this.#timeout), call.ctx, (attemptCtx) => entry.run(call.args, attemptCtx, this.#timeout));
+  }
+
+  /** A call handed to the toolkit's executor; whatever it throws or returns instead of a result is an `execution_failed` result. */
+  async #elsewhere(executor: ToolExecutor, call: ToolCall, local: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult> {
+    const { tool, args, ctx } = call;
+    try {
+      const result = await executor.run({ tool, args, ctx, timeout: deadlineOf(ctx, tool.timeout, this.#timeout), runHere: () => local(call) });
+      return isToolResult(result) ? result : errorResult("execution_failed", `Tool "${tool.name}" could not run: the toolkit's executor gave no ToolResult.`, { tool: tool.name });
+    } catch (thrown) {
+      return failedWith(thrown, `Tool "${tool.name}" could not run: the toolkit's executor failed: ${errorMessage(thrown)}`);
+    }
+  }
+
+  /**
+   * A call an executor's worker took off a queue: the seams ran where the call arrived, so only
+   * its retries, validation and body run here (through this toolkit's tool of that name).
+   */
+  #runHere(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) {
+      const text = `Tool "${name}" could not run: the worker's toolkit has no tool of that name. Register the same tools in the workers as in the toolkit the calls arrive at.`;
+      return Promise.resolve(errorResult("execution_failed", text, { tool: name }));
+    }
+    return this.#local(entry)({ tool: entry.tool, args, ctx }).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
   }
 
   /** A `forbidden` result when the tool's or the toolkit's `authorize` refuses (or fails), else `undefined`. */
@@ -583,6 +630,15 @@ export class Toolkit {
     return Object.assign(partial ?? adapter.emptyReply?.() ?? {}, { pendingApprovals });
   }
 }
+/**
+ * For executors' workers only (not part of the public API): runs a call that already passed the
+ * seams of the toolkit it arrived at, with `toolkit`'s tool of that name: retries, validation and
+ * the body, never approval or middleware again. Never rejects.
+ */
+export function runCallHere(toolkit: Toolkit, name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  return runHereOf(toolkit, name, args, ctx);
+}
+
 export function isTool(value: unknown): value is Tool {
   return (
     typeof value === "object" &&

@@ -84,6 +84,7 @@ const COMMONJS_OPTIONS: ts.CompilerOptions = {
     "toolnexus/openai-agents": ["dist/cjs/openai-agents/index.d.ts"],
     "toolnexus/ai-sdk": ["dist/cjs/ai-sdk/index.d.ts"],
     "toolnexus/langchain": ["dist/cjs/langchain/index.d.ts"],
+    "toolnexus/bullmq": ["dist/cjs/bullmq/index.d.ts"],
   },
 };
 

@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 
-/** A redis-server of its own for a test: on 127.0.0.1, a free port, nothing saved to disk. */
+/** A redis-server of its own for a test: on 127.0.0.1, a free port, nothing saved to disk (`.ci/run` installs redis-server where it is missing). */
 export interface RedisServer {
   readonly host: string;
   readonly port: number;
+  /** The ioredis connection options that reach it. */
+  readonly connection: { host: string; port: number };
   /** Stops the server and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -51,7 +53,7 @@ function launch(port: number): Promise<RedisServer> {
       output += chunk.toString("utf8");
       if (output.includes("Ready to accept connections")) {
         child.stdout!.off("data", onData);
-        resolve({ host: "127.0.0.1", port, stop });
+        resolve({ host: "127.0.0.1", port, connection: { host: "127.0.0.1", port }, stop });
       }
     };
     child.stdout!.on("data", onData);

@@ -1,0 +1,130 @@
+import { Worker, type Job } from "bullmq";
+import { Toolkit, runCallHere } from "../toolkit";
+import { errorResult } from "../runtime/result";
+import type { ToolContext, ToolResult } from "../types";
+import {
+  bullConnection,
+  cancelChannel,
+  checkQueueOptions,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_PREFIX,
+  newClient,
+  settlesWithin,
+  unreachable,
+  type RedisConnection,
+} from "./connection";
+import { CALL_JOB, jobResultOf, readCallJob, type CallJobData, type CallJobResult } from "./job";
+
+export interface ToolWorkerOptions {
+  /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis client. */
+  connection: RedisConnection;
+  /** The queue `queueExecutor` sends calls to. */
+  queueName: string;
+  /** Calls this worker runs at once (default 10). */
+  concurrency?: number;
+  /** BullMQ's key prefix (default `"bull"`); the same on both sides. */
+  prefix?: string;
+  /**
+   * Milliseconds a worker holds a call without renewing its lock (default 30,000): a worker
+   * that dies is noticed about this long after, and its call retried (idempotent tools) or
+   * answered `execution_failed` (all others).
+   */
+  lockDuration?: number;
+  /** Milliseconds between checks for calls whose worker died (default half of `lockDuration`). */
+  stalledInterval?: number;
+  /** Milliseconds to wait for Redis before `startToolWorker` rejects (default 5,000). */
+  connectTimeoutMs?: number;
+}
+
+/** A running worker: `close()` lets the calls it runs finish, then ends its connections. */
+export interface ToolWorker {
+  close(): Promise<void>;
+}
+
+/**
+ * Takes calls off `queueName` and runs them with `toolkit`'s tools of the same names: retries,
+ * validation and the body (approval and middleware already ran where each call arrived). Runs
+ * `concurrency` calls at once; start as many workers, in as many processes, as needed. A call
+ * is cancelled here when its caller aborts it or its deadline passes. Rejects only when Redis
+ * cannot be reached at all.
+ */
+export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): Promise<ToolWorker> {
+  if (!(toolkit instanceof Toolkit)) throw new TypeError("startToolWorker takes a Toolkit (with the same tools as the toolkit the calls arrive at) and { connection, queueName }.");
+  checkQueueOptions("startToolWorker", options);
+  const { connection, queueName, prefix = DEFAULT_PREFIX, concurrency = 10 } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new TypeError(`startToolWorker: concurrency must be a whole number of calls, 1 or more (got ${String(concurrency)}).`);
+  const lockDuration = options.lockDuration ?? 30_000;
+  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, signal), {
+    connection: bullConnection(connection, { maxRetriesPerRequest: null }),
+    prefix,
+    concurrency,
+    lockDuration,
+    stalledInterval: options.stalledInterval ?? Math.max(1, Math.floor(lockDuration / 2)),
+    autorun: false,
+  });
+  let lastError: unknown;
+  worker.on("error", (error) => void (lastError = error));
+
+  // Cancels reach every worker; the one running the call aborts its ctx.signal.
+  const listener = newClient(connection);
+  listener.on("error", (error) => void (lastError = error));
+  listener.on("message", (_channel: string, text: string) => {
+    const message = parseCancel(text);
+    if (message !== undefined) worker.cancelJob(message.jobId, message.reason);
+  });
+  const ready = Promise.all([worker.waitUntilReady(), listener.subscribe(cancelChannel(prefix, queueName))]);
+  if (!(await settlesWithin(ready, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS))) {
+    listener.disconnect();
+    // Closing waits for nothing that never connected.
+    void worker.close(true).catch(() => {});
+    throw new Error(unreachable("startToolWorker", connection, lastError));
+  }
+  void worker.run().catch((error: unknown) => void (lastError = error));
+  return {
+    close: async () => {
+      await worker.close();
+      await listener.quit().catch(() => {});
+    },
+  };
+}
+
+/** One call job: its result, which BullMQ keeps as the job's return value. */
+async function runJob(toolkit: Toolkit, job: Job, signal: AbortSignal | undefined): Promise<CallJobResult> {
+  const data = readCallJob(job.data);
+  if (job.name !== CALL_JOB || data === undefined) {
+    return jobResultOf(errorResult("execution_failed", `Job ${job.id ?? ""} is not a toolnexus call: this queue is for toolnexus tool calls only.`));
+  }
+  return jobResultOf(await runCall(toolkit, data, job, signal));
+}
+
+async function runCall(toolkit: Toolkit, data: CallJobData, job: Job, signal: AbortSignal | undefined): Promise<ToolResult> {
+  const { tool } = data;
+  // Picked up again after the worker running it stopped: only a tool that may run twice runs again (at most once for the others).
+  if (job.attemptsStarted > 1 || job.stalledCounter > 0) {
+    if (toolkit.get(tool)?.annotations?.idempotent !== true) {
+      const text = `Tool "${tool}" may not have finished: the worker running it stopped. It was not run again, since it is not annotated idempotent; check whether it took effect before calling it again.`;
+      return errorResult("execution_failed", text, { tool, workerStopped: true });
+    }
+  }
+  const left = data.deadlineAt === null ? false : data.deadlineAt - Date.now();
+  // The caller has answered `timeout` already: the body must not start now.
+  if (left !== false && left <= 0) return errorResult("timeout", `Tool "${tool}" timed out after ${data.timeoutMs ?? 0} ms`, { timeoutMs: data.timeoutMs });
+  const ctx: ToolContext = {
+    ...data.ctx,
+    timeout: left,
+    ...(signal !== undefined ? { signal } : {}),
+    reportProgress: (progress, total, message) => void job.updateProgress({ progress, total, message }).catch(() => {}),
+  };
+  return runCallHere(toolkit, tool, data.args, ctx);
+}
+
+function parseCancel(text: string): { jobId: string; reason?: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && typeof (value as { jobId?: unknown }).jobId === "string") return value as { jobId: string; reason?: string };
+  } catch {
+    // Not a message of ours.
+  }
+  return undefined;
+}
