@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { defineTool, Toolkit } from "../../src";
 import { queueExecutor, startToolWorker } from "../../src/bullmq";
-import { startRedis } from "../../test/support/redis-server";
+import { startRedisServer } from "../../test/support/redis-server";
 import { compare, isChild, row, runChild } from "../harness";
 import type { BenchRow, BenchSuite } from "../types";
 
@@ -31,7 +31,7 @@ export const run: BenchSuite = async (options) => {
     process.stdout.write("queue: skipped (redis-server is not installed)\n");
     return [];
   }
-  const redis = await startRedis();
+  const redis = await startRedisServer();
   try {
     const calls = options.quick ? 1_000 : 10_000;
     const throughput: Record<number, number> = {};

@@ -11,7 +11,7 @@ import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode } from "@modelc
 import "reflect-metadata";
 import { Redis } from "ioredis";
 import { Ctx, Param, Tool, Toolkit, type ToolContext } from "../../src";
-import { redisTaskStore, type RedisTaskStore } from "../../src/bullmq/task-store";
+import { redisTaskStore, type RedisTaskStore } from "toolnexus/bullmq";
 import { createMcpServer, serveMcp, type McpServerHandle, type McpTaskOptions } from "../../src/mcp";
 import { eventually, textOf } from "../mcp/support";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
