@@ -20,6 +20,7 @@ async function run() {
     ["10. LangChain's tool-calling loop over toolkit tools: a corrected call, a chart as an image block, a refund approve denies", { main: runLangChain }],
     ["11. The OpenAI Agents SDK's runner over toolkit tools, with its approval flow (against a local Responses API mock)", { main: runOpenAIAgents }],
     ["12. An MCP server's tools beside a local zod-typed tool, in one toolkit (fromMcp)", { main: runFromMcp }],
+    ["13. Calls run on workers through a BullMQ queue (needs a Redis; skipped in one line without one)", { main: runQueue }],
   ];
   for (const [title, example] of examples) {
     console.log(`\n=== ${title} ===`);
@@ -67,6 +68,10 @@ async function runOpenAIAgents() {
 async function runFromMcp() {
   const fromMcp = require("./from-mcp") as typeof import("./from-mcp");
   fromMcp.printResult(await fromMcp.main());
+}
+
+function runQueue() {
+  return (require("./queue") as typeof import("./queue")).main();
 }
 
 async function printNestApp() {

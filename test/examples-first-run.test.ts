@@ -19,7 +19,7 @@ describe("the first run (npm start)", () => {
 
   it("runs every example", () => {
     const titles = [...stdout.matchAll(/^=== (\d+)\. /gm)].map((match) => match[1]);
-    expect(titles).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
+    expect(titles).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"]);
     expect(stdout).toContain("Order 1001 is placed for Ada");
     expect(stdout).toContain('"structuredContent":{"year":2025,"total":734,"bestMonth":"Dec"}');
     expect(stdout).toContain("approved, then run: refund_order: Order 999 refunded for ada@example.com.");

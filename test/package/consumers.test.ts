@@ -53,6 +53,8 @@ const common = shared([
   "zod",
   "ai",
   "@langchain/core",
+  "bullmq",
+  "ioredis",
   "@types/node",
 ]);
 const nest = (version: string) => ({ "@nestjs/common": version, "@nestjs/core": version, "@nestjs/platform-express": version });
