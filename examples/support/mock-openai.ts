@@ -10,42 +10,15 @@
  * Like the real API it refuses (400) an assistant tool_calls message that is not followed by
  * one `tool` message per call id, and (401) a request without a Bearer key.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { readJson, send } from "./json-http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { send, startMockApi, type MockApi } from "./json-http";
 
-export interface MockOpenAI {
-  /** Pass as the client's `baseURL`. */
-  baseURL: string;
-  /** How many completions were requested. */
-  requests(): number;
-  close(): Promise<void>;
-}
+export type MockOpenAI = MockApi;
 
 type Message = { role: string; content?: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string };
 
-export async function startMockOpenAI(): Promise<MockOpenAI> {
-  let count = 0;
-  const server = createServer((req, res) => {
-    readJson(req).then(
-      (body) => {
-        count++;
-        answer(req, res, body as { model?: string; messages?: Message[] }, count);
-      },
-      () => send(res, 400, { error: { message: "We could not parse the JSON body of your request.", type: "invalid_request_error", param: null, code: null } }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests: () => count,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+export function startMockOpenAI(): Promise<MockOpenAI> {
+  return startMockApi<{ model?: string; messages?: Message[] }>(answer);
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, body: { model?: string; messages?: Message[] }, n: number): void {

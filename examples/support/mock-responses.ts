@@ -12,42 +12,15 @@
  * Like the real API it refuses (400) a function_call without its function_call_output, and
  * (401) a request without a Bearer key.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { readJson, send } from "./json-http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { send, startMockApi, type MockApi } from "./json-http";
 
-export interface MockResponses {
-  /** Pass as the provider's `baseURL`. */
-  baseURL: string;
-  /** How many responses were requested. */
-  requests(): number;
-  close(): Promise<void>;
-}
+export type MockResponses = MockApi;
 
 type Item = { type?: string; call_id?: string; name?: string; arguments?: string; output?: unknown };
 
-export async function startMockResponses(): Promise<MockResponses> {
-  let count = 0;
-  const server = createServer((req, res) => {
-    readJson(req).then(
-      (body) => {
-        count++;
-        answer(req, res, body as { model?: string; input?: string | Item[] }, count);
-      },
-      () => send(res, 400, { error: { message: "We could not parse the JSON body of your request.", type: "invalid_request_error", param: null, code: null } }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests: () => count,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+export function startMockResponses(): Promise<MockResponses> {
+  return startMockApi<{ model?: string; input?: string | Item[] }>(answer);
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, body: { model?: string; input?: string | Item[] }, n: number): void {
