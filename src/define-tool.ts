@@ -6,13 +6,13 @@ import { invokeWithLimits, MAX_TIMER_MS, type Timeout } from "./runtime/invoke";
 import { resultShapeOf } from "./runtime/output-schema";
 import { resultDeclarationProblem } from "./schema/output-schema";
 import { errorMessage, failedWith, shapedBody } from "./runtime/result";
-import { invalidArguments, managedTool, type RunAccepted } from "./runtime/run-contract";
+import { invalidArguments, managedTool, type ArgumentsVerdict, type CheckArguments, type RunAccepted, type ToolRunner } from "./runtime/run-contract";
 import { problemTexts } from "./runtime/argument-problems";
 import { standardVerdict, type StandardVerdict } from "./runtime/standard-validation";
 import { claimsStandardSchema, describeStandardSchema, isStandardSchema, jsonSchemaOfStandard } from "./schema/standard-schema";
 import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
 import { policyOf } from "./control/policy";
-import type { JSONSchemaObject, StandardSchemaV1, Tool, ToolAnnotations, ToolCallContext, ToolPolicy } from "./types";
+import type { JSONSchemaObject, StandardSchemaV1, Tool, ToolAnnotations, ToolCallContext, ToolPolicy, ToolResult } from "./types";
 
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<ToolPolicy, "timeout"> {
   name: string;
@@ -90,21 +90,21 @@ export function defineTool(options: DefineToolOptions | DefineStandardToolOption
     ...(timeout !== undefined ? { timeout } : {}),
   };
   if (standard !== undefined) return managedTool(fields, standardRunner(name, standard, inputSchema, validate, body, timeout), validate);
-  const problemsOf = validate ? validatorOrThrow(name, inputSchema, backtrackingPatterns) : undefined;
-  const clean = validate ? compileArgumentCleaner(inputSchema, { coerce: true }) : undefined;
-
-  const run: RunAccepted = (sent, ctx, fallbackTimeout) => {
-    let args = sent;
-    if (problemsOf !== undefined) {
-      // Validating means reading the arguments as the schema does: "42" for a number is 42,
-      // and null for an optional value means it was not given.
-      args = clean!(sent);
-      const problems = problemsOf(args);
-      if (problems.length > 0) return Promise.resolve(invalidArguments(name, problems));
-    }
-    return invokeWithLimits(name, body, args, ctx, timeout ?? fallbackTimeout);
+  if (!validate) return managedTool(fields, { run: (args, ctx, fallbackTimeout) => invokeWithLimits(name, body, args, ctx, timeout ?? fallbackTimeout) }, false);
+  const problemsOf = validatorOrThrow(name, inputSchema, backtrackingPatterns);
+  const clean = compileArgumentCleaner(inputSchema, { coerce: true });
+  // Validating means reading the arguments as the schema does: "42" for a number is 42, and
+  // null for an optional value means it was not given.
+  const check = (sent: Record<string, unknown>): ArgumentsVerdict => {
+    const args = clean(sent);
+    const problems = problemsOf(args);
+    return problems.length > 0 ? { ok: false, result: invalidArguments(name, problems) } : { ok: true, args };
   };
-  return managedTool(fields, run, validate);
+  const run: RunAccepted = (sent, ctx, fallbackTimeout) => {
+    const verdict = check(sent);
+    return verdict.ok ? invokeWithLimits(name, body, verdict.args, ctx, timeout ?? fallbackTimeout) : Promise.resolve(verdict.result);
+  };
+  return managedTool(fields, { run, check }, true);
 }
 
 /** The JSON Schema a Standard Schema writes for its tool; a schema that writes none fails the definition, saying what to do. */
@@ -139,21 +139,37 @@ function standardRunner(
   validate: boolean,
   body: (args: unknown, ctx: ToolCallContext) => unknown,
   timeout: Timeout | undefined,
-): RunAccepted {
-  if (!validate) return (sent, ctx, fallbackTimeout) => invokeWithLimits(name, body, sent, ctx, timeout ?? fallbackTimeout);
+): ToolRunner {
+  if (!validate) return { run: (sent, ctx, fallbackTimeout) => invokeWithLimits(name, body, sent, ctx, timeout ?? fallbackTimeout) };
   const couldNotCheck = (thrown: unknown) => failedWith(thrown, `Tool "${name}" could not check its arguments: its input schema threw: ${errorMessage(thrown)}`);
-  const afterCheck = (verdict: StandardVerdict, ctx: ToolCallContext) => (verdict.ok ? body(verdict.value, ctx) : invalidArguments(name, problemTexts(verdict.problems)));
+  const refused = (verdict: StandardVerdict & { ok: false }) => invalidArguments(name, problemTexts(verdict.problems));
   const dropNulls = compileArgumentCleaner(inputSchema, { coerce: false });
-  const checkedBody = (sent: Record<string, unknown>, ctx: ToolCallContext) => {
+  /** What follows the schema's verdict on `sent`; a schema that throws is `failed` with its result. */
+  const judged = <R>(sent: Record<string, unknown>, next: (verdict: StandardVerdict) => R, failed: (result: ToolResult) => R): R | Promise<R> => {
     let verdict: StandardVerdict | Promise<StandardVerdict>;
     try {
-      verdict = standardVerdict(schema, dropNulls(sent));
+      verdict = standardVerdict(schema, sent);
     } catch (thrown) {
-      return couldNotCheck(thrown);
+      return failed(couldNotCheck(thrown));
     }
-    return verdict instanceof Promise ? verdict.then((settled) => afterCheck(settled, ctx), couldNotCheck) : afterCheck(verdict, ctx);
+    return verdict instanceof Promise ? verdict.then(next, (thrown: unknown) => failed(couldNotCheck(thrown))) : next(verdict);
   };
-  return (sent, ctx, fallbackTimeout) => invokeWithLimits(name, checkedBody, sent, ctx, timeout ?? fallbackTimeout);
+  const checkedBody = (sent: Record<string, unknown>, ctx: ToolCallContext) =>
+    judged(
+      dropNulls(sent),
+      (verdict): unknown => (verdict.ok ? body(verdict.value, ctx) : refused(verdict)),
+      (result) => result,
+    );
+  // What crosses to another process is what was sent (nulls dropped), not the schema's output, which need not be JSON: the run there checks it again.
+  const check: CheckArguments = (sent) => {
+    const args = dropNulls(sent);
+    return judged<ArgumentsVerdict>(
+      args,
+      (verdict) => (verdict.ok ? { ok: true, args } : { ok: false, result: refused(verdict) }),
+      (result) => ({ ok: false, result }),
+    );
+  };
+  return { run: (sent, ctx, fallbackTimeout) => invokeWithLimits(name, checkedBody, sent, ctx, timeout ?? fallbackTimeout), check };
 }
 
 export function checkName(name: unknown): asserts name is string {

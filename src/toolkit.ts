@@ -46,7 +46,7 @@ import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCal
 import { acceptArguments } from "./runtime/arguments";
 import { invokeWithLimits, isThenable } from "./runtime/invoke";
 import { cutText, errorMessage, errorResult, failedWith, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
-import { guarded, invalidArguments, runAcceptedOf, type RunAccepted } from "./runtime/run-contract";
+import { checkArgumentsOf, checkedWithinLimits, guarded, invalidArguments, runAcceptedOf, type CheckArguments, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
 import { isObject, type Tool, type ToolContext, type ToolErrorKind, type ToolResult } from "./types";
@@ -133,6 +133,8 @@ export const MAX_LISTED_TOOLS = 20;
 interface Entry {
   tool: Tool;
   run: RunAccepted;
+  /** Its arguments' check alone, run before a call is sent to an executor (a Tool written by hand has none: its `execute` checks). */
+  check: CheckArguments | undefined;
   /** Its retry policy, if it is retried. */
   retry: ReturnType<typeof retryPolicyOf>;
   /** Whether a call of this tool needs more than validation and the body (visibility, authorization, approval, retries). */
@@ -223,7 +225,13 @@ export class Toolkit {
     }
     for (const tool of incoming.values()) {
       const retry = retryPolicyOf(tool);
-      this.#entries.set(tool.name, { tool, run: runAcceptedOf(tool) ?? foreignRunner(tool), retry, controlled: isControlled(tool) || retry !== undefined });
+      this.#entries.set(tool.name, {
+        tool,
+        run: runAcceptedOf(tool) ?? foreignRunner(tool),
+        check: checkArgumentsOf(tool),
+        retry,
+        controlled: isControlled(tool) || retry !== undefined,
+      });
       if (tool.visible !== undefined) this.#hides = true;
     }
     if (incoming.size > 0) for (const latest of this.#exports.values()) delete latest.made;
@@ -360,7 +368,7 @@ export class Toolkit {
     }
     const local = this.#local(entry);
     const executor = this.#executor;
-    const core = executor === undefined ? local : (call: ToolCall) => this.#elsewhere(executor, call, local);
+    const core = executor === undefined ? local : (call: ToolCall) => this.#elsewhere(executor, entry, call, local);
     const call: ToolCall = { tool, args, ctx };
     return this.#middleware.length === 0 ? core(call) : runThrough(this.#middleware, call, core);
   }
@@ -373,11 +381,25 @@ export class Toolkit {
       : (call) => withRetries(retry, deadlineOf(call.ctx, tool.timeout, this.#timeout), call.ctx, (attemptCtx) => entry.run(call.args, attemptCtx, this.#timeout));
   }
 
-  /** A call handed to the toolkit's executor; whatever it throws or returns instead of a result is an `execution_failed` result. */
-  async #elsewhere(executor: ToolExecutor, call: ToolCall, local: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult> {
-    const { tool, args, ctx } = call;
+  /**
+   * A call handed to the toolkit's executor, once its arguments passed the tool's check here
+   * (a refused call never leaves this process; the executor gets the arguments as checked);
+   * whatever the executor throws or returns instead of a result is an `execution_failed` result.
+   */
+  async #elsewhere(executor: ToolExecutor, entry: Entry, call: ToolCall, local: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult> {
+    const { tool, ctx } = call;
+    const started = Date.now();
+    const timeout = deadlineOf(ctx, tool.timeout, this.#timeout);
+    let args = call.args;
+    if (entry.check !== undefined) {
+      const verdict = await checkedWithinLimits(tool.name, entry.check, args, ctx, timeout);
+      if (!verdict.ok) return verdict.result;
+      args = verdict.args;
+    }
+    // What the check took is gone from the call's time.
+    const left = timeout === false ? false : Math.max(1, timeout - (Date.now() - started));
     try {
-      const result = await executor.run({ tool, args, ctx, timeout: deadlineOf(ctx, tool.timeout, this.#timeout), runHere: () => local(call) });
+      const result = await executor.run({ tool, args, ctx, timeout: left, runHere: () => local(call) });
       return isToolResult(result) ? result : errorResult("execution_failed", `Tool "${tool.name}" could not run: the toolkit's executor gave no ToolResult.`, { tool: tool.name });
     } catch (thrown) {
       return failedWith(thrown, `Tool "${tool.name}" could not run: the toolkit's executor failed: ${errorMessage(thrown)}`);
@@ -386,7 +408,8 @@ export class Toolkit {
 
   /**
    * A call an executor's worker took off a queue: the seams ran where the call arrived, so only
-   * its retries, validation and body run here (through this toolkit's tool of that name).
+   * its retries and body run here (through this toolkit's tool of that name, whose run checks
+   * the arguments again as it makes the body's values).
    */
   #runHere(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const entry = this.#entries.get(name);

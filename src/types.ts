@@ -63,6 +63,8 @@ export interface ToolContext {
   timeout?: number | false;
   callId?: string;
   provider?: string;
+  /** The MCP task this call runs for, when a client called a `task: true` tool as a task. */
+  taskId?: string;
   /** Host data (user, request, tenant ...); never shown to the model. */
   state?: Record<string, unknown>;
   /**

@@ -2,7 +2,7 @@ import type { ConnectionOptions } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import { errorMessage } from "../runtime/result";
 
-/** Where Redis is: ioredis options (`{ host, port }`, ...) or an ioredis client, which is duplicated, never taken over. */
+/** Where Redis is: ioredis options (`{ host, port }`, ...) or an ioredis client, whose options are used for connections of our own (it is never taken over). */
 export type RedisConnection = RedisOptions | Redis;
 
 /** BullMQ's default key prefix. */
@@ -25,15 +25,30 @@ export function checkQueueOptions(where: string, options: { connection?: unknown
   }
 }
 
-/** A client of its own for pub/sub, which takes a connection over. */
-export function newClient(connection: RedisConnection, extra: RedisOptions = {}): Redis {
-  return connection instanceof Redis ? connection.duplicate(extra) : new Redis({ ...connection, ...extra });
+/**
+ * The options every client of one executor or worker is made with: `connection`'s (a client's
+ * own options, for a client) with `extra`, and its retry strategy until `closed()` says the
+ * owner closed. A Redis that is gone would otherwise be retried forever after `close()`: a
+ * client that cannot say goodbye does not always end when told to.
+ */
+export function clientOptions(connection: RedisConnection, extra: RedisOptions, closed: () => boolean): RedisOptions {
+  const base = connection instanceof Redis ? connection.options : connection;
+  const retry = base.retryStrategy ?? ioredisRetry;
+  return { ...base, ...extra, retryStrategy: (times) => (closed() ? null : retry(times)) };
 }
 
-/** The connection BullMQ is given: an options object gets its own client; a client is shared as BullMQ allows. */
-export function bullConnection(connection: RedisConnection, extra: RedisOptions = {}): ConnectionOptions {
+/** ioredis's own default: 50 ms more per attempt, at most 2 s. */
+const ioredisRetry = (times: number) => Math.min(times * 50, 2_000);
+
+/** A client of its own (for pub/sub, which takes a connection over), never shared with the caller's. */
+export function newClient(connection: RedisConnection, extra: RedisOptions, closed: () => boolean): Redis {
+  return new Redis(clientOptions(connection, extra, closed));
+}
+
+/** The connection BullMQ is given: options, so that BullMQ makes (and closes) clients of its own that stop reconnecting once `closed()`. */
+export function bullConnection(connection: RedisConnection, extra: RedisOptions, closed: () => boolean): ConnectionOptions {
   // ioredis's own option types are wider than BullMQ's copy of them; BullMQ hands them to ioredis as they are.
-  return (connection instanceof Redis ? connection : { ...connection, ...extra }) as ConnectionOptions;
+  return clientOptions(connection, extra, closed) as ConnectionOptions;
 }
 
 /** Where callers tell workers which running calls to cancel. */

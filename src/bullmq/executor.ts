@@ -72,8 +72,9 @@ class BullQueueExecutor implements QueueExecutor {
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.#keepFor = options.keepResultsFor ?? 3_600;
     // No offline queue for jobs: a call made while Redis is away fails now instead of running whenever it returns.
-    this.#queue = new Queue(queueName, { connection: bullConnection(connection, { enableOfflineQueue: false }), prefix });
-    this.#events = new QueueEvents(queueName, { connection: bullConnection(connection), prefix });
+    const closed = () => this.#closed;
+    this.#queue = new Queue(queueName, { connection: bullConnection(connection, { enableOfflineQueue: false }, closed), prefix });
+    this.#events = new QueueEvents(queueName, { connection: bullConnection(connection, {}, closed), prefix });
     this.#events.setMaxListeners(0);
     const remember = (error: unknown) => void (this.#lastError = error);
     this.#queue.on("error", remember);
@@ -164,7 +165,7 @@ class BullQueueExecutor implements QueueExecutor {
   /** Tells the worker running `jobId` to abort it, and takes it off the queue if no worker has it yet. Best effort: the worker's own deadline ends it too. */
   #cancel(jobId: string, reason: string): void {
     if (this.#publisher === undefined) {
-      this.#publisher = newClient(this.#connection, { maxRetriesPerRequest: 1 });
+      this.#publisher = newClient(this.#connection, { maxRetriesPerRequest: 1 }, () => this.#closed);
       // Unreachable Redis is reported by the calls; the client's own retries are not news.
       this.#publisher.on("error", () => {});
     }

@@ -24,6 +24,7 @@ export interface CallJobData {
 export interface SentContext {
   callId?: string;
   provider?: string;
+  taskId?: string;
   state?: Record<string, unknown>;
 }
 
@@ -36,12 +37,13 @@ export interface CallJobResult {
 /**
  * The job id of a call: the same call asked again (same call id, tool, arguments and host
  * state) joins the job made for it first instead of running twice; anything that differs makes
- * another job, so two users' calls never share a result. MCP request ids count per session, so
- * they name no job: each MCP request is a job of its own. A digest: any call id makes a valid
- * BullMQ id (no ":", never an integer).
+ * another job, so two users' calls never share a result. An MCP task's call is its task's one
+ * job. MCP request ids count per session, so they name no job: each MCP request is a job of its
+ * own. A digest: any id makes a valid BullMQ id (no ":", never an integer).
  */
 export function jobIdOf(tool: string, args: Record<string, unknown>, sent: SentContext): string {
-  const { callId, provider, state } = sent;
+  const { callId, provider, state, taskId } = sent;
+  if (taskId !== undefined) return `task.${createHash("sha256").update(taskId).digest("base64url")}`;
   if (callId === undefined || provider === "mcp") return `call.${randomUUID()}`;
   const identity = safeJsonStringify([tool, callId, provider ?? null, args, state ?? null]) ?? randomUUID();
   return `call.${createHash("sha256").update(identity).digest("base64url")}`;
@@ -52,6 +54,7 @@ export function sentContext(ctx: ToolContext): SentContext {
   const sent: SentContext = {};
   if (typeof ctx.callId === "string") sent.callId = ctx.callId;
   if (typeof ctx.provider === "string") sent.provider = ctx.provider;
+  if (typeof ctx.taskId === "string") sent.taskId = ctx.taskId;
   if (ctx.state !== undefined) {
     const state: unknown = JSON.parse(safeJsonStringify(ctx.state) ?? "null");
     if (isObject(state)) sent.state = state;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import { Redis, type RedisOptions } from "ioredis";
@@ -9,9 +10,10 @@ export interface RedisTaskStoreOptions {
   /** Put in front of every key and channel. Default "toolnexus:tasks". */
   prefix?: string;
   /**
-   * Milliseconds an instance's hold on a running task lasts unless renewed (it renews every
-   * third of it). When the instance dies, its tasks are marked `failed` this long after its
-   * last renewal, the first time any instance reads them. Default 30 000.
+   * Milliseconds a hold on a running task lasts unless renewed (it renews every third of it);
+   * the server instance waiting for a task's call holds one, and so does the queue worker
+   * running it. When all holders died, the task is marked `failed` this long after their last
+   * renewal, the first time any instance reads it. Default 30 000.
    */
   lease?: number;
 }
@@ -49,14 +51,19 @@ return 1
 `;
 
 /*
- * A task is read through this script: a working task whose instance took a lease on it
- * (field `leased`) that has since lapsed is marked failed first, with the result given.
- * Returns the task JSON, its owner and its result JSON (nil when none), or nil.
+ * A task is read through this script: a working task that was leased (field `leased`) and whose
+ * every lease has since lapsed (its instances and workers died) is marked failed first, with
+ * the result given. Leases are a sorted set per task: holder → when its lease ends, in Redis's
+ * own clock. Returns the task JSON, its owner and its result JSON (nil when none), or nil.
  */
 const READ_TASK = `
 local fields = redis.call('HMGET', KEYS[1], 'task', 'owner', 'result', 'leased')
 if not fields[1] then return nil end
-if fields[4] == '1' and redis.call('EXISTS', KEYS[2]) == 0 then
+if fields[4] == '1' then
+  local now = redis.call('TIME')
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now[1] * 1000 + math.floor(now[2] / 1000))
+end
+if fields[4] == '1' and redis.call('ZCARD', KEYS[2]) == 0 then
   local task = cjson.decode(fields[1])
   if task.status == 'working' or task.status == 'input_required' then
     task.status = 'failed'
@@ -71,17 +78,20 @@ end
 return {fields[1], fields[2], fields[3]}
 `;
 
-/** Takes (or renews) the lease on a task that still exists. */
+/** Takes (or renews) one holder's lease on a task that still exists; the set of leases outlives the longest of them. */
 const TAKE_LEASE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local lease = tonumber(ARGV[1])
+local now = redis.call('TIME')
 redis.call('HSET', KEYS[1], 'leased', '1')
-redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+redis.call('ZADD', KEYS[2], now[1] * 1000 + math.floor(now[2] / 1000) + lease, ARGV[2])
+if redis.call('PTTL', KEYS[2]) < lease then redis.call('PEXPIRE', KEYS[2], lease) end
 return 1
 `;
 
 /** What a task whose instance died says, as its status message and its result's text. */
 export function lapsedLeaseMessage(lease: number): string {
-  return `The server instance running this task stopped before the call finished (it held the task's lease, ${lease} ms, and did not renew it). The call may have run in part; call the tool again if it is safe to.`;
+  return `The server instance running this task stopped before the call finished (it held the task's lease, ${lease} ms, and did not renew it; nor did a queue worker running its call). The call may have run in part; call the tool again if it is safe to.`;
 }
 
 /**
@@ -89,8 +99,9 @@ export function lapsedLeaseMessage(lease: number): string {
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` answer on any instance, and a
  * cancel taken by one reaches the call running on another (a Redis channel). A task is
  * dropped `ttl` ms after its creation, and again counted from its result (Redis expiry).
- * The instance running a call renews a lease on its task; when that instance dies, the task
- * is marked `failed` once the lease lapses, rather than staying `working` until its TTL.
+ * The instance running a call renews a lease on its task (and so does the queue worker running
+ * it, given this store as `startToolWorker`'s `tasks`); when all of them died, the task is
+ * marked `failed` once their leases lapse, rather than staying `working` until its TTL.
  *
  * ```ts
  * const tasks = redisTaskStore({ connection: { host: "127.0.0.1", port: 6379 } });
@@ -211,14 +222,15 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
       };
     },
     holdLease(taskId: string): () => void {
-      const take = () => void redis.eval(TAKE_LEASE, 2, taskKey(taskId), leaseKey(taskId), String(lease)).catch(() => {});
+      const holder = randomUUID();
+      const take = () => void redis.eval(TAKE_LEASE, 2, taskKey(taskId), leaseKey(taskId), String(lease), holder).catch(() => {});
       take();
       const renewal = setInterval(take, Math.floor(lease / 3));
       renewal.unref();
       return () => {
         clearInterval(renewal);
-        // The call is over (its outcome stored, or nobody left to store it): a task still working now is failed on its next read.
-        void redis.del(leaseKey(taskId)).catch(() => {});
+        // This holder's part is over (its outcome stored, or nobody left to store it): a task still working with no other holder is failed on its next read.
+        void redis.zrem(leaseKey(taskId), holder).catch(() => {});
       };
     },
     async close(): Promise<void> {

@@ -1,5 +1,8 @@
 import { Worker, type Job } from "bullmq";
 import { Toolkit, runCallHere } from "../toolkit";
+import type { McpTaskStore } from "../mcp/task-store";
+import { mcpCallResult } from "../providers/mcp";
+import { onAbort } from "../runtime/abort";
 import { errorResult } from "../runtime/result";
 import type { ToolContext, ToolResult } from "../types";
 import {
@@ -34,6 +37,12 @@ export interface ToolWorkerOptions {
   stalledInterval?: number;
   /** Milliseconds to wait for Redis before `startToolWorker` rejects (default 5,000). */
   connectTimeoutMs?: number;
+  /**
+   * The MCP servers' task store (`redisTaskStore`, with the same prefix). Given it, a worker
+   * running a task's call holds the task's lease, stores its result and stops the call when the
+   * task is cancelled: the task lives on when the server instance that took it dies.
+   */
+  tasks?: McpTaskStore;
 }
 
 /** A running worker: `close()` lets the calls it runs finish, then ends its connections. */
@@ -42,11 +51,12 @@ export interface ToolWorker {
 }
 
 /**
- * Takes calls off `queueName` and runs them with `toolkit`'s tools of the same names: retries,
- * validation and the body (approval and middleware already ran where each call arrived). Runs
- * `concurrency` calls at once; start as many workers, in as many processes, as needed. A call
- * is cancelled here when its caller aborts it or its deadline passes. Rejects only when Redis
- * cannot be reached at all.
+ * Takes calls off `queueName` and runs them with `toolkit`'s tools of the same names: retries
+ * and the body (approval, middleware and the arguments' check already ran where each call
+ * arrived; the tool checks the arguments again as it makes its values, since what comes off
+ * Redis is input too). Runs `concurrency` calls at once; start as many workers, in as many
+ * processes, as needed. A call is cancelled here when its caller aborts it or its deadline
+ * passes. Rejects only when Redis cannot be reached at all.
  */
 export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): Promise<ToolWorker> {
   if (!(toolkit instanceof Toolkit)) throw new TypeError("startToolWorker takes a Toolkit (with the same tools as the toolkit the calls arrive at) and { connection, queueName }.");
@@ -54,9 +64,14 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   const { connection, queueName, prefix = DEFAULT_PREFIX, concurrency = 10 } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new TypeError(`startToolWorker: concurrency must be a whole number of calls, 1 or more (got ${String(concurrency)}).`);
+  const { tasks } = options;
+  if (tasks !== undefined && (typeof tasks !== "object" || tasks === null || typeof tasks.storeTaskResult !== "function"))
+    throw new TypeError("startToolWorker: tasks must be the MCP servers' task store, e.g. redisTaskStore({ connection }) with their prefix.");
   const lockDuration = options.lockDuration ?? 30_000;
-  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, signal), {
-    connection: bullConnection(connection, { maxRetriesPerRequest: null }),
+  let closed = false;
+  const isClosed = () => closed;
+  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, signal, tasks), {
+    connection: bullConnection(connection, { maxRetriesPerRequest: null }, isClosed),
     prefix,
     concurrency,
     lockDuration,
@@ -67,7 +82,7 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   worker.on("error", (error) => void (lastError = error));
 
   // Cancels reach every worker; the one running the call aborts its ctx.signal.
-  const listener = newClient(connection);
+  const listener = newClient(connection, {}, isClosed);
   listener.on("error", (error) => void (lastError = error));
   listener.on("message", (_channel: string, text: string) => {
     const message = parseCancel(text);
@@ -75,6 +90,7 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   });
   const ready = Promise.all([worker.waitUntilReady(), listener.subscribe(cancelChannel(prefix, queueName))]);
   if (!(await settlesWithin(ready, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS))) {
+    closed = true;
     listener.disconnect();
     // Closing waits for nothing that never connected.
     void worker.close(true).catch(() => {});
@@ -83,19 +99,46 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   void worker.run().catch((error: unknown) => void (lastError = error));
   return {
     close: async () => {
+      // Its calls end first: they need Redis, reconnecting if it blinks, to hand in their results.
       await worker.close();
+      closed = true;
       await listener.quit().catch(() => {});
     },
   };
 }
 
 /** One call job: its result, which BullMQ keeps as the job's return value. */
-async function runJob(toolkit: Toolkit, job: Job, signal: AbortSignal | undefined): Promise<CallJobResult> {
+async function runJob(toolkit: Toolkit, job: Job, signal: AbortSignal | undefined, tasks: McpTaskStore | undefined): Promise<CallJobResult> {
   const data = readCallJob(job.data);
   if (job.name !== CALL_JOB || data === undefined) {
     return jobResultOf(errorResult("execution_failed", `Job ${job.id ?? ""} is not a toolnexus call: this queue is for toolnexus tool calls only.`));
   }
-  return jobResultOf(await runCall(toolkit, data, job, signal));
+  const taskId = data.ctx.taskId;
+  const result = taskId === undefined || tasks === undefined ? await runCall(toolkit, data, job, signal) : await runTaskCall(toolkit, data, job, signal, tasks, taskId);
+  return jobResultOf(result);
+}
+
+/**
+ * A task's call: the task's lease held while it runs, a cancel of the task aborting it, and its
+ * result stored in the task here as well as by the server instance waiting for it (whichever
+ * is first; a task finished once stays so), so that the task outlives that instance.
+ */
+async function runTaskCall(toolkit: Toolkit, data: CallJobData, job: Job, signal: AbortSignal | undefined, tasks: McpTaskStore, taskId: string): Promise<ToolResult> {
+  const controller = new AbortController();
+  const stopForwarding = signal === undefined ? undefined : onAbort(signal, () => controller.abort(signal.reason));
+  const stopWatching = tasks.watchCancellation?.(taskId, (reason) => controller.abort(new Error(reason)));
+  const release = tasks.holdLease?.(taskId);
+  try {
+    const result = await runCall(toolkit, data, job, controller.signal);
+    await tasks.storeTaskResult(taskId, result.isError ? "failed" : "completed", mcpCallResult(toolkit.get(data.tool), result)).catch(() => {
+      // Finished already: cancelled, or its server instance stored the result first.
+    });
+    return result;
+  } finally {
+    stopForwarding?.();
+    stopWatching?.();
+    release?.();
+  }
 }
 
 async function runCall(toolkit: Toolkit, data: CallJobData, job: Job, signal: AbortSignal | undefined): Promise<ToolResult> {

@@ -3,9 +3,9 @@ import type { Timeout } from "../runtime/invoke";
 import type { Tool, ToolContext, ToolResult } from "../types";
 
 /**
- * Decides where a call runs once visibility, authorization, approval and middleware let it
- * through: in this process (no executor, the default), or elsewhere (a queue of workers, see
- * `toolnexus/bullmq`). It never rejects: every failure, local or remote, is a `ToolResult`.
+ * Decides where a call runs once visibility, authorization, approval, middleware and the check
+ * of its arguments let it through: in this process (no executor, the default), or elsewhere (a
+ * queue of workers, see `toolnexus/bullmq`). It never rejects: every failure, local or remote, is a `ToolResult`.
  */
 export interface ToolExecutor {
   run(call: ExecutorCall): Promise<ToolResult>;
@@ -14,12 +14,16 @@ export interface ToolExecutor {
 /** One call as an executor gets it. */
 export interface ExecutorCall {
   readonly tool: Tool;
-  /** The arguments as middleware left them (accepted as a JSON object). */
+  /**
+   * The arguments as middleware left them, checked against the tool's schema (and its DTOs'
+   * or Standard Schema's rules) and read as the tool reads them: coerced, a `null` for an
+   * optional value left out. JSON data. A Tool written by hand is not checked here.
+   */
   readonly args: Record<string, unknown>;
   readonly ctx: ToolContext;
   /** Milliseconds the call may take in all (the call's, the tool's, the toolkit's or the default timeout); `false` for none. */
   readonly timeout: Timeout;
-  /** Runs the call here instead: retries, validation and the body, as without an executor. */
+  /** Runs the call here instead: retries and the body (its checks again), as without an executor. */
   runHere(): Promise<ToolResult>;
 }
 

@@ -239,7 +239,7 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
     return invokeWithLimits(name, (accepted: Record<string, unknown>, callCtx) => callRemote(client, listed.name, server, accepted, callCtx, deadline), args, ctx, limit);
   };
   // The server checks the arguments against its own schema; checking them here too could only disagree with it.
-  return managedTool(fields, run, false);
+  return managedTool(fields, { run }, false);
 }
 
 /**

@@ -12,9 +12,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { toolMethodsOf } from "../decorators/metadata";
 import { exportTools, type ExportBinding } from "../providers/adapter";
-import { mcp, toMcpResult, type McpTool } from "../providers/mcp";
+import { mcp, mcpCallResult, type McpTool } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
-import { invalidOutput } from "../runtime/result";
 import { functionInsteadOfInstance } from "../scanner/instance-expected";
 import { Toolkit, type ToolSource } from "../toolkit";
 import type { Tool, ToolContext, ToolResult } from "../types";
@@ -205,7 +204,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
             ...(scope.state !== undefined ? { state: scope.state } : {}),
             reportProgress: progress.report,
           });
-          return { result, mcp: toMcpResult(withStructuredContent(tool, result)) };
+          return { result, mcp: mcpCallResult(tool, result) };
         },
       });
       return { task };
@@ -226,22 +225,12 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       await progress.sent();
       // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the closest names and the valid ones.
       if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, result.output);
-      return toMcpResult(withStructuredContent(kit.get(bound ?? requested), result));
+      return mcpCallResult(kit.get(bound ?? requested), result);
     } finally {
       release?.();
     }
   });
   return server;
-}
-
-/**
- * A tool that declares an output schema must answer every success with `structuredContent`
- * (the client refuses the response otherwise, as a protocol error). Tools made by toolnexus
- * do; a hand-written `Tool` that does not is told it is at fault, as an `invalid_output` result.
- */
-function withStructuredContent(tool: Tool | undefined, result: ToolResult): ToolResult {
-  if (tool?.outputSchema === undefined || result.isError || result.structuredContent !== undefined) return result;
-  return invalidOutput(tool.name, ["the result has no structuredContent"]);
 }
 
 /**

@@ -77,7 +77,7 @@ export interface TaskRun {
   store: McpTaskStore;
   owner: string | undefined;
   pollInterval: number;
-  call: (ctx: Pick<ToolContext, "signal" | "callId">) => Promise<{ result: ToolResult; mcp: Result & { isError?: boolean } }>;
+  call: (ctx: Pick<ToolContext, "signal" | "callId" | "taskId">) => Promise<{ result: ToolResult; mcp: Result & { isError?: boolean } }>;
   /** Told when the run starts (its controller aborts it, at shutdown); the returned function when it ends. */
   track?: ((controller: AbortController) => () => void) | undefined;
 }
@@ -105,7 +105,7 @@ export async function runTask({ taskId, ttl, store, owner, pollInterval, call, t
   const expiry = ttl === null ? undefined : setTimeout(() => ((expired = true), abort(`The task expired: its TTL of ${ttl} ms passed before the call finished.`)), ttl);
   expiry?.unref();
   try {
-    const mcp = await Promise.race([call({ signal: controller.signal, callId: taskId }).then(({ mcp }) => mcp), leftBehind.result]);
+    const mcp = await Promise.race([call({ signal: controller.signal, callId: taskId, taskId }).then(({ mcp }) => mcp), leftBehind.result]);
     // An expired task is gone from the store, or about to be: its outcome is nobody's.
     if (expired) return;
     await store.storeTaskResult(taskId, mcp.isError === true ? "failed" : "completed", mcp, owner);

@@ -1,5 +1,6 @@
 import type { NameRule } from "../names";
 import { fileNameOfUri } from "../runtime/content";
+import { invalidOutput } from "../runtime/result";
 import { ChangeLog, plainObjectRoot } from "../schema/lowering";
 import { mapSubschemas } from "../subschemas";
 import type { JSONSchemaObject, Tool, ToolContent, ToolResult } from "../types";
@@ -39,6 +40,17 @@ export type McpContent =
 export type McpEmbeddedResource = { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
 
 export type McpCallToolResult = { content: McpContent[]; structuredContent?: Record<string, unknown>; isError: boolean };
+
+/**
+ * `tool`'s result as the `CallToolResult` an MCP server answers with. A tool that declares an
+ * output schema must answer every success with `structuredContent` (the client refuses the
+ * response otherwise, as a protocol error). Tools made by toolnexus do; a hand-written `Tool`
+ * that does not is told it is at fault, as an `invalid_output` result.
+ */
+export function mcpCallResult(tool: Tool | undefined, result: ToolResult): McpCallToolResult {
+  const missing = tool?.outputSchema !== undefined && !result.isError && result.structuredContent === undefined;
+  return toMcpResult(missing ? invalidOutput(tool.name, ["the result has no structuredContent"]) : result);
+}
 
 /**
  * A result as MCP's `CallToolResult`: its parts as content blocks (inline images and audio as

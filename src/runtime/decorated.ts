@@ -1,5 +1,5 @@
 import type { ValidationError } from "class-validator";
-import { invalidArguments, type RunAccepted } from "./run-contract";
+import { invalidArguments, thenOrNow, type ArgumentsVerdict, type CheckArguments, type RunAccepted, type ToolRunner } from "./run-contract";
 import { isObject, type JSONSchemaObject, type StandardSchemaV1, type ToolContext, type ToolResult } from "../types";
 import { problemsTogether, problemTexts, type ArgumentProblem } from "./argument-problems";
 import { describeValue } from "./arguments";
@@ -70,34 +70,36 @@ export interface DecoratedToolPlan {
  * the Standard Schemas and class-validator still check what the schema left safe to read, so
  * that a model gets every problem in one answer.
  */
-export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
+export function decoratedRunner(plan: DecoratedToolPlan): ToolRunner {
   const { name, method, methodName, instance, bindings, invoke } = plan;
   // Compiled on the first call (scanning thousands of tools stays cheap), then kept. A schema
   // Ajv cannot compile throws there, on each call; the toolkit turns it into an error result.
   let compiled: Compiled | undefined;
   const hasDtos = bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
+  const standardParams = bindings.filter((b): b is StandardParameter => b.kind === "param" && b.standard !== undefined);
+  // Only the tool's schema judges the arguments: nothing to await, nothing else to ask.
+  const schemaOnly = !hasDtos && standardParams.length === 0;
   const invoked =
     invoke === undefined
       ? (positional: unknown[]) => method.apply(instance, positional)
       : (positional: unknown[], args: Record<string, unknown>, ctx: ToolContext) => invoke({ tool: name, method, methodName, positional, args, ctx });
   const call = shapedBody(invoked, plan.shape);
-  const body = !hasDtos
-    ? // Nothing to await before the call: call in the same tick.
-      (args: Record<string, unknown>, ctx: ToolContext) => call(compiled!.positional(args, ctx), args, ctx)
-    : async (args: Record<string, unknown>, ctx: ToolContext) => {
-        const values = compiled!.positional(args, ctx);
-        const dtoProblems = await validateDtos(bindings, values);
-        if (dtoProblems.length > 0) return invalidArguments(name, problemTexts(dtoProblems));
-        return call(values, args, ctx);
-      };
-  const standardParams = bindings.filter((b): b is StandardParameter => b.kind === "param" && b.standard !== undefined);
   // Problems of the Standard Schemas, then class-validator's: every problem in one answer.
   const refused = (problems: ArgumentProblem[], checkable: Record<string, unknown>) =>
     hasDtos ? withDtoProblems(name, bindings, { problems, checkable }) : invalidArguments(name, problemTexts(problems));
-  const checkedBody =
+  // DTO instances made and checked by class-validator (custom validators included).
+  const withValues = !hasDtos
+    ? (args: Record<string, unknown>, ctx: ToolContext): Prepared => new Prepared(compiled!.positional(args, ctx), args)
+    : async (args: Record<string, unknown>, ctx: ToolContext): Promise<Prepared | ToolResult> => {
+        const values = compiled!.positional(args, ctx);
+        const dtoProblems = await validateDtos(bindings, values);
+        return dtoProblems.length > 0 ? invalidArguments(name, problemTexts(dtoProblems)) : new Prepared(values, args);
+      };
+  /** The method's values for arguments the tool's schema accepted, or the result that refuses them. */
+  const prepare =
     standardParams.length === 0
-      ? body
-      : (args: Record<string, unknown>, ctx: ToolContext) => {
+      ? withValues
+      : (args: Record<string, unknown>, ctx: ToolContext): Prepared | ToolResult | Promise<Prepared | ToolResult> => {
           const couldNotCheck = (thrown: unknown) => failedWith(thrown, `Tool "${name}" could not check its arguments: a parameter's schema threw: ${errorMessage(thrown)}`);
           let outcome: StandardOutcome | Promise<StandardOutcome>;
           try {
@@ -105,17 +107,45 @@ export function decoratedRunner(plan: DecoratedToolPlan): RunAccepted {
           } catch (thrown) {
             return couldNotCheck(thrown);
           }
-          const next = ({ problems, args: checked }: StandardOutcome) => (problems.length > 0 ? refused(problems, args) : body(checked, ctx));
+          const next = ({ problems, args: checked }: StandardOutcome) => (problems.length > 0 ? refused(problems, args) : withValues(checked, ctx));
           return isThenable(outcome) ? Promise.resolve(outcome).then(next, couldNotCheck) : next(outcome);
         };
-  return (rawArgs, ctx, fallbackTimeout) => {
+  const body = schemaOnly
+    ? // Nothing to await before the call: call in the same tick.
+      (args: Record<string, unknown>, ctx: ToolContext) => call(compiled!.positional(args, ctx), args, ctx)
+    : (args: Record<string, unknown>, ctx: ToolContext) => thenOrNow(prepare(args, ctx), (ready) => (ready instanceof Prepared ? call(ready.values, ready.args, ctx) : ready));
+  /** The arguments as the method reads them (null-for-optional removed, scalars coerced), and what the tool's schema finds wrong with them. */
+  const screened = (rawArgs: Record<string, unknown>) => {
     const { clean, check } = (compiled ??= compile(plan));
     const args = clean(rawArgs);
-    const findings = check(args);
-    if (findings === undefined) return invokeWithLimits(name, checkedBody, args, ctx, plan.timeout ?? fallbackTimeout);
-    if (!hasDtos && standardParams.length === 0) return Promise.resolve(invalidArguments(name, problemTexts(findings.problems)));
-    return invokeWithLimits(name, () => withOtherProblems(standardParams, findings, refused), args, ctx, plan.timeout ?? fallbackTimeout);
+    return { args, findings: check(args) };
   };
+  // When the schema refuses a call, the Standard Schemas and class-validator still check what
+  // it left safe to read.
+  const refusedBySchema = (findings: SchemaFindings) =>
+    schemaOnly ? invalidArguments(name, problemTexts(findings.problems)) : withOtherProblems(standardParams, findings, refused);
+  const run: RunAccepted = (rawArgs, ctx, fallbackTimeout) => {
+    const { args, findings } = screened(rawArgs);
+    if (findings === undefined) return invokeWithLimits(name, body, args, ctx, plan.timeout ?? fallbackTimeout);
+    if (schemaOnly) return Promise.resolve(invalidArguments(name, problemTexts(findings.problems)));
+    return invokeWithLimits(name, () => refusedBySchema(findings), args, ctx, plan.timeout ?? fallbackTimeout);
+  };
+  const check: CheckArguments = (rawArgs, ctx) => {
+    const { args, findings } = screened(rawArgs);
+    const refusal = (result: ToolResult): ArgumentsVerdict => ({ ok: false, result });
+    if (findings !== undefined) return thenOrNow(refusedBySchema(findings), refusal);
+    if (schemaOnly) return { ok: true, args };
+    return thenOrNow(prepare(args, ctx), (ready): ArgumentsVerdict => (ready instanceof Prepared ? { ok: true, args } : refusal(ready)));
+  };
+  return { run, check };
+}
+
+/** A call's arguments made ready for the method: its positional values (DTO instances, `Date`s, the ctx), and its arguments by name with Standard Schema outputs. */
+class Prepared {
+  constructor(
+    readonly values: unknown[],
+    readonly args: Record<string, unknown>,
+  ) {}
 }
 
 type StandardParameter = Extract<ParameterBinding, { kind: "param" }> & { standard: StandardSchemaV1 };

@@ -1,6 +1,6 @@
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { acceptArguments } from "./arguments";
-import type { Timeout } from "./invoke";
+import { invokeWithLimits, isThenable, type Timeout } from "./invoke";
 import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT } from "./result";
 
 /**
@@ -9,7 +9,25 @@ import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT } from "
  */
 export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined, fallbackTimeout?: Timeout) => Promise<ToolResult>;
 
+/**
+ * Checks accepted arguments the way the tool's run checks them, without running it: the
+ * arguments as the run reads them (coerced, a `null` for an optional value dropped), which
+ * stay JSON data, or the result that refuses the call (`invalid_arguments`, or a check that
+ * failed). The toolkit checks here before it sends a call elsewhere (an executor), so that a
+ * call that is refused never leaves the process it arrived at.
+ */
+export type CheckArguments = (args: Record<string, unknown>, ctx: ToolContext) => ArgumentsVerdict | Promise<ArgumentsVerdict>;
+
+export type ArgumentsVerdict = { ok: true; args: Record<string, unknown> } | { ok: false; result: ToolResult };
+
+/** The two sides of a toolnexus-made tool: its run, and the check of its arguments alone (none: the arguments go as they are). */
+export interface ToolRunner {
+  run: RunAccepted;
+  check?: CheckArguments;
+}
+
 const RUN_ACCEPTED = Symbol("toolnexus.runAccepted");
+const CHECK_ARGUMENTS = Symbol("toolnexus.checkArguments");
 const VALIDATES = Symbol("toolnexus.validates");
 
 /**
@@ -17,7 +35,7 @@ const VALIDATES = Symbol("toolnexus.validates");
  * step (it already did it) through a non-enumerable symbol, so the object stays a plain Tool.
  * `validates` says whether calls are checked against `inputSchema`.
  */
-export function managedTool(fields: Omit<Tool, "execute">, unguardedRun: RunAccepted, validates: boolean): Tool {
+export function managedTool(fields: Omit<Tool, "execute">, { run: unguardedRun, check }: ToolRunner, validates: boolean): Tool {
   const run = guarded(fields.name, unguardedRun);
   const tool: Tool = {
     ...fields,
@@ -27,6 +45,7 @@ export function managedTool(fields: Omit<Tool, "execute">, unguardedRun: RunAcce
     },
   };
   Object.defineProperty(tool, RUN_ACCEPTED, { value: run });
+  if (check !== undefined) Object.defineProperty(tool, CHECK_ARGUMENTS, { value: check });
   Object.defineProperty(tool, VALIDATES, { value: validates });
   return tool;
 }
@@ -51,6 +70,31 @@ export function guarded(toolName: string, run: RunAccepted): RunAccepted {
 export function runAcceptedOf(tool: Tool): RunAccepted | undefined {
   return (tool as unknown as { [RUN_ACCEPTED]?: RunAccepted })[RUN_ACCEPTED];
 }
+
+/** The argument check of a toolnexus-made tool that has one. */
+export function checkArgumentsOf(tool: Tool): CheckArguments | undefined {
+  return (tool as unknown as { [CHECK_ARGUMENTS]?: CheckArguments })[CHECK_ARGUMENTS];
+}
+
+/** `then` for a value that may or may not be a promise: synchronous stays synchronous. */
+export function thenOrNow<T, R>(value: T | Promise<T>, next: (settled: T) => R | Promise<R>): R | Promise<R> {
+  return isThenable(value) ? (value as Promise<T>).then(next) : next(value as T);
+}
+
+/**
+ * `check` run under the call's limits (an asynchronous check ends with its deadline or
+ * signal): its verdict, or the result that ends the call (refused, timed out, aborted, or a
+ * check that threw, as `execution_failed`).
+ */
+export async function checkedWithinLimits(toolName: string, check: CheckArguments, args: Record<string, unknown>, ctx: ToolContext, timeout: Timeout): Promise<ArgumentsVerdict> {
+  let passed: Record<string, unknown> | undefined;
+  const pass = (verdict: ArgumentsVerdict): ToolResult => (verdict.ok ? ((passed = verdict.args), PASSED) : verdict.result);
+  const result = await invokeWithLimits(toolName, (sent: Record<string, unknown>, callCtx) => thenOrNow(check(sent, callCtx), pass), args, ctx, timeout);
+  return passed !== undefined && !result.isError ? { ok: true, args: passed } : { ok: false, result };
+}
+
+/** What a passed check answers inside `invokeWithLimits` (its arguments are kept aside). */
+const PASSED: ToolResult = { output: "", isError: false };
 
 /** Whether calls of `tool` are checked against its `inputSchema`; `undefined` for a Tool written by hand. */
 export function validatesArguments(tool: Tool): boolean | undefined {

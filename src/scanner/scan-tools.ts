@@ -161,7 +161,7 @@ function buildTool(
   // What the arguments are checked against: parameters with a Standard Schema are its to judge.
   const checkedSchema = withoutStandardParameters(inputSchema, bindings);
   if (options.backtrackingPatterns !== true) refuseBacktrackingPatterns(where, checkedSchema, bindings);
-  const run = decoratedRunner({
+  const runner = decoratedRunner({
     name,
     // The same schema, its discriminated unions checked in a form whose errors are about the
     // subtype a value names rather than every subtype's complaints.
@@ -186,7 +186,7 @@ function buildTool(
       ...policy!,
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     },
-    run,
+    runner,
     true,
   );
 }

@@ -16,7 +16,10 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-export async function startWorkerProcess(name: string, env: { port: number; queue: string; concurrency?: number; lockMs?: number }): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  name: string,
+  env: { port: number; queue: string; concurrency?: number; lockMs?: number; tasksPrefix?: string; leaseMs?: number },
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", FIXTURE], {
     cwd: join(__dirname, "..", ".."),
     env: {
@@ -26,6 +29,8 @@ export async function startWorkerProcess(name: string, env: { port: number; queu
       WORKER_NAME: name,
       CONCURRENCY: String(env.concurrency ?? 10),
       ...(env.lockMs !== undefined ? { LOCK_MS: String(env.lockMs) } : {}),
+      ...(env.tasksPrefix !== undefined ? { TASKS_PREFIX: env.tasksPrefix } : {}),
+      ...(env.leaseMs !== undefined ? { LEASE_MS: String(env.leaseMs) } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

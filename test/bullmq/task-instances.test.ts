@@ -2,7 +2,8 @@
  * MCP tasks across server processes: two `serveMcp` HTTP servers, each a process of its own
  * (test/fixtures/tasks/serve-instance.ts), share one real redis-server through
  * `redisTaskStore`. The official SDK client creates a task through one process and reads,
- * awaits and cancels it through the other, as a client behind a load balancer would.
+ * awaits and cancels it through the other, as a client behind a load balancer would. With a
+ * queue executor, the calls run on a worker process that holds the tasks as well.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { eventually, root, textOf } from "../mcp/support";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { startWorkerProcess, type WorkerProcess } from "./support";
 
 const TOKEN = "task-instances-token-0123456789";
 const headers = { authorization: `Bearer ${TOKEN}` };
@@ -25,6 +27,7 @@ interface Instance {
 let redis: RedisServer;
 const children: ChildProcessWithoutNullStreams[] = [];
 const clients: Client[] = [];
+const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -37,11 +40,15 @@ afterAll(async () => {
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
   await Promise.all(children.splice(0).map(stopChild));
+  await Promise.all(workers.splice(0).map((worker) => worker.stop()));
 });
 
 /** Starts one server process (ts-node, straight from the sources); resolves with its URL. */
+/** The task store's prefix of the running test: its instances and workers share it, other tests' do not. */
+const tasksPrefix = () => `instances:${expect.getState().currentTestName}`;
+
 async function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
-  const prefix = `instances:${expect.getState().currentTestName}`;
+  const prefix = tasksPrefix();
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join(root, "test", "fixtures", "tasks", "serve-instance.ts")], {
     cwd: root,
     env: { ...process.env, REDIS_PORT: String(redis.port), TASKS_PREFIX: prefix, INSTANCE: name, MCP_TOKEN: TOKEN, ...env },
@@ -134,10 +141,72 @@ describe("tasks shared by server processes through Redis", () => {
       const seen = await viaB.experimental.tasks.getTask(task.taskId);
       return seen.status === "working" ? undefined : seen;
     });
-    expect(failed).toMatchObject({ status: "failed", statusMessage: expect.stringMatching(/server instance running this task stopped/) as unknown as string });
+    expect(failed).toMatchObject({
+      status: "failed",
+      statusMessage: expect.stringMatching(/server instance running this task stopped.*nor did a queue worker/) as unknown as string,
+    });
     const result = await waiting;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/stopped before the call finished.*call the tool again/);
     expect(a.output()).not.toMatch(/aborted/);
+  });
+});
+
+describe("tasks whose calls run on queue workers", () => {
+  let queues = 0;
+  /** A worker process holding tasks in the test's store, and two server processes sending their calls to it; leases of 300 ms everywhere. */
+  async function queueSetup() {
+    const queue = `task-calls-${++queues}`;
+    const worker = await startWorkerProcess("worker-1", { port: redis.port, queue, tasksPrefix: tasksPrefix(), leaseMs: 300 });
+    workers.push(worker);
+    const [a, b] = await Promise.all([startInstance("A", { QUEUE: queue, LEASE_MS: "300" }), startInstance("B", { QUEUE: queue, LEASE_MS: "300" })]);
+    return { worker, a, b };
+  }
+
+  async function killed(instance: Instance): Promise<void> {
+    const exited = new Promise((resolve) => instance.child.once("exit", resolve));
+    instance.child.kill("SIGKILL");
+    await exited;
+  }
+
+  it("a task outlives the server process that took it: the worker running its call holds it and stores its result", async () => {
+    const { worker, a, b } = await queueSetup();
+    const { client: viaA, sessionId } = await connect(a.url);
+    const task = await startTask(viaA, "build_report", { ms: 1_500 });
+    await worker.printed(`started build_report ${task.taskId}`);
+    await killed(a);
+    const { client: viaB } = await connect(b.url, sessionId);
+    // Well past A's lease: the worker's keeps the task working.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "working" });
+    const result = await viaB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(textOf(result)).toBe("report by worker-1");
+    expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "completed" });
+  });
+
+  it("a cancel taken by another process reaches the worker running the task's call, after the process that took it died", async () => {
+    const { worker, a, b } = await queueSetup();
+    const { client: viaA, sessionId } = await connect(a.url);
+    const task = await startTask(viaA, "build_report", { ms: 60_000 });
+    await worker.printed(`started build_report ${task.taskId}`);
+    await killed(a);
+    const { client: viaB } = await connect(b.url, sessionId);
+    await viaB.experimental.tasks.cancelTask(task.taskId);
+    await eventually("the worker to abort the call", async () => (worker.lines.some((line) => line.startsWith("aborted build_report")) ? true : undefined));
+    expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "cancelled" });
+  });
+
+  it("a task whose server process and worker both died is failed once their leases lapse", async () => {
+    const { worker, a, b } = await queueSetup();
+    const { client: viaA, sessionId } = await connect(a.url);
+    const task = await startTask(viaA, "build_report", { ms: 60_000 });
+    await worker.printed(`started build_report ${task.taskId}`);
+    await Promise.all([killed(a), worker.kill()]);
+    const { client: viaB } = await connect(b.url, sessionId);
+    const failed = await eventually("the task to fail", async () => {
+      const seen = await viaB.experimental.tasks.getTask(task.taskId);
+      return seen.status === "working" ? undefined : seen;
+    });
+    expect(failed).toMatchObject({ status: "failed" });
   });
 });

@@ -2,7 +2,10 @@
  * The `executor` toolkit option: where a call runs once visibility, authorization, approval and
  * middleware let it through. Without one, calls run in process as always.
  */
-import { defineTool, Toolkit, ToolDefinitionError, type ExecutorCall, type ToolExecutor } from "toolnexus";
+import "reflect-metadata";
+import { IsInt, Max } from "class-validator";
+import { z } from "zod";
+import { defineTool, Param, Tool, Toolkit, ToolDefinitionError, type ExecutorCall, type ToolExecutor } from "toolnexus";
 import { runCallHere } from "../../src/toolkit";
 
 const add = defineTool({
@@ -29,7 +32,9 @@ describe("the executor seam", () => {
     expect(call!.tool.name).toBe("add");
     expect(call!.args).toEqual({ a: 1, b: 2 });
     expect(call!.ctx.callId).toBe("c1");
-    expect(call!.timeout).toBe(5_000);
+    // The toolkit's 5 s, less what checking the arguments here took.
+    expect(call!.timeout).toBeGreaterThan(4_900);
+    expect(call!.timeout).toBeLessThanOrEqual(5_000);
   });
 
   it("gets the arguments as middleware left them, after approval", async () => {
@@ -78,6 +83,105 @@ describe("the executor seam", () => {
   it("refuses an executor that has no run method, saying what to pass", () => {
     expect(() => new Toolkit([add], { executor: (() => undefined) as never })).toThrow(ToolDefinitionError);
     expect(() => new Toolkit([add], { executor: {} as never })).toThrow(/run\(call\) method, such as queueExecutor/);
+  });
+});
+
+class Booking {
+  @IsInt()
+  @Max(8)
+  seats!: number;
+}
+
+class Reservations {
+  @Tool("Book seats")
+  book(@Param("booking") booking: Booking, @Param("note", { optional: true }) note?: string): string {
+    return `${booking.seats} seats${note === undefined ? "" : ` (${note})`}`;
+  }
+}
+
+describe("validation where the call arrives", () => {
+  const refusals = [
+    ["a JSON Schema tool", add, { a: "x", b: 2 }],
+    ["a DTO's class-validator rules", new Reservations(), { booking: { seats: 20 } }],
+    [
+      "a Standard Schema",
+      defineTool({ name: "greet", description: "Greet", inputSchema: z.object({ name: z.string().min(2) }), execute: ({ name }) => `hi ${name}` }),
+      { name: "x" },
+    ],
+  ] as const;
+
+  it.each(refusals)("answers invalid_arguments for %s without handing the call to the executor", async (_kind, source, args) => {
+    const executor = recordingExecutor();
+    const toolkit = new Toolkit([source], { executor });
+    const [name] = toolkit.tools().map((tool) => tool.name);
+    expect((await toolkit.execute(name!, args)).metadata?.error).toBe("invalid_arguments");
+    expect(executor.calls).toHaveLength(0);
+  });
+
+  it("hands the executor the arguments as the tool reads them: coerced, a null for an optional value left out", async () => {
+    const executor = recordingExecutor();
+    const toolkit = new Toolkit([add, new Reservations()], { executor });
+    expect((await toolkit.execute("add", { a: "40", b: 2 })).output).toBe("42");
+    expect(executor.calls[0]!.args).toEqual({ a: 40, b: 2 });
+    expect((await toolkit.execute("book", { booking: { seats: 2 }, note: null })).output).toBe("2 seats");
+    expect(executor.calls[1]!.args).toEqual({ booking: { seats: 2 } });
+  });
+
+  it("sends a Standard Schema tool what was sent, not the schema's output, which the worker makes again", async () => {
+    const executor = recordingExecutor();
+    const when = defineTool({
+      name: "when",
+      description: "Day of a date",
+      inputSchema: z.object({ on: z.string().transform((text) => new Date(text)) }),
+      execute: ({ on }) => on.toISOString(),
+    });
+    const toolkit = new Toolkit([when], { executor });
+    expect((await toolkit.execute("when", { on: "2026-12-03" })).output).toBe("2026-12-03T00:00:00.000Z");
+    expect(executor.calls[0]!.args).toEqual({ on: "2026-12-03" });
+  });
+
+  it("ends a check that does not finish with the call's timeout, and a check that throws with execution_failed", async () => {
+    const executor = recordingExecutor();
+    const never = z.object({ id: z.string().refine(() => new Promise<boolean>(() => {})) });
+    const throwing = z.object({
+      id: z.string().refine(() => {
+        throw new Error("lookup failed");
+      }),
+    });
+    const toolkit = new Toolkit(
+      [
+        defineTool({ name: "slow", description: "Slow check", inputSchema: never, execute: () => "ran" }),
+        defineTool({ name: "broken", description: "Broken check", inputSchema: throwing, execute: () => "ran" }),
+      ],
+      { executor },
+    );
+    expect((await toolkit.execute("slow", { id: "a" }, { timeout: 50 })).metadata?.error).toBe("timeout");
+    const broken = await toolkit.execute("broken", { id: "a" });
+    expect(broken).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+    expect(broken.output).toContain("lookup failed");
+    expect(executor.calls).toHaveLength(0);
+  });
+
+  it("gives the executor what is left of the call's time after the check", async () => {
+    const executor = recordingExecutor();
+    const slowCheck = z.object({ id: z.string().refine(async () => (await new Promise((resolve) => setTimeout(resolve, 60)), true)) });
+    const toolkit = new Toolkit([defineTool({ name: "lookup", description: "Look up", inputSchema: slowCheck, execute: () => "found" })], { executor });
+    expect((await toolkit.execute("lookup", { id: "a" }, { timeout: 1_000 })).output).toBe("found");
+    expect(executor.calls[0]!.timeout).toBeLessThanOrEqual(950);
+  });
+
+  it("sends a Tool written by hand as it is: its own execute checks", async () => {
+    const executor = recordingExecutor();
+    const handWritten = {
+      name: "echo",
+      description: "Echo",
+      inputSchema: { type: "object", properties: { text: { type: "string" } } },
+      source: "native",
+      execute: async (args: Record<string, unknown>) => ({ output: String(args.text), isError: false }),
+    } as const;
+    const toolkit = new Toolkit([handWritten], { executor });
+    expect((await toolkit.execute("echo", { text: 5 })).output).toBe("5");
+    expect(executor.calls[0]!.args).toEqual({ text: 5 });
   });
 });
 
