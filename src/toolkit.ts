@@ -158,6 +158,7 @@ type DeferredResult = ToolResult & { [DEFERRED]: { tool: string; args: Record<st
 
 /** Set by the Toolkit class, which alone reaches its entries: see `runCallHere`. */
 let runHereOf: (toolkit: Toolkit, name: string, args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult>;
+let reportedOf: (toolkit: Toolkit, name: string, result: ToolResult, ctx: ToolContext) => ToolResult;
 
 /** A set of uniquely named tools, their declarations for every provider, and the runtime for their calls. */
 export class Toolkit {
@@ -184,6 +185,7 @@ export class Toolkit {
 
   static {
     runHereOf = (toolkit, name, args, ctx) => toolkit.#runHere(name, args, ctx);
+    reportedOf = (toolkit, name, result, ctx) => (result.isError && toolkit.#report !== undefined ? toolkit.#report(name, result, ctx) : result);
   }
 
   constructor(items: readonly ToolSource[] = [], options: ToolkitOptions = {}) {
@@ -655,11 +657,19 @@ export class Toolkit {
 }
 /**
  * For executors' workers only (not part of the public API): runs a call that already passed the
- * seams of the toolkit it arrived at, with `toolkit`'s tool of that name: retries, validation and
- * the body, never approval or middleware again. Never rejects.
+ * seams of the toolkit it arrived at, with `toolkit`'s tool of that name: retries and the body
+ * (which checks the arguments again), never approval or middleware again. Never rejects.
  */
 export function runCallHere(toolkit: Toolkit, name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   return runHereOf(toolkit, name, args, ctx);
+}
+
+/**
+ * For executors' workers only: a failure as `toolkit`'s `onError` and `errorText` make it, for a
+ * result a worker hands on itself (the toolkit a call arrived at does this for the others).
+ */
+export function reportedHere(toolkit: Toolkit, name: string, result: ToolResult, ctx: ToolContext): ToolResult {
+  return reportedOf(toolkit, name, result, ctx);
 }
 
 export function isTool(value: unknown): value is Tool {

@@ -37,16 +37,21 @@ export interface CallJobResult {
 /**
  * The job id of a call: the same call asked again (same call id, tool, arguments and host
  * state) joins the job made for it first instead of running twice; anything that differs makes
- * another job, so two users' calls never share a result. An MCP task's call is its task's one
- * job. MCP request ids count per session, so they name no job: each MCP request is a job of its
+ * another job, so two users' calls never share a result. An MCP task's call is named after its
+ * task (with the tool and arguments: a call its body makes with its ctx is a job of its own). MCP request ids count per session, so they name no job: each MCP request is a job of its
  * own. A digest: any id makes a valid BullMQ id (no ":", never an integer).
  */
 export function jobIdOf(tool: string, args: Record<string, unknown>, sent: SentContext): string {
   const { callId, provider, state, taskId } = sent;
-  if (taskId !== undefined) return `task.${createHash("sha256").update(taskId).digest("base64url")}`;
+  if (taskId !== undefined) return `task.${digest([taskId, tool, args])}`;
   if (callId === undefined || provider === "mcp") return `call.${randomUUID()}`;
-  const identity = safeJsonStringify([tool, callId, provider ?? null, args, state ?? null]) ?? randomUUID();
-  return `call.${createHash("sha256").update(identity).digest("base64url")}`;
+  return `call.${digest([tool, callId, provider ?? null, args, state ?? null])}`;
+}
+
+function digest(identity: unknown[]): string {
+  return createHash("sha256")
+    .update(safeJsonStringify(identity) ?? randomUUID())
+    .digest("base64url");
 }
 
 /** The part of `ctx` that can cross a process boundary. */

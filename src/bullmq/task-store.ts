@@ -125,7 +125,7 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
   let subscribed: Promise<unknown> = Promise.resolve();
   const watchers = new Map<string, Set<(reason: string) => void>>();
   const taskKey = (taskId: string) => `${prefix}:task:${taskId}`;
-  const leaseKey = (taskId: string) => `${prefix}:lease:${taskId}`;
+  const leaseKey = (taskId: string) => `${prefix}:leases:${taskId}`;
   const listKey = (owner: string | undefined) => `${prefix}:list:${owner ?? ""}`;
   const channel = `${prefix}:cancelled`;
 

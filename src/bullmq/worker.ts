@@ -1,6 +1,6 @@
 import { Worker, type Job } from "bullmq";
-import { Toolkit, runCallHere } from "../toolkit";
-import type { McpTaskStore } from "../mcp/task-store";
+import { Toolkit, reportedHere, runCallHere } from "../toolkit";
+import { isTerminalStatus, type McpTaskStore } from "../mcp/task-store";
 import { mcpCallResult } from "../providers/mcp";
 import { onAbort } from "../runtime/abort";
 import { errorResult } from "../runtime/result";
@@ -68,9 +68,10 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   if (tasks !== undefined && (typeof tasks !== "object" || tasks === null || typeof tasks.storeTaskResult !== "function"))
     throw new TypeError("startToolWorker: tasks must be the MCP servers' task store, e.g. redisTaskStore({ connection }) with their prefix.");
   const lockDuration = options.lockDuration ?? 30_000;
+  const handovers = new Handovers();
   let closed = false;
   const isClosed = () => closed;
-  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, signal, tasks), {
+  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, signal, tasks, handovers), {
     connection: bullConnection(connection, { maxRetriesPerRequest: null }, isClosed),
     prefix,
     concurrency,
@@ -101,6 +102,7 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
     close: async () => {
       // Its calls end first: they need Redis, reconnecting if it blinks, to hand in their results.
       await worker.close();
+      await handovers.flush();
       closed = true;
       await listener.quit().catch(() => {});
     },
@@ -108,36 +110,90 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
 }
 
 /** One call job: its result, which BullMQ keeps as the job's return value. */
-async function runJob(toolkit: Toolkit, job: Job, signal: AbortSignal | undefined, tasks: McpTaskStore | undefined): Promise<CallJobResult> {
+async function runJob(toolkit: Toolkit, job: Job, signal: AbortSignal | undefined, tasks: McpTaskStore | undefined, handovers: Handovers): Promise<CallJobResult> {
   const data = readCallJob(job.data);
   if (job.name !== CALL_JOB || data === undefined) {
     return jobResultOf(errorResult("execution_failed", `Job ${job.id ?? ""} is not a toolnexus call: this queue is for toolnexus tool calls only.`));
   }
   const taskId = data.ctx.taskId;
-  const result = taskId === undefined || tasks === undefined ? await runCall(toolkit, data, job, signal) : await runTaskCall(toolkit, data, job, signal, tasks, taskId);
+  const result = taskId === undefined || tasks === undefined ? await runCall(toolkit, data, job, signal) : await runTaskCall(toolkit, data, job, signal, tasks, taskId, handovers);
   return jobResultOf(result);
 }
 
 /**
- * A task's call: the task's lease held while it runs, a cancel of the task aborting it, and its
- * result stored in the task here as well as by the server instance waiting for it (whichever
- * is first; a task finished once stays so), so that the task outlives that instance.
+ * How long a worker leaves a finished task to the server instance waiting for its job, which
+ * words the result its toolkit's way (errorText, middleware), before it stores the result itself.
  */
-async function runTaskCall(toolkit: Toolkit, data: CallJobData, job: Job, signal: AbortSignal | undefined, tasks: McpTaskStore, taskId: string): Promise<ToolResult> {
+const HANDOVER_MS = 5_000;
+
+/**
+ * A task's call: the task's lease held while it runs and until its result is stored, a cancel of
+ * the task aborting it. The server instance waiting for the job stores the result; when that
+ * instance is gone, this worker does, after `HANDOVER_MS`, so that the task outlives it.
+ */
+async function runTaskCall(
+  toolkit: Toolkit,
+  data: CallJobData,
+  job: Job,
+  signal: AbortSignal | undefined,
+  tasks: McpTaskStore,
+  taskId: string,
+  handovers: Handovers,
+): Promise<ToolResult> {
+  const release = tasks.holdLease?.(taskId) ?? (() => {});
+  // Read after the lease is taken: a task failed because its holders died before any worker took the call is not run now.
+  const task = await tasks.getTask(taskId).catch(() => undefined);
+  if (task === null || (task !== undefined && isTerminalStatus(task.status))) {
+    release();
+    const why = task === null ? "is gone" : `ended ${task.status}`;
+    return errorResult("execution_failed", `Tool "${data.tool}" was not run: its MCP task ${why} before a worker took the call.`, { tool: data.tool });
+  }
   const controller = new AbortController();
   const stopForwarding = signal === undefined ? undefined : onAbort(signal, () => controller.abort(signal.reason));
   const stopWatching = tasks.watchCancellation?.(taskId, (reason) => controller.abort(new Error(reason)));
-  const release = tasks.holdLease?.(taskId);
+  let result: ToolResult;
   try {
-    const result = await runCall(toolkit, data, job, controller.signal);
-    await tasks.storeTaskResult(taskId, result.isError ? "failed" : "completed", mcpCallResult(toolkit.get(data.tool), result)).catch(() => {
-      // Finished already: cancelled, or its server instance stored the result first.
-    });
-    return result;
+    result = await runCall(toolkit, data, job, controller.signal);
   } finally {
     stopForwarding?.();
     stopWatching?.();
-    release?.();
+  }
+  handovers.add(async () => {
+    try {
+      const now = await tasks.getTask(taskId);
+      if (now === null || isTerminalStatus(now.status)) return;
+      const worded = reportedHere(toolkit, data.tool, result, { ...data.ctx });
+      const mcp = mcpCallResult(toolkit.get(data.tool), worded);
+      await tasks.storeTaskResult(taskId, mcp.isError ? "failed" : "completed", mcp);
+    } catch {
+      // Finished meanwhile (a cancel, or its instance's result), or the store is out of reach: nothing left to do.
+    } finally {
+      release();
+    }
+  });
+  return result;
+}
+
+/** Work a worker does after a job completed, each after `HANDOVER_MS`, or at once when the worker closes. */
+class Handovers {
+  readonly #pending = new Set<() => void>();
+  readonly #running = new Set<Promise<void>>();
+
+  add(work: () => Promise<void>): void {
+    let start!: () => void;
+    const started = new Promise<void>((resolve) => (start = resolve));
+    const timer = setTimeout(() => start(), HANDOVER_MS);
+    const now = () => (clearTimeout(timer), start());
+    this.#pending.add(now);
+    const running = started.then(() => (this.#pending.delete(now), work()));
+    this.#running.add(running);
+    void running.finally(() => this.#running.delete(running));
+  }
+
+  /** Does the work left now, and waits for it. */
+  async flush(): Promise<void> {
+    for (const now of [...this.#pending]) now();
+    await Promise.allSettled([...this.#running]);
   }
 }
 

@@ -16,8 +16,9 @@ export interface ExecutorCall {
   readonly tool: Tool;
   /**
    * The arguments as middleware left them, checked against the tool's schema (and its DTOs'
-   * or Standard Schema's rules) and read as the tool reads them: coerced, a `null` for an
-   * optional value left out. JSON data. A Tool written by hand is not checked here.
+   * or Standard Schema's rules) and read as the tool reads them: a `null` for an optional value
+   * left out, a JSON Schema tool's scalars coerced. JSON data. Tools with no check of their own
+   * here (written by hand, `validate: false`, `fromMcp`) send them as they are.
    */
   readonly args: Record<string, unknown>;
   readonly ctx: ToolContext;

@@ -17,10 +17,11 @@ export interface McpTaskStore extends TaskStore {
    */
   watchCancellation?(taskId: string, listener: (reason: string) => void): () => void;
   /**
-   * Called by the instance that runs a task's call, for as long as it runs; returns the
-   * function that lets go. A store shared by instances renews a lease meanwhile, and marks a
-   * `working` task whose lease lapsed (its instance died) `failed`. A store of one process
-   * needs none: the tasks die with it.
+   * Called by whoever runs a task's call (the server instance waiting for it, and a queue
+   * worker given the store), for as long as it runs; returns the function that lets go. A store
+   * shared by instances renews a lease per holder meanwhile, and marks a `working` task whose
+   * every lease lapsed (its holders died) `failed`. A store of one process needs none: the
+   * tasks die with it.
    */
   holdLease?(taskId: string): () => void;
 }

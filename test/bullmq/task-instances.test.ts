@@ -184,6 +184,17 @@ describe("tasks whose calls run on queue workers", () => {
     expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "completed" });
   });
 
+  it("a task's result is the one its server process words (errorText), not the worker's raw failure", async () => {
+    const { a } = await queueSetup();
+    const { client } = await connect(a.url);
+    const task = await startTask(client, "failing_report");
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/error id/i);
+    expect(textOf(result)).not.toContain("secret detail");
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "failed" });
+  });
+
   it("a cancel taken by another process reaches the worker running the task's call, after the process that took it died", async () => {
     const { worker, a, b } = await queueSetup();
     const { client: viaA, sessionId } = await connect(a.url);
