@@ -31,24 +31,26 @@ export function checkQueueOptions(where: string, options: { connection?: unknown
  * owner closed. A Redis that is gone would otherwise be retried forever after `close()`: a
  * client that cannot say goodbye does not always end when told to.
  */
-export function clientOptions(connection: RedisConnection, extra: RedisOptions, closed: () => boolean): RedisOptions {
+function clientOptions(connection: RedisConnection, extra: RedisOptions, closed: () => boolean, defaultRetry: (times: number) => number): RedisOptions {
   const base = connection instanceof Redis ? connection.options : connection;
-  const retry = base.retryStrategy ?? ioredisRetry;
+  const retry = base.retryStrategy ?? defaultRetry;
   return { ...base, ...extra, retryStrategy: (times) => (closed() ? null : retry(times)) };
 }
 
 /** ioredis's own default: 50 ms more per attempt, at most 2 s. */
 const ioredisRetry = (times: number) => Math.min(times * 50, 2_000);
+/** BullMQ's own default for the clients it makes: 1 s to 20 s. */
+const bullRetry = (times: number) => Math.max(Math.min(Math.exp(times), 20_000), 1_000);
 
 /** A client of its own (for pub/sub, which takes a connection over), never shared with the caller's. */
 export function newClient(connection: RedisConnection, extra: RedisOptions, closed: () => boolean): Redis {
-  return new Redis(clientOptions(connection, extra, closed));
+  return new Redis(clientOptions(connection, extra, closed, ioredisRetry));
 }
 
 /** The connection BullMQ is given: options, so that BullMQ makes (and closes) clients of its own that stop reconnecting once `closed()`. */
 export function bullConnection(connection: RedisConnection, extra: RedisOptions, closed: () => boolean): ConnectionOptions {
   // ioredis's own option types are wider than BullMQ's copy of them; BullMQ hands them to ioredis as they are.
-  return clientOptions(connection, extra, closed) as ConnectionOptions;
+  return clientOptions(connection, extra, closed, bullRetry) as ConnectionOptions;
 }
 
 /** Where callers tell workers which running calls to cancel. */

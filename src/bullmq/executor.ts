@@ -74,7 +74,8 @@ class BullQueueExecutor implements QueueExecutor {
     // No offline queue for jobs: a call made while Redis is away fails now instead of running whenever it returns.
     const closed = () => this.#closed;
     this.#queue = new Queue(queueName, { connection: bullConnection(connection, { enableOfflineQueue: false }, closed), prefix });
-    this.#events = new QueueEvents(queueName, { connection: bullConnection(connection, {}, closed), prefix });
+    // Blocking reads: BullMQ wants no per-command retry limit there (a client passed in has one).
+    this.#events = new QueueEvents(queueName, { connection: bullConnection(connection, { maxRetriesPerRequest: null }, closed), prefix });
     this.#events.setMaxListeners(0);
     const remember = (error: unknown) => void (this.#lastError = error);
     this.#queue.on("error", remember);
