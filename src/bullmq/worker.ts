@@ -143,10 +143,14 @@ async function runTaskCall(
   const release = tasks.holdLease?.(taskId) ?? (() => {});
   // Read after the lease is taken: a task failed because its holders died before any worker took the call is not run now.
   const task = await tasks.getTask(taskId).catch(() => undefined);
-  if (task === null || (task !== undefined && isTerminalStatus(task.status))) {
+  if (task !== undefined && task !== null && isTerminalStatus(task.status)) {
     release();
-    const why = task === null ? "is gone" : `ended ${task.status}`;
-    return errorResult("execution_failed", `Tool "${data.tool}" was not run: its MCP task ${why} before a worker took the call.`, { tool: data.tool });
+    return errorResult("execution_failed", `Tool "${data.tool}" was not run: its MCP task ended ${task.status} before a worker took the call.`, { tool: data.tool });
+  }
+  if (task === null) {
+    // Not in this store (the servers keep their tasks elsewhere): the server instance waiting for the job is all the task has.
+    release();
+    return runCall(toolkit, data, job, signal);
   }
   const controller = new AbortController();
   const stopForwarding = signal === undefined ? undefined : onAbort(signal, () => controller.abort(signal.reason));

@@ -5,7 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ToolFailure } from "toolnexus";
-import { queueExecutor, type QueueExecutor } from "../../src/bullmq";
+import { queueExecutor, redisTaskStore, type QueueExecutor } from "../../src/bullmq";
 import { createMcpServer } from "../../src/mcp";
 import { startRedisServer, type RedisServer } from "../support/redis-server";
 import { queueTestToolkit } from "./fixtures/tools";
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** A fresh queue with `count` worker processes on it, and the executor that sends calls there. */
-async function queueWith(count: number, options: { lockMs?: number; concurrency?: number } = {}) {
+async function queueWith(count: number, options: { lockMs?: number; concurrency?: number; tasksPrefix?: string } = {}) {
   const queue = `calls-${++queueCount}`;
   const started = await Promise.all(Array.from({ length: count }, (_, index) => startWorkerProcess(`worker-${index + 1}`, { port: redis.port, queue, ...options })));
   workers.push(...started);
@@ -208,6 +208,32 @@ describe("a worker that dies mid-call", () => {
     expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed", workerStopped: true } });
     expect(result.output).toContain("not annotated idempotent");
     expect(other.lines).not.toContain("ran charge charge-1");
+  });
+});
+
+describe("a worker given the servers' task store", () => {
+  it("does not run a task's call when the task ended before the worker took it", async () => {
+    const {
+      executor,
+      workers: [worker],
+    } = await queueWith(1, { tasksPrefix: "ended-tasks" });
+    const store = redisTaskStore({ connection: redis.connection, prefix: "ended-tasks" });
+    try {
+      const task = await store.createTask({ ttl: 60_000 }, 1, { method: "tools/call" });
+      await store.updateTaskStatus(task.taskId, "cancelled", "The user gave up.");
+      const result = await queueTestToolkit({ executor }).execute("build_report", { ms: 10 }, { taskId: task.taskId });
+      expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+      expect(result.output).toContain("its MCP task ended cancelled before a worker took the call");
+      expect(worker!.lines.some((line) => line.startsWith("started build_report"))).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("runs a call whose task its store does not hold as any other call", async () => {
+    const { executor } = await queueWith(1, { tasksPrefix: "other-tasks" });
+    const result = await queueTestToolkit({ executor }).execute("build_report", { ms: 10 }, { taskId: "kept-by-another-store" });
+    expect(result).toEqual({ output: "report by worker-1", isError: false });
   });
 });
 
