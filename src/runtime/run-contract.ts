@@ -89,8 +89,9 @@ export function thenOrNow<T, R>(value: T | Promise<T>, next: (settled: T) => R |
 export async function checkedWithinLimits(toolName: string, check: CheckArguments, args: Record<string, unknown>, ctx: ToolContext, timeout: Timeout): Promise<ArgumentsVerdict> {
   let passed: Record<string, unknown> | undefined;
   const pass = (verdict: ArgumentsVerdict): ToolResult => (verdict.ok ? ((passed = verdict.args), PASSED) : verdict.result);
+  // Worded as the run's own failures, should the check throw.
   const checked = guarded(toolName, (sent, callCtx) => Promise.resolve(thenOrNow(check(sent, callCtx ?? {}), pass)));
-  const result = await invokeWithLimits(toolName, (sent: Record<string, unknown>, callCtx) => checked(sent, callCtx), args, ctx, timeout);
+  const result = await invokeWithLimits(toolName, checked, args, ctx, timeout);
   return passed !== undefined && !result.isError ? { ok: true, args: passed } : { ok: false, result };
 }
 
