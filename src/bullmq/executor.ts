@@ -3,7 +3,8 @@ import { Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import type { ExecutorCall, ToolExecutor } from "../control/executor";
 import { onAbort } from "../runtime/abort";
-import { errorMessage, errorResult } from "../runtime/result";
+import { abortedResult, timeoutResult } from "../runtime/invoke";
+import { errorResult } from "../runtime/result";
 import type { ToolResult } from "../types";
 import {
   bullConnection,
@@ -123,7 +124,7 @@ class BullQueueExecutor implements QueueExecutor {
       });
       if (deadlineAt !== null) {
         const timer = setTimeout(() => {
-          finish(errorResult("timeout", `Tool "${name}" timed out after ${timeout} ms`, { timeoutMs: timeout }));
+          finish(timeoutResult(name, deadlineAt - started));
           this.#cancel(jobId, "timed out");
         }, deadlineAt - started);
         cleanups.push(() => clearTimeout(timer));
@@ -160,7 +161,7 @@ class BullQueueExecutor implements QueueExecutor {
   #answered(name: string, value: unknown, timeout: number | false): ToolResult {
     const result = resultOfJob(name, value);
     if (result.metadata?.error !== "timeout" || timeout === false) return result;
-    return errorResult("timeout", `Tool "${name}" timed out after ${timeout} ms`, { timeoutMs: timeout });
+    return timeoutResult(name, timeout);
   }
 
   /** Tells the worker running `jobId` to abort it, and takes it off the queue if no worker has it yet. Best effort: the worker's own deadline ends it too. */
@@ -196,11 +197,6 @@ class BullQueueExecutor implements QueueExecutor {
 
 /** How long `close()` waits for Redis to acknowledge before it drops the connections. */
 const CLOSE_WAIT_MS = 1_000;
-
-function abortedResult(name: string, signal: AbortSignal): ToolResult {
-  const reason = signal.reason === undefined ? "" : `: ${errorMessage(signal.reason)}`;
-  return errorResult("aborted", `Tool "${name}" was aborted${reason}`);
-}
 
 /** A job BullMQ failed: the only way is a worker that stopped in the middle of it once too often. */
 function failedJob(name: string, reason: string | undefined): ToolResult {

@@ -3,6 +3,7 @@ import { Toolkit, reportedHere, runCallHere } from "../toolkit";
 import { isTerminalStatus, type McpTaskStore } from "../mcp/task-store";
 import { mcpCallResult } from "../providers/mcp";
 import { onAbort } from "../runtime/abort";
+import { timeoutResult } from "../runtime/invoke";
 import { errorResult } from "../runtime/result";
 import type { ToolContext, ToolResult } from "../types";
 import {
@@ -212,7 +213,7 @@ async function runCall(toolkit: Toolkit, data: CallJobData, job: Job, signal: Ab
   }
   const left = data.deadlineAt === null ? false : data.deadlineAt - Date.now();
   // The caller has answered `timeout` already: the body must not start now.
-  if (left !== false && left <= 0) return errorResult("timeout", `Tool "${tool}" timed out after ${data.timeoutMs ?? 0} ms`, { timeoutMs: data.timeoutMs });
+  if (left !== false && left <= 0) return timeoutResult(tool, data.timeoutMs ?? 0);
   const ctx: ToolContext = {
     ...data.ctx,
     timeout: left,

@@ -123,9 +123,9 @@ class WatchedCall {
       const { toolName, timeout, now, started, ctx } = this;
       if (timeout !== undefined) {
         const onTimeout = () => {
-          const message = `Tool "${toolName}" timed out after ${timeout} ms`;
-          ctx.end(new DOMException(message, "TimeoutError"));
-          this.#finish(errorResult("timeout", message, { timeoutMs: timeout }));
+          const result = timeoutResult(toolName, timeout);
+          ctx.end(new DOMException(result.output, "TimeoutError"));
+          this.#finish(result);
         };
         this.#timer = setTimeout(onTimeout, Math.max(0, timeout - (now() - started)));
       }
@@ -203,7 +203,13 @@ function settleUnlimited<Args>(body: (args: Args, ctx: ToolCallContext) => unkno
   }
 }
 
-function abortedResult(toolName: string, signal: AbortSignal): ToolResult {
+/** The `timeout` result of a call that ran out of its `timeoutMs`. */
+export function timeoutResult(toolName: string, timeoutMs: number): ToolResult {
+  return errorResult("timeout", `Tool "${toolName}" timed out after ${timeoutMs} ms`, { timeoutMs });
+}
+
+/** The `aborted` result of a call whose `signal` aborted, with the reason when it can be read. */
+export function abortedResult(toolName: string, signal: AbortSignal): ToolResult {
   let reason = "";
   try {
     if (signal.reason !== undefined) reason = `: ${errorMessage(signal.reason)}`;
