@@ -17,6 +17,7 @@ import {
   type Tool,
   type ToolAnnotations,
   type ToolCallContext,
+  type ToolContext,
   type ToolContent,
   type ToolErrorKind,
   type ToolResult,
@@ -233,13 +234,28 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
     ...(options.retry !== undefined ? { retry: options.retry } : {}),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
   };
-  const run: RunAccepted = (args, ctx, fallbackTimeout) => {
-    const limit = options.timeout ?? fallbackTimeout;
+  const run: RunAccepted = (args, given, fallbackTimeout) => {
+    const ctx = withWholeTimeout(given);
+    const limit = wholeMilliseconds(options.timeout ?? fallbackTimeout);
     const deadline = ctx?.timeout ?? limit ?? DEFAULT_TIMEOUT_MS;
     return invokeWithLimits(name, (accepted: Record<string, unknown>, callCtx) => callRemote(client, listed.name, server, accepted, callCtx, deadline), args, ctx, limit);
   };
   // The server checks the arguments against its own schema; checking them here too could only disagree with it.
   return managedTool(fields, { run }, false);
+}
+
+/**
+ * A deadline in whole milliseconds, rounded up (never shorter), since the timeout's text and
+ * metadata state it: what is left of a deadline retries share is a fraction. Anything but a
+ * positive finite number is left for `invokeWithLimits` to refuse.
+ */
+function wholeMilliseconds<T extends Timeout | undefined>(timeout: T): T {
+  return (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0 ? Math.ceil(timeout) : timeout) as T;
+}
+
+function withWholeTimeout(ctx: ToolContext | undefined): ToolContext | undefined {
+  const timeout = wholeMilliseconds(ctx?.timeout);
+  return timeout === ctx?.timeout ? ctx : { ...ctx, timeout };
 }
 
 /**

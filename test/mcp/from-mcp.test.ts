@@ -537,6 +537,26 @@ describe("fromMcp with servers written with the SDK alone", () => {
     await client.close();
   });
 
+  it("a call that runs out of time states its deadline in whole milliseconds, rounded up (a retried call's is what is left of it)", async () => {
+    const { client } = await connect(
+      sdkServer(
+        [{ tools: [{ name: "stuck", description: "Never answers", inputSchema: { type: "object" }, annotations: { idempotentHint: true } }] }],
+        () => new Promise(() => {}),
+      ),
+    );
+    const toolkit = new Toolkit(await fromMcp(client));
+    expect(await toolkit.execute("stuck", {}, { timeout: 120 })).toMatchObject({ output: 'Tool "stuck" timed out after 120 ms', metadata: { error: "timeout", timeoutMs: 120 } });
+    expect(await byName(await fromMcp(client), "stuck").execute({}, { timeout: 80.25 })).toMatchObject({
+      output: 'Tool "stuck" timed out after 81 ms',
+      metadata: { timeoutMs: 81 },
+    });
+    expect(await byName(await fromMcp(client, { timeout: 60.5 }), "stuck").execute({})).toMatchObject({
+      output: 'Tool "stuck" timed out after 61 ms',
+      metadata: { timeoutMs: 61 },
+    });
+    await client.close();
+  });
+
   it("a server without the tools capability has no tools", async () => {
     const server = new Server({ name: "prompts-only", version: "1" }, { capabilities: { prompts: {} } });
     const { client } = await connect(server);
