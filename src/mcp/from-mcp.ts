@@ -22,6 +22,7 @@ import {
   type ToolErrorKind,
   type ToolResult,
 } from "../types";
+import { cursorKey, FROM_MCP_LIMITS, quoted } from "./from-mcp-limits";
 
 /** A tool as an MCP server lists it in `tools/list` (the SDK's `Tool`, read loosely: servers differ). */
 export interface McpListedTool {
@@ -132,35 +133,48 @@ function checkOptions(options: FromMcpOptions): void {
   if (retry !== undefined) policyOf("fromMcp", { retry });
 }
 
-/** Bounds on what one server may list: a server that pages on without end is an error, not a hang or a heap. */
-const MAX_LIST_PAGES = 1_000;
-const MAX_LISTED_TOOLS = 10_000;
-
-/** Every page of `tools/list`. A server whose pages never end (a cursor seen twice, or past the bounds) is an error. */
+/**
+ * Every page of `tools/list`, each counted as it arrives: more than `FROM_MCP_LIMITS.tools`
+ * tools in all, more than `FROM_MCP_LIMITS.pages` pages, or a cursor seen before (its pages
+ * would never end) is an error, so a server can neither grow the heap nor keep the listing going.
+ */
 async function listedTools(client: McpToolsClient, server: string): Promise<McpListedTool[]> {
   // A server without the tools capability has none (asking would be answered "method not found").
   if (client.getServerCapabilities()?.tools === undefined) return [];
+  const { tools: maxTools, pages: maxPages } = FROM_MCP_LIMITS;
   const tools: McpListedTool[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
-  let pages = 0;
-  do {
-    if (++pages > MAX_LIST_PAGES || tools.length > MAX_LISTED_TOOLS) {
-      throw new Error(`fromMcp: the MCP server "${server}" listed more than ${MAX_LISTED_TOOLS} tools or ${MAX_LIST_PAGES} pages of them; toolnexus stops there.`);
+  for (let pages = 1; ; pages++) {
+    const page = await listedPage(client, server, cursor);
+    const total = tools.length + page.tools.length;
+    if (total > maxTools) {
+      const where = `${total} in ${pages} page${pages > 1 ? "s" : ""} of tools/list`;
+      throw new Error(`fromMcp: the MCP server "${server}" lists more than ${maxTools} tools (${where}); toolnexus takes at most ${maxTools} from one server.`);
     }
-    let page: Awaited<ReturnType<McpToolsClient["listTools"]>>;
-    try {
-      page = await client.listTools(cursor === undefined ? undefined : { cursor });
-    } catch (error) {
-      throw new Error(`fromMcp: could not list the tools of the MCP server "${server}": ${withoutSdkPrefix(errorMessage(error))}`, { cause: error });
-    }
-    tools.push(...page.tools);
+    // One by one: spreading a page of a hundred thousand tools into push() overflows the stack.
+    for (const tool of page.tools) tools.push(tool);
     cursor = page.nextCursor;
-    if (cursor !== undefined && seen.has(cursor))
-      throw new Error(`fromMcp: the MCP server "${server}" sent the tools/list cursor ${JSON.stringify(cursor)} twice; its pages never end.`);
-    if (cursor !== undefined) seen.add(cursor);
-  } while (cursor !== undefined);
-  return tools;
+    if (cursor === undefined) return tools;
+    const key = cursorKey(cursor);
+    if (seen.has(key)) throw new Error(`fromMcp: the MCP server "${server}" sent the tools/list cursor ${quoted(cursor)} twice; its pages never end.`);
+    seen.add(key);
+    if (pages === maxPages) throw new Error(`fromMcp: the MCP server "${server}" went on past ${maxPages} pages of tools/list; toolnexus stops there.`);
+  }
+}
+
+/** One page of `tools/list`; a failure, or an answer that is no page of tools, is an error naming the server. */
+async function listedPage(client: McpToolsClient, server: string, cursor: string | undefined): Promise<{ tools: McpListedTool[]; nextCursor?: string | undefined }> {
+  let page: unknown;
+  try {
+    page = await client.listTools(cursor === undefined ? undefined : { cursor });
+  } catch (error) {
+    throw new Error(`fromMcp: could not list the tools of the MCP server "${server}": ${withoutSdkPrefix(errorMessage(error))}`, { cause: error });
+  }
+  if (!isObject(page) || !Array.isArray(page.tools) || (page.nextCursor !== undefined && typeof page.nextCursor !== "string")) {
+    throw new Error(`fromMcp: the MCP server "${server}" answered tools/list with something that is not a list of tools.`);
+  }
+  return page as { tools: McpListedTool[]; nextCursor?: string | undefined };
 }
 
 /**

@@ -17,4 +17,5 @@ export { createMcpHttpHandler, DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS, type McpHttp
 export { createMcpServer, type McpServerOptions, type McpToolkit } from "./server";
 export { DEFAULT_MAX_TASK_TTL, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, type McpTaskOptions } from "./tasks";
 export { inMemoryTaskStore, type McpTaskStore } from "./task-store";
+export { FROM_MCP_LIMITS } from "./from-mcp-limits";
 export { fromMcp, type FromMcpOptions, type McpCallOptions, type McpListedTool, type McpToolFilter, type McpToolsClient } from "./from-mcp";

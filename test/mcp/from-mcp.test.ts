@@ -361,7 +361,7 @@ describe("fromMcp with servers written with the SDK alone", () => {
     let page = 0;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [], nextCursor: String(++page) }));
     const { client } = await connect(server);
-    await expect(fromMcp(client)).rejects.toThrow('fromMcp: the MCP server "endless" listed more than 10000 tools or 1000 pages of them; toolnexus stops there.');
+    await expect(fromMcp(client)).rejects.toThrow('fromMcp: the MCP server "endless" went on past 1000 pages of tools/list; toolnexus stops there.');
     expect(page).toBe(1_000);
     await client.close();
   });
