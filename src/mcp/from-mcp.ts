@@ -5,7 +5,7 @@ import { ToolDefinitionError } from "../errors";
 import { acceptedBySomeProvider, PORTABLE_NAME, sanitizedName, type NameRule } from "../names";
 import { fileNameOfUri, textForm } from "../runtime/content";
 import { DEFAULT_TIMEOUT_MS, invokeWithLimits, MAX_TIMER_MS, type Timeout } from "../runtime/invoke";
-import { errorMessage, errorResult } from "../runtime/result";
+import { cutText, errorMessage, errorResult } from "../runtime/result";
 import { canonicalSchema } from "../schema/canonical";
 import { describesObjects } from "../schema/describes-objects";
 import { selfContained } from "../schema/self-contained";
@@ -22,7 +22,7 @@ import {
   type ToolErrorKind,
   type ToolResult,
 } from "../types";
-import { cursorKey, FROM_MCP_LIMITS, quoted } from "./from-mcp-limits";
+import { cursorKey, FROM_MCP_LIMITS, jsonLength, namesListed, quoted } from "./from-mcp-limits";
 
 /** A tool as an MCP server lists it in `tools/list` (the SDK's `Tool`, read loosely: servers differ). */
 export interface McpListedTool {
@@ -104,9 +104,10 @@ const PORTABLE: NameRule = { max: 64, pattern: PORTABLE_NAME, text: "a letter fi
 export async function fromMcp(client: McpToolsClient, options: FromMcpOptions = {}): Promise<Tool[]> {
   checkClient(client);
   checkOptions(options);
-  const server = options.serverName ?? client.getServerVersion()?.name ?? "MCP server";
+  const server = options.serverName ?? serverNameOf(client);
   const listed = await listedTools(client, server);
   const chosen = chosenTools(listed, options, server);
+  checkNameLengths(chosen, server);
   const names = toolNames(chosen, options, server);
   return chosen.map((tool, index) => remoteTool(client, tool, names[index]!, server, options));
 }
@@ -117,6 +118,12 @@ function checkClient(client: McpToolsClient): void {
     throw new TypeError("fromMcp takes a Client of @modelcontextprotocol/sdk (client/index.js), connected to the server: await client.connect(transport) first.");
   }
   if (client.getServerVersion() === undefined) throw new TypeError("fromMcp needs a connected client: await client.connect(transport) first.");
+}
+
+/** The name the server gives itself, which texts quote: cut like any free text a server sends. */
+function serverNameOf(client: McpToolsClient): string {
+  const name = client.getServerVersion()?.name;
+  return typeof name === "string" && name !== "" ? cutText(name, FROM_MCP_LIMITS.nameLength) : "MCP server";
 }
 
 function checkOptions(options: FromMcpOptions): void {
@@ -177,6 +184,17 @@ async function listedPage(client: McpToolsClient, server: string, cursor: string
   return page as { tools: McpListedTool[]; nextCursor?: string | undefined };
 }
 
+/** Names are refused past `FROM_MCP_LIMITS.nameLength`, not cut: calls must send the server its name whole. */
+function checkNameLengths(tools: McpListedTool[], server: string): void {
+  const max = FROM_MCP_LIMITS.nameLength;
+  const long = tools.filter((tool) => tool.name.length > max).map((tool) => tool.name);
+  if (long.length === 0) return;
+  throw new ToolDefinitionError(
+    `fromMcp: the MCP server "${server}" lists tool names longer than ${max} characters, which toolnexus does not take: ${namesListed(long, quoted)}. ` +
+      `Leave them out with { exclude: (tool) => tool.name.length > ${max} }.`,
+  );
+}
+
 /**
  * The tools `include` and `exclude` leave. Tools the server runs only as tasks
  * (`execution.taskSupport: "required"`) are left out: `callTool` cannot run them.
@@ -203,13 +221,6 @@ function chosenTools(tools: McpListedTool[], { include, exclude }: FromMcpOption
   return tools.filter((tool) => !taskOnly.has(tool.name) && (include === undefined || matches(include, tool)) && (exclude === undefined || !matches(exclude, tool)));
 }
 
-/** The server's tool names for a message: the first 50, then how many more. */
-function namesListed(names: string[]): string {
-  if (names.length === 0) return "none";
-  const shown = names.slice(0, 50).join(", ");
-  return names.length > 50 ? `${shown} and ${names.length - 50} more` : shown;
-}
-
 /** Each tool's name in the toolkit: prefixed, then kept (`exact`) or made portable (`sanitize`); names no provider takes, or two tools under one name, throw. */
 function toolNames(tools: McpListedTool[], { namePrefix = "", names = "exact" }: FromMcpOptions, server: string): string[] {
   const wanted = tools.map((tool) => `${namePrefix}${tool.name}`);
@@ -218,7 +229,7 @@ function toolNames(tools: McpListedTool[], { namePrefix = "", names = "exact" }:
     if (unusable.length > 0) {
       const plural = unusable.length > 1 ? "s" : "";
       throw new ToolDefinitionError(
-        `fromMcp: no provider accepts the tool name${plural} ${unusable.map((name) => JSON.stringify(name)).join(", ")} of the MCP server "${server}". ` +
+        `fromMcp: no provider accepts the tool name${plural} ${namesListed(unusable, quoted)} of the MCP server "${server}". ` +
           'Pass { names: "sanitize" } to map names to ones every provider accepts (calls still use the server\'s names), or leave the tool out with { exclude: [...] }.',
       );
     }
@@ -248,11 +259,12 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
     ...(options.retry !== undefined ? { retry: options.retry } : {}),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
   };
+  const remoteName = listed.name;
   const run: RunAccepted = (args, given, fallbackTimeout) => {
     const ctx = withWholeTimeout(given);
     const limit = wholeMilliseconds(options.timeout ?? fallbackTimeout);
     const deadline = ctx?.timeout ?? limit ?? DEFAULT_TIMEOUT_MS;
-    return invokeWithLimits(name, (accepted: Record<string, unknown>, callCtx) => callRemote(client, listed.name, server, accepted, callCtx, deadline), args, ctx, limit);
+    return invokeWithLimits(name, (accepted: Record<string, unknown>, callCtx) => callRemote(client, remoteName, server, accepted, callCtx, deadline), args, ctx, limit);
   };
   // The server checks the arguments against its own schema; checking them here too could only disagree with it.
   return managedTool(fields, { run }, false);
@@ -275,11 +287,14 @@ function withWholeTimeout(ctx: ToolContext | undefined): ToolContext | undefined
 /**
  * A schema the server listed, made self-contained as every toolnexus schema is (references
  * inlined, recursion unfolded then cut), so every exporter can write it. One that cannot be, or
- * that describes no object, makes `fromMcp` reject, naming the tool.
+ * that describes no object, or that is larger as JSON than `FROM_MCP_LIMITS.schemaLength` (its
+ * descriptions, enums and defaults go into every export), makes `fromMcp` reject, naming the tool.
  */
 function declaredSchema(listed: McpListedTool, key: "inputSchema" | "outputSchema", server: string): JSONSchemaObject {
   const unusable = (why: string) =>
     new ToolDefinitionError(`fromMcp: the ${key} the MCP server "${server}" lists for its tool "${listed.name}" ${why}. Leave the tool out with { exclude: ["${listed.name}"] }.`);
+  const length = jsonLength(listed[key]);
+  if (length > FROM_MCP_LIMITS.schemaLength) throw unusable(`is ${length} characters of JSON, more than the ${FROM_MCP_LIMITS.schemaLength} toolnexus takes`);
   let schema: JSONSchemaObject;
   try {
     schema = canonicalSchema(selfContained(listed[key] as JSONSchemaObject));
@@ -290,12 +305,21 @@ function declaredSchema(listed: McpListedTool, key: "inputSchema" | "outputSchem
   return schema;
 }
 
-/** The server's description; without one (toolnexus requires one), a text naming the tool and its server. */
+/**
+ * The server's description, cut to `FROM_MCP_LIMITS.descriptionLength`; without one (toolnexus
+ * requires one), a text naming the tool and its server.
+ */
 function descriptionOf(listed: McpListedTool, server: string): string {
-  if (typeof listed.description === "string" && listed.description.trim() !== "") return listed.description;
-  const title = listed.title ?? listed.annotations?.title;
-  const what = typeof title === "string" && title.trim() !== "" ? `${title} (tool "${listed.name}")` : `The tool "${listed.name}"`;
+  if (typeof listed.description === "string" && listed.description.trim() !== "") return cutText(listed.description, FROM_MCP_LIMITS.descriptionLength);
+  const title = titleOf(listed);
+  const what = title !== undefined && title.trim() !== "" ? `${title} (tool "${listed.name}")` : `The tool "${listed.name}"`;
   return `${what} of the MCP server "${server}", which gives no description of it.`;
+}
+
+/** The tool's title (its own, else its annotations'), cut to `FROM_MCP_LIMITS.titleLength`. */
+function titleOf(listed: McpListedTool): string | undefined {
+  const title = listed.title ?? listed.annotations?.title;
+  return typeof title === "string" ? cutText(title, FROM_MCP_LIMITS.titleLength) : undefined;
 }
 
 /** MCP's hint names and the annotations they become. */
@@ -313,8 +337,8 @@ const HINTS = [
  */
 function annotationsOf(listed: McpListedTool): ToolAnnotations {
   const hints = listed.annotations ?? {};
-  const title = listed.title ?? hints.title;
-  const mapped: ToolAnnotations = typeof title === "string" ? { title } : {};
+  const title = titleOf(listed);
+  const mapped: ToolAnnotations = title !== undefined ? { title } : {};
   for (const [hint, annotation] of HINTS) {
     const value = hints[hint];
     if (typeof value === "boolean") mapped[annotation] = value;
