@@ -9,6 +9,8 @@ import { errorMessage, failedWith, shapedBody } from "./runtime/result";
 import { invalidArguments, managedTool, type ArgumentsVerdict, type CheckArguments, type RunAccepted, type ToolRunner } from "./runtime/run-contract";
 import { problemTexts } from "./runtime/argument-problems";
 import { standardVerdict, type StandardVerdict } from "./runtime/standard-validation";
+import { selfContainedSizeError } from "./schema/self-contained";
+import { FEWER_COPIES } from "./schema/schema-size";
 import { claimsStandardSchema, describeStandardSchema, isStandardSchema, jsonSchemaOfStandard } from "./schema/standard-schema";
 import { assertValidSchema, backtrackingPatterns as findBacktrackingPatterns, compileValidator, type ArgumentsValidator } from "./runtime/validation";
 import { policyOf } from "./control/policy";
@@ -75,8 +77,10 @@ export function defineTool(options: DefineToolOptions | DefineStandardToolOption
   const validate = options.validate ?? standard !== undefined;
   const inputSchema = standard !== undefined ? standardInputSchema(name, standard) : ((given as JSONSchemaObject | undefined) ?? { type: "object", properties: {} });
   checkInputSchema(name, inputSchema);
+  checkSchemaSize(name, "inputSchema", inputSchema);
   const declarationProblem = resultDeclarationProblem({ outputSchema, mimeType });
   if (declarationProblem !== undefined) throw new ToolDefinitionError(`Tool "${name}": ${declarationProblem}.`);
+  if (outputSchema !== undefined) checkSchemaSize(name, "outputSchema", outputSchema);
   const body = shapedBody(execute as (args: unknown, ctx: ToolCallContext) => unknown, resultShapeOf(name, { outputSchema, mimeType }));
   const fields = {
     name,
@@ -215,6 +219,12 @@ function validatorOrThrow(name: string, schema: JSONSchemaObject, backtracking: 
   } catch (error) {
     throw new ToolDefinitionError(`Tool "${name}": inputSchema cannot be compiled for validation: ${(error as Error).message}.`);
   }
+}
+
+/** A schema kept with its `$ref`s is refused when inlining them (as Gemini's export does) would pass `MAX_SCHEMA_SIZE`. */
+function checkSchemaSize(name: string, key: "inputSchema" | "outputSchema", schema: JSONSchemaObject): void {
+  const tooLarge = selfContainedSizeError(schema);
+  if (tooLarge !== undefined) throw new ToolDefinitionError(`Tool "${name}": ${key} is too large: ${tooLarge.message}. ${FEWER_COPIES}.`);
 }
 
 function checkInputSchema(name: string, schema: unknown): void {

@@ -38,6 +38,7 @@ export { Adapters, describeExport, toAnthropic, toBedrock, toGemini, toMcp, toOp
 export type { ExportOptions, ExportReport } from "./providers/adapter";
 export type { SchemaChange } from "./schema/lowering";
 export { RECURSION_DEPTH } from "./schema/lowering";
+export { MAX_SCHEMA_SIZE } from "./schema/schema-size";
 export type {
   GeminiCallsInput,
   GeminiContentLike,

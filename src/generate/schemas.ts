@@ -3,6 +3,7 @@ import { TJS, TS } from "./compiler";
 import { inOrder, literalOrder } from "./source-order";
 import type * as tjs from "typescript-json-schema";
 import { canonicalSchema, inlineRefs } from "../schema/canonical";
+import { SchemaSizeError } from "../schema/schema-size";
 import type { JSONSchemaObject } from "../types";
 
 /** The part of typescript-json-schema's generator this uses: the per-type entry point behind `getSchemaForSymbol`. */
@@ -86,9 +87,18 @@ export class SchemaGenerator {
     // Named types were generated once and referenced (`#/definitions/<URI-encoded name>`): copy them in.
     const definitions: Record<string, unknown> = {};
     for (const [name, target] of Object.entries(this.#generator.ReffedDefinitions)) definitions[encodeURIComponent(name)] = target;
-    const inlined = inlineRefs(definition, definitions, (chain) => {
-      throw new Error(`the type refers to itself (${chain.map(decodeURIComponent).join(" → ")})`);
-    });
+    let inlined: unknown;
+    try {
+      inlined = inlineRefs(definition, definitions, (chain) => {
+        throw new Error(`the type refers to itself (${chain.map(decodeURIComponent).join(" → ")})`);
+      });
+    } catch (error) {
+      if (!(error instanceof SchemaSizeError)) throw error;
+      throw new Error(
+        `with each named type it uses written out wherever it is used, its schema grows past ${error.limit.toLocaleString("en-US")} characters of JSON ` +
+          `(toolnexus's limit, MAX_SCHEMA_SIZE) at ${error.pointer === "" ? "the root" : error.pointer}: types used in many places multiply`,
+      );
+    }
     return canonicalSchema(tidy(inlined) as JSONSchemaObject);
   }
 

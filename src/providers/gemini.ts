@@ -1,6 +1,7 @@
 import { ExportError } from "../errors";
 import type { NameRule } from "../names";
 import { canonicalSchema } from "../schema/canonical";
+import { SchemaSizeError } from "../schema/schema-size";
 import { appendSentence, ChangeLog, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
 import { childPointer } from "../subschemas";
 import { textForm } from "../runtime/content";
@@ -290,7 +291,7 @@ interface Lowered {
  */
 function lowerGeminiParameters(schema: JSONSchemaObject, log: ChangeLog): { schema: JSONSchemaObject; codec: MaybeCodec } {
   const before = log.changes.length;
-  const root = inlineAllRefs(plainObjectRoot(schema, log), log);
+  const root = inlinedForGemini(plainObjectRoot(schema, log), log);
   let literals: ReadonlySet<string> | undefined;
   const walk: Walk = {
     log,
@@ -303,6 +304,19 @@ function lowerGeminiParameters(schema: JSONSchemaObject, log: ChangeLog): { sche
   const lowered: JSONSchemaObject = node ?? { type: "object" };
   if (lowered.type !== "object") throw new ExportError(`Tool "${log.tool}": its root schema cannot be an OBJECT for Gemini; declare the arguments as one object.`);
   return { schema: canonicalSchema(lowered), codec };
+}
+
+/** `parameters` takes no references: they are inlined, and a schema that grows past `MAX_SCHEMA_SIZE` doing so fails the export, naming the tool. */
+function inlinedForGemini(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
+  try {
+    return inlineAllRefs(schema, log);
+  } catch (error) {
+    if (!(error instanceof SchemaSizeError)) throw error;
+    throw new ExportError(
+      `Tool "${log.tool}": its inputSchema cannot be declared as Gemini's parameters, which take no $refs: ${error.message}. ` +
+        "Export with { jsonSchema: true } (parametersJsonSchema keeps the $refs), or refer to large definitions from fewer places.",
+    );
+  }
 }
 
 function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {

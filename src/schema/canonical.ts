@@ -1,4 +1,6 @@
 import type { JSONSchemaObject } from "../types";
+import { childPointer } from "../subschemas";
+import { SchemaSizeCounter } from "./schema-size";
 
 /** Keywords first in this order, then the rest alphabetically: exports are byte-stable and read naturally. */
 const KEY_ORDER = [
@@ -91,40 +93,63 @@ function sameOrCopy(original: unknown[], mapped: unknown[]): unknown[] {
  * Replaces every local `$ref` (`#/definitions/X`, `#/$defs/X`) with a copy of its target,
  * using `definitions` for lookup. When a reference repeats inside itself, `onRepeat` gets the
  * chain of names and the JSON Pointer where it stands: it returns a stand-in schema to stop
- * there, or `undefined` to unfold once more.
+ * there, or `undefined` to unfold once more. The copy is counted as it is made: one that
+ * grows past `MAX_SCHEMA_SIZE` throws `SchemaSizeError` at once, naming where.
  */
-export function inlineRefs(
-  node: unknown,
-  definitions: Record<string, unknown>,
-  onRepeat: (chain: string[], pointer: string) => unknown,
-  chain: string[] = [],
-  pointer = "",
-): unknown {
-  if (Array.isArray(node)) return node.map((item, i) => inlineRefs(item, definitions, onRepeat, chain, `${pointer}/${i}`));
-  if (typeof node !== "object" || node === null) return node;
+export function inlineRefs(node: unknown, definitions: Record<string, unknown>, onRepeat: (chain: string[], pointer: string) => unknown): unknown {
+  return inlined(node, { definitions, onRepeat, size: new SchemaSizeCounter() }, [], "");
+}
+
+interface Inlining {
+  definitions: Record<string, unknown>;
+  onRepeat: (chain: string[], pointer: string) => unknown;
+  size: SchemaSizeCounter;
+}
+
+function inlined(node: unknown, inlining: Inlining, chain: string[], pointer: string): unknown {
+  const { definitions, size } = inlining;
+  if (Array.isArray(node)) {
+    size.array(node.length, pointer);
+    return node.map((item, i) => inlined(item, inlining, chain, `${pointer}/${i}`));
+  }
+  if (typeof node !== "object" || node === null) {
+    size.scalar(node, pointer);
+    return node;
+  }
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === "string") {
     const name = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(ref)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
     if (name === undefined || !(name in definitions)) throw new Error(`unresolvable $ref "${ref}" at ${pointer || "/"}`);
     if (chain.includes(name)) {
-      const standIn = onRepeat([...chain, name], pointer);
-      if (standIn !== undefined) return standIn;
+      const standIn = inlining.onRepeat([...chain, name], pointer);
+      if (standIn !== undefined) {
+        size.value(standIn, pointer);
+        return standIn;
+      }
     }
     const { $ref: _ref, ...siblings } = node as Record<string, unknown>;
-    const target = inlineRefs(definitions[name], definitions, onRepeat, [...chain, name], pointer) as Record<string, unknown>;
+    const target = inlined(definitions[name], inlining, [...chain, name], pointer) as Record<string, unknown>;
+    // The reference's own keywords are kept as they are, and counted as written beside the target's.
+    const keys = Object.keys(siblings);
+    size.members(keys, pointer);
+    for (const key of keys) size.value(siblings[key], childPointer(pointer, key));
     return { ...target, ...siblings };
   }
+  const keys = Object.keys(node).filter((key) => key !== "$defs" && key !== "definitions");
+  size.object(keys, pointer);
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "$defs" || key === "definitions") continue;
-    const at = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    if (DATA_KEYWORDS.has(key)) out[key] = value;
-    else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+  for (const key of keys) {
+    const value = (node as Record<string, unknown>)[key];
+    const at = childPointer(pointer, key);
+    if (DATA_KEYWORDS.has(key)) {
+      size.value(value, at);
+      out[key] = value;
+    } else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
       // A map of name → schema: its names are not keywords (a property may be called "enum").
-      out[key] = Object.fromEntries(
-        Object.entries(value).map(([name, sub]) => [name, inlineRefs(sub, definitions, onRepeat, chain, `${at}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`)]),
-      );
-    } else out[key] = inlineRefs(value, definitions, onRepeat, chain, at);
+      const names = Object.keys(value);
+      size.object(names, at);
+      out[key] = Object.fromEntries(names.map((name) => [name, inlined((value as Record<string, unknown>)[name], inlining, chain, childPointer(at, name))]));
+    } else out[key] = inlined(value, inlining, chain, at);
   }
   return out;
 }

@@ -3,9 +3,11 @@ import type { IOptions } from "class-validator-jsonschema/build/options";
 import type { ISchemaConverters } from "class-validator-jsonschema/build/defaultConverters";
 import { classTransformerStorage, classValidator, classValidatorJsonSchema } from "../runtime/dto-libraries";
 import { LinearRegExp, linearPattern } from "../runtime/linear-regexp";
+import { childPointer } from "../subschemas";
 import type { JSONSchemaObject } from "../types";
 import { enumSchema, enumValues } from "./enum-values";
 import { flagsProblem, isUserClass, patternSource, SCALAR_SCHEMAS } from "./scalars";
+import { SchemaSizeCounter, SchemaSizeError } from "./schema-size";
 
 type ConvertedSchema = Exclude<ISchemaConverters[string], Function>;
 
@@ -52,19 +54,36 @@ export class DtoSchemaError extends Error {}
  * The JSON Schema of a DTO class from its class-validator metadata: nested classes
  * (`@ValidateNested` + `@Type`) and arrays of them inlined, every object closed
  * (`additionalProperties: false`) so unknown keys are refused. Recursive DTOs cannot be
- * inlined and are refused. A `@Type` with a discriminator becomes an `anyOf` of its subtypes.
+ * inlined and are refused, and so are DTOs whose schema, nested classes written out, would pass
+ * `MAX_SCHEMA_SIZE` (counted as it is built). A `@Type` with a discriminator becomes an `anyOf` of its subtypes.
  */
-export function schemaForClass(ctor: Function, chain: readonly Function[] = []): JSONSchemaObject {
-  return objectSchema(ctor, chain, false);
+export function schemaForClass(ctor: Function): JSONSchemaObject {
+  try {
+    return objectSchema(ctor, [], false, { size: new SchemaSizeCounter(), pointer: "" });
+  } catch (error) {
+    if (!(error instanceof SchemaSizeError)) throw error;
+    throw new DtoSchemaError(
+      `DTO ${ctor.name} is too large to inline: with each nested class written out wherever it is used, its schema grows past ${error.limit.toLocaleString("en-US")} characters of JSON ` +
+        `(toolnexus's limit, MAX_SCHEMA_SIZE) at ${error.pointer === "" ? "the root" : error.pointer}: classes nested in many places multiply. Nest large classes in fewer places`,
+    );
+  }
 }
 
-function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: boolean): JSONSchemaObject {
+/** Where in the schema being built a class is written, and the count of what was written so far. */
+interface Place {
+  size: SchemaSizeCounter;
+  pointer: string;
+}
+
+function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: boolean, at: Place): JSONSchemaObject {
   if (chain.includes(ctor)) {
     throw new DtoSchemaError(
       `DTO ${[...chain, ctor].map((c) => c.name).join(" → ")} refers back to itself; recursive types cannot be inlined into a tool schema. Give the parameter an explicit schema with @Param({ schema }) instead.`,
     );
   }
   const raw = classValidatorJsonSchema().targetConstructorToSchema(ctor, schemaOptions()) as JSONSchemaObject;
+  // Counted before its nested classes are written: a schema too large stops before it is built.
+  at.size.value(raw, at.pointer);
   const entries = Object.entries(raw.properties ?? {});
   if (entries.length === 0 && !allowEmpty) {
     throw new DtoSchemaError(
@@ -73,7 +92,7 @@ function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: bo
   }
   const properties: Record<string, JSONSchemaObject> = {};
   for (const [key, property] of entries) {
-    const resolved = resolveNested(ctor, key, property as JSONSchemaObject, [...chain, ctor]);
+    const resolved = resolveNested(ctor, key, property as JSONSchemaObject, [...chain, ctor], { size: at.size, pointer: childPointer(at.pointer, "properties", key) });
     const untyped = resolved.type === undefined && resolved.enum === undefined && resolved.anyOf === undefined && resolved.oneOf === undefined;
     const designed = untyped ? SCALAR_SCHEMAS.get(Reflect.getMetadata("design:type", ctor.prototype, key)) : undefined;
     properties[key] = designed ? { ...designed, ...resolved } : resolved;
@@ -86,21 +105,21 @@ function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: bo
   };
 }
 
-function resolveNested(owner: Function, key: string, property: JSONSchemaObject, chain: Function[]): JSONSchemaObject {
+function resolveNested(owner: Function, key: string, property: JSONSchemaObject, chain: Function[], at: Place): JSONSchemaObject {
   if (typeof property.$ref === "string") {
     const { $ref: _ref, ...siblings } = property;
-    return { ...siblings, ...nestedSchema(owner, key, chain) };
+    return { ...siblings, ...nestedSchema(owner, key, chain, at) };
   }
   if (property.items !== undefined && !Array.isArray(property.items) && typeof property.items.$ref === "string") {
     const { $ref: _ref, ...siblings } = property.items;
-    return { ...property, items: { ...siblings, ...nestedSchema(owner, key, chain) } };
+    return { ...property, items: { ...siblings, ...nestedSchema(owner, key, chain, { size: at.size, pointer: childPointer(at.pointer, "items") }) } };
   }
   return property;
 }
 
-function nestedSchema(owner: Function, key: string, chain: Function[]): JSONSchemaObject {
+function nestedSchema(owner: Function, key: string, chain: Function[], at: Place): JSONSchemaObject {
   const discriminator = discriminatorOf(owner, key);
-  if (discriminator === undefined) return schemaForClass(nestedClass(owner, key), chain);
+  if (discriminator === undefined) return objectSchema(nestedClass(owner, key), chain, false, at);
   const { property, subTypes, keep } = discriminator;
   if (!keep) {
     for (const { value } of subTypes) {
@@ -114,8 +133,8 @@ function nestedSchema(owner: Function, key: string, chain: Function[]): JSONSche
   // One closed object per subtype, its discriminator required and fixed: a one-value string
   // enum, which every provider takes as it is (`const` is rewritten by some).
   return {
-    anyOf: subTypes.map(({ name, value }) => {
-      const own = objectSchema(value, chain, true);
+    anyOf: subTypes.map(({ name, value }, index) => {
+      const own = objectSchema(value, chain, true, { size: at.size, pointer: childPointer(at.pointer, "anyOf", index) });
       const { [property]: _declared, ...others } = own.properties!;
       return {
         type: "object",

@@ -61,7 +61,8 @@ export const RECURSION_DEPTH = 3;
 
 /**
  * Inlines `$ref`s into a self-contained schema. Recursive references are unfolded
- * `RECURSION_DEPTH` times, then replaced by a plain object, and each cut is logged.
+ * `RECURSION_DEPTH` times, then replaced by a plain object, and each cut is logged. A copy that
+ * grows past `MAX_SCHEMA_SIZE` throws `SchemaSizeError` (see `inlineRefs`).
  */
 export function inlineAllRefs(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   const definitions = { ...(schema.definitions as object | undefined), ...(schema.$defs as object | undefined) } as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { isObject, type JSONSchemaObject, type StandardSchemaV1 } from "../types";
 import { canonicalSchema } from "./canonical";
+import { FEWER_COPIES, SchemaSizeError } from "./schema-size";
 import { selfContained } from "./self-contained";
 
 /*
@@ -31,7 +32,8 @@ export function describeStandardSchema(schema: StandardSchemaV1): string {
  * The JSON Schema of the values `schema` accepts, self-contained (no `$ref`, no `$schema`) and
  * in canonical key order: the schema's own (Standard JSON Schema, `~standard.jsonSchema`),
  * else its library's converter where toolnexus knows one (zod 4, valibot with
- * @valibot/to-json-schema). Throws an Error whose message says why there is none and what to do.
+ * @valibot/to-json-schema). Throws an Error whose message says why there is none (or why it cannot
+ * be used: too large once self-contained, see `MAX_SCHEMA_SIZE`) and what to do.
  */
 export function jsonSchemaOfStandard(schema: StandardSchemaV1): JSONSchemaObject {
   const written = writtenJsonSchema(schema);
@@ -42,7 +44,12 @@ export function jsonSchemaOfStandard(schema: StandardSchemaV1): JSONSchemaObject
     throw new Error(`the JSON Schema its library wrote is not JSON data (${(error as Error).message})`);
   }
   if (!isObject(data)) throw new Error(`its library wrote ${data === null ? "null" : typeof data} for its JSON Schema, not an object`);
-  return canonicalSchema(selfContained(data as JSONSchemaObject));
+  try {
+    return canonicalSchema(selfContained(data as JSONSchemaObject));
+  } catch (error) {
+    if (!(error instanceof SchemaSizeError)) throw error;
+    throw new Error(`${describeStandardSchema(schema)} whose JSON Schema is too large: ${error.message}. ${FEWER_COPIES}`);
+  }
 }
 
 /** The JSON Schema (draft-07) the schema's library writes for it, as written. */
