@@ -29,7 +29,9 @@ export type { TracingOption, TracingOptions } from "./control/tracing";
 
 // Run: result helpers for hand-written tools, and the limits every call runs under.
 export { toToolResult, errorResult, isToolResult, MAX_ERROR_TEXT } from "./runtime/result";
-export { audio, file, image, isToolContent, MAX_CONTENT_BYTES, resourceLink, type BinarySource, type UnsentContent } from "./runtime/content";
+export { audio, file, image, isToolContent, MAX_CONTENT_BYTES, MAX_RESULT_CONTENT_BYTES, resourceLink, type BinarySource, type UnsentContent } from "./runtime/content";
+export { MAX_FILE_NAME } from "./runtime/content-rules";
+export type { UnsentAnnotation } from "./runtime/content-check";
 export { DEFAULT_TIMEOUT_MS } from "./runtime/invoke";
 export { PATTERN_INPUT_LIMIT } from "./runtime/validation";
 
@@ -104,6 +106,7 @@ export { toMcpResult, type McpCallToolResult, type McpContent, type McpEmbeddedR
 export * from "./errors";
 export type {
   AudioContent,
+  ContentAnnotations,
   FileContent,
   ImageContent,
   JSONSchemaObject,

@@ -29,23 +29,44 @@ export interface ToolResult {
 /** One part of a tool's result. Binary `data` is base64 (helpers: `image(...)`, `audio(...)`, `file(...)`). */
 export type ToolContent = TextContent | ImageContent | AudioContent | FileContent | ResourceLinkContent;
 
+/**
+ * MCP's hints about a part, for the client: who it is for, how much it matters, when it last
+ * changed. Carried where a result format has a place for them: over MCP (`toMcpResult`, and
+ * from a remote server by `fromMcp`). The other providers' tool results, and the agent
+ * frameworks' (AI SDK, LangChain, OpenAI Agents), have no such field, so their replies leave the
+ * hints out: they are metadata for a client, not text for a model.
+ */
+export interface ContentAnnotations {
+  /** Who the part is meant for. */
+  audience?: Array<"user" | "assistant">;
+  /** How much the part matters, from 0 (least) to 1 (most). */
+  priority?: number;
+  /** When the part's content last changed: an RFC 3339 date-time (`2025-01-12T15:00:58Z`). */
+  lastModified?: string;
+}
+
 export interface TextContent {
   type: "text";
   text: string;
+  annotations?: ContentAnnotations;
 }
 
 /** An image, inline (`data`, base64, with its `mimeType`) or by `url`. */
-export type ImageContent = { type: "image"; data: string; mimeType: string } | { type: "image"; url: string; mimeType?: string };
+export type ImageContent =
+  { type: "image"; data: string; mimeType: string; annotations?: ContentAnnotations } | { type: "image"; url: string; mimeType?: string; annotations?: ContentAnnotations };
 
 export interface AudioContent {
   type: "audio";
   /** Base64. */
   data: string;
   mimeType: string;
+  annotations?: ContentAnnotations;
 }
 
 /** A document (PDF, text, CSV ...), inline (`data`, base64) or by `url`. */
-export type FileContent = { type: "file"; data: string; mimeType: string; name?: string } | { type: "file"; url: string; mimeType: string; name?: string };
+export type FileContent =
+  | { type: "file"; data: string; mimeType: string; name?: string; annotations?: ContentAnnotations }
+  | { type: "file"; url: string; mimeType: string; name?: string; annotations?: ContentAnnotations };
 
 /** A link to a resource the client can fetch (MCP's `resource_link`). */
 export interface ResourceLinkContent {
@@ -54,6 +75,7 @@ export interface ResourceLinkContent {
   name?: string;
   mimeType?: string;
   description?: string;
+  annotations?: ContentAnnotations;
 }
 
 /** What a tool sees about the call it serves. Always an object inside a tool. */

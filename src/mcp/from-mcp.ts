@@ -3,10 +3,10 @@ import { policyOf } from "../control/policy";
 import { checkTimeout } from "../define-tool";
 import { ToolDefinitionError } from "../errors";
 import { acceptedBySomeProvider, PORTABLE_NAME, sanitizedName, type NameRule } from "../names";
-import { fileNameOfUri, textForm } from "../runtime/content";
 import { DEFAULT_TIMEOUT_MS, invokeWithLimits, MAX_TIMER_MS, type Timeout } from "../runtime/invoke";
 import { cutText, errorMessage, errorResult } from "../runtime/result";
 import { canonicalSchema } from "../schema/canonical";
+import { fromCallToolResult } from "./call-tool-result";
 import { describesObjects } from "../schema/describes-objects";
 import { selfContained } from "../schema/self-contained";
 import { managedTool, type RunAccepted } from "../runtime/run-contract";
@@ -18,7 +18,6 @@ import {
   type ToolAnnotations,
   type ToolCallContext,
   type ToolContext,
-  type ToolContent,
   type ToolErrorKind,
   type ToolResult,
 } from "../types";
@@ -373,81 +372,6 @@ async function callRemote(client: McpToolsClient, tool: string, server: string, 
 }
 
 /**
- * A `CallToolResult` as a `ToolResult`. Text blocks are the `output`; images, audio, links and
- * embedded files become `content` parts (embedded text resources become text, which every
- * provider takes); `structuredContent` is kept, with its JSON as `output`; `isError` is an
- * `execution_failed` result with the server's text.
- */
-function fromCallToolResult(answer: unknown, tool: string, server: string): ToolResult {
-  if (!isObject(answer)) return errorResult("execution_failed", `The MCP server "${server}" answered the call of "${tool}" with something that is not a tool result.`);
-  // Servers of protocol version 2024-10-07 answer with `toolResult` instead of content.
-  if (!Array.isArray(answer.content) && "toolResult" in answer) return { output: textOfValue(answer.toolResult), isError: false };
-  const parts = (Array.isArray(answer.content) ? answer.content : []).map(partOf);
-  const media = parts.some((part) => part.type !== "text");
-  if (answer.isError === true) {
-    const text = textForm(parts).trim() === "" ? `The tool "${tool}" of the MCP server "${server}" failed without saying why.` : textForm(parts);
-    return { ...errorResult("execution_failed", text, { tool, server }), ...(media ? { content: parts } : {}) };
-  }
-  const structured = isObject(answer.structuredContent) ? answer.structuredContent : undefined;
-  if (structured !== undefined) {
-    const json = JSON.stringify(structured);
-    // MCP servers repeat the structured result as a text block: alone, it says nothing more.
-    const more = parts.some((part) => part.type !== "text" || part.text !== json);
-    return { output: json, isError: false, structuredContent: structured, ...(more ? { content: parts } : {}) };
-  }
-  return media ? { output: textForm(parts), isError: false, content: parts } : { output: textForm(parts), isError: false };
-}
-
-/** One content block as a part; a block toolnexus does not know is a text note, so nothing disappears silently. */
-function partOf(block: unknown): ToolContent {
-  if (!isObject(block)) return { type: "text", text: "[a content block that is not an object]" };
-  const str = (value: unknown): value is string => typeof value === "string";
-  switch (block.type) {
-    case "text":
-      if (str(block.text)) return { type: "text", text: block.text };
-      break;
-    case "image":
-      if (str(block.data) && str(block.mimeType)) return { type: "image", data: block.data, mimeType: block.mimeType };
-      break;
-    case "audio":
-      if (str(block.data) && str(block.mimeType)) return { type: "audio", data: block.data, mimeType: block.mimeType };
-      break;
-    case "resource_link":
-      if (str(block.uri)) {
-        return {
-          type: "resource_link",
-          uri: block.uri,
-          ...(str(block.name) ? { name: block.name } : {}),
-          ...(str(block.mimeType) ? { mimeType: block.mimeType } : {}),
-          ...(str(block.description) ? { description: block.description } : {}),
-        };
-      }
-      break;
-    case "resource":
-      if (isObject(block.resource)) return embeddedPart(block.resource);
-      break;
-  }
-  return { type: "text", text: `[MCP content of type ${JSON.stringify(block.type)} that toolnexus does not read]` };
-}
-
-/** An embedded resource: its text as text; its bytes as an image, audio or file part by their mime type. */
-function embeddedPart(resource: Record<string, unknown>): ToolContent {
-  if (typeof resource.text === "string") return { type: "text", text: resource.text };
-  const uri = typeof resource.uri === "string" ? resource.uri : "";
-  if (typeof resource.blob !== "string") return { type: "text", text: `[an embedded resource ${uri} without text or bytes]` };
-  const mimeType = typeof resource.mimeType === "string" ? resource.mimeType : "application/octet-stream";
-  if (mimeType.startsWith("image/")) return { type: "image", data: resource.blob, mimeType };
-  if (mimeType.startsWith("audio/")) return { type: "audio", data: resource.blob, mimeType };
-  const name = fileNameOfUri(uri);
-  return { type: "file", data: resource.blob, mimeType, ...(name !== undefined ? { name } : {}) };
-}
-
-function textOfValue(value: unknown): string {
-  if (typeof value === "string") return value;
-  return JSON.stringify(value) ?? "";
-}
-
-/**
  * The SDK's errors read `MCP error <code>: <text>`, twice over when a server built with the
  * SDK threw one (its message travels with the prefix); the code is reported apart.
  */
@@ -459,6 +383,8 @@ function withoutSdkPrefix(message: string): string {
 const UNKNOWN_TOOL = /\bunknown tool\b|\btool\b.{0,200}\bnot found\b/i;
 /** The SDK client's own check of `structuredContent` against the listed output schema. */
 const OUTPUT_SCHEMA = /\boutput schema\b|\bstructured content\b/i;
+/** The SDK client's own check of the result against MCP's schema (reported as invalid params, though the arguments are not at fault). */
+const INVALID_RESULT = /^Invalid tools\/call result\b/;
 
 /**
  * A call that got no result: a protocol error, a closed connection, the SDK's timeout, a
@@ -473,6 +399,12 @@ function failureOf(error: unknown, tool: string, server: string): ToolResult {
     return fail("execution_failed", `The MCP server "${server}" closed the connection before answering the call of "${tool}"; it may or may not have run.`);
   if (code === ErrorCode.RequestTimeout) return fail("timeout", `The MCP server "${server}" did not answer the call of "${tool}" in time: ${text}`);
   if (code === ErrorCode.InvalidParams || code === ErrorCode.InvalidRequest) {
+    if (INVALID_RESULT.test(text)) {
+      return fail(
+        "execution_failed",
+        `The MCP server "${server}" answered the call of "${tool}" with a result that does not follow the MCP schema, which the MCP SDK refuses: ${text}`,
+      );
+    }
     if (OUTPUT_SCHEMA.test(text))
       return fail("invalid_output", `The tool "${tool}" of the MCP server "${server}" answered with a result that does not match its output schema: ${text}`);
     if (code === ErrorCode.InvalidParams) {

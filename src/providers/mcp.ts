@@ -3,7 +3,7 @@ import { fileNameOfUri } from "../runtime/content";
 import { invalidOutput } from "../runtime/result";
 import { ChangeLog, plainObjectRoot } from "../schema/lowering";
 import { mapSubschemas } from "../subschemas";
-import type { JSONSchemaObject, Tool, ToolContent, ToolResult } from "../types";
+import type { ContentAnnotations, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../types";
 import { callFrom, type ExportOptions, type ProviderAdapter } from "./adapter";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
@@ -28,13 +28,13 @@ export type McpTool = {
 
 // ---- Results out (`tools/call`) --------------------------------------------------------
 
-/** A content block of a `CallToolResult`. */
+/** A content block of a `CallToolResult`, with the part's `annotations` (audience, priority, lastModified) when it has them. */
 export type McpContent =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string }
-  | { type: "audio"; data: string; mimeType: string }
-  | { type: "resource"; resource: McpEmbeddedResource }
-  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string };
+  | { type: "text"; text: string; annotations?: ContentAnnotations }
+  | { type: "image"; data: string; mimeType: string; annotations?: ContentAnnotations }
+  | { type: "audio"; data: string; mimeType: string; annotations?: ContentAnnotations }
+  | { type: "resource"; resource: McpEmbeddedResource; annotations?: ContentAnnotations }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string; annotations?: ContentAnnotations };
 
 /** A file carried in the result itself: its text (for readable text files) or its bytes as base64 `blob`. */
 export type McpEmbeddedResource = { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
@@ -54,9 +54,9 @@ export function mcpCallResult(tool: Tool | undefined, result: ToolResult): McpCa
 
 /**
  * A result as MCP's `CallToolResult`: its parts as content blocks (inline images and audio as
- * such, inline files as embedded resources, anything by URL as a `resource_link`), or its text;
- * `structuredContent` with its JSON text beside it. A tool failure is a result with
- * `isError: true`, never a JSON-RPC error.
+ * such, inline files as embedded resources, anything by URL as a `resource_link`), each with
+ * the part's `annotations`, or its text; `structuredContent` with its JSON text beside it. A
+ * tool failure is a result with `isError: true`, never a JSON-RPC error.
  */
 export function toMcpResult(result: ToolResult): McpCallToolResult {
   const content = result.content !== undefined && result.content.length > 0 ? result.content.map(mcpContent) : [textBlock(result.output)];
@@ -66,6 +66,11 @@ export function toMcpResult(result: ToolResult): McpCallToolResult {
 }
 
 function mcpContent(part: ToolContent, index: number): McpContent {
+  const block = contentBlock(part, index);
+  return part.annotations !== undefined ? { ...block, annotations: part.annotations } : block;
+}
+
+function contentBlock(part: ToolContent, index: number): McpContent {
   switch (part.type) {
     case "text":
       return textBlock(part.text);

@@ -1,5 +1,6 @@
 import { isObject, type ToolContent, type ToolErrorKind, type ToolResult } from "../types";
-import { binaryPart, isToolContent, textForm, withinSizeCap } from "./content";
+import { binaryPart, isToolContent, textForm, type UnsentContent } from "./content";
+import { checkedContent, type CheckedContent, type UnsentAnnotation } from "./content-check";
 
 /**
  * The most characters of error text one call sends back to a model: enough for every problem
@@ -133,11 +134,26 @@ function partsOf(value: unknown): ToolContent[] | undefined {
   return isToolContent(copy) ? [copy] : undefined;
 }
 
-/** A result of parts: their text form as `output`, binary parts over the size cap replaced by notes. */
+/** A result of parts: their text form as `output`, each part that cannot be sent replaced by a note (see `checkedContent`). */
 function contentResult(parts: ToolContent[]): ToolResult {
-  const { content, unsent } = withinSizeCap(parts);
-  const metadata = unsent.length > 0 ? { unsentContent: unsent } : undefined;
-  return { output: textForm(content), isError: false, content, ...(metadata !== undefined ? { metadata } : {}) };
+  const checked = checkedContent(parts);
+  const metadata = withRefusals(undefined, checked);
+  return { output: textForm(checked.content), isError: false, content: checked.content, ...(metadata !== undefined ? { metadata } : {}) };
+}
+
+/**
+ * `metadata` with the refusals of `checked` added to its `unsentContent` and
+ * `unsentAnnotations` (after those already there: a result checked twice lists each once, as
+ * the second check refuses nothing); undefined when there is neither metadata nor a refusal.
+ */
+function withRefusals(metadata: Record<string, unknown> | undefined, { unsent, unsentAnnotations }: CheckedContent): Record<string, unknown> | undefined {
+  if (unsent.length === 0 && unsentAnnotations.length === 0) return metadata;
+  const earlier = <T>(key: string) => (Array.isArray(metadata?.[key]) ? (metadata[key] as T[]) : []);
+  return {
+    ...metadata,
+    ...(unsent.length > 0 ? { unsentContent: [...earlier<UnsentContent>("unsentContent"), ...unsent] } : {}),
+    ...(unsentAnnotations.length > 0 ? { unsentAnnotations: [...earlier<UnsentAnnotation>("unsentAnnotations"), ...unsentAnnotations] } : {}),
+  };
 }
 
 /** A `ToolResult` the body returned, read once and checked; undefined when it is not one after all. */
@@ -165,10 +181,12 @@ function takenResult(value: Record<string, unknown>, shape: ResultShape | undefi
       // Parts are what providers that take them get: text the tool wrote only in `output` goes in front, not lost.
       const ownText = result.output !== "" && result.output !== textForm(parts) && !parts.some((part) => part.type === "text");
       const withText = ownText ? [{ type: "text" as const, text: result.output }, ...parts] : parts;
-      const { content: capped, unsent } = withinSizeCap(withText);
-      // An empty text form would leave providers that take text only with nothing to read.
-      const output = result.output === "" ? textForm(capped) : result.output;
-      result = { ...result, output, content: capped, ...(unsent.length > 0 ? { metadata: { ...result.metadata, unsentContent: unsent } } : {}) };
+      const checked = checkedContent(withText);
+      // An empty text form would leave providers that take text only with nothing to read; one
+      // made from the parts is made again, so that it says what was not sent. One the tool wrote stays.
+      const output = result.output === "" || result.output === textForm(withText) ? textForm(checked.content) : result.output;
+      const metadata = withRefusals(result.metadata, checked);
+      result = { ...result, output, content: checked.content, ...(metadata !== undefined ? { metadata } : {}) };
     }
   }
   if (structuredContent !== undefined) {

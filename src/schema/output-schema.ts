@@ -1,3 +1,4 @@
+import { mediaTypeProblem } from "../runtime/content-rules";
 import { assertValidSchema } from "../runtime/validation";
 import type { ResultDeclaration } from "../runtime/output-schema";
 import { describesObjects } from "./describes-objects";
@@ -7,7 +8,7 @@ import { describesObjects } from "./describes-objects";
  * An output schema describes an object (MCP's `structuredContent` is one) and is valid JSON Schema.
  */
 export function resultDeclarationProblem({ outputSchema, mimeType }: ResultDeclaration): string | undefined {
-  if (mimeType !== undefined && (typeof mimeType !== "string" || !/^[\w.+-]+\/[\w.+-]+$/.test(mimeType))) {
+  if (mimeType !== undefined && mediaTypeProblem(mimeType) !== undefined) {
     return `mimeType must look like "type/subtype", e.g. "image/png" (got ${JSON.stringify(mimeType)})`;
   }
   if (outputSchema === undefined) return undefined;

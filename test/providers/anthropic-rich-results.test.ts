@@ -16,6 +16,12 @@ const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 const PNG = Buffer.from(PNG_BASE64, "base64");
 const PDF = Buffer.from("%PDF-1.4\n%toolnexus\n");
 const WAV = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVEfmt ")]);
+/** The first bytes of other image formats (enough to be recognized as them). */
+const IMAGES: Record<string, Buffer> = {
+  "image/jpeg": Buffer.from("ffd8ffe000104a464946", "hex"),
+  "image/gif": Buffer.from("GIF89a"),
+  "image/webp": Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WEBPVP8 ")]),
+};
 
 /** A tool answering with `parts`, whatever it is asked. */
 function returning(name: string, parts: () => unknown, extra: Partial<Parameters<typeof defineTool>[0]> = {}): Tool {
@@ -43,8 +49,8 @@ describe("Anthropic tool_result content, part by part", () => {
   });
 
   it.each(["image/jpeg", "image/gif", "image/webp"])("%s goes with its media type", async (mimeType) => {
-    const block = await resultBlockOf(returning("picture", () => image(PNG_BASE64, mimeType)));
-    expect(block.content).toEqual([{ type: "image", source: { type: "base64", media_type: mimeType, data: PNG_BASE64 } }]);
+    const block = await resultBlockOf(returning("picture", () => image(IMAGES[mimeType]!, mimeType)));
+    expect(block.content).toEqual([{ type: "image", source: { type: "base64", media_type: mimeType, data: IMAGES[mimeType]!.toString("base64") } }]);
   });
 
   it("an image by URL: an image block with a url source", async () => {

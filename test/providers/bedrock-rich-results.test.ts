@@ -18,6 +18,12 @@ const PNG = Buffer.from(PNG_BASE64, "base64");
 const PDF = Buffer.from("%PDF-1.4\n%toolnexus\n");
 const CSV = Buffer.from("month,revenue\njan,10\n");
 const WAV = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVEfmt ")]);
+/** The first bytes of other image formats (enough to be recognized as them). */
+const IMAGES: Record<string, Buffer> = {
+  "image/jpeg": Buffer.from("ffd8ffe000104a464946", "hex"),
+  "image/gif": Buffer.from("GIF89a"),
+  "image/webp": Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WEBPVP8 ")]),
+};
 
 const bytes = (buffer: Buffer) => new Uint8Array(buffer);
 
@@ -52,7 +58,7 @@ describe("Bedrock toolResult content, part by part", () => {
     ["image/gif", "gif"],
     ["image/webp", "webp"],
   ])("%s is format %s", async (mimeType, format) => {
-    expect(await contentOf(returning("picture", () => image(PNG_BASE64, mimeType)))).toEqual([{ image: { format, source: { bytes: bytes(PNG) } } }]);
+    expect(await contentOf(returning("picture", () => image(IMAGES[mimeType]!, mimeType)))).toEqual([{ image: { format, source: { bytes: bytes(IMAGES[mimeType]!) } } }]);
   });
 
   it.each([

@@ -87,6 +87,30 @@ describe("toMcpResult: each part kind", () => {
     ]);
   });
 
+  it("every block carries its part's annotations (audience, priority, lastModified), whatever the kind", () => {
+    const annotations = { audience: ["user" as const], priority: 0.8, lastModified: "2025-01-12T15:00:58Z" };
+    const parts: ToolContent[] = [
+      { type: "text", text: "Sales" },
+      image(PNG),
+      image(new URL("https://example.com/cat.png")),
+      audio(WAV),
+      file(PDF, "application/pdf", "q3.pdf"),
+      file(new URL("https://example.com/q3.pdf"), "application/pdf"),
+      resourceLink("https://example.com/logs/today", { name: "today.log" }),
+    ];
+    const blocks = toMcpResult(withParts(...parts.map((part) => ({ ...part, annotations })))).content;
+    expect(blocks.map((block) => [block.type, block.annotations])).toEqual([
+      ["text", annotations],
+      ["image", annotations],
+      ["resource_link", annotations],
+      ["audio", annotations],
+      ["resource", annotations],
+      ["resource_link", annotations],
+      ["resource_link", annotations],
+    ]);
+    expect(toMcpResult(withParts(image(PNG))).content[0]).not.toHaveProperty("annotations");
+  });
+
   it("an error result with parts keeps them, with isError", () => {
     const failed: ToolResult = { output: "render failed halfway\n[image]", isError: true, content: [{ type: "text", text: "render failed halfway" }, image(PNG)] };
     expect(toMcpResult(failed)).toEqual({
