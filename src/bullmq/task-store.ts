@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import { Redis, type RedisOptions } from "ioredis";
-import { newTask, newTaskId, TASK_PAGE_SIZE, visibleTo, type McpTaskStore } from "../mcp/task-store";
+import { invalidCursor, isUnlistedOwner, newTask, newTaskId, TASK_PAGE_SIZE, visibleTo, type McpTaskStore } from "../mcp/task-store";
 
 export interface RedisTaskStoreOptions {
   /** An ioredis client (it is duplicated for the cancellation channel, and left open by `close()`), or the options to make one. */
@@ -28,15 +28,16 @@ export interface RedisTaskStore extends McpTaskStore {
 
 /*
  * One hash per task ({prefix}:task:{id}: task JSON, owner, result JSON), expiring with the
- * task's TTL; one sorted set per owner listing its tasks by creation; one channel on which a
- * cancellation is announced to every instance. A status changes in a script, so that two
- * instances never both finish one task (a cancel and a result racing each other).
+ * task's TTL; one sorted set per owner listing its tasks by creation (none for an unlisted
+ * owner); one channel on which a cancellation is announced to every instance. A status
+ * changes in a script, so that two instances never both finish one task (a cancel and a
+ * result racing each other).
  */
 const CHANGE_STATUS = `
 local raw = redis.call('HGET', KEYS[1], 'task')
 if not raw then return 0 end
 local owner = redis.call('HGET', KEYS[1], 'owner')
-if ARGV[1] ~= '' and owner ~= '' and owner ~= ARGV[1] then return 0 end
+if ARGV[1] ~= '' and owner ~= ARGV[1] then return 0 end
 local task = cjson.decode(raw)
 if task.status == 'completed' or task.status == 'failed' or task.status == 'cancelled' then return task.status end
 task.status = ARGV[2]
@@ -157,11 +158,14 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
     async createTask(params: CreateTaskOptions, _requestId: RequestId, _request: Request, owner?: string): Promise<Task> {
       const task = newTask(newTaskId(), params);
       const key = taskKey(task.taskId);
+      // Nobody lists an unlisted owner's tasks: a list of them would only grow.
+      const listed = !isUnlistedOwner(owner);
       // Creation order, even for tasks created in the same millisecond.
-      const order = await redis.incr(`${prefix}:created`);
+      const order = listed ? await redis.incr(`${prefix}:created`) : 0;
       const write = redis.multi().hset(key, "task", JSON.stringify(task), "owner", owner ?? "");
       if (task.ttl !== null) write.pexpire(key, task.ttl);
-      await write.zadd(listKey(owner), order, task.taskId).exec();
+      if (listed) write.zadd(listKey(owner), order, task.taskId);
+      await write.exec();
       return task;
     },
     async getTask(taskId: string, owner?: string): Promise<Task | null> {
@@ -183,7 +187,7 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
     async listTasks(cursor?: string, owner?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
       const list = listKey(owner);
       const start = cursor === undefined ? 0 : await redis.zrank(list, cursor).then((rank) => (rank === null ? -1 : rank + 1));
-      if (start === -1) throw new Error(`Invalid cursor ${JSON.stringify(cursor)}: list again without one.`);
+      if (start === -1) throw invalidCursor(cursor!);
       const ids = await redis.zrange(list, start, start + TASK_PAGE_SIZE - 1);
       const raws = ids.length === 0 ? [] : await Promise.all(ids.map(async (taskId) => (await readRaw(taskId))?.[0] ?? null));
       // Expired tasks leave their ids behind in the list: they go now.

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
 import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+import { unlistedOwner } from "./task-store";
 import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
 
 /** Hosts a local server answers to by default (any port). */
@@ -74,7 +75,9 @@ export interface McpHttpHandler {
  * fresh random `Mcp-Session-Id`, which clients send back; nothing is stored for it. A
  * `notifications/cancelled` aborts the matching call running in this process, matched by
  * request id, session and `Authorization`, so a client can cancel its own calls only. A
- * client that closes the connection aborts its calls.
+ * client that closes the connection aborts its calls. Tasks are likewise the session's, under
+ * its `Authorization`; a request without a session reaches a task by its id only, and
+ * `tasks/list` lists it none.
  *
  * Mounting: call it from any Node HTTP framework with the raw `IncomingMessage` and
  * `ServerResponse`. If a body parser already read the JSON body, pass it as `parsedBody`
@@ -167,8 +170,9 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
         ...(state !== undefined ? { state } : {}),
         track: (requestId, controller) => calls.add(client, requestId, controller),
         tasks,
-        // A client's tasks are those of its session under its credentials, on whichever instance it lands.
-        owner: client ?? clientKey(req, ""),
+        // A client's tasks are those of its session under its credentials, on whichever instance it lands;
+        // without a session, nothing tells it from the others with its credentials: it reaches a task by its id only.
+        owner: client ?? unlistedOwner(credentialsOf(req)),
         trackTask: running.track,
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.jsonResponse ?? false });
@@ -382,7 +386,12 @@ function sessionOf(req: IncomingMessage): string | undefined {
 
 /** Whose call it is: the session (a random id no other client knows) under the credentials that opened it. */
 function clientKey(req: IncomingMessage, session: string): string {
-  return `${session}\u0000${digest(req.headers.authorization ?? "").toString("hex")}`;
+  return `${session}\u0000${credentialsOf(req)}`;
+}
+
+/** The request's credentials, as a digest of its `Authorization` (the same for every request without one). */
+function credentialsOf(req: IncomingMessage): string {
+  return digest(req.headers.authorization ?? "").toString("hex");
 }
 
 /**

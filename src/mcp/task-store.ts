@@ -6,8 +6,11 @@ import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk
  * Where an MCP server keeps its tasks: the official SDK's `TaskStore` (the SDK answers
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` from it), plus a way for the
  * instance running a task to hear that it was cancelled, whichever instance took the cancel.
- * The last argument of every method (the SDK's `sessionId`) is the task's owner: a task
- * created with one is not found under another; without one, nothing is restricted.
+ * The last argument of every method (the SDK's `sessionId`) is the task's owner: a task is
+ * found under the owner it was created with only (one created without an owner is not found
+ * under any); a caller without one (a queue worker, the one client of a stdio server) finds
+ * every task. `listTasks` lists the tasks created with exactly its owner; `tasks/list` never
+ * asks it for an `unlistedOwner`'s, so a store need not index those.
  */
 export interface McpTaskStore extends TaskStore {
   /**
@@ -40,6 +43,11 @@ export function newTaskId(): string {
 export function newTask(taskId: string, params: CreateTaskOptions): Task {
   const now = new Date().toISOString();
   return { taskId, status: "working", ttl: params.ttl ?? null, createdAt: now, lastUpdatedAt: now, pollInterval: params.pollInterval ?? 1_000 };
+}
+
+/** What `tasks/list` with a cursor that no page of the list ends with is answered. */
+export function invalidCursor(cursor: string): Error {
+  return new Error(`Invalid cursor ${JSON.stringify(cursor)}: list again without one.`);
 }
 
 /** Tasks a page of `tasks/list` holds. */
@@ -116,7 +124,7 @@ export function inMemoryTaskStore(): McpTaskStore & { readonly size: number } {
     async listTasks(cursor?: string, owner?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
       const ids = [...tasks.keys()].filter((taskId) => tasks.get(taskId)!.owner === owner);
       const start = cursor === undefined ? 0 : ids.indexOf(cursor) + 1;
-      if (start === 0 && cursor !== undefined) throw new Error(`Invalid cursor ${JSON.stringify(cursor)}: list again without one.`);
+      if (start === 0 && cursor !== undefined) throw invalidCursor(cursor);
       const page = ids.slice(start, start + TASK_PAGE_SIZE);
       const more = start + TASK_PAGE_SIZE < ids.length;
       return { tasks: page.map((taskId) => ({ ...tasks.get(taskId)!.task })), ...(more ? { nextCursor: page[page.length - 1]! } : {}) };
@@ -133,7 +141,24 @@ export function inMemoryTaskStore(): McpTaskStore & { readonly size: number } {
   };
 }
 
-/** Whether a task of `taskOwner` is found by a caller of `caller`: tasks without an owner by everyone, callers without one (stdio, in-process) everything. */
+/** Whether a task of `taskOwner` is found by a caller of `caller`: by its owner only, and by callers without one (a worker, a stdio server) all. */
 export function visibleTo(taskOwner: string | undefined, caller: string | undefined): boolean {
-  return taskOwner === undefined || caller === undefined || taskOwner === caller;
+  return caller === undefined || taskOwner === caller;
+}
+
+/** Starts an unlisted owner; the owners of sessions never do (session ids are visible ASCII). */
+const UNLISTED = "\u0000";
+
+/**
+ * The owner of the tasks of a client that nothing tells apart from the others with the same
+ * credentials (an HTTP request without a session). Such a task is reached by its id, which
+ * only its creator was told, and `tasks/list` shows it to nobody: every such client would see
+ * the others' tasks.
+ */
+export function unlistedOwner(credentials: string): string {
+  return `${UNLISTED}${credentials}`;
+}
+
+export function isUnlistedOwner(owner: string | undefined): boolean {
+  return owner?.startsWith(UNLISTED) === true;
 }

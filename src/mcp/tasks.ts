@@ -1,7 +1,7 @@
 import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import { ErrorCode, McpError, type Request, type RequestId, type Result, type Task } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolContext, ToolResult } from "../types";
-import { inMemoryTaskStore, isTerminalStatus, type McpTaskStore } from "./task-store";
+import { inMemoryTaskStore, invalidCursor, isTerminalStatus, isUnlistedOwner, type McpTaskStore } from "./task-store";
 
 /** How an MCP server runs the tools marked `task: true` as MCP tasks. */
 export interface McpTaskOptions {
@@ -48,8 +48,9 @@ export function taskTtl(requested: number | undefined, options: Required<McpTask
 
 /**
  * The store as one client's calls see it: every task bound to `owner` (the HTTP client's
- * session and credentials), whatever the transport says; and a cancelled task's result asked
- * for is an error that says so, rather than the store's "no result".
+ * session and credentials), whatever the transport says; an unlisted owner is listed no task;
+ * and a cancelled task's result asked for is an error that says so, rather than the store's
+ * "no result".
  */
 export function storeFor(store: McpTaskStore, owner: string | undefined): McpTaskStore {
   const as = (given: string | undefined) => owner ?? given;
@@ -63,7 +64,11 @@ export function storeFor(store: McpTaskStore, owner: string | undefined): McpTas
       return store.getTaskResult(taskId, as(session));
     },
     updateTaskStatus: (taskId: string, status: Task["status"], message?: string, session?: string) => store.updateTaskStatus(taskId, status, message, as(session)),
-    listTasks: (cursor?: string, session?: string) => store.listTasks(cursor, as(session)),
+    listTasks: async (cursor?: string, session?: string) => {
+      if (!isUnlistedOwner(as(session))) return store.listTasks(cursor, as(session));
+      if (cursor !== undefined) throw invalidCursor(cursor);
+      return { tasks: [] };
+    },
     ...(store.watchCancellation !== undefined ? { watchCancellation: store.watchCancellation.bind(store) } : {}),
     ...(store.holdLease !== undefined ? { holdLease: store.holdLease.bind(store) } : {}),
   };

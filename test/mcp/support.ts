@@ -22,6 +22,14 @@ export async function connectHttp(url: string, headers: Record<string, string> =
   return client;
 }
 
+/** A fetch that hides the `Mcp-Session-Id` the server hands out: an SDK client given it never sends one, as a stateless client. */
+export const withoutSessionId: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const headers = new Headers(response.headers);
+  headers.delete("mcp-session-id");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+};
+
 /** Waits (polling, not timing) until `probe` returns a value that is not undefined. */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
