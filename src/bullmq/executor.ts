@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import type { EventEmitter } from "node:events";
 import { Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
@@ -18,6 +19,7 @@ import {
   type RedisConnection,
 } from "./connection";
 import { CALL_JOB, jobIdOf, resultOfJob, sentContext, type CallJobData } from "./job";
+import { signCallJob, signingKeyOf, type SigningKey } from "./signing";
 
 export interface QueueExecutorOptions {
   /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis client. */
@@ -33,6 +35,14 @@ export interface QueueExecutorOptions {
    * same call id in that time gets the same result without running again.
    */
   keepResultsFor?: number;
+  /**
+   * A secret shared with the workers (a string or Buffer of at least 32 bytes): every job is
+   * signed with it (HMAC-SHA256 over the tool, arguments, ctx data and deadline, bound to the
+   * job's id and queue), and a worker given the key runs no job it did not sign. Without it,
+   * anyone who can write to Redis can have the workers run any tool with any arguments and
+   * `ctx.state`, past visibility, authorization and approval.
+   */
+  signingKey?: SigningKey;
 }
 
 /** An executor that sends calls to a BullMQ queue; `close()` ends its Redis connections. */
@@ -49,16 +59,21 @@ export interface QueueExecutor extends ToolExecutor {
  */
 export function queueExecutor(options: QueueExecutorOptions): QueueExecutor {
   checkQueueOptions("queueExecutor", options);
-  return new BullQueueExecutor(options);
+  const { signingKey } = options;
+  if (Array.isArray(signingKey)) throw new TypeError("queueExecutor: signingKey is one key, the one calls are signed with (workers may accept several while keys are rotated).");
+  // Checked before any connection is made: a bad key leaves nothing open.
+  return new BullQueueExecutor(options, signingKey === undefined ? undefined : signingKeyOf("queueExecutor", signingKey));
 }
 
 class BullQueueExecutor implements QueueExecutor {
   readonly #connection: RedisConnection;
   readonly #queue: Queue;
+  readonly #prefix: string;
   readonly #events: QueueEvents;
   readonly #channel: string;
   readonly #connectTimeoutMs: number;
   readonly #keepFor: number;
+  readonly #signingKey: KeyObject | undefined;
   readonly #ready: Promise<unknown>;
   #publisher: Redis | undefined;
   #lastError: unknown;
@@ -67,9 +82,11 @@ class BullQueueExecutor implements QueueExecutor {
   /** Calls waiting for their job: each is answered when the executor closes. */
   readonly #waiting = new Set<(result: ToolResult) => void>();
 
-  constructor(options: QueueExecutorOptions) {
+  constructor(options: QueueExecutorOptions, signingKey: KeyObject | undefined) {
     const { connection, queueName, prefix = DEFAULT_PREFIX } = options;
     this.#connection = connection;
+    this.#prefix = prefix;
+    this.#signingKey = signingKey;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.#keepFor = options.keepResultsFor ?? 3_600;
     // No offline queue for jobs: a call made while Redis is away fails now instead of running whenever it returns.
@@ -147,7 +164,9 @@ class BullQueueExecutor implements QueueExecutor {
   /** Adds the call's job (or finds the one its call id already made); its result if it is already finished. */
   async #send(jobId: string, data: CallJobData): Promise<ToolResult | undefined> {
     const removeAfter = { age: this.#keepFor };
-    await this.#queue.add(CALL_JOB, data, { jobId, attempts: 1, removeOnComplete: removeAfter, removeOnFail: removeAfter });
+    const key = this.#signingKey;
+    const sent = key === undefined ? data : signCallJob(data, { prefix: this.#prefix, queueName: this.#queue.name, jobId }, key);
+    await this.#queue.add(CALL_JOB, sent, { jobId, attempts: 1, removeOnComplete: removeAfter, removeOnFail: removeAfter });
     // A job of the same id may have finished before this call listened: its result is there to
     // read. The state first: a job read before it finished would have no result yet.
     const state = await this.#queue.getJobState(jobId);

@@ -5,4 +5,5 @@
 export { queueExecutor, type QueueExecutor, type QueueExecutorOptions } from "./executor";
 export { startToolWorker, type ToolWorker, type ToolWorkerOptions } from "./worker";
 export type { RedisConnection } from "./connection";
+export type { SigningKey } from "./signing";
 export { DEFAULT_TASK_LEASE, redisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from "./task-store";

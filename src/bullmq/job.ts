@@ -107,7 +107,8 @@ export function resultOfJob(tool: string, value: unknown): ToolResult {
   return carryingThrown(parsed.result, error);
 }
 
-function parseJson(text: string): unknown {
+/** `text` parsed, or `undefined` if it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

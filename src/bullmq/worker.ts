@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { Worker, type Job } from "bullmq";
 import { Toolkit, reportedHere, runCallHere } from "../toolkit";
 import { isTerminalStatus, type McpTaskStore } from "../mcp/task-store";
@@ -18,6 +19,7 @@ import {
   type RedisConnection,
 } from "./connection";
 import { CALL_JOB, jobResultOf, readCallJob, type CallJobData, type CallJobResult } from "./job";
+import { openCallJob, refusedJob, signingKeysOf, type JobPlace, type SigningKey } from "./signing";
 
 export interface ToolWorkerOptions {
   /** Where Redis is: ioredis options (`{ host, port }`) or an ioredis client. */
@@ -44,6 +46,14 @@ export interface ToolWorkerOptions {
    * task is cancelled: the task lives on when the server instance that took it dies.
    */
   tasks?: McpTaskStore;
+  /**
+   * The queue executors' `signingKey` (or several, while keys are rotated: the new one and the
+   * old). Given it, the worker runs only jobs signed with one of them for the very job and
+   * queue they are in; any other job is answered `execution_failed` and nothing is run.
+   * Without it, the worker runs every call job it is given, signed or not: whoever can write
+   * to Redis can have it run any tool with any arguments and `ctx.state`.
+   */
+  signingKey?: SigningKey | readonly SigningKey[];
 }
 
 /** A running worker: `close()` lets the calls it runs finish, then ends its connections. */
@@ -68,11 +78,13 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   const { tasks } = options;
   if (tasks !== undefined && (typeof tasks !== "object" || tasks === null || typeof tasks.storeTaskResult !== "function"))
     throw new TypeError("startToolWorker: tasks must be the MCP servers' task store, e.g. redisTaskStore({ connection }) with their prefix.");
+  const keys = options.signingKey === undefined ? undefined : signingKeysOf("startToolWorker", options.signingKey);
   const lockDuration = options.lockDuration ?? 30_000;
   const handovers = new Handovers();
+  const opening: JobOpening = { prefix, queueName, keys };
   let closed = false;
   const isClosed = () => closed;
-  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, signal, tasks, handovers), {
+  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, opening, signal, tasks, handovers), {
     connection: bullConnection(connection, { maxRetriesPerRequest: null }, isClosed),
     prefix,
     concurrency,
@@ -110,12 +122,31 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   };
 }
 
+/** What a worker reads its jobs with: where it takes them from, and the keys their signatures must be made with (none: read as they are). */
+interface JobOpening {
+  prefix: string;
+  queueName: string;
+  keys: KeyObject[] | undefined;
+}
+
 /** One call job: its result, which BullMQ keeps as the job's return value. */
-async function runJob(toolkit: Toolkit, job: Job, signal: AbortSignal | undefined, tasks: McpTaskStore | undefined, handovers: Handovers): Promise<CallJobResult> {
-  const data = readCallJob(job.data);
-  if (job.name !== CALL_JOB || data === undefined) {
-    return jobResultOf(errorResult("execution_failed", `Job ${job.id ?? ""} is not a toolnexus call: this queue is for toolnexus tool calls only.`));
-  }
+async function runJob(
+  toolkit: Toolkit,
+  job: Job,
+  opening: JobOpening,
+  signal: AbortSignal | undefined,
+  tasks: McpTaskStore | undefined,
+  handovers: Handovers,
+): Promise<CallJobResult> {
+  const jobId = job.id ?? "";
+  const notACall = () => jobResultOf(errorResult("execution_failed", `Job ${jobId} is not a toolnexus call: this queue is for toolnexus tool calls only.`));
+  if (job.name !== CALL_JOB) return notACall();
+  // Before anything of the call is read: a refused job learns nothing of this worker's tools or tasks.
+  const place: JobPlace = { prefix: opening.prefix, queueName: opening.queueName, jobId };
+  const opened = openCallJob(job.data, place, opening.keys);
+  if ("refused" in opened) return jobResultOf(refusedJob(jobId, opened.refused));
+  const data = readCallJob(opened.data);
+  if (data === undefined) return notACall();
   const taskId = data.ctx.taskId;
   const result = taskId === undefined || tasks === undefined ? await runCall(toolkit, data, job, signal) : await runTaskCall(toolkit, data, job, signal, tasks, taskId, handovers);
   return jobResultOf(result);
