@@ -71,13 +71,21 @@ function outcome(watched: WatchedCall | undefined, result: ToolResult): ToolResu
   return watched === undefined ? result : watched.done(result);
 }
 
-/** The timeout result of a call that returned after its deadline (it blocked the event loop), or `undefined`. */
-function overran(toolName: string, timeout: number | undefined, now: () => number, started: number, ctx: CallContext): ToolResult | undefined {
+/**
+ * The timeout result of a call that returned after its deadline, or `undefined`. `waited`: the
+ * body handed back its promise in time, so what kept the event loop from ending the call at its
+ * deadline may not have been the body (other calls of its batch, other work): the text says only
+ * when its result came.
+ */
+function overran(toolName: string, timeout: number | undefined, now: () => number, started: number, ctx: CallContext, waited = false): ToolResult | undefined {
   if (timeout === undefined) return undefined;
   const took = now() - started;
   if (took <= timeout) return undefined;
   const tookMs = Math.round(took);
-  const message = `Tool "${toolName}" timed out after ${timeout} ms (it took ${tookMs} ms and kept the process busy, so it could not be stopped sooner)`;
+  const why = waited
+    ? `its result came after ${tookMs} ms, while the process was too busy to end the call sooner`
+    : `it took ${tookMs} ms and kept the process busy, so it could not be stopped sooner`;
+  const message = `Tool "${toolName}" timed out after ${timeout} ms (${why})`;
   ctx.end(new DOMException(message, "TimeoutError"));
   return errorResult("timeout", message, { timeoutMs: timeout, tookMs });
 }
@@ -121,19 +129,22 @@ class WatchedCall {
     return new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
       const { toolName, timeout, now, started, ctx } = this;
+      let waited = false;
       if (timeout !== undefined) {
         const onTimeout = () => {
           const result = timeoutResult(toolName, timeout);
           ctx.end(new DOMException(result.output, "TimeoutError"));
           this.#finish(result);
         };
-        this.#timer = setTimeout(onTimeout, Math.max(0, timeout - (now() - started)));
+        const handedBackAfter = now() - started;
+        waited = handedBackAfter <= timeout;
+        this.#timer = setTimeout(onTimeout, Math.max(0, timeout - handedBackAfter));
       }
       // The prototype's `then`, not the value's own: a promise carrying its own `then` must not answer for us.
       PROMISE_THEN.call(
         Promise.resolve(value),
-        (settled: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx) ?? toToolResult(settled)),
-        (thrown: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx) ?? failedWith(thrown)),
+        (settled: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx, waited) ?? toToolResult(settled)),
+        (thrown: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx, waited) ?? failedWith(thrown)),
       );
     });
   }

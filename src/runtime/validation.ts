@@ -8,6 +8,7 @@ import { knowFormatsOf } from "./formats";
 import { linearPattern, testLinear } from "./linear-regexp";
 import { unsafeValues, withoutValuesAt } from "./refused-values";
 import { cutText, MAX_ECHOED_PATH } from "./result";
+import { lengthKeywords } from "./string-length";
 
 /** How a tool's `pattern`s may run: on RE2 only (the default), or on JavaScript's backtracking engine where RE2 cannot. */
 export interface PatternOptions {
@@ -68,6 +69,8 @@ function ajv(backtracking = false): Ajv {
       ownProperties: true,
       code: { regExp: linearEngineFor(backtracking) },
     });
+    // String lengths decided by `.length` where it can: a huge string is refused without being walked.
+    for (const definition of lengthKeywords()) instance.removeKeyword(definition.keyword as string).addKeyword(definition);
     sharedAjv.set(backtracking, instance);
   }
   return instance;
@@ -126,13 +129,14 @@ export function compileCheck(schema: JSONSchemaObject, options: PatternOptions =
 }
 
 /**
- * Patterns run last, on strings already known to be short enough: a schema with patterns is
- * checked first without them (types, enums, lengths, with every patterned string capped at its
- * `maxLength` or `PATTERN_INPUT_LIMIT`), and only then in full.
+ * Patterns and formats run last, on strings already known to be short enough: a schema with
+ * patterns, or with formats on strings of bounded length, is checked first without them (types,
+ * enums, lengths, with every patterned string capped at its `maxLength` or
+ * `PATTERN_INPUT_LIMIT`), and only then in full.
  */
 function compilePhases(schema: JSONSchemaObject, options: PatternOptions): ValidateFunction[] {
   const full = compileSchema(schema, options);
-  const bounded = withoutPatterns(schema);
+  const bounded = withoutScans(schema);
   return bounded === schema ? [full] : [compileSchema(bounded, options), full];
 }
 
@@ -150,20 +154,24 @@ export function compileSchema(schema: JSONSchemaObject, options: PatternOptions 
   return validate;
 }
 
-/**
- * `schema` with every `pattern` replaced by the length it may be run on, and every
- * `patternProperties` by a bound on key lengths (with the `additionalProperties` that depends
- * on it): the same schema itself when it has no patterns.
- */
 /** Marks a `maxLength` that only bounds a pattern's input, so its error can say so. */
 const PATTERN_LIMIT_MARK = "x-toolnexus-pattern-input-limit";
 
-export function withoutPatterns(schema: JSONSchemaObject): JSONSchemaObject {
+/**
+ * `schema` without the checks that read a whole string: every `pattern` replaced by the length
+ * it may be run on, every `patternProperties` by a bound on key lengths (with the
+ * `additionalProperties` that depends on it), and every `format` of a string whose length is
+ * bounded left out (a string refused for its length is never read by a format). The same
+ * schema itself when it has none of these.
+ */
+export function withoutScans(schema: JSONSchemaObject): JSONSchemaObject {
   return mapSubschemas(schema, (node) => {
     if (!isSchemaObject(node)) return node;
     const { pattern, patternProperties, ...rest } = node;
-    if (typeof pattern !== "string" && patternProperties === undefined) return node;
+    const boundedFormat = typeof rest.format === "string" && (typeof rest.maxLength === "number" || typeof pattern === "string");
+    if (typeof pattern !== "string" && patternProperties === undefined && !boundedFormat) return node;
     const bounded: JSONSchemaObject = rest;
+    if (boundedFormat) delete bounded.format;
     if (typeof pattern !== "string" && pattern !== undefined) bounded.pattern = pattern;
     else if (typeof pattern === "string" && typeof rest.maxLength !== "number") Object.assign(bounded, { maxLength: PATTERN_INPUT_LIMIT, [PATTERN_LIMIT_MARK]: true });
     if (patternProperties !== undefined) {
