@@ -99,7 +99,7 @@ class WatchedCall {
   ) {
     if (signal !== undefined) {
       this.#unsubscribe = onAbort(signal, () => {
-        ctx.end(signal.reason);
+        ctx.end(reasonOf(signal));
         this.#finish(abortedResult(toolName, signal));
       });
     }
@@ -210,11 +210,15 @@ export function timeoutResult(toolName: string, timeoutMs: number): ToolResult {
 
 /** The `aborted` result of a call whose `signal` aborted, with the reason when it can be read. */
 export function abortedResult(toolName: string, signal: AbortSignal): ToolResult {
-  let reason = "";
+  const reason = reasonOf(signal);
+  return errorResult("aborted", `Tool "${toolName}" was aborted${reason === undefined ? "" : `: ${errorMessage(reason)}`}`);
+}
+
+/** Why `signal` aborted; `undefined` when it says nothing or its `reason` cannot be read (a signal-like object's getter that throws still aborted the call). */
+function reasonOf(signal: AbortSignal): unknown {
   try {
-    if (signal.reason !== undefined) reason = `: ${errorMessage(signal.reason)}`;
+    return signal.reason;
   } catch {
-    // A signal whose `reason` cannot be read still aborted the call.
+    return undefined;
   }
-  return errorResult("aborted", `Tool "${toolName}" was aborted${reason}`);
 }

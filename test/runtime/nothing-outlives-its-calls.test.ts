@@ -74,6 +74,26 @@ describe("a signal-like object toolnexus cannot fully use", () => {
     }
     expect(added.length).toBeGreaterThan(0);
   });
+
+  it("whose reason cannot be read ends every waiting call when it aborts, not at their deadlines", async () => {
+    const listeners: Array<() => void> = [];
+    const signal = {
+      aborted: false,
+      addEventListener: (_type: string, listener: () => void) => listeners.push(listener),
+      removeEventListener: () => {},
+      get reason(): unknown {
+        throw new Error("no reason here");
+      },
+    };
+    const pending = Object.values(TOOLKITS).flatMap((toolkit) => startCalls(toolkit, "hangs", 100, { signal: signal as unknown as AbortSignal, timeout: 20_000 }));
+    await turn();
+    signal.aborted = true;
+    for (const listener of listeners) listener();
+
+    const results = await Promise.all(pending);
+    expect(kindsOf(results)).toEqual({ aborted: 300 });
+    expect(new Set(results.map((result) => result.output))).toEqual(new Set(['Tool "work" was aborted']));
+  });
 });
 
 describe("1,000 concurrent timed calls", () => {
