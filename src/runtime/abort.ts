@@ -5,41 +5,59 @@
  * takes the listener off the signal: a caller's signal outlives its calls with nothing of
  * toolnexus on it (Node keeps a timeout or composite signal with a listener alive until it aborts).
  */
-interface FanOut {
-  readonly callbacks: Set<() => void>;
-  readonly listener: () => void;
-}
-
-const waiting = new WeakMap<AbortSignal, FanOut>();
+const fanOuts = new WeakMap<AbortSignal, FanOut>();
 
 /** Calls `callback` once when `signal` aborts; returns the way to stop waiting. May throw for a signal-like object that cannot be listened to. */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
-  const fanOut = waiting.get(signal) ?? listenTo(signal);
-  fanOut.callbacks.add(callback);
-  return () => {
-    if (!fanOut.callbacks.delete(callback) || fanOut.callbacks.size > 0) return;
-    if (waiting.get(signal) === fanOut) waiting.delete(signal);
-    stopListening(signal, fanOut.listener);
+  const known = fanOuts.get(signal);
+  if (known !== undefined) return known.join(callback);
+  const fanOut = new FanOut(signal);
+  const leave = fanOut.join(callback);
+  fanOuts.set(signal, fanOut);
+  return leave;
+}
+
+/** Whether `signal` was listened to before (so it can be) and has not aborted since. */
+export function listenedBefore(signal: AbortSignal): boolean {
+  return fanOuts.has(signal);
+}
+
+/** The calls waiting on one signal; listening to it only while there are some. Kept with the signal, so a signal used call after call makes one. */
+class FanOut {
+  readonly #callbacks = new Set<() => void>();
+  #listening = false;
+
+  constructor(private readonly signal: AbortSignal) {}
+
+  join(callback: () => void): () => void {
+    if (!this.#listening) {
+      this.signal.addEventListener("abort", this.#aborted, { once: true });
+      this.#listening = true;
+    }
+    this.#callbacks.add(callback);
+    return () => this.#leave(callback);
+  }
+
+  #leave(callback: () => void): void {
+    if (!this.#callbacks.delete(callback) || this.#callbacks.size > 0 || !this.#listening) return;
+    // A signal-like object that cannot let go of the listener keeps it, and it still fans out.
+    this.#listening = !stopListening(this.signal, this.#aborted);
+  }
+
+  readonly #aborted = () => {
+    // A signal aborts once: its fan-out, and the waiters that never left it, go with it.
+    fanOuts.delete(this.signal);
+    this.#listening = false;
+    for (const waiter of this.#callbacks) waiter();
   };
 }
 
-function listenTo(signal: AbortSignal): FanOut {
-  const callbacks = new Set<() => void>();
-  const listener = () => {
-    waiting.delete(signal);
-    for (const waiter of callbacks) waiter();
-  };
-  signal.addEventListener("abort", listener, { once: true });
-  const fanOut = { callbacks, listener };
-  waiting.set(signal, fanOut);
-  return fanOut;
-}
-
-/** A signal-like object that cannot let go of its listener keeps it: the call still settles. */
-function stopListening(signal: AbortSignal, listener: () => void): void {
+/** Whether `listener` is off `signal` now. */
+function stopListening(signal: AbortSignal, listener: () => void): boolean {
   try {
     signal.removeEventListener("abort", listener);
+    return true;
   } catch {
-    // Nothing more can be done for such a signal; its listener calls no one now.
+    return false;
   }
 }
