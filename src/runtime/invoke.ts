@@ -1,5 +1,5 @@
 import type { ToolCallContext, ToolContext, ToolResult } from "../types";
-import { onAbort } from "./abort";
+import { listenedBefore, onAbort } from "./abort";
 import { clockFor, preciseNow } from "./call-clock";
 import { errorMessage, errorResult, failedWith, toToolResult } from "./result";
 
@@ -49,8 +49,11 @@ export function invokeWithLimits<Args>(
   try {
     callCtx = new CallContext(ctx);
     // Listening before the body runs: a host's signal-like object that cannot be listened to
-    // (or a context whose getters throw) stops the call before it starts.
-    if (outerSignal !== undefined) watched = new WatchedCall(toolName, timeout, now, started, callCtx, outerSignal);
+    // (or a context whose getters throw) stops the call before it starts. A signal listened to
+    // before is listened to once the body returns a promise: until the body returns, only the
+    // body itself can abort it, and that is seen when it returns. A synchronous tool called with
+    // the same signal call after call then never adds and removes a listener.
+    if (outerSignal !== undefined && !listenedBefore(outerSignal)) watched = new WatchedCall(toolName, timeout, now, started, callCtx, outerSignal);
   } catch (thrown) {
     return Promise.resolve(errorResult("execution_failed", `Tool "${toolName}" was not run: ${errorMessage(thrown)}`));
   }
@@ -59,16 +62,31 @@ export function invokeWithLimits<Args>(
   try {
     value = body(args, callCtx);
     // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
-    if (!isThenable(value)) return Promise.resolve(outcome(watched, overran(toolName, timeout, now, started, callCtx) ?? toToolResult(value)));
+    if (!isThenable(value))
+      return Promise.resolve(abortedWhileRunning(toolName, watched, outerSignal, callCtx) ?? overran(toolName, timeout, now, started, callCtx) ?? toToolResult(value));
   } catch (thrown) {
-    return Promise.resolve(outcome(watched, overran(toolName, timeout, now, started, callCtx) ?? failedWith(thrown)));
+    return Promise.resolve(abortedWhileRunning(toolName, watched, outerSignal, callCtx) ?? overran(toolName, timeout, now, started, callCtx) ?? failedWith(thrown));
   }
-  return (watched ?? new WatchedCall(toolName, timeout, now, started, callCtx)).settle(value);
+  if (watched !== undefined) return watched.settle(value);
+  try {
+    return new WatchedCall(toolName, timeout, now, started, callCtx, outerSignal).settle(value);
+  } catch (thrown) {
+    // A signal-like object listened to before that refuses now: the call ends here, and the body's outcome is discarded.
+    callCtx.end(thrown);
+    PROMISE_THEN.call(Promise.resolve(value), undefined, () => {});
+    return Promise.resolve(errorResult("execution_failed", `Tool "${toolName}" was stopped: its signal cannot be listened to: ${errorMessage(thrown)}`));
+  }
 }
 
-/** A body that returned synchronously: its result, unless an abort came first. */
-function outcome(watched: WatchedCall | undefined, result: ToolResult): ToolResult {
-  return watched === undefined ? result : watched.done(result);
+/**
+ * For a body that returned synchronously: the `aborted` result when the caller's signal
+ * aborted while it ran, else `undefined`. Leaves the signal either way.
+ */
+function abortedWhileRunning(toolName: string, watched: WatchedCall | undefined, outerSignal: AbortSignal | undefined, ctx: CallContext): ToolResult | undefined {
+  if (watched !== undefined) return watched.leave();
+  if (outerSignal === undefined || !outerSignal.aborted) return undefined;
+  ctx.end(reasonOf(outerSignal));
+  return abortedResult(toolName, outerSignal);
 }
 
 /**
@@ -106,17 +124,20 @@ class WatchedCall {
     signal?: AbortSignal,
   ) {
     if (signal !== undefined) {
-      this.#unsubscribe = onAbort(signal, () => {
-        ctx.end(signal.reason);
+      const aborted = () => {
+        ctx.end(reasonOf(signal));
         this.#finish(abortedResult(toolName, signal));
-      });
+      };
+      this.#unsubscribe = onAbort(signal, aborted);
+      // Listened to once the body returned: the body may have aborted it meanwhile.
+      if (signal.aborted) aborted();
     }
   }
 
-  /** The body returned `result` synchronously. */
-  done(result: ToolResult): ToolResult {
+  /** Stops listening; the result of an abort that came first, if one did. */
+  leave(): ToolResult | undefined {
     this.#unsubscribe?.();
-    return this.#early ?? result;
+    return this.#early;
   }
 
   /** The body returned a thenable: the first of its outcome, the deadline and an abort. */
@@ -124,7 +145,7 @@ class WatchedCall {
     if (this.#early !== undefined) {
       // Ended (aborted) while the body was still synchronous: its outcome is discarded, and a later rejection must not go unhandled.
       PROMISE_THEN.call(Promise.resolve(value), undefined, () => {});
-      return Promise.resolve(this.done(this.#early));
+      return Promise.resolve(this.leave()!);
     }
     return new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
@@ -221,11 +242,15 @@ export function timeoutResult(toolName: string, timeoutMs: number): ToolResult {
 
 /** The `aborted` result of a call whose `signal` aborted, with the reason when it can be read. */
 export function abortedResult(toolName: string, signal: AbortSignal): ToolResult {
-  let reason = "";
+  const reason = reasonOf(signal);
+  return errorResult("aborted", `Tool "${toolName}" was aborted${reason === undefined ? "" : `: ${errorMessage(reason)}`}`);
+}
+
+/** Why `signal` aborted; `undefined` when it says nothing or its `reason` cannot be read (a signal-like object's getter that throws still aborted the call). */
+function reasonOf(signal: AbortSignal): unknown {
   try {
-    if (signal.reason !== undefined) reason = `: ${errorMessage(signal.reason)}`;
+    return signal.reason;
   } catch {
-    // A signal whose `reason` cannot be read still aborted the call.
+    return undefined;
   }
-  return errorResult("aborted", `Tool "${toolName}" was aborted${reason}`);
 }

@@ -29,6 +29,14 @@ function slowBody(ms: number, value: unknown) {
   return { body, seen };
 }
 
+/** The rejections left unhandled until `stop()`. */
+function collectUnhandled(): { reasons: unknown[]; stop: () => void } {
+  const reasons: unknown[] = [];
+  const onUnhandled = (reason: unknown) => reasons.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  return { reasons, stop: () => process.off("unhandledRejection", onUnhandled) };
+}
+
 describe("invokeWithLimits: timeouts", () => {
   it('ends a call that outlives ctx.timeout with a "timeout" result', async () => {
     const { body } = hangingBody();
@@ -159,6 +167,87 @@ describe("invokeWithLimits: ctx.signal", () => {
     expect(await invoke("search", body, { signal: controller.signal })).toEqual({ output: "done", isError: false });
     controller.abort("later");
     expect(seen.ctx?.signal?.aborted).toBe(false);
+  });
+
+  /** How a call's signal comes: new to toolnexus, or one a call listened to before (a call then listens once its body returns a promise). */
+  const SIGNALS: Array<[string, () => AbortController]> = [
+    ["a signal new to it", () => new AbortController()],
+    [
+      "a signal a call used before",
+      () => {
+        const controller = new AbortController();
+        void invoke("warm", () => "ok", { signal: controller.signal });
+        return controller;
+      },
+    ],
+  ];
+  const RETURNS: Array<[string, (abort: () => void) => unknown]> = [
+    ["returns a value", (abort) => (abort(), "unused")],
+    [
+      "throws",
+      (abort) => {
+        abort();
+        throw new Error("unused");
+      },
+    ],
+    ["returns a promise that rejects later", (abort) => (abort(), sleep(5).then(() => Promise.reject(new Error("unused"))))],
+  ];
+
+  describe.each(SIGNALS)("with %s", (_signal, makeController) => {
+    it.each(RETURNS)("answers aborted, and aborts the tool's own signal, when the body aborts the caller's signal itself and %s", async (_returns, body) => {
+      const controller = makeController();
+      const unhandled = collectUnhandled();
+      try {
+        let own: AbortSignal | undefined;
+        const result = await invoke(
+          "stops",
+          (ctx) =>
+            body(() => {
+              own = ctx.signal;
+              controller.abort("the body stopped the run");
+            }),
+          { signal: controller.signal },
+        );
+        expect(result).toEqual({ output: 'Tool "stops" was aborted: the body stopped the run', isError: true, metadata: { error: "aborted" } });
+        expect(own?.aborted).toBe(true);
+        expect(own?.reason).toBe("the body stopped the run");
+        await sleep(20);
+        expect(unhandled.reasons).toEqual([]);
+      } finally {
+        unhandled.stop();
+      }
+    });
+  });
+
+  it("ends a call whose signal-like object let an earlier call listen but refuses this one, its body's outcome discarded", async () => {
+    let adds = 0;
+    const signal = {
+      aborted: false,
+      addEventListener: () => {
+        if (++adds > 1) throw new Error("no more listeners");
+      },
+      removeEventListener: () => {},
+    } as unknown as AbortSignal;
+    expect(await invoke("t", () => "first", { signal })).toEqual({ output: "first", isError: false });
+
+    const unhandled = collectUnhandled();
+    try {
+      let own: AbortSignal | undefined;
+      const result = await invoke(
+        "t",
+        (ctx) => {
+          own = ctx.signal;
+          return sleep(5).then(() => Promise.reject(new Error("unused")));
+        },
+        { signal },
+      );
+      expect(result).toMatchObject({ output: 'Tool "t" was stopped: its signal cannot be listened to: no more listeners', isError: true, metadata: { error: "execution_failed" } });
+      expect(own?.aborted).toBe(true);
+      await sleep(20);
+      expect(unhandled.reasons).toEqual([]);
+    } finally {
+      unhandled.stop();
+    }
   });
 
   it("gives the tool its own signal, not the caller's, and keeps the rest of ctx", async () => {
