@@ -4,6 +4,7 @@ import {
   isPendingApprovals,
   notApprovedResult,
   readDecision,
+  readHostApproval,
   type ApprovalDecision,
   type ApprovalRequest,
   type PendingApproval,
@@ -141,14 +142,25 @@ interface Entry {
   controlled: boolean;
 }
 
-/** How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred without `approve`), or resumed with a decision. */
-type ApprovalMode = "ask" | "defer" | "approved" | { denied: string | undefined };
+/**
+ * How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred
+ * without `approve`), approved already, or decided already not to run (`answered` gives its
+ * result once visibility and authorization let it through).
+ */
+type ApprovalMode = "ask" | "defer" | "approved" | { answered: (tool: string) => ToolResult };
 
-/** How `execute` treats the approval step (see `Toolkit.execute`). */
+/**
+ * How `execute` treats the approval step (see `Toolkit.execute`). Only the boolean `true`
+ * approves and only `false` denies. Any other `approved` (`"false"`, `1`, `{}`, `null`), options
+ * that are not an object, or options that throw when read refuse the call with a `denied`
+ * result saying why, and the tool does not run: a host's approval that cannot be read as a
+ * decision is not approval (the call fails closed, as when `approve` answers no decision).
+ * Each option is read once. Options left out, `null`, or without `approved`: approval is asked as usual.
+ */
 export interface ExecuteOptions {
   /** A person already decided on this call through the host's framework: `true` approved, `false` denied. */
   approved?: boolean;
-  /** Why it was denied, for the model (with `approved: false`). */
+  /** Why it was denied, for the model (with `approved: false`; only a non-empty string is told). */
   reason?: string;
 }
 
@@ -290,11 +302,12 @@ export class Toolkit {
    *
    * `options.approved` is for hosts whose own framework asked a person about this very call
    * (the AI SDK's and the Agents SDK's tool approvals): `true` runs it without the approval
-   * step, `false` answers `denied` without running it. Visibility, authorization and the other
-   * seams apply as always.
+   * step, `false` answers `denied` without running it, and any other value refuses it (see
+   * `ExecuteOptions`). Visibility, authorization and the other seams apply as always.
    */
-  execute(name: string, args: unknown, ctx?: ToolContext, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const mode: ApprovalMode = options.approved === undefined ? "ask" : options.approved ? "approved" : { denied: options.reason };
+  execute(name: string, args: unknown, ctx?: ToolContext, options?: ExecuteOptions): Promise<ToolResult> {
+    const host = readHostApproval(options);
+    const mode: ApprovalMode = typeof host === "function" ? { answered: host } : host;
     return this.#run(name, args, ctx, undefined, mode, name);
   }
 
@@ -355,7 +368,7 @@ export class Toolkit {
     const { tool } = entry;
     const refused = await this.#authorization(tool, args, ctx);
     if (refused !== undefined) return refused;
-    if (typeof mode === "object") return deniedResult(tool.name, mode.denied);
+    if (typeof mode === "object") return mode.answered(tool.name);
     if (mode !== "approved" && (await this.#needsApproval(tool, args, ctx))) {
       const approve = this.#options.approve;
       if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name, "no approver");
@@ -603,7 +616,7 @@ export class Toolkit {
         // The call as the model sent it, read back the way this toolkit reads the tool's calls.
         // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
         const decode = this.#decoderFor(adapter, approval.tool);
-        results[index] = await this.#run(approval.tool, call.arguments, callCtx, decode, decision.approved ? "approved" : { denied: decision.reason }, call.name);
+        results[index] = await this.#run(approval.tool, call.arguments, callCtx, decode, decision.approved ? "approved" : { answered: (tool) => deniedResult(tool, decision.reason) }, call.name);
       }),
     );
     return this.#reply(adapter, calls, results, waiting);
@@ -710,8 +723,10 @@ function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((
   }
   if (onError === undefined && errorText === "message") return undefined;
   return (name, made, ctx) => {
-    const errorId = crypto.randomUUID();
     const thrown = thrownBy(made);
+    // A failure toolnexus worded from a throw may carry its id already (its text names it): the same id for onError.
+    const carried = thrown === undefined ? undefined : made.metadata?.errorId;
+    const errorId = typeof carried === "string" ? carried : crypto.randomUUID();
     const result: ToolResult = { ...made, metadata: { ...made.metadata, errorId } };
     const failure: ToolFailure = {
       tool: name,

@@ -1,5 +1,6 @@
 import { carryingThrown, errorMessage, errorResult } from "../runtime/result";
 import type { Tool, ToolContext, ToolResult } from "../types";
+import { seamFailure } from "./seam-failure";
 
 /** What the toolkit's `approve` function is asked about: one call, before it runs. */
 export interface ApprovalRequest {
@@ -62,6 +63,41 @@ export function readDecision(decision: unknown): { approved: boolean; reason?: s
   if (typeof decision !== "object" || decision === null || typeof (decision as { approved?: unknown }).approved !== "boolean") return undefined;
   const { approved, reason } = decision as { approved: boolean; reason?: unknown };
   return typeof reason === "string" && reason.trim() !== "" ? { approved, reason } : { approved };
+}
+
+/**
+ * What `execute`'s options say about the approval step: nothing (`"ask"`: options left out,
+ * `null`, or without `approved`), `"approved"` (`approved: true`), or the result of a call
+ * that does not run: denied (`approved: false`, with its `reason` when that is a non-empty
+ * string), or refused because the options say neither (any other `approved`, options that are
+ * no object, or that throw when read). Each option is read once.
+ */
+export function readHostApproval(options: unknown): "ask" | "approved" | ((tool: string) => ToolResult) {
+  if (options === undefined || options === null) return "ask";
+  if (typeof options !== "object") return (tool) => unreadableApproval(tool, `execute's options are not an object (got ${typeName(options)}), so the host's approval could not be read`);
+  try {
+    const { approved } = options as { approved?: unknown };
+    if (approved === undefined) return "ask";
+    if (approved === true) return "approved";
+    if (approved !== false) {
+      return (tool) => unreadableApproval(tool, `the host's approval is neither true nor false (got ${typeName(approved)}); only true approves it and only false denies it`);
+    }
+    const { reason } = options as { reason?: unknown };
+    const told = typeof reason === "string" && reason.trim() !== "" ? reason : undefined;
+    return (tool) => deniedResult(tool, told);
+  } catch (thrown) {
+    return (tool) => seamFailure("denied", tool, thrown, (errorId) => `The call to tool "${tool}" did not run: the host's approval could not be read (error id ${errorId}). Tell the user it needs their approval.`);
+  }
+}
+
+function unreadableApproval(tool: string, why: string): ToolResult {
+  return errorResult("denied", `The call to tool "${tool}" did not run: ${why}. Tell the user it needs their approval.`, { tool });
+}
+
+/** A value's kind, for a sentence, found without running any of its code. */
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /** The result of a call a person (or the `approve` function) did not approve. */
