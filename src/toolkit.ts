@@ -12,6 +12,7 @@ import {
   type WithPendingApprovals,
 } from "./control/approval";
 import { checkExecutor, type ToolExecutor } from "./control/executor";
+import { seamFailure } from "./control/seam-failure";
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
 import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
@@ -35,6 +36,7 @@ import {
   type ExportOptions,
   type ExportReport,
   type ParsedCall,
+  noUsableName,
   type ProviderAdapter,
 } from "./providers/adapter";
 import { anthropic, type AnthropicCallsInput, type AnthropicTool, type AnthropicToolResultMessage } from "./providers/anthropic";
@@ -308,27 +310,45 @@ export class Toolkit {
   execute(name: string, args: unknown, ctx?: ToolContext, options?: ExecuteOptions): Promise<ToolResult> {
     const host = readHostApproval(options);
     const mode: ApprovalMode = typeof host === "function" ? { answered: host } : host;
-    return this.#run(name, args, ctx, undefined, mode, name);
+    // A name that is no string names no tool (it is looked at only with typeof: it may be a Proxy that throws).
+    return this.#run(typeof name === "string" ? name : "", args, ctx, undefined, mode, name);
   }
 
-  /** One call, traced when tracing is on, with its failure reported when the toolkit observes failures. */
+  /**
+   * One call, traced when tracing is on, with its failure reported when the toolkit observes
+   * failures. `sentName` is the name as the caller sent it (any value from `execute`).
+   */
   readonly #run = (
     name: string,
     args: unknown,
     ctx: ToolContext | undefined,
     decode: ((args: Record<string, unknown>) => unknown) | undefined,
     mode: ApprovalMode,
-    sentName: string,
+    sentName: unknown,
   ): Promise<ToolResult> => {
     // While no tracer provider is registered, a call builds nothing for tracing.
     const tracer = this.#options.tracing === false || !tracerProviderRegistered() ? undefined : this.#callTracer();
-    const pending =
-      tracer === undefined
-        ? this.#dispatch(name, args, ctx, decode, mode, sentName)
-        : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode, sentName));
+    const dispatch = () => this.#dispatchOrFail(name, args, ctx, decode, mode, sentName);
+    const pending = tracer === undefined ? dispatch() : tracer({ tool: name, callId: callIdOf(ctx), args }, dispatch);
     const report = this.#report;
     return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
   };
+
+  /** `#dispatch`, whose synchronous throw (a ctx or a decoder that throws when read) is the call's result, never the caller's exception. */
+  #dispatchOrFail(
+    name: string,
+    args: unknown,
+    ctx: ToolContext | undefined,
+    decode: ((args: Record<string, unknown>) => unknown) | undefined,
+    mode: ApprovalMode,
+    sentName: unknown,
+  ): Promise<ToolResult> {
+    try {
+      return this.#dispatch(name, args, ctx, decode, mode, sentName);
+    } catch (thrown) {
+      return Promise.resolve(internalFailure(name, thrown));
+    }
+  }
 
   #callTracer(): CallTracer | undefined {
     if (this.#tracer === null) this.#tracer = callTracer(this.#options.tracing);
@@ -346,7 +366,7 @@ export class Toolkit {
     ctx: ToolContext | undefined,
     decode: ((args: Record<string, unknown>) => unknown) | undefined,
     mode: ApprovalMode,
-    sentName: string,
+    sentName: unknown,
   ): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     const controlled = entry !== undefined && (entry.controlled || this.#controlsCalls);
@@ -361,7 +381,7 @@ export class Toolkit {
     }
     // A denial made at resume always goes through the seams: the body must not run, whatever this toolkit's tool declares.
     if (!controlled && typeof mode !== "object") return entry.run(values, ctx, this.#timeout);
-    return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
+    return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => internalFailure(name, thrown));
   }
 
   async #controlled(entry: Entry, args: Record<string, unknown>, ctx: ToolContext, mode: ApprovalMode): Promise<ToolResult> {
@@ -484,10 +504,10 @@ export class Toolkit {
     // Only the names this ctx may see: a hidden tool's name never leaks through suggestions.
     const names = this.tools(ctx ?? {}).map((tool) => tool.name);
     // No provider accepts names over 128 characters: a longer one gets no suggestions, and is cut.
-    const full = typeof name === "string" ? name : String(name);
+    const full = typeof name === "string" ? name : "";
     const shown = full.length > 128 ? `${full.slice(0, 128)}...` : full;
     const close = full === "" || full.length > 128 ? [] : closestNames(full, names);
-    const parts = [`Unknown tool "${shown}".`];
+    const parts = [typeof name === "string" ? `Unknown tool "${shown}".` : noUsableName(name)];
     if (close.length > 0) parts.push(`Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`);
     if (names.length === 0) parts.push("This toolkit has no tools.");
     else if (names.length <= MAX_LISTED_TOOLS) parts.push(`Available tools: ${names.join(", ")}.`);
@@ -734,8 +754,7 @@ function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((
       ...(thrown !== undefined ? { error: thrown.thrown } : {}),
       errorId,
       result,
-      ...(ctx?.callId !== undefined ? { callId: ctx.callId } : {}),
-      ...(ctx?.provider !== undefined ? { provider: ctx.provider } : {}),
+      ...originOf(ctx),
       ctx: ctx ?? {},
     };
     if (thrown !== undefined && errorText !== "message") result.output = cutText(textFor(errorText, failure), MAX_ERROR_TEXT);
@@ -766,6 +785,26 @@ function textFor(policy: "errorId" | ((failure: ToolFailure) => string), failure
 /** A failing observer must not fail the call, and must not fail silently either. */
 function warnOnError(error: unknown, option = "onError"): void {
   process.emitWarning(`toolnexus: the toolkit's ${option} function threw: ${errorMessage(error)}`, { code: "TOOLNEXUS_OBSERVER_FAILED" });
+}
+
+/** `ctx.callId`, for a span: a ctx that cannot be read has none. */
+function callIdOf(ctx: ToolContext | undefined): string | undefined {
+  return originOf(ctx).callId;
+}
+
+/** The call id and provider a ctx names, for a failure's report; a ctx that throws when read names neither. */
+function originOf(ctx: ToolContext | undefined): { callId?: string; provider?: string } {
+  try {
+    const { callId, provider } = ctx ?? {};
+    return { ...(callId !== undefined ? { callId } : {}), ...(provider !== undefined ? { provider } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+/** A call that failed inside the toolkit, not in a tool or a seam (a ctx that throws when read): worded without what was thrown. */
+function internalFailure(tool: string, thrown: unknown): ToolResult {
+  return seamFailure("execution_failed", tool, thrown, (errorId) => `Tool "${tool}" could not run: the call failed inside the toolkit (error id ${errorId}). Tell the user the tool is failing.`);
 }
 
 /** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */
