@@ -1,7 +1,8 @@
 import {
   deniedResult,
   forbiddenResult,
-  isPendingApprovals,
+  decisionFor,
+  pendingApprovalsProblem,
   notApprovedResult,
   readDecision,
   readHostApproval,
@@ -600,9 +601,11 @@ export class Toolkit {
    * Finishes a turn whose calls waited for approval: `decisions` (by each approval's `id`:
    * `true`, `false`, or `{ approved, reason }`) run the approved calls and answer the others
    * `denied`; the reply then holds every call of the turn, as the run* method would have given
-   * it. Calls without a decision stay pending (`pendingApprovals` again). Each resume runs the
-   * approved calls again: take the stored value out of its store before resuming it. Rejects
-   * (`TypeError`) only when `pending` is not a value a run* method returned; the calls never reject.
+   * it. Calls without a decision stay pending (`pendingApprovals` again). A resume runs each
+   * waiting call at most once, however many times the stored approvals list it; each resume runs
+   * the approved calls again: take the stored value out of its store before resuming it. Rejects
+   * (`TypeError`, saying what is wrong) only when `pending` is not a value a run* method
+   * returned; the calls never reject.
    */
   resumeApprovals<P extends keyof ProviderReplies>(
     pending: PendingApprovals<P>,
@@ -612,34 +615,53 @@ export class Toolkit {
   /** `pending` read back without its provider's type (e.g. `JSON.parse(text) as PendingApprovals`): the reply of whichever provider it names. */
   resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<WithPendingApprovals<ProviderReplies[keyof ProviderReplies]>>;
   async resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<unknown> {
-    if (!isPendingApprovals(pending)) throw new TypeError("resumeApprovals takes the pendingApprovals object a run* method returned (stored as JSON and read back).");
+    const problem = pendingApprovalsProblem(pending);
+    if (problem !== undefined) throw new TypeError(`resumeApprovals takes the pendingApprovals object a run* method returned (stored as JSON and read back), but ${problem}.`);
     const adapter = REPLYING_ADAPTERS[pending.provider as keyof ProviderReplies] as ProviderAdapter | undefined;
     if (adapter === undefined) throw new TypeError(`resumeApprovals: "${pending.provider}" is not a provider toolnexus answers (${Object.keys(REPLYING_ADAPTERS).join(", ")}).`);
     const { calls } = pending;
     const results = [...pending.results];
     const ids = approvalIds(calls);
     const waiting: PendingApproval[] = [];
+    // Each waiting call is taken by the first approval that matches it, before any call runs: listed again, it neither runs nor waits twice.
+    const taken = new Set<number>();
     await Promise.all(
       pending.approvals.map(async (approval) => {
         const { index } = approval;
-        const decision = readDecision(decisions?.[approval.id]);
         // An approval that matches no waiting call of the turn, or has no decision, stays pending: nothing is dropped.
-        if (decision === undefined || !Number.isInteger(index) || results[index] !== null || ids[index] !== approval.id) return void waiting.push(approval);
-        const call = calls[index]!;
-        const callCtx: ToolContext = { ...ctx, ...(call.id !== undefined ? { callId: call.id } : {}), provider: adapter.id };
-        if (call.name !== approval.tool && call.name !== sanitizedName(approval.tool, adapter.names)) {
-          results[index] = errorResult("denied", `The stored approval ${approval.id} names tool "${approval.tool}", but the call was to "${call.name}"; it did not run.`, {
-            tool: call.name,
-          });
-          return;
-        }
-        // The call as the model sent it, read back the way this toolkit reads the tool's calls.
-        // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
-        const decode = this.#decoderFor(adapter, approval.tool);
-        results[index] = await this.#run(approval.tool, call.arguments, callCtx, decode, decision.approved ? "approved" : { answered: (tool) => deniedResult(tool, decision.reason) }, call.name);
+        if (results[index] !== null || ids[index] !== approval.id) return void waiting.push(approval);
+        if (taken.has(index)) return;
+        taken.add(index);
+        const decision = decisionFor(decisions, approval.id);
+        if (decision === undefined) return void waiting.push(approval);
+        results[index] = await this.#resumed(adapter, approval, calls[index]!, decision, ctx);
       }),
     );
     return this.#reply(adapter, calls, results, waiting);
+  }
+
+  /** The result of one waiting call, decided: run if approved, else denied; never rejects. */
+  async #resumed(
+    adapter: ProviderAdapter,
+    approval: PendingApproval,
+    call: PendingApprovals["calls"][number],
+    decision: { approved: boolean; reason?: string },
+    ctx: ToolContext | undefined,
+  ): Promise<ToolResult> {
+    if (call.name !== approval.tool && call.name !== sanitizedName(approval.tool, adapter.names)) {
+      return errorResult("denied", `The stored approval ${approval.id} names tool "${approval.tool}", but the call was to "${call.name}"; it did not run.`, { tool: call.name });
+    }
+    let callCtx: ToolContext;
+    try {
+      callCtx = { ...ctx, ...(call.id !== undefined ? { callId: call.id } : {}), provider: adapter.id };
+    } catch (thrown) {
+      return internalFailure(approval.tool, thrown);
+    }
+    // The call as the model sent it, read back the way this toolkit reads the tool's calls.
+    // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
+    const decode = this.#decoderFor(adapter, approval.tool);
+    const mode: ApprovalMode = decision.approved ? "approved" : { answered: (tool) => deniedResult(tool, decision.reason) };
+    return this.#run(approval.tool, call.arguments, callCtx, decode, mode, call.name);
   }
 
   /** How calls of `toolName` are read back for `adapter` (the way back of its export), if they need it. */

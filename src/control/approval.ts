@@ -1,4 +1,4 @@
-import { carryingThrown, errorMessage, errorResult } from "../runtime/result";
+import { carryingThrown, errorMessage, errorResult, isToolResult } from "../runtime/result";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { seamFailure } from "./seam-failure";
 
@@ -43,25 +43,62 @@ export interface PendingApprovals<P extends string = string> {
 /** A reply that may come with calls waiting for approval; when `pendingApprovals` is set, store it instead of sending the reply. */
 export type WithPendingApprovals<R, P extends string = string> = R extends undefined ? R : R & { pendingApprovals?: PendingApprovals<P> };
 
-export function isPendingApprovals(value: unknown): value is PendingApprovals {
-  const candidate = value as PendingApprovals | null;
-  return (
-    typeof candidate === "object" &&
-    candidate !== null &&
-    candidate.pendingApprovalsVersion === 1 &&
-    typeof candidate.provider === "string" &&
-    Array.isArray(candidate.approvals) &&
-    Array.isArray(candidate.calls) &&
-    Array.isArray(candidate.results) &&
-    candidate.calls.length === candidate.results.length
-  );
+/**
+ * What makes `value` something other than a `PendingApprovals` a run* method returned (the
+ * first such thing, as a phrase), or `undefined` when it is one. Never throws: a value that
+ * throws when read is not one.
+ */
+export function pendingApprovalsProblem(value: unknown): string | undefined {
+  try {
+    const candidate = value as PendingApprovals | null;
+    if (typeof candidate !== "object" || candidate === null || candidate.pendingApprovalsVersion !== 1 || typeof candidate.provider !== "string") {
+      return "it is not a pendingApprovals object (version 1, with its provider)";
+    }
+    const { approvals, calls, results } = candidate;
+    if (!Array.isArray(approvals) || !Array.isArray(calls) || !Array.isArray(results)) return "its approvals, calls and results are not all lists";
+    if (calls.length !== results.length) return "it has not one result slot per call";
+    const approval = approvals.findIndex((entry: unknown) => !isApprovalEntry(entry));
+    if (approval !== -1) return `approvals[${approval}] is not { id, index, tool }`;
+    const call = calls.findIndex((entry: unknown) => !isCallEntry(entry));
+    if (call !== -1) return `calls[${call}] is not { name, arguments }`;
+    const result = results.findIndex((entry: unknown) => entry !== null && !isToolResult(entry));
+    if (result !== -1) return `results[${result}] is neither null nor a ToolResult`;
+    return undefined;
+  } catch {
+    return "it cannot be read";
+  }
 }
 
-/** A decision read leniently: `true`/`false`, or `{ approved, reason }`. Anything else is not a decision. */
+function isApprovalEntry(entry: unknown): boolean {
+  const approval = entry as PendingApproval | null;
+  return typeof approval === "object" && approval !== null && typeof approval.id === "string" && Number.isInteger(approval.index) && typeof approval.tool === "string";
+}
+
+function isCallEntry(entry: unknown): boolean {
+  const call = entry as PendingApprovals["calls"][number] | null;
+  return typeof call === "object" && call !== null && typeof call.name === "string" && (call.id === undefined || typeof call.id === "string");
+}
+
+/** The decision `decisions` holds for approval `id`, read leniently (`readDecision`); one it does not own, or that cannot be read, is none. */
+export function decisionFor(decisions: unknown, id: string): { approved: boolean; reason?: string } | undefined {
+  try {
+    if (typeof decisions !== "object" || decisions === null || !Object.prototype.hasOwnProperty.call(decisions, id)) return undefined;
+    return readDecision((decisions as Record<string, unknown>)[id]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A decision read leniently: `true`/`false`, or `{ approved, reason }` (each field read once,
+ * so a getter cannot pass the check with a boolean and then answer something else). Anything
+ * else is not a decision. Throws when the object's getters do.
+ */
 export function readDecision(decision: unknown): { approved: boolean; reason?: string } | undefined {
   if (typeof decision === "boolean") return { approved: decision };
-  if (typeof decision !== "object" || decision === null || typeof (decision as { approved?: unknown }).approved !== "boolean") return undefined;
-  const { approved, reason } = decision as { approved: boolean; reason?: unknown };
+  if (typeof decision !== "object" || decision === null) return undefined;
+  const { approved, reason } = decision as { approved?: unknown; reason?: unknown };
+  if (typeof approved !== "boolean") return undefined;
   return typeof reason === "string" && reason.trim() !== "" ? { approved, reason } : { approved };
 }
 

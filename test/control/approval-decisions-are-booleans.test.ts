@@ -3,7 +3,7 @@
  * Any other value, or options that cannot be read, refuse the call (`denied`, saying why): the
  * body never runs on an approval the host did not clearly give.
  */
-import { defineTool, Toolkit, type ExecuteOptions, type ToolFailure } from "toolnexus";
+import { defineTool, Toolkit, type ApprovalDecision, type ExecuteOptions, type ToolFailure } from "toolnexus";
 
 describe("execute's approved option", () => {
   let runs = 0;
@@ -124,6 +124,35 @@ describe("execute's approved option", () => {
     expect((await kit.execute("refund", {}, { state: { hidden: true } }, bad)).metadata?.error).toBe("unknown_tool");
     expect((await kit.execute("nope", {}, {}, bad)).metadata?.error).toBe("unknown_tool");
     expect((await kit.execute("refund", {}, { state: { allowed: false } }, bad)).metadata?.error).toBe("forbidden");
+    expect(runs).toBe(0);
+  });
+});
+
+describe("decisions given as { approved, reason } objects (approve's answers, resume's decisions)", () => {
+  /** `{ approved }` whose getter answers `false` to its first read and `"yes"` (truthy) after. */
+  const flipping = () => {
+    let reads = 0;
+    return {
+      get approved() {
+        return reads++ === 0 ? false : "yes";
+      },
+    };
+  };
+
+  it("are read once: a getter that shows a boolean to the check and then something else does not approve the call", async () => {
+    let runs = 0;
+    const refund = defineTool({ name: "refund", description: "Refunds", needsApproval: true, execute: () => `refund ${++runs}` });
+    const result = await new Toolkit([refund], { approve: () => flipping() as unknown as ApprovalDecision }).execute("refund", {});
+    expect(result.metadata?.error).toBe("denied");
+    expect(runs).toBe(0);
+  });
+
+  it("are read once by resumeApprovals too", async () => {
+    let runs = 0;
+    const refund = defineTool({ name: "refund", description: "Refunds", needsApproval: true, execute: () => `refund ${++runs}` });
+    const reply = await new Toolkit([refund]).runAnthropic({ content: [{ type: "tool_use", id: "toolu_1", name: "refund", input: {} }] });
+    const resumed = await new Toolkit([refund]).resumeApprovals(reply!.pendingApprovals!, { toolu_1: flipping() as unknown as ApprovalDecision });
+    expect(resumed?.content[0]).toMatchObject({ is_error: true });
     expect(runs).toBe(0);
   });
 });
