@@ -1,10 +1,9 @@
 import {
+  approvalRefusal,
   deniedResult,
-  forbiddenResult,
   decisionFor,
   pendingApprovalsProblem,
   notApprovedResult,
-  readDecision,
   readHostApproval,
   type ApprovalDecision,
   type ApprovalRequest,
@@ -12,13 +11,15 @@ import {
   type PendingApprovals,
   type WithPendingApprovals,
 } from "./control/approval";
+import { authorizationRefusal } from "./control/authorization";
 import { checkExecutor, type ToolExecutor } from "./control/executor";
 import { seamFailure } from "./control/seam-failure";
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
 import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
+import { invalidTimeoutResult, isTimeout, runSeam, seamTimedOut, type SeamLimits } from "./control/seam-deadline";
 import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
-import { isVisibleTo } from "./control/visibility";
+import { isVisibleTo, visibleBy } from "./control/visibility";
 import { toolMethodsOf } from "./decorators/metadata";
 import { checkDescription, checkName, checkTask, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
@@ -48,7 +49,7 @@ import { mcp, type McpTool } from "./providers/mcp";
 import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool, type OpenAIReplyMessage } from "./providers/openai";
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
-import { invokeWithLimits, isThenable } from "./runtime/invoke";
+import { abortedResult, invokeWithLimits, isThenable } from "./runtime/invoke";
 import { cutText, errorMessage, errorResult, failedWith, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
 import { checkArgumentsOf, checkedWithinLimits, guarded, invalidArguments, runAcceptedOf, type CheckArguments, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
@@ -93,11 +94,25 @@ export interface ToolkitOptions {
    * hand them back as `pendingApprovals` to resume later with `resumeApprovals`.
    */
   approve?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+  /**
+   * Milliseconds `approve` has to answer a call before the call is answered `denied` (nobody
+   * answered in time): the call's deadline when left out (`ctx.timeout`, the tool's `timeout`,
+   * the toolkit's, or `DEFAULT_TIMEOUT_MS`), `false` for no limit. Counted from when `approve`
+   * is asked; the tool's own deadline starts when its body does.
+   */
+  approvalTimeout?: number | false;
   /** Every tool annotated `destructive` needs approval. */
   approveDestructive?: boolean;
-  /** Which tools exist for a ctx, beside each tool's own `visible`: hidden tools are neither exported nor run. */
+  /**
+   * Which tools exist for a ctx, beside each tool's own `visible`: hidden tools are neither
+   * exported nor run. It answers synchronously (listing tools does not wait): anything but
+   * `true`, a promise included, and a throw hide the tool.
+   */
   visible?: (tool: Tool, ctx: ToolContext) => boolean;
-  /** Whether a call may run, beside each tool's own `authorize`: `false` gives a `forbidden` result. */
+  /**
+   * Whether a call may run, beside each tool's own `authorize`: `false` gives a `forbidden`
+   * result. Each is waited for at most the call's deadline (then the call is a `timeout`).
+   */
   authorize?: (ctx: ToolContext, args: Record<string, unknown>, tool: Tool) => boolean | Promise<boolean>;
   /**
    * OpenTelemetry: one span per call (`execute_tool {tool}`, GenAI conventions) when
@@ -179,6 +194,7 @@ let reportedOf: (toolkit: Toolkit, name: string, result: ToolResult, ctx: ToolCo
 export class Toolkit {
   readonly #entries = new Map<string, Entry>();
   readonly #timeout: number | false | undefined;
+  readonly #approvalTimeout: number | false | undefined;
   /** Set when failures are observed or reworded; unset, a call pays nothing for it. */
   readonly #report: ((name: string, result: ToolResult, ctx: ToolContext | undefined) => ToolResult) | undefined;
   readonly #manifestOption: ManifestOption;
@@ -207,10 +223,12 @@ export class Toolkit {
     if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function" || typeof items === "string")
       throw new ToolDefinitionError(`new Toolkit takes an array of Tools and decorated instances; ${notAnArray(items)}.`);
     checkTimeout("Toolkit", options.timeout);
+    checkTimeout("Toolkit", options.approvalTimeout, "approvalTimeout");
     checkControlOptions(options);
     // A copy: the flags below are computed from it once, so later changes to the caller's object cannot bypass them.
     this.#options = { ...options };
     this.#timeout = options.timeout;
+    this.#approvalTimeout = options.approvalTimeout;
     this.#executor = checkExecutor(options.executor);
     // A call sent elsewhere takes the controlled path: without an executor the fast path stays as it is.
     this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true || this.#executor !== undefined;
@@ -282,7 +300,8 @@ export class Toolkit {
 
   /**
    * Whether `execute` would ask for approval before running this call: the tool's
-   * `needsApproval` (a function that throws counts as yes), or `approveDestructive` for a
+   * `needsApproval` (a function that throws, or does not answer within the call's deadline,
+   * counts as yes), or `approveDestructive` for a
    * destructive tool. For hosts whose framework runs its own approval flow, which then pass its
    * outcome as `execute(..., { approved })`. `args` as `execute` takes them (an object or JSON
    * text). `false` for an unknown tool and for arguments that are no object: `execute` refuses
@@ -292,7 +311,14 @@ export class Toolkit {
     const tool = this.#entries.get(name)?.tool;
     const accepted = acceptArguments(args);
     if (tool === undefined || !accepted.ok) return false;
-    return this.#needsApproval(tool, accepted.args, ctx);
+    try {
+      const deadline: unknown = deadlineOf(ctx, tool.timeout, this.#timeout);
+      const needed = await this.#needsApproval(tool, accepted.args, ctx, { timeout: isTimeout(deadline) ? deadline : false, signal: ctx.signal });
+      return needed !== false;
+    } catch {
+      // A ctx that cannot be read: execute would not run the call either; asking fails closed.
+      return true;
+    }
   }
 
   get size(): number {
@@ -385,28 +411,36 @@ export class Toolkit {
     return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => internalFailure(name, thrown));
   }
 
+  /**
+   * The seams of a call, in order, each waited for at most the call's deadline (`approve` its
+   * `approvalTimeout`), counted from when it starts; the body keeps its own deadline.
+   */
   async #controlled(entry: Entry, args: Record<string, unknown>, ctx: ToolContext, mode: ApprovalMode): Promise<ToolResult> {
     const { tool } = entry;
-    const refused = await this.#authorization(tool, args, ctx);
+    const deadline: unknown = deadlineOf(ctx, tool.timeout, this.#timeout);
+    // Refused before any seam runs (nobody is asked to approve a call its body would refuse).
+    if (!isTimeout(deadline)) return invalidTimeoutResult(tool.name, deadline);
+    const limits: SeamLimits = { timeout: deadline, signal: ctx.signal };
+    const refused = await this.#authorization(tool, args, ctx, limits);
     if (refused !== undefined) return refused;
     if (typeof mode === "object") return mode.answered(tool.name);
-    if (mode !== "approved" && (await this.#needsApproval(tool, args, ctx))) {
-      const approve = this.#options.approve;
-      if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name, "no approver");
-      let decision: { approved: boolean; reason?: string } | undefined;
-      try {
-        decision = readDecision(await approve({ tool: tool.name, args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx }));
-      } catch (thrown) {
-        return notApprovedResult(tool.name, { failed: thrown });
+    if (mode !== "approved") {
+      const needed = await this.#needsApproval(tool, args, ctx, limits);
+      if (typeof needed === "object") return needed;
+      if (needed) {
+        const approve = this.#options.approve;
+        if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name, "no approver");
+        const request: ApprovalRequest = { tool: tool.name, args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx };
+        const answer = await runSeam(() => approve(request), { timeout: this.#approvalTimeout ?? deadline, signal: ctx.signal });
+        const unapproved = approvalRefusal(tool.name, answer);
+        if (unapproved !== undefined) return unapproved;
       }
-      if (decision === undefined) return notApprovedResult(tool.name, { failed: new Error("approve returned neither a boolean nor { approved }") });
-      if (!decision.approved) return deniedResult(tool.name, decision.reason);
     }
     const local = this.#local(entry);
     const executor = this.#executor;
     const core = executor === undefined ? local : (call: ToolCall) => this.#elsewhere(executor, entry, call, local);
     const call: ToolCall = { tool, args, ctx };
-    return this.#middleware.length === 0 ? core(call) : runThrough(this.#middleware, call, core);
+    return this.#middleware.length === 0 ? core(call) : runThrough(this.#middleware, call, core, limits);
   }
 
   /** What runs a call in this process once the seams let it through: its retries, validation and body. */
@@ -456,30 +490,34 @@ export class Toolkit {
     return this.#local(entry)({ tool: entry.tool, args, ctx }).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
   }
 
-  /** A `forbidden` result when the tool's or the toolkit's `authorize` refuses (or fails), else `undefined`. */
-  async #authorization(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult | undefined> {
+  /**
+   * A `forbidden` result when the tool's or the toolkit's `authorize` refuses (or fails), the
+   * result ending the call when one does not answer within `limits`, else `undefined`.
+   */
+  async #authorization(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, limits: SeamLimits): Promise<ToolResult | undefined> {
+    const own = tool.authorize;
     const shared = this.#options.authorize;
-    try {
-      if (tool.authorize !== undefined && (await tool.authorize(ctx, args)) !== true) return forbiddenResult(tool.name);
-      if (shared !== undefined && (await shared(ctx, args, tool)) !== true) return forbiddenResult(tool.name);
-    } catch (thrown) {
-      // Fails closed: a permission check that cannot answer does not let the call through.
-      return forbiddenResult(tool.name, thrown);
+    if (own !== undefined) {
+      const refused = authorizationRefusal(tool.name, await runSeam(() => own(ctx, args), limits));
+      if (refused !== undefined) return refused;
     }
-    return undefined;
+    return shared === undefined ? undefined : authorizationRefusal(tool.name, await runSeam(() => shared(ctx, args, tool), limits));
   }
 
-  /** Whether this call needs approval: the tool says so (a function that throws counts as yes), or it is destructive and the toolkit asks for those. */
-  async #needsApproval(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
+  /**
+   * Whether this call needs approval: the tool says so (a function that throws counts as yes),
+   * or it is destructive and the toolkit asks for those; or the result ending the call when the
+   * tool's function does not answer within `limits`.
+   */
+  async #needsApproval(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, limits: SeamLimits): Promise<boolean | ToolResult> {
     if (this.#options.approveDestructive === true && tool.annotations?.destructive === true) return true;
     const needs = tool.needsApproval;
     // Anything set but `false` asks (fails closed).
     if (typeof needs !== "function") return needs !== undefined && needs !== false;
-    try {
-      return (await needs(args, ctx)) !== false;
-    } catch {
-      return true;
-    }
+    const answer = await runSeam(() => needs(args, ctx), limits);
+    if ("late" in answer) return seamTimedOut(tool.name, "its check of whether the call needs approval", answer.late);
+    if ("aborted" in answer) return abortedResult(tool.name, answer.aborted);
+    return !("answered" in answer) || answer.answered !== false;
   }
 
   /** Whether `tool` exists for `ctx` (no ctx: an empty one). A visibility check that throws hides the tool. */
@@ -487,12 +525,7 @@ export class Toolkit {
     const shared = this.#options.visible;
     if (tool.visible === undefined && shared === undefined) return true;
     const seen = ctx ?? {};
-    if (!isVisibleTo(tool, seen)) return false;
-    try {
-      return shared === undefined || shared(tool, seen) === true;
-    } catch {
-      return false;
-    }
+    return isVisibleTo(tool, seen) && (shared === undefined || visibleBy(() => shared(tool, seen)));
   }
 
   /** The manifest, resolved once, when the first decorated instance needs it. */
@@ -826,7 +859,12 @@ function originOf(ctx: ToolContext | undefined): { callId?: string; provider?: s
 
 /** A call that failed inside the toolkit, not in a tool or a seam (a ctx that throws when read): worded without what was thrown. */
 function internalFailure(tool: string, thrown: unknown): ToolResult {
-  return seamFailure("execution_failed", tool, thrown, (errorId) => `Tool "${tool}" could not run: the call failed inside the toolkit (error id ${errorId}). Tell the user the tool is failing.`);
+  return seamFailure(
+    "execution_failed",
+    tool,
+    thrown,
+    (errorId) => `Tool "${tool}" could not run: the call failed inside the toolkit (error id ${errorId}). Tell the user the tool is failing.`,
+  );
 }
 
 /** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */

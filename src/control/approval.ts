@@ -1,5 +1,7 @@
+import { abortedResult } from "../runtime/invoke";
 import { carryingThrown, errorMessage, errorResult, isToolResult } from "../runtime/result";
 import type { Tool, ToolContext, ToolResult } from "../types";
+import type { SeamOutcome } from "./seam-deadline";
 import { seamFailure } from "./seam-failure";
 
 /** What the toolkit's `approve` function is asked about: one call, before it runs. */
@@ -111,7 +113,8 @@ export function readDecision(decision: unknown): { approved: boolean; reason?: s
  */
 export function readHostApproval(options: unknown): "ask" | "approved" | ((tool: string) => ToolResult) {
   if (options === undefined || options === null) return "ask";
-  if (typeof options !== "object") return (tool) => unreadableApproval(tool, `execute's options are not an object (got ${typeName(options)}), so the host's approval could not be read`);
+  if (typeof options !== "object")
+    return (tool) => unreadableApproval(tool, `execute's options are not an object (got ${typeName(options)}), so the host's approval could not be read`);
   try {
     const { approved } = options as { approved?: unknown };
     if (approved === undefined) return "ask";
@@ -123,7 +126,13 @@ export function readHostApproval(options: unknown): "ask" | "approved" | ((tool:
     const told = typeof reason === "string" && reason.trim() !== "" ? reason : undefined;
     return (tool) => deniedResult(tool, told);
   } catch (thrown) {
-    return (tool) => seamFailure("denied", tool, thrown, (errorId) => `The call to tool "${tool}" did not run: the host's approval could not be read (error id ${errorId}). Tell the user it needs their approval.`);
+    return (tool) =>
+      seamFailure(
+        "denied",
+        tool,
+        thrown,
+        (errorId) => `The call to tool "${tool}" did not run: the host's approval could not be read (error id ${errorId}). Tell the user it needs their approval.`,
+      );
   }
 }
 
@@ -148,6 +157,28 @@ export function notApprovedResult(tool: string, cause: "no approver" | { failed:
   const why = cause === "no approver" ? "it needs approval and nobody was asked (this caller runs no approval step)" : `the approval step failed (${errorMessage(cause.failed)})`;
   const result = errorResult("denied", `The call to tool "${tool}" did not run: ${why}. Tell the user it needs their approval.`, { tool });
   return cause === "no approver" ? result : carryingThrown(result, cause.failed);
+}
+
+/**
+ * What ends a call at its approval step, from how `approve` answered: `denied` for a refusal,
+ * for anything that is no decision, for a throw, and when nobody answered within the
+ * `approvalTimeout`; `aborted` when the call's signal aborted first; `undefined` when it approved.
+ */
+export function approvalRefusal(tool: string, answer: SeamOutcome): ToolResult | undefined {
+  if ("late" in answer) {
+    const text = `The call to tool "${tool}" did not run: nobody answered its approval request within ${answer.late} ms. Tell the user it needs their approval.`;
+    return errorResult("denied", text, { tool, timeoutMs: answer.late });
+  }
+  if ("aborted" in answer) return abortedResult(tool, answer.aborted);
+  if ("threw" in answer) return notApprovedResult(tool, { failed: answer.threw });
+  let decision: ReturnType<typeof readDecision>;
+  try {
+    decision = readDecision(answer.answered);
+  } catch (thrown) {
+    return notApprovedResult(tool, { failed: thrown });
+  }
+  if (decision === undefined) return notApprovedResult(tool, { failed: new Error("approve returned neither a boolean nor { approved }") });
+  return decision.approved ? undefined : deniedResult(tool, decision.reason);
 }
 
 /** The result of a call its authorization refused. */

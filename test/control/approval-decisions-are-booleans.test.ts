@@ -73,7 +73,9 @@ describe("execute's approved option", () => {
     for (const options of [getter, proxy]) {
       const result = await toolkit.execute("refund", {}, {}, options as ExecuteOptions);
       expect(result).toMatchObject({ isError: true, metadata: { error: "denied", errorId: expect.any(String) } });
-      expect(result.output).toMatch(/^The call to tool "refund" did not run: the host's approval could not be read \(error id [0-9a-f-]{36}\)\. Tell the user it needs their approval\.$/);
+      expect(result.output).toMatch(
+        /^The call to tool "refund" did not run: the host's approval could not be read \(error id [0-9a-f-]{36}\)\. Tell the user it needs their approval\.$/,
+      );
       expect(result.output).not.toContain("exploded");
     }
     expect(runs).toBe(0);

@@ -26,7 +26,13 @@ export function hostileValues(): Array<[string, unknown]> {
     ["a null-prototype object", Object.create(null)],
     ["an object whose toString throws", { toString: thrower("toString") }],
     ["an object whose Symbol.toPrimitive throws", { [Symbol.toPrimitive]: thrower("toPrimitive") }],
-    ["an object whose getters throw", Object.defineProperties({}, Object.fromEntries(["approved", "reason", "callId", "timeout", "signal", "state", "then"].map((key) => [key, { get: thrower(key), enumerable: true }])))],
+    [
+      "an object whose getters throw",
+      Object.defineProperties(
+        {},
+        Object.fromEntries(["approved", "reason", "callId", "timeout", "signal", "state", "then"].map((key) => [key, { get: thrower(key), enumerable: true }])),
+      ),
+    ],
     ["a symbol", Symbol("name")],
     ["a number", 42],
     ["NaN", Number.NaN],

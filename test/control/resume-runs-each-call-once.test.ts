@@ -90,7 +90,11 @@ describe("resuming a stored turn whose approvals were tampered with", () => {
     ["an approval whose tool is not a string", (pending) => void (pending.approvals[0]!.tool = { name: "wipe" } as never), /approvals\[0\] is not \{ id, index, tool \}/],
     ["a call that is not an object", (pending) => void (pending.calls[0] = null as never), /calls\[0\] is not \{ name, arguments \}/],
     ["a call whose name is not a string", (pending) => void (pending.calls[1]!.name = 7 as never), /calls\[1\] is not \{ name, arguments \}/],
-    ["a result that is no ToolResult", (pending) => void (pending.results.push("ok" as never), pending.calls.push({ name: "x", arguments: "{}" })), /results\[2\] is neither null nor a ToolResult/],
+    [
+      "a result that is no ToolResult",
+      (pending) => void (pending.results.push("ok" as never), pending.calls.push({ name: "x", arguments: "{}" })),
+      /results\[2\] is neither null nor a ToolResult/,
+    ],
   ])("refuses %s with a TypeError saying so, running nothing", async (_label, tamper, problem) => {
     const pending = await pendingTurn(twoCalls);
     tamper(pending);
