@@ -19,7 +19,7 @@ import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
 import { invalidTimeoutResult, isTimeout, runSeam, seamTimedOut, type SeamLimits } from "./control/seam-deadline";
 import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
-import { isVisibleTo, visibleBy } from "./control/visibility";
+import { visibilityBy, visibilityOf, type Visibility } from "./control/visibility";
 import { toolMethodsOf } from "./decorators/metadata";
 import { checkDescription, checkName, checkTask, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
@@ -50,7 +50,7 @@ import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFun
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { abortedResult, invokeWithLimits, isThenable } from "./runtime/invoke";
-import { cutText, errorMessage, errorResult, failedWith, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
+import { carryingThrown, cutText, errorMessage, errorResult, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
 import { checkArgumentsOf, checkedWithinLimits, guarded, invalidArguments, runAcceptedOf, type CheckArguments, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
@@ -355,10 +355,13 @@ export class Toolkit {
   ): Promise<ToolResult> => {
     // While no tracer provider is registered, a call builds nothing for tracing.
     const tracer = this.#options.tracing === false || !tracerProviderRegistered() ? undefined : this.#callTracer();
-    const dispatch = () => this.#dispatchOrFail(name, args, ctx, decode, mode, sentName);
-    const pending = tracer === undefined ? dispatch() : tracer({ tool: name, callId: callIdOf(ctx), args }, dispatch);
     const report = this.#report;
-    return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
+    // Reported inside the span: the span ends with the text the model is told (the errorText policy applied).
+    const dispatch = () => {
+      const pending = this.#dispatchOrFail(name, args, ctx, decode, mode, sentName);
+      return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
+    };
+    return tracer === undefined ? dispatch() : tracer({ tool: name, callId: callIdOf(ctx), args }, dispatch);
   };
 
   /** `#dispatch`, whose synchronous throw (a ctx or a decoder that throws when read) is the call's result, never the caller's exception. */
@@ -378,7 +381,7 @@ export class Toolkit {
   }
 
   #callTracer(): CallTracer | undefined {
-    if (this.#tracer === null) this.#tracer = callTracer(this.#options.tracing);
+    if (this.#tracer === null) this.#tracer = callTracer(this.#options.tracing, undefined, { thrownText: (this.#options.errorText ?? "message") === "message" });
     return this.#tracer;
   }
 
@@ -397,8 +400,9 @@ export class Toolkit {
   ): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     const controlled = entry !== undefined && (entry.controlled || this.#controlsCalls);
+    const visibility = controlled ? this.#visibility(entry.tool, ctx) : true;
     // Answered with the name as sent: the name a provider's name was mapped to would tell that the tool exists.
-    if (entry === undefined || (controlled && !this.#isVisible(entry.tool, ctx))) return Promise.resolve(this.#unknownTool(sentName, ctx));
+    if (entry === undefined || visibility !== true) return Promise.resolve(this.#unknownTool(sentName, ctx, visibility));
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
     let values = accepted.args;
@@ -429,7 +433,7 @@ export class Toolkit {
       if (typeof needed === "object") return needed;
       if (needed) {
         const approve = this.#options.approve;
-        if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name, "no approver");
+        if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name);
         const request: ApprovalRequest = { tool: tool.name, args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx };
         const answer = await runSeam(() => approve(request), { timeout: this.#approvalTimeout ?? deadline, signal: ctx.signal });
         const unapproved = approvalRefusal(tool.name, answer);
@@ -454,7 +458,8 @@ export class Toolkit {
   /**
    * A call handed to the toolkit's executor, once its arguments passed the tool's check here
    * (a refused call never leaves this process; the executor gets the arguments as checked);
-   * whatever the executor throws or returns instead of a result is an `execution_failed` result.
+   * whatever the executor throws or returns instead of a result is an `execution_failed` result
+   * worded with an `errorId` (what it threw goes to `onError`, not to the model).
    */
   async #elsewhere(executor: ToolExecutor, entry: Entry, call: ToolCall, local: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult> {
     const { tool, ctx } = call;
@@ -470,9 +475,18 @@ export class Toolkit {
     const left = timeout === false ? false : Math.max(1, timeout - (Date.now() - started));
     try {
       const result = await executor.run({ tool, args, ctx, timeout: left, runHere: () => local(call) });
-      return isToolResult(result) ? result : errorResult("execution_failed", `Tool "${tool.name}" could not run: the toolkit's executor gave no ToolResult.`, { tool: tool.name });
+      if (isToolResult(result)) return result;
+      const gave = new TypeError(`The toolkit's executor gave no ToolResult (got ${result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`}).`);
+      return seamFailure(
+        "execution_failed",
+        tool.name,
+        gave,
+        (errorId) => `Tool "${tool.name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user the tool is failing.`,
+      );
     } catch (thrown) {
-      return failedWith(thrown, `Tool "${tool.name}" could not run: the toolkit's executor failed: ${errorMessage(thrown)}`);
+      const text = (errorId: string) =>
+        `Tool "${tool.name}" could not run: the toolkit's executor failed (error id ${errorId}). Try again later, or tell the user the tool is failing.`;
+      return seamFailure("execution_failed", tool.name, thrown, text);
     }
   }
 
@@ -487,7 +501,7 @@ export class Toolkit {
       const text = `Tool "${name}" could not run: the worker's toolkit has no tool of that name. Register the same tools in the workers as in the toolkit the calls arrive at.`;
       return Promise.resolve(errorResult("execution_failed", text, { tool: name }));
     }
-    return this.#local(entry)({ tool: entry.tool, args, ctx }).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
+    return this.#local(entry)({ tool: entry.tool, args, ctx }).catch((thrown: unknown) => internalFailure(name, thrown));
   }
 
   /**
@@ -522,10 +536,16 @@ export class Toolkit {
 
   /** Whether `tool` exists for `ctx` (no ctx: an empty one). A visibility check that throws hides the tool. */
   #isVisible(tool: Tool, ctx: ToolContext | undefined): boolean {
+    return this.#visibility(tool, ctx) === true;
+  }
+
+  /** What the tool's own `visible` and the toolkit's say for `ctx`: shown, hidden, or hidden by a check that failed. */
+  #visibility(tool: Tool, ctx: ToolContext | undefined): Visibility {
     const shared = this.#options.visible;
     if (tool.visible === undefined && shared === undefined) return true;
     const seen = ctx ?? {};
-    return isVisibleTo(tool, seen) && (shared === undefined || visibleBy(() => shared(tool, seen)));
+    const own = visibilityOf(tool, seen);
+    return own !== true || shared === undefined ? own : visibilityBy(() => shared(tool, seen));
   }
 
   /** The manifest, resolved once, when the first decorated instance needs it. */
@@ -534,7 +554,8 @@ export class Toolkit {
     return this.#manifest.index;
   }
 
-  #unknownTool(name: unknown, ctx: ToolContext | undefined): ToolResult {
+  /** `hidden`: why the tool of that name does not exist for `ctx`; a visibility check that failed is kept for `onError`, out of the result's text. */
+  #unknownTool(name: unknown, ctx: ToolContext | undefined, hidden: Visibility = false): ToolResult {
     // Only the names this ctx may see: a hidden tool's name never leaks through suggestions.
     const names = this.tools(ctx ?? {}).map((tool) => tool.name);
     // No provider accepts names over 128 characters: a longer one gets no suggestions, and is cut.
@@ -549,7 +570,8 @@ export class Toolkit {
       const first = [...close, ...names.filter((n) => !close.includes(n)).slice(0, MAX_LISTED_TOOLS - close.length)];
       parts.push(`Available tools (${names.length}): ${first.join(", ")} and ${names.length - first.length} more.`);
     }
-    return errorResult("unknown_tool", parts.join(" "), { tool: shown, suggestions: close });
+    const result = errorResult("unknown_tool", parts.join(" "), { tool: shown, suggestions: close });
+    return typeof hidden === "object" ? carryingThrown(result, hidden.failed) : result;
   }
 
   // ---- Declarations (each provider's dialect applied; see describeExport for what changed) ----
@@ -812,7 +834,8 @@ function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((
       ...originOf(ctx),
       ctx: ctx ?? {},
     };
-    if (thrown !== undefined && errorText !== "message") result.output = cutText(textFor(errorText, failure), MAX_ERROR_TEXT);
+    // An unknown tool's text tells nothing of a hidden tool, which a failed visibility check hid: it stays as it is.
+    if (thrown !== undefined && errorText !== "message" && failure.kind !== "unknown_tool") result.output = cutText(textFor(errorText, failure), MAX_ERROR_TEXT);
     if (onError !== undefined) {
       try {
         const told = onError(failure);

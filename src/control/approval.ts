@@ -1,5 +1,5 @@
 import { abortedResult } from "../runtime/invoke";
-import { carryingThrown, errorMessage, errorResult, isToolResult } from "../runtime/result";
+import { errorResult, isToolResult } from "../runtime/result";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import type { SeamOutcome } from "./seam-deadline";
 import { seamFailure } from "./seam-failure";
@@ -152,11 +152,10 @@ export function deniedResult(tool: string, reason?: string): ToolResult {
   return errorResult("denied", `The call to tool "${tool}" was not approved, so it did not run.${why} Do not retry it unchanged; ask the user how to proceed.`, { tool });
 }
 
-/** The result when approval was needed and could not be asked for (no approver, or the approver failed). */
-export function notApprovedResult(tool: string, cause: "no approver" | { failed: unknown }): ToolResult {
-  const why = cause === "no approver" ? "it needs approval and nobody was asked (this caller runs no approval step)" : `the approval step failed (${errorMessage(cause.failed)})`;
-  const result = errorResult("denied", `The call to tool "${tool}" did not run: ${why}. Tell the user it needs their approval.`, { tool });
-  return cause === "no approver" ? result : carryingThrown(result, cause.failed);
+/** The result when approval was needed and nobody could be asked (this caller runs no approval step). */
+export function notApprovedResult(tool: string): ToolResult {
+  const text = `The call to tool "${tool}" did not run: it needs approval and nobody was asked (this caller runs no approval step). Tell the user it needs their approval.`;
+  return errorResult("denied", text, { tool });
 }
 
 /**
@@ -170,22 +169,36 @@ export function approvalRefusal(tool: string, answer: SeamOutcome): ToolResult |
     return errorResult("denied", text, { tool, timeoutMs: answer.late });
   }
   if ("aborted" in answer) return abortedResult(tool, answer.aborted);
-  if ("threw" in answer) return notApprovedResult(tool, { failed: answer.threw });
+  if ("threw" in answer) return approvalFailed(tool, answer.threw, "failed");
   let decision: ReturnType<typeof readDecision>;
   try {
     decision = readDecision(answer.answered);
   } catch (thrown) {
-    return notApprovedResult(tool, { failed: thrown });
+    return approvalFailed(tool, thrown, "failed");
   }
-  if (decision === undefined) return notApprovedResult(tool, { failed: new Error("approve returned neither a boolean nor { approved }") });
+  if (decision === undefined)
+    return approvalFailed(tool, new TypeError("approve answered neither true, false nor { approved, reason? }."), "answered neither true, false nor { approved }");
   return decision.approved ? undefined : deniedResult(tool, decision.reason);
 }
 
-/** The result of a call its authorization refused. */
+/** A `denied` result for an approval step that failed (`how`: "failed", or what it answered instead), with an `errorId`; what it threw stays for `onError`. */
+function approvalFailed(tool: string, thrown: unknown, how: string): ToolResult {
+  return seamFailure(
+    "denied",
+    tool,
+    thrown,
+    (errorId) => `The call to tool "${tool}" did not run: its approval step ${how} (error id ${errorId}). Tell the user it needs their approval.`,
+  );
+}
+
+/**
+ * The result of a call its authorization refused, or (given what it threw) could not decide:
+ * then worded with an `errorId`, never with what was thrown, which stays for `onError`.
+ */
 export function forbiddenResult(tool: string, failed?: unknown): ToolResult {
-  const why = failed === undefined ? "" : " (the permission check failed)";
-  const result = errorResult("forbidden", `The call to tool "${tool}" is not allowed for this user${why}. Do not retry it; tell the user.`, { tool });
-  return failed === undefined ? result : carryingThrown(result, failed);
+  if (failed === undefined) return errorResult("forbidden", `The call to tool "${tool}" is not allowed for this user. Do not retry it; tell the user.`, { tool });
+  const text = (errorId: string) => `The call to tool "${tool}" is not allowed for this user: the permission check failed (error id ${errorId}). Do not retry it; tell the user.`;
+  return seamFailure("forbidden", tool, failed, text);
 }
 
 /**

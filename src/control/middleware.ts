@@ -1,7 +1,8 @@
 import { abortedResult, isThenable, timeoutResult } from "../runtime/invoke";
-import { errorMessage, errorResult, failedWith, toToolResult } from "../runtime/result";
+import { errorResult, toToolResult } from "../runtime/result";
 import type { Tool, ToolContext, ToolResult } from "../types";
 import { runSeam, type SeamLimits, type SeamOutcome } from "./seam-deadline";
+import { seamFailure } from "./seam-failure";
 
 /** One call as middleware sees it. `args` may be replaced before `next()`: the tool gets what is there then. */
 export interface ToolCall {
@@ -14,7 +15,8 @@ export interface ToolCall {
  * Wraps every call that passed visibility, authorization and approval: it may answer without
  * calling `next` (a cache, a rate limit), change the result `next` gives, or time it. What it
  * returns becomes the result as a tool's return would; a throw becomes an `execution_failed`
- * result. The first middleware `use`d is the outermost.
+ * result worded with an `errorId` (what was thrown goes to `onError`, not to the model). The
+ * first middleware `use`d is the outermost.
  */
 export type ToolMiddleware = (call: ToolCall, next: () => Promise<ToolResult>) => unknown;
 
@@ -27,7 +29,13 @@ export type ToolMiddleware = (call: ToolCall, next: () => Promise<ToolResult>) =
 export function runThrough(chain: readonly ToolMiddleware[], call: ToolCall, core: (call: ToolCall) => Promise<ToolResult>, limits: SeamLimits): Promise<ToolResult> {
   const name = call.tool.name;
   let over = false;
-  const failed = (thrown: unknown) => failedWith(thrown, `Tool "${name}" failed in a middleware: ${errorMessage(thrown)}`);
+  const failed = (thrown: unknown) =>
+    seamFailure(
+      "execution_failed",
+      name,
+      thrown,
+      (errorId) => `Tool "${name}" failed in a middleware (error id ${errorId}). Try another approach, or tell the user the tool is failing.`,
+    );
   const step = (index: number): ToolResult | Promise<ToolResult> => {
     if (index === chain.length) return core(call);
     const middleware = chain[index]!;

@@ -3,8 +3,16 @@ import type { Tool, ToolContext } from "../types";
 
 /** Whether `tool` exists for `ctx` by its own `visible`; a check that throws hides it (fails closed). */
 export function isVisibleTo(tool: Tool, ctx: ToolContext): boolean {
+  return visibilityOf(tool, ctx) === true;
+}
+
+/** What a `visible` check says: shown (`true`), hidden (`false`), or hidden because the check failed (what it threw, for `onError`). */
+export type Visibility = boolean | { failed: unknown };
+
+/** What `tool`'s own `visible` says for `ctx` (see `visibilityBy`). */
+export function visibilityOf(tool: Tool, ctx: ToolContext): Visibility {
   const { visible } = tool;
-  return visible === undefined || visibleBy(() => visible(ctx));
+  return visible === undefined || visibilityBy(() => visible(ctx));
 }
 
 /**
@@ -12,14 +20,15 @@ export function isVisibleTo(tool: Tool, ctx: ToolContext): boolean {
  * shows the tool. A throw hides it (fails closed); so does a promise, whose rejection is
  * handled here so that it never goes unhandled.
  */
-export function visibleBy(check: () => unknown): boolean {
+export function visibilityBy(check: () => unknown): Visibility {
   try {
     const seen = check();
     if (seen === true) return true;
-    if (isThenable(seen)) new Promise((adopt) => adopt(seen)).catch(ignore);
-    return false;
-  } catch {
-    return false;
+    if (!isThenable(seen)) return false;
+    new Promise((adopt) => adopt(seen)).catch(ignore);
+    return { failed: new TypeError("visible answered with a promise; it must answer true or false at once (listing tools does not wait), so the tool is hidden.") };
+  } catch (thrown) {
+    return { failed: thrown };
   }
 }
 
