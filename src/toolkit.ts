@@ -355,14 +355,16 @@ export class Toolkit {
   ): Promise<ToolResult> => {
     // While no tracer provider is registered, a call builds nothing for tracing.
     const tracer = this.#options.tracing === false || !tracerProviderRegistered() ? undefined : this.#callTracer();
-    const report = this.#report;
+    if (tracer === undefined) return this.#reported(name, ctx, this.#dispatchOrFail(name, args, ctx, decode, mode, sentName));
     // Reported inside the span: the span ends with the text the model is told (the errorText policy applied).
-    const dispatch = () => {
-      const pending = this.#dispatchOrFail(name, args, ctx, decode, mode, sentName);
-      return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
-    };
-    return tracer === undefined ? dispatch() : tracer({ tool: name, callId: callIdOf(ctx), args }, dispatch);
+    return tracer({ tool: name, callId: callIdOf(ctx), args }, () => this.#reported(name, ctx, this.#dispatchOrFail(name, args, ctx, decode, mode, sentName)));
   };
+
+  /** `pending`'s result, a failure told to `onError` and worded by `errorText` when the toolkit asks for either. */
+  #reported(name: string, ctx: ToolContext | undefined, pending: Promise<ToolResult>): Promise<ToolResult> {
+    const report = this.#report;
+    return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
+  }
 
   /** `#dispatch`, whose synchronous throw (a ctx or a decoder that throws when read) is the call's result, never the caller's exception. */
   #dispatchOrFail(
