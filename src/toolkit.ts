@@ -1,9 +1,9 @@
 import {
   approvalRefusal,
-  deniedResult,
   decisionFor,
-  pendingApprovalsProblem,
+  deniedResult,
   notApprovedResult,
+  pendingApprovalsProblem,
   readHostApproval,
   type ApprovalDecision,
   type ApprovalRequest,
@@ -13,11 +13,11 @@ import {
 } from "./control/approval";
 import { authorizationRefusal } from "./control/authorization";
 import { checkExecutor, type ToolExecutor } from "./control/executor";
-import { seamFailure } from "./control/seam-failure";
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
 import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
 import { invalidTimeoutResult, isTimeout, runSeam, seamTimedOut, type SeamLimits } from "./control/seam-deadline";
+import { seamFailure } from "./control/seam-failure";
 import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
 import { visibilityBy, visibilityOf, type Visibility } from "./control/visibility";
 import { toolMethodsOf } from "./decorators/metadata";
@@ -301,11 +301,10 @@ export class Toolkit {
   /**
    * Whether `execute` would ask for approval before running this call: the tool's
    * `needsApproval` (a function that throws, or does not answer within the call's deadline,
-   * counts as yes), or `approveDestructive` for a
-   * destructive tool. For hosts whose framework runs its own approval flow, which then pass its
-   * outcome as `execute(..., { approved })`. `args` as `execute` takes them (an object or JSON
-   * text). `false` for an unknown tool and for arguments that are no object: `execute` refuses
-   * those before approval.
+   * counts as yes), or `approveDestructive` for a destructive tool. For hosts whose framework
+   * runs its own approval flow, which then pass its outcome as `execute(..., { approved })`.
+   * `args` as `execute` takes them (an object or JSON text). `false` for an unknown tool and
+   * for arguments that are no object: `execute` refuses those before approval.
    */
   async needsApproval(name: string, args: unknown, ctx: ToolContext = {}): Promise<boolean> {
     const tool = this.#entries.get(name)?.tool;
