@@ -193,9 +193,9 @@ export function checkDescription(name: string, description: unknown): asserts de
 }
 
 /** `subject` names what is being defined: `Tool "x"`, or `Toolkit`. */
-export function checkTimeout(subject: string, timeout: unknown): void {
+export function checkTimeout(subject: string, timeout: unknown, option = "timeout"): void {
   if (timeout !== undefined && timeout !== false && !(typeof timeout === "number" && timeout > 0 && timeout <= MAX_TIMER_MS)) {
-    throw new ToolDefinitionError(`${subject}: timeout must be a positive number of milliseconds, at most ${MAX_TIMER_MS}, or false for none (got ${String(timeout)}).`);
+    throw new ToolDefinitionError(`${subject}: ${option} must be a positive number of milliseconds, at most ${MAX_TIMER_MS}, or false for none (got ${String(timeout)}).`);
   }
 }
 

@@ -1,21 +1,25 @@
 import {
+  approvalRefusal,
+  decisionFor,
   deniedResult,
-  forbiddenResult,
-  isPendingApprovals,
   notApprovedResult,
-  readDecision,
+  pendingApprovalsProblem,
+  readHostApproval,
   type ApprovalDecision,
   type ApprovalRequest,
   type PendingApproval,
   type PendingApprovals,
   type WithPendingApprovals,
 } from "./control/approval";
+import { authorizationRefusal } from "./control/authorization";
 import { checkExecutor, type ToolExecutor } from "./control/executor";
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
 import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
+import { invalidTimeoutResult, isTimeout, runSeam, seamTimedOut, type SeamLimits } from "./control/seam-deadline";
+import { seamFailure } from "./control/seam-failure";
 import { callTracer, tracerProviderRegistered, type CallTracer, type TracingOption } from "./control/tracing";
-import { isVisibleTo } from "./control/visibility";
+import { visibilityBy, visibilityOf, type Visibility } from "./control/visibility";
 import { toolMethodsOf } from "./decorators/metadata";
 import { checkDescription, checkName, checkTask, checkTimeout } from "./define-tool";
 import { DuplicateToolError, ToolDefinitionError } from "./errors";
@@ -34,6 +38,7 @@ import {
   type ExportOptions,
   type ExportReport,
   type ParsedCall,
+  noUsableName,
   type ProviderAdapter,
 } from "./providers/adapter";
 import { anthropic, type AnthropicCallsInput, type AnthropicTool, type AnthropicToolResultMessage } from "./providers/anthropic";
@@ -44,8 +49,8 @@ import { mcp, type McpTool } from "./providers/mcp";
 import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFunctionTool, type OpenAIReplyMessage } from "./providers/openai";
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
-import { invokeWithLimits, isThenable } from "./runtime/invoke";
-import { cutText, errorMessage, errorResult, failedWith, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
+import { abortedResult, invokeWithLimits, isThenable } from "./runtime/invoke";
+import { carryingThrown, cutText, errorMessage, errorResult, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
 import { checkArgumentsOf, checkedWithinLimits, guarded, invalidArguments, runAcceptedOf, type CheckArguments, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
@@ -89,11 +94,25 @@ export interface ToolkitOptions {
    * hand them back as `pendingApprovals` to resume later with `resumeApprovals`.
    */
   approve?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+  /**
+   * Milliseconds `approve` has to answer a call before the call is answered `denied` (nobody
+   * answered in time): the call's deadline when left out (`ctx.timeout`, the tool's `timeout`,
+   * the toolkit's, or `DEFAULT_TIMEOUT_MS`), `false` for no limit. Counted from when `approve`
+   * is asked; the tool's own deadline starts when its body does.
+   */
+  approvalTimeout?: number | false;
   /** Every tool annotated `destructive` needs approval. */
   approveDestructive?: boolean;
-  /** Which tools exist for a ctx, beside each tool's own `visible`: hidden tools are neither exported nor run. */
+  /**
+   * Which tools exist for a ctx, beside each tool's own `visible`: hidden tools are neither
+   * exported nor run. It answers synchronously (listing tools does not wait): anything but
+   * `true`, a promise included, and a throw hide the tool.
+   */
   visible?: (tool: Tool, ctx: ToolContext) => boolean;
-  /** Whether a call may run, beside each tool's own `authorize`: `false` gives a `forbidden` result. */
+  /**
+   * Whether a call may run, beside each tool's own `authorize`: `false` gives a `forbidden`
+   * result. Each is waited for at most the call's deadline (then the call is a `timeout`).
+   */
   authorize?: (ctx: ToolContext, args: Record<string, unknown>, tool: Tool) => boolean | Promise<boolean>;
   /**
    * OpenTelemetry: one span per call (`execute_tool {tool}`, GenAI conventions) when
@@ -141,14 +160,25 @@ interface Entry {
   controlled: boolean;
 }
 
-/** How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred without `approve`), or resumed with a decision. */
-type ApprovalMode = "ask" | "defer" | "approved" | { denied: string | undefined };
+/**
+ * How a call came: from `execute`/MCP (approval asked of `approve`), from run* (deferred
+ * without `approve`), approved already, or decided already not to run (`answered` gives its
+ * result once visibility and authorization let it through).
+ */
+type ApprovalMode = "ask" | "defer" | "approved" | { answered: (tool: string) => ToolResult };
 
-/** How `execute` treats the approval step (see `Toolkit.execute`). */
+/**
+ * How `execute` treats the approval step (see `Toolkit.execute`). Only the boolean `true`
+ * approves and only `false` denies. Any other `approved` (`"false"`, `1`, `{}`, `null`), options
+ * that are not an object, or options that throw when read refuse the call with a `denied`
+ * result saying why, and the tool does not run: a host's approval that cannot be read as a
+ * decision is not approval (the call fails closed, as when `approve` answers no decision).
+ * Each option is read once. Options left out, `null`, or without `approved`: approval is asked as usual.
+ */
 export interface ExecuteOptions {
   /** A person already decided on this call through the host's framework: `true` approved, `false` denied. */
   approved?: boolean;
-  /** Why it was denied, for the model (with `approved: false`). */
+  /** Why it was denied, for the model (with `approved: false`; only a non-empty string is told). */
   reason?: string;
 }
 
@@ -164,6 +194,7 @@ let reportedOf: (toolkit: Toolkit, name: string, result: ToolResult, ctx: ToolCo
 export class Toolkit {
   readonly #entries = new Map<string, Entry>();
   readonly #timeout: number | false | undefined;
+  readonly #approvalTimeout: number | false | undefined;
   /** Set when failures are observed or reworded; unset, a call pays nothing for it. */
   readonly #report: ((name: string, result: ToolResult, ctx: ToolContext | undefined) => ToolResult) | undefined;
   readonly #manifestOption: ManifestOption;
@@ -192,10 +223,12 @@ export class Toolkit {
     if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function" || typeof items === "string")
       throw new ToolDefinitionError(`new Toolkit takes an array of Tools and decorated instances; ${notAnArray(items)}.`);
     checkTimeout("Toolkit", options.timeout);
+    checkTimeout("Toolkit", options.approvalTimeout, "approvalTimeout");
     checkControlOptions(options);
     // A copy: the flags below are computed from it once, so later changes to the caller's object cannot bypass them.
     this.#options = { ...options };
     this.#timeout = options.timeout;
+    this.#approvalTimeout = options.approvalTimeout;
     this.#executor = checkExecutor(options.executor);
     // A call sent elsewhere takes the controlled path: without an executor the fast path stays as it is.
     this.#controlsCalls = options.visible !== undefined || options.authorize !== undefined || options.approveDestructive === true || this.#executor !== undefined;
@@ -267,17 +300,24 @@ export class Toolkit {
 
   /**
    * Whether `execute` would ask for approval before running this call: the tool's
-   * `needsApproval` (a function that throws counts as yes), or `approveDestructive` for a
-   * destructive tool. For hosts whose framework runs its own approval flow, which then pass its
-   * outcome as `execute(..., { approved })`. `args` as `execute` takes them (an object or JSON
-   * text). `false` for an unknown tool and for arguments that are no object: `execute` refuses
-   * those before approval.
+   * `needsApproval` (a function that throws, or does not answer within the call's deadline,
+   * counts as yes), or `approveDestructive` for a destructive tool. For hosts whose framework
+   * runs its own approval flow, which then pass its outcome as `execute(..., { approved })`.
+   * `args` as `execute` takes them (an object or JSON text). `false` for an unknown tool and
+   * for arguments that are no object: `execute` refuses those before approval.
    */
   async needsApproval(name: string, args: unknown, ctx: ToolContext = {}): Promise<boolean> {
     const tool = this.#entries.get(name)?.tool;
     const accepted = acceptArguments(args);
     if (tool === undefined || !accepted.ok) return false;
-    return this.#needsApproval(tool, accepted.args, ctx);
+    try {
+      const deadline: unknown = deadlineOf(ctx, tool.timeout, this.#timeout);
+      const needed = await this.#needsApproval(tool, accepted.args, ctx, { timeout: isTimeout(deadline) ? deadline : false, signal: ctx.signal });
+      return needed !== false;
+    } catch {
+      // A ctx that cannot be read: execute would not run the call either; asking fails closed.
+      return true;
+    }
   }
 
   get size(): number {
@@ -290,35 +330,59 @@ export class Toolkit {
    *
    * `options.approved` is for hosts whose own framework asked a person about this very call
    * (the AI SDK's and the Agents SDK's tool approvals): `true` runs it without the approval
-   * step, `false` answers `denied` without running it. Visibility, authorization and the other
-   * seams apply as always.
+   * step, `false` answers `denied` without running it, and any other value refuses it (see
+   * `ExecuteOptions`). Visibility, authorization and the other seams apply as always.
    */
-  execute(name: string, args: unknown, ctx?: ToolContext, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const mode: ApprovalMode = options.approved === undefined ? "ask" : options.approved ? "approved" : { denied: options.reason };
-    return this.#run(name, args, ctx, undefined, mode, name);
+  execute(name: string, args: unknown, ctx?: ToolContext, options?: ExecuteOptions): Promise<ToolResult> {
+    const host = readHostApproval(options);
+    const mode: ApprovalMode = typeof host === "function" ? { answered: host } : host;
+    // A name that is no string names no tool (it is looked at only with typeof: it may be a Proxy that throws).
+    return this.#run(typeof name === "string" ? name : "", args, ctx, undefined, mode, name);
   }
 
-  /** One call, traced when tracing is on, with its failure reported when the toolkit observes failures. */
+  /**
+   * One call, traced when tracing is on, with its failure reported when the toolkit observes
+   * failures. `sentName` is the name as the caller sent it (any value from `execute`).
+   */
   readonly #run = (
     name: string,
     args: unknown,
     ctx: ToolContext | undefined,
     decode: ((args: Record<string, unknown>) => unknown) | undefined,
     mode: ApprovalMode,
-    sentName: string,
+    sentName: unknown,
   ): Promise<ToolResult> => {
     // While no tracer provider is registered, a call builds nothing for tracing.
     const tracer = this.#options.tracing === false || !tracerProviderRegistered() ? undefined : this.#callTracer();
-    const pending =
-      tracer === undefined
-        ? this.#dispatch(name, args, ctx, decode, mode, sentName)
-        : tracer({ tool: name, callId: ctx?.callId, args }, () => this.#dispatch(name, args, ctx, decode, mode, sentName));
-    const report = this.#report;
-    return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
+    if (tracer === undefined) return this.#reported(name, ctx, this.#dispatchOrFail(name, args, ctx, decode, mode, sentName));
+    // Reported inside the span: the span ends with the text the model is told (the errorText policy applied).
+    return tracer({ tool: name, callId: callIdOf(ctx), args }, () => this.#reported(name, ctx, this.#dispatchOrFail(name, args, ctx, decode, mode, sentName)));
   };
 
+  /** `pending`'s result, a failure told to `onError` and worded by `errorText` when the toolkit asks for either. */
+  #reported(name: string, ctx: ToolContext | undefined, pending: Promise<ToolResult>): Promise<ToolResult> {
+    const report = this.#report;
+    return report === undefined ? pending : pending.then((result) => (result.isError && !isDeferred(result) ? report(name, result, ctx) : result));
+  }
+
+  /** `#dispatch`, whose synchronous throw (a ctx or a decoder that throws when read) is the call's result, never the caller's exception. */
+  #dispatchOrFail(
+    name: string,
+    args: unknown,
+    ctx: ToolContext | undefined,
+    decode: ((args: Record<string, unknown>) => unknown) | undefined,
+    mode: ApprovalMode,
+    sentName: unknown,
+  ): Promise<ToolResult> {
+    try {
+      return this.#dispatch(name, args, ctx, decode, mode, sentName);
+    } catch (thrown) {
+      return Promise.resolve(internalFailure(name, thrown));
+    }
+  }
+
   #callTracer(): CallTracer | undefined {
-    if (this.#tracer === null) this.#tracer = callTracer(this.#options.tracing);
+    if (this.#tracer === null) this.#tracer = callTracer(this.#options.tracing, undefined, { thrownText: (this.#options.errorText ?? "message") === "message" });
     return this.#tracer;
   }
 
@@ -333,12 +397,13 @@ export class Toolkit {
     ctx: ToolContext | undefined,
     decode: ((args: Record<string, unknown>) => unknown) | undefined,
     mode: ApprovalMode,
-    sentName: string,
+    sentName: unknown,
   ): Promise<ToolResult> {
     const entry = this.#entries.get(name);
     const controlled = entry !== undefined && (entry.controlled || this.#controlsCalls);
+    const visibility = controlled ? this.#visibility(entry.tool, ctx) : true;
     // Answered with the name as sent: the name a provider's name was mapped to would tell that the tool exists.
-    if (entry === undefined || (controlled && !this.#isVisible(entry.tool, ctx))) return Promise.resolve(this.#unknownTool(sentName, ctx));
+    if (entry === undefined || visibility !== true) return Promise.resolve(this.#unknownTool(sentName, ctx, visibility));
     const accepted = acceptArguments(args);
     if (!accepted.ok) return Promise.resolve(invalidArguments(name, [accepted.problem]));
     let values = accepted.args;
@@ -348,31 +413,39 @@ export class Toolkit {
     }
     // A denial made at resume always goes through the seams: the body must not run, whatever this toolkit's tool declares.
     if (!controlled && typeof mode !== "object") return entry.run(values, ctx, this.#timeout);
-    return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
+    return this.#controlled(entry, values, ctx ?? {}, mode).catch((thrown: unknown) => internalFailure(name, thrown));
   }
 
+  /**
+   * The seams of a call, in order, each waited for at most the call's deadline (`approve` its
+   * `approvalTimeout`), counted from when it starts; the body keeps its own deadline.
+   */
   async #controlled(entry: Entry, args: Record<string, unknown>, ctx: ToolContext, mode: ApprovalMode): Promise<ToolResult> {
     const { tool } = entry;
-    const refused = await this.#authorization(tool, args, ctx);
+    const deadline: unknown = deadlineOf(ctx, tool.timeout, this.#timeout);
+    // Refused before any seam runs (nobody is asked to approve a call its body would refuse).
+    if (!isTimeout(deadline)) return invalidTimeoutResult(tool.name, deadline);
+    const limits: SeamLimits = { timeout: deadline, signal: ctx.signal };
+    const refused = await this.#authorization(tool, args, ctx, limits);
     if (refused !== undefined) return refused;
-    if (typeof mode === "object") return deniedResult(tool.name, mode.denied);
-    if (mode !== "approved" && (await this.#needsApproval(tool, args, ctx))) {
-      const approve = this.#options.approve;
-      if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name, "no approver");
-      let decision: { approved: boolean; reason?: string } | undefined;
-      try {
-        decision = readDecision(await approve({ tool: tool.name, args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx }));
-      } catch (thrown) {
-        return notApprovedResult(tool.name, { failed: thrown });
+    if (typeof mode === "object") return mode.answered(tool.name);
+    if (mode !== "approved") {
+      const needed = await this.#needsApproval(tool, args, ctx, limits);
+      if (typeof needed === "object") return needed;
+      if (needed) {
+        const approve = this.#options.approve;
+        if (approve === undefined) return mode === "defer" ? deferred(tool.name, args) : notApprovedResult(tool.name);
+        const request: ApprovalRequest = { tool: tool.name, args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx };
+        const answer = await runSeam(() => approve(request), { timeout: this.#approvalTimeout ?? deadline, signal: ctx.signal });
+        const unapproved = approvalRefusal(tool.name, answer);
+        if (unapproved !== undefined) return unapproved;
       }
-      if (decision === undefined) return notApprovedResult(tool.name, { failed: new Error("approve returned neither a boolean nor { approved }") });
-      if (!decision.approved) return deniedResult(tool.name, decision.reason);
     }
     const local = this.#local(entry);
     const executor = this.#executor;
     const core = executor === undefined ? local : (call: ToolCall) => this.#elsewhere(executor, entry, call, local);
     const call: ToolCall = { tool, args, ctx };
-    return this.#middleware.length === 0 ? core(call) : runThrough(this.#middleware, call, core);
+    return this.#middleware.length === 0 ? core(call) : runThrough(this.#middleware, call, core, limits);
   }
 
   /** What runs a call in this process once the seams let it through: its retries, validation and body. */
@@ -386,7 +459,8 @@ export class Toolkit {
   /**
    * A call handed to the toolkit's executor, once its arguments passed the tool's check here
    * (a refused call never leaves this process; the executor gets the arguments as checked);
-   * whatever the executor throws or returns instead of a result is an `execution_failed` result.
+   * whatever the executor throws or returns instead of a result is an `execution_failed` result
+   * worded with an `errorId` (what it threw goes to `onError`, not to the model).
    */
   async #elsewhere(executor: ToolExecutor, entry: Entry, call: ToolCall, local: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult> {
     const { tool, ctx } = call;
@@ -402,9 +476,18 @@ export class Toolkit {
     const left = timeout === false ? false : Math.max(1, timeout - (Date.now() - started));
     try {
       const result = await executor.run({ tool, args, ctx, timeout: left, runHere: () => local(call) });
-      return isToolResult(result) ? result : errorResult("execution_failed", `Tool "${tool.name}" could not run: the toolkit's executor gave no ToolResult.`, { tool: tool.name });
+      if (isToolResult(result)) return result;
+      const gave = new TypeError(`The toolkit's executor gave no ToolResult (got ${result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`}).`);
+      return seamFailure(
+        "execution_failed",
+        tool.name,
+        gave,
+        (errorId) => `Tool "${tool.name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user the tool is failing.`,
+      );
     } catch (thrown) {
-      return failedWith(thrown, `Tool "${tool.name}" could not run: the toolkit's executor failed: ${errorMessage(thrown)}`);
+      const text = (errorId: string) =>
+        `Tool "${tool.name}" could not run: the toolkit's executor failed (error id ${errorId}). Try again later, or tell the user the tool is failing.`;
+      return seamFailure("execution_failed", tool.name, thrown, text);
     }
   }
 
@@ -419,46 +502,51 @@ export class Toolkit {
       const text = `Tool "${name}" could not run: the worker's toolkit has no tool of that name. Register the same tools in the workers as in the toolkit the calls arrive at.`;
       return Promise.resolve(errorResult("execution_failed", text, { tool: name }));
     }
-    return this.#local(entry)({ tool: entry.tool, args, ctx }).catch((thrown: unknown) => failedWith(thrown, `Tool "${name}" could not run: ${errorMessage(thrown)}`));
+    return this.#local(entry)({ tool: entry.tool, args, ctx }).catch((thrown: unknown) => internalFailure(name, thrown));
   }
 
-  /** A `forbidden` result when the tool's or the toolkit's `authorize` refuses (or fails), else `undefined`. */
-  async #authorization(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult | undefined> {
+  /**
+   * A `forbidden` result when the tool's or the toolkit's `authorize` refuses (or fails), the
+   * result ending the call when one does not answer within `limits`, else `undefined`.
+   */
+  async #authorization(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, limits: SeamLimits): Promise<ToolResult | undefined> {
+    const own = tool.authorize;
     const shared = this.#options.authorize;
-    try {
-      if (tool.authorize !== undefined && (await tool.authorize(ctx, args)) !== true) return forbiddenResult(tool.name);
-      if (shared !== undefined && (await shared(ctx, args, tool)) !== true) return forbiddenResult(tool.name);
-    } catch (thrown) {
-      // Fails closed: a permission check that cannot answer does not let the call through.
-      return forbiddenResult(tool.name, thrown);
+    if (own !== undefined) {
+      const refused = authorizationRefusal(tool.name, await runSeam(() => own(ctx, args), limits));
+      if (refused !== undefined) return refused;
     }
-    return undefined;
+    return shared === undefined ? undefined : authorizationRefusal(tool.name, await runSeam(() => shared(ctx, args, tool), limits));
   }
 
-  /** Whether this call needs approval: the tool says so (a function that throws counts as yes), or it is destructive and the toolkit asks for those. */
-  async #needsApproval(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<boolean> {
+  /**
+   * Whether this call needs approval: the tool says so (a function that throws counts as yes),
+   * or it is destructive and the toolkit asks for those; or the result ending the call when the
+   * tool's function does not answer within `limits`.
+   */
+  async #needsApproval(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, limits: SeamLimits): Promise<boolean | ToolResult> {
     if (this.#options.approveDestructive === true && tool.annotations?.destructive === true) return true;
     const needs = tool.needsApproval;
     // Anything set but `false` asks (fails closed).
     if (typeof needs !== "function") return needs !== undefined && needs !== false;
-    try {
-      return (await needs(args, ctx)) !== false;
-    } catch {
-      return true;
-    }
+    const answer = await runSeam(() => needs(args, ctx), limits);
+    if ("late" in answer) return seamTimedOut(tool.name, "its check of whether the call needs approval", answer.late);
+    if ("aborted" in answer) return abortedResult(tool.name, answer.aborted);
+    return !("answered" in answer) || answer.answered !== false;
   }
 
   /** Whether `tool` exists for `ctx` (no ctx: an empty one). A visibility check that throws hides the tool. */
   #isVisible(tool: Tool, ctx: ToolContext | undefined): boolean {
+    return this.#visibility(tool, ctx) === true;
+  }
+
+  /** What the tool's own `visible` and the toolkit's say for `ctx`: shown, hidden, or hidden by a check that failed. */
+  #visibility(tool: Tool, ctx: ToolContext | undefined): Visibility {
     const shared = this.#options.visible;
     if (tool.visible === undefined && shared === undefined) return true;
     const seen = ctx ?? {};
-    if (!isVisibleTo(tool, seen)) return false;
-    try {
-      return shared === undefined || shared(tool, seen) === true;
-    } catch {
-      return false;
-    }
+    const own = visibilityOf(tool, seen);
+    return own !== true || shared === undefined ? own : visibilityBy(() => shared(tool, seen));
   }
 
   /** The manifest, resolved once, when the first decorated instance needs it. */
@@ -467,14 +555,15 @@ export class Toolkit {
     return this.#manifest.index;
   }
 
-  #unknownTool(name: unknown, ctx: ToolContext | undefined): ToolResult {
+  /** `hidden`: why the tool of that name does not exist for `ctx`; a visibility check that failed is kept for `onError`, out of the result's text. */
+  #unknownTool(name: unknown, ctx: ToolContext | undefined, hidden: Visibility = false): ToolResult {
     // Only the names this ctx may see: a hidden tool's name never leaks through suggestions.
     const names = this.tools(ctx ?? {}).map((tool) => tool.name);
     // No provider accepts names over 128 characters: a longer one gets no suggestions, and is cut.
-    const full = typeof name === "string" ? name : String(name);
+    const full = typeof name === "string" ? name : "";
     const shown = full.length > 128 ? `${full.slice(0, 128)}...` : full;
     const close = full === "" || full.length > 128 ? [] : closestNames(full, names);
-    const parts = [`Unknown tool "${shown}".`];
+    const parts = [typeof name === "string" ? `Unknown tool "${shown}".` : noUsableName(name)];
     if (close.length > 0) parts.push(`Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`);
     if (names.length === 0) parts.push("This toolkit has no tools.");
     else if (names.length <= MAX_LISTED_TOOLS) parts.push(`Available tools: ${names.join(", ")}.`);
@@ -482,7 +571,8 @@ export class Toolkit {
       const first = [...close, ...names.filter((n) => !close.includes(n)).slice(0, MAX_LISTED_TOOLS - close.length)];
       parts.push(`Available tools (${names.length}): ${first.join(", ")} and ${names.length - first.length} more.`);
     }
-    return errorResult("unknown_tool", parts.join(" "), { tool: shown, suggestions: close });
+    const result = errorResult("unknown_tool", parts.join(" "), { tool: shown, suggestions: close });
+    return typeof hidden === "object" ? carryingThrown(result, hidden.failed) : result;
   }
 
   // ---- Declarations (each provider's dialect applied; see describeExport for what changed) ----
@@ -567,9 +657,11 @@ export class Toolkit {
    * Finishes a turn whose calls waited for approval: `decisions` (by each approval's `id`:
    * `true`, `false`, or `{ approved, reason }`) run the approved calls and answer the others
    * `denied`; the reply then holds every call of the turn, as the run* method would have given
-   * it. Calls without a decision stay pending (`pendingApprovals` again). Each resume runs the
-   * approved calls again: take the stored value out of its store before resuming it. Rejects
-   * (`TypeError`) only when `pending` is not a value a run* method returned; the calls never reject.
+   * it. Calls without a decision stay pending (`pendingApprovals` again). A resume runs each
+   * waiting call at most once, however many times the stored approvals list it; each resume runs
+   * the approved calls again: take the stored value out of its store before resuming it. Rejects
+   * (`TypeError`, saying what is wrong) only when `pending` is not a value a run* method
+   * returned; the calls never reject.
    */
   resumeApprovals<P extends keyof ProviderReplies>(
     pending: PendingApprovals<P>,
@@ -579,34 +671,53 @@ export class Toolkit {
   /** `pending` read back without its provider's type (e.g. `JSON.parse(text) as PendingApprovals`): the reply of whichever provider it names. */
   resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<WithPendingApprovals<ProviderReplies[keyof ProviderReplies]>>;
   async resumeApprovals(pending: PendingApprovals, decisions: Record<string, ApprovalDecision>, ctx?: ToolContext): Promise<unknown> {
-    if (!isPendingApprovals(pending)) throw new TypeError("resumeApprovals takes the pendingApprovals object a run* method returned (stored as JSON and read back).");
+    const problem = pendingApprovalsProblem(pending);
+    if (problem !== undefined) throw new TypeError(`resumeApprovals takes the pendingApprovals object a run* method returned (stored as JSON and read back), but ${problem}.`);
     const adapter = REPLYING_ADAPTERS[pending.provider as keyof ProviderReplies] as ProviderAdapter | undefined;
     if (adapter === undefined) throw new TypeError(`resumeApprovals: "${pending.provider}" is not a provider toolnexus answers (${Object.keys(REPLYING_ADAPTERS).join(", ")}).`);
     const { calls } = pending;
     const results = [...pending.results];
     const ids = approvalIds(calls);
     const waiting: PendingApproval[] = [];
+    // Each waiting call is taken by the first approval that matches it, before any call runs: listed again, it neither runs nor waits twice.
+    const taken = new Set<number>();
     await Promise.all(
       pending.approvals.map(async (approval) => {
         const { index } = approval;
-        const decision = readDecision(decisions?.[approval.id]);
         // An approval that matches no waiting call of the turn, or has no decision, stays pending: nothing is dropped.
-        if (decision === undefined || !Number.isInteger(index) || results[index] !== null || ids[index] !== approval.id) return void waiting.push(approval);
-        const call = calls[index]!;
-        const callCtx: ToolContext = { ...ctx, ...(call.id !== undefined ? { callId: call.id } : {}), provider: adapter.id };
-        if (call.name !== approval.tool && call.name !== sanitizedName(approval.tool, adapter.names)) {
-          results[index] = errorResult("denied", `The stored approval ${approval.id} names tool "${approval.tool}", but the call was to "${call.name}"; it did not run.`, {
-            tool: call.name,
-          });
-          return;
-        }
-        // The call as the model sent it, read back the way this toolkit reads the tool's calls.
-        // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
-        const decode = this.#decoderFor(adapter, approval.tool);
-        results[index] = await this.#run(approval.tool, call.arguments, callCtx, decode, decision.approved ? "approved" : { denied: decision.reason }, call.name);
+        if (results[index] !== null || ids[index] !== approval.id) return void waiting.push(approval);
+        if (taken.has(index)) return;
+        taken.add(index);
+        const decision = decisionFor(decisions, approval.id);
+        if (decision === undefined) return void waiting.push(approval);
+        results[index] = await this.#resumed(adapter, approval, calls[index]!, decision, ctx);
       }),
     );
     return this.#reply(adapter, calls, results, waiting);
+  }
+
+  /** The result of one waiting call, decided: run if approved, else denied; never rejects. */
+  async #resumed(
+    adapter: ProviderAdapter,
+    approval: PendingApproval,
+    call: PendingApprovals["calls"][number],
+    decision: { approved: boolean; reason?: string },
+    ctx: ToolContext | undefined,
+  ): Promise<ToolResult> {
+    if (call.name !== approval.tool && call.name !== sanitizedName(approval.tool, adapter.names)) {
+      return errorResult("denied", `The stored approval ${approval.id} names tool "${approval.tool}", but the call was to "${call.name}"; it did not run.`, { tool: call.name });
+    }
+    let callCtx: ToolContext;
+    try {
+      callCtx = { ...ctx, ...(call.id !== undefined ? { callId: call.id } : {}), provider: adapter.id };
+    } catch (thrown) {
+      return internalFailure(approval.tool, thrown);
+    }
+    // The call as the model sent it, read back the way this toolkit reads the tool's calls.
+    // A denial goes the way of every call (visibility, authorization, tracing, onError); only the body does not run.
+    const decode = this.#decoderFor(adapter, approval.tool);
+    const mode: ApprovalMode = decision.approved ? "approved" : { answered: (tool) => deniedResult(tool, decision.reason) };
+    return this.#run(approval.tool, call.arguments, callCtx, decode, mode, call.name);
   }
 
   /** How calls of `toolName` are read back for `adapter` (the way back of its export), if they need it. */
@@ -710,8 +821,10 @@ function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((
   }
   if (onError === undefined && errorText === "message") return undefined;
   return (name, made, ctx) => {
-    const errorId = crypto.randomUUID();
     const thrown = thrownBy(made);
+    // A failure toolnexus worded from a throw may carry its id already (its text names it): the same id for onError.
+    const carried = thrown === undefined ? undefined : made.metadata?.errorId;
+    const errorId = typeof carried === "string" ? carried : crypto.randomUUID();
     const result: ToolResult = { ...made, metadata: { ...made.metadata, errorId } };
     const failure: ToolFailure = {
       tool: name,
@@ -719,11 +832,11 @@ function failureReporter({ onError, errorText = "message" }: ToolkitOptions): ((
       ...(thrown !== undefined ? { error: thrown.thrown } : {}),
       errorId,
       result,
-      ...(ctx?.callId !== undefined ? { callId: ctx.callId } : {}),
-      ...(ctx?.provider !== undefined ? { provider: ctx.provider } : {}),
+      ...originOf(ctx),
       ctx: ctx ?? {},
     };
-    if (thrown !== undefined && errorText !== "message") result.output = cutText(textFor(errorText, failure), MAX_ERROR_TEXT);
+    // An unknown tool's text tells nothing of a hidden tool, which a failed visibility check hid: it stays as it is.
+    if (thrown !== undefined && errorText !== "message" && failure.kind !== "unknown_tool") result.output = cutText(textFor(errorText, failure), MAX_ERROR_TEXT);
     if (onError !== undefined) {
       try {
         const told = onError(failure);
@@ -751,6 +864,31 @@ function textFor(policy: "errorId" | ((failure: ToolFailure) => string), failure
 /** A failing observer must not fail the call, and must not fail silently either. */
 function warnOnError(error: unknown, option = "onError"): void {
   process.emitWarning(`toolnexus: the toolkit's ${option} function threw: ${errorMessage(error)}`, { code: "TOOLNEXUS_OBSERVER_FAILED" });
+}
+
+/** `ctx.callId`, for a span: a ctx that cannot be read has none. */
+function callIdOf(ctx: ToolContext | undefined): string | undefined {
+  return originOf(ctx).callId;
+}
+
+/** The call id and provider a ctx names, for a failure's report; a ctx that throws when read names neither. */
+function originOf(ctx: ToolContext | undefined): { callId?: string; provider?: string } {
+  try {
+    const { callId, provider } = ctx ?? {};
+    return { ...(callId !== undefined ? { callId } : {}), ...(provider !== undefined ? { provider } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+/** A call that failed inside the toolkit, not in a tool or a seam (a ctx that throws when read): worded without what was thrown. */
+function internalFailure(tool: string, thrown: unknown): ToolResult {
+  return seamFailure(
+    "execution_failed",
+    tool,
+    thrown,
+    (errorId) => `Tool "${tool}" could not run: the call failed inside the toolkit (error id ${errorId}). Tell the user the tool is failing.`,
+  );
 }
 
 /** A Tool written by hand: still held to the contract (limits, never rejects, a ToolResult). */

@@ -118,12 +118,16 @@ export interface ToolPolicy {
   /**
    * Whether a call needs a person's approval before it runs: `true`, or a function of the
    * arguments and ctx. The toolkit's `approve` decides; without one, run* hand the call back
-   * as a pending approval.
+   * as a pending approval. A function that throws asks; one that does not answer within the
+   * call's deadline ends the call as a `timeout`.
    */
   needsApproval?: boolean | ((args: Record<string, unknown>, ctx: ToolContext) => boolean | Promise<boolean>);
-  /** Whether the tool exists for this ctx (user, tenant ...): hidden tools are neither declared nor run. */
+  /**
+   * Whether the tool exists for this ctx (user, tenant ...): hidden tools are neither declared
+   * nor run. It answers synchronously: anything but `true` (a promise too) and a throw hide it.
+   */
   visible?: (ctx: ToolContext) => boolean;
-  /** Whether this call may run; `false` gives a `forbidden` result. */
+  /** Whether this call may run; `false` gives a `forbidden` result. Waited for at most the call's deadline (then `timeout`). */
   authorize?: (ctx: ToolContext, args: Record<string, unknown>) => boolean | Promise<boolean>;
   /** Retries of calls that fail (`execution_failed`), within the call's deadline. Tools annotated `idempotent` get 3 attempts unless set. */
   retry?: RetryOption;

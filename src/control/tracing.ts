@@ -115,11 +115,21 @@ export function tracerProviderRegistered(): boolean {
   return registeredProvider() !== undefined;
 }
 
+/** What a toolkit's spans may say of a failure. */
+export interface TracedText {
+  /**
+   * Whether a thrown message may reach a span (the toolkit's `errorText` is `"message"`). A
+   * span's status always carries the result's text as the model is told it; when this is
+   * false, a `run` that throws or rejects (toolnexus's own never do) ends its span without its message.
+   */
+  thrownText: boolean;
+}
+
 /**
  * The tracer for a toolkit, or `undefined` when tracing is off or @opentelemetry/api is not
  * installed. `load` finds the API (tests pass their own); by default it is required once per process.
  */
-export function callTracer(option: TracingOption | undefined, load: () => OTelApi | undefined = installedApi): CallTracer | undefined {
+export function callTracer(option: TracingOption | undefined, load: () => OTelApi | undefined = installedApi, text: TracedText = { thrownText: true }): CallTracer | undefined {
   if (option === false) return undefined;
   let api: OTelApi | undefined;
   let kind: number;
@@ -137,6 +147,7 @@ export function callTracer(option: TracingOption | undefined, load: () => OTelAp
     recordArguments: typeof option === "object" && option !== null && option.recordArguments === true,
     recordResults: typeof option === "object" && option !== null && option.recordResults === true,
     errorCode,
+    thrownText: text.thrownText,
   };
   // The toolkit's tracer, got once per registered provider: a provider registered after the
   // toolkit was made (or registered again after `trace.disable()`) is followed.
@@ -182,6 +193,7 @@ interface Settings {
   recordArguments: boolean;
   recordResults: boolean;
   errorCode: number;
+  thrownText: boolean;
 }
 
 /** The attributes a span starts with (a sampler sees them). */
@@ -268,7 +280,7 @@ function endThrown(span: OTelSpan, settings: Settings, error: unknown): void {
   try {
     const name = error instanceof Error ? error.constructor.name || error.name : "";
     span.setAttribute("error.type", typeof name === "string" && name !== "" ? name : "_OTHER");
-    span.setStatus({ code: settings.errorCode, message: cutText(errorMessage(error), MAX_STATUS_TEXT) });
+    span.setStatus(settings.thrownText ? { code: settings.errorCode, message: cutText(errorMessage(error), MAX_STATUS_TEXT) } : { code: settings.errorCode });
   } catch {
     // as above
   }

@@ -69,6 +69,8 @@ export interface ToolnexusModuleOptions {
   errorText?: ToolkitOptions["errorText"];
   /** Decides calls that need approval (`new Toolkit(items, { approve })`). */
   approve?: ToolkitOptions["approve"];
+  /** Milliseconds `approve` has to answer a call (`new Toolkit(items, { approvalTimeout })`). */
+  approvalTimeout?: number | false;
   /** Every tool annotated `destructive` needs approval. */
   approveDestructive?: boolean;
   /** Which tools exist for a ctx (`new Toolkit(items, { visible })`). */

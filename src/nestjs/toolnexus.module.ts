@@ -75,7 +75,7 @@ function resolveModuleManifest(options: ToolnexusModuleOptions): ManifestSource 
 }
 
 /** The module options that are the toolkit's own, passed as they are. */
-const TOOLKIT_OPTIONS = ["timeout", "onError", "errorText", "approve", "approveDestructive", "visible", "authorize", "tracing"] as const;
+const TOOLKIT_OPTIONS = ["timeout", "onError", "errorText", "approve", "approvalTimeout", "approveDestructive", "visible", "authorize", "tracing"] as const;
 
 /** The toolkit, empty until the explorer registers what it found (at `onModuleInit`). */
 function createToolkit(options: ToolnexusModuleOptions, manifest: ManifestSource | null): Toolkit {

@@ -264,8 +264,7 @@ export function callFrom(source: unknown, fields: CallFields): ParsedCall {
   if (id?.ok && typeof id.value === "string") call.id = id.value;
   if (!name.ok)
     call.refusal = { kind: "unknown_tool", message: `The name of a tool call could not be read (${errorMessage(name.error)}); call one of the declared tools by its name.` };
-  else if (typeof name.value !== "string")
-    call.refusal = { kind: "unknown_tool", message: `A tool call has no usable name (got ${describeName(name.value)}); call one of the declared tools by its name.` };
+  else if (typeof name.value !== "string") call.refusal = { kind: "unknown_tool", message: noUsableName(name.value) };
   else if (!args.ok)
     call.refusal = {
       kind: "invalid_arguments",
@@ -280,6 +279,11 @@ function readField(source: unknown, key: string): { ok: true; value: unknown } |
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/** What a call whose name is not a string is told; `name` is only looked at with `typeof` (it may be any value, a Proxy that throws included). */
+export function noUsableName(name: unknown): string {
+  return `A tool call has no usable name (got ${describeName(name)}); call one of the declared tools by its name.`;
 }
 
 function describeName(name: unknown): string {

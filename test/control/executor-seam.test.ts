@@ -75,7 +75,9 @@ describe("the executor seam", () => {
     const throwing = new Toolkit([add], { executor: { run: () => Promise.reject(new Error("queue down")) } });
     const result = await throwing.execute("add", { a: 1, b: 2 });
     expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
-    expect(result.output).toContain("queue down");
+    expect(result.output).toBe(
+      `Tool "add" could not run: the toolkit's executor failed (error id ${String(result.metadata?.errorId)}). Try again later, or tell the user the tool is failing.`,
+    );
     const odd = new Toolkit([add], { executor: { run: async () => "3" as never } });
     expect((await odd.execute("add", { a: 1, b: 2 })).metadata?.error).toBe("execution_failed");
   });
