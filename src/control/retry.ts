@@ -1,5 +1,5 @@
 import { onAbort } from "../runtime/abort";
-import { DEFAULT_TIMEOUT_MS, type Timeout } from "../runtime/invoke";
+import { DEFAULT_TIMEOUT_MS, wholeMs, type Timeout } from "../runtime/invoke";
 import { carryingThrown, thrownBy } from "../runtime/result";
 import type { RetryPolicy, ToolContext, ToolResult } from "../types";
 
@@ -18,7 +18,7 @@ export async function withRetries(policy: Required<RetryPolicy>, deadline: Timeo
   let delay = policy.delayMs;
   for (let tries = 1; ; tries++) {
     const left = deadline === false ? undefined : deadline - (performance.now() - started);
-    const result = await attempt(left === undefined ? { ...ctx, timeout: false } : { ...ctx, timeout: Math.max(1, left) });
+    const result = await attempt(left === undefined ? { ...ctx, timeout: false } : { ...ctx, timeout: Math.max(1, wholeMs(left)) });
     const retriable = result.isError && result.metadata?.error === "execution_failed";
     const leftAfterWait = deadline === false ? Infinity : deadline - (performance.now() - started) - delay;
     if (!retriable || tries >= policy.attempts || leftAfterWait < MIN_ATTEMPT_MS || ctx.signal?.aborted) return tries === 1 ? result : withAttempts(result, tries);
@@ -29,7 +29,8 @@ export async function withRetries(policy: Required<RetryPolicy>, deadline: Timeo
 
 /** The deadline a call runs under: the call's, the tool's, the toolkit's, or the default. */
 export function deadlineOf(ctx: ToolContext | undefined, toolTimeout: Timeout | undefined, toolkitTimeout: Timeout | undefined): Timeout {
-  return ctx?.timeout ?? toolTimeout ?? toolkitTimeout ?? DEFAULT_TIMEOUT_MS;
+  const deadline = ctx?.timeout ?? toolTimeout ?? toolkitTimeout ?? DEFAULT_TIMEOUT_MS;
+  return typeof deadline === "number" ? wholeMs(deadline) : deadline;
 }
 
 /** `result` saying how many attempts it took; what the last attempt threw stays with it (for `onError`). */

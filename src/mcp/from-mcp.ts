@@ -10,17 +10,7 @@ import { fromCallToolResult } from "./call-tool-result";
 import { describesObjects } from "../schema/describes-objects";
 import { selfContained } from "../schema/self-contained";
 import { managedTool, type RunAccepted } from "../runtime/run-contract";
-import {
-  isObject,
-  type JSONSchemaObject,
-  type RetryOption,
-  type Tool,
-  type ToolAnnotations,
-  type ToolCallContext,
-  type ToolContext,
-  type ToolErrorKind,
-  type ToolResult,
-} from "../types";
+import { isObject, type JSONSchemaObject, type RetryOption, type Tool, type ToolAnnotations, type ToolCallContext, type ToolErrorKind, type ToolResult } from "../types";
 import { cursorKey, FROM_MCP_LIMITS, jsonLength, namesListed, quoted } from "./from-mcp-limits";
 
 /** A tool as an MCP server lists it in `tools/list` (the SDK's `Tool`, read loosely: servers differ). */
@@ -259,28 +249,13 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
   };
   const remoteName = listed.name;
-  const run: RunAccepted = (args, given, fallbackTimeout) => {
-    const ctx = withWholeTimeout(given);
-    const limit = wholeMilliseconds(options.timeout ?? fallbackTimeout);
+  const run: RunAccepted = (args, ctx, fallbackTimeout) => {
+    const limit = options.timeout ?? fallbackTimeout;
     const deadline = ctx?.timeout ?? limit ?? DEFAULT_TIMEOUT_MS;
     return invokeWithLimits(name, (accepted: Record<string, unknown>, callCtx) => callRemote(client, remoteName, server, accepted, callCtx, deadline), args, ctx, limit);
   };
   // The server checks the arguments against its own schema; checking them here too could only disagree with it.
   return managedTool(fields, { run }, false);
-}
-
-/**
- * A deadline in whole milliseconds, rounded up (never shorter), since the timeout's text and
- * metadata state it: what is left of a deadline retries share is a fraction. Anything but a
- * positive finite number is left for `invokeWithLimits` to refuse.
- */
-function wholeMilliseconds<T extends Timeout | undefined>(timeout: T): T {
-  return (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0 ? Math.ceil(timeout) : timeout) as T;
-}
-
-function withWholeTimeout(ctx: ToolContext | undefined): ToolContext | undefined {
-  const timeout = wholeMilliseconds(ctx?.timeout);
-  return timeout === ctx?.timeout ? ctx : { ...ctx, timeout };
 }
 
 /**

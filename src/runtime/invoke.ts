@@ -13,6 +13,14 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export type Timeout = number | false;
 
 /**
+ * A deadline in whole milliseconds, rounded up (never shorter): what is left of a deadline
+ * that retries share is a fraction, and a timeout's text and metadata state it.
+ */
+export function wholeMs(ms: number): number {
+  return Number.isFinite(ms) ? Math.ceil(ms) : ms;
+}
+
+/**
  * Calls a tool body under the call's limits and turns whatever happens into a ToolResult:
  * a return value, a throw (sync or async), a timeout (`ctx.timeout`, else `fallbackTimeout`,
  * else `DEFAULT_TIMEOUT_MS`; `false` for none) or an abort of `ctx.signal`. Never rejects.
@@ -36,7 +44,7 @@ export function invokeWithLimits<Args>(
       errorResult("execution_failed", `Tool "${toolName}" was not run: the timeout must be a positive number of milliseconds or false (got ${String(requested)}).`),
     );
   }
-  const timeout = requested !== false && requested <= MAX_TIMER_MS ? requested : undefined;
+  const timeout = requested !== false && requested <= MAX_TIMER_MS ? wholeMs(requested) : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
   if (timeout === undefined && outerSignal === undefined)

@@ -41,6 +41,25 @@ describe("retries: execute", () => {
     expect(attempts.count).toBe(4);
   });
 
+  it("states the deadline of a retry that runs out of time in whole milliseconds, as every timeout does", async () => {
+    let attempt = 0;
+    const slow = defineTool({
+      name: "slow_retry",
+      description: "Fails once, then takes too long",
+      retry: { attempts: 2, delayMs: 5 },
+      execute: async () => {
+        attempt += 1;
+        if (attempt === 1) throw new Error("first attempt failed");
+        await sleep(1_000);
+        return "late";
+      },
+    });
+    const result = await new Toolkit([slow]).execute("slow_retry", {}, { timeout: 120.25 });
+    expect(result.metadata).toMatchObject({ error: "timeout", attempts: 2 });
+    expect(Number.isInteger(result.metadata?.timeoutMs)).toBe(true);
+    expect(result.output).toMatch(/^Tool "slow_retry" timed out after \d+ ms/);
+  });
+
   it("adds no attempts to a call that succeeds the first time", async () => {
     const { tool } = flaky(0, { retry: 3 });
     expect(await new Toolkit([tool]).execute("flaky", {})).toEqual({ output: "ok after 1", isError: false });
