@@ -12,7 +12,7 @@ import {
   type WithPendingApprovals,
 } from "./control/approval";
 import { authorizationRefusal } from "./control/authorization";
-import { checkExecutor, type ToolExecutor } from "./control/executor";
+import { checkExecutor, runOnExecutor, type ToolExecutor } from "./control/executor";
 import { runThrough, type ToolCall, type ToolMiddleware } from "./control/middleware";
 import { policyOf, retryPolicyOf } from "./control/policy";
 import { deadlineOf, withRetries } from "./control/retry";
@@ -50,7 +50,7 @@ import { openai, type OpenAICallsInput, type OpenAIExportOptions, type OpenAIFun
 import { openaiResponses, type OpenAIFunctionCallOutput, type OpenAIResponsesCallsInput, type OpenAIResponsesFunctionTool } from "./providers/openai-responses";
 import { acceptArguments } from "./runtime/arguments";
 import { abortedResult, invokeWithLimits, isThenable } from "./runtime/invoke";
-import { carryingThrown, cutText, errorMessage, errorResult, isToolResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
+import { carryingThrown, cutText, errorMessage, errorResult, MAX_ERROR_TEXT, safeJsonStringify, thrownBy } from "./runtime/result";
 import { checkArgumentsOf, checkedWithinLimits, guarded, invalidArguments, runAcceptedOf, type CheckArguments, type RunAccepted } from "./runtime/run-contract";
 import { functionInsteadOfInstance } from "./scanner/instance-expected";
 import { scanTools } from "./scanner/scan-tools";
@@ -474,21 +474,7 @@ export class Toolkit {
     }
     // What the check took is gone from the call's time.
     const left = timeout === false ? false : Math.max(1, timeout - (Date.now() - started));
-    try {
-      const result = await executor.run({ tool, args, ctx, timeout: left, runHere: () => local(call) });
-      if (isToolResult(result)) return result;
-      const gave = new TypeError(`The toolkit's executor gave no ToolResult (got ${result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`}).`);
-      return seamFailure(
-        "execution_failed",
-        tool.name,
-        gave,
-        (errorId) => `Tool "${tool.name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user the tool is failing.`,
-      );
-    } catch (thrown) {
-      const text = (errorId: string) =>
-        `Tool "${tool.name}" could not run: the toolkit's executor failed (error id ${errorId}). Try again later, or tell the user the tool is failing.`;
-      return seamFailure("execution_failed", tool.name, thrown, text);
-    }
+    return runOnExecutor(executor, { tool, args, ctx, timeout: left, runHere: () => local(call) });
   }
 
   /**

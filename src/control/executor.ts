@@ -1,6 +1,16 @@
 import { ToolDefinitionError } from "../errors";
-import type { Timeout } from "../runtime/invoke";
+import { abortedResult, type Timeout } from "../runtime/invoke";
+import { isToolResult } from "../runtime/result";
 import type { Tool, ToolContext, ToolResult } from "../types";
+import { runSeam, seamTimedOut } from "./seam-deadline";
+import { seamFailure } from "./seam-failure";
+
+/**
+ * How long past the call's deadline an executor's own answer is still waited for: an executor
+ * answers a call that ran out of time itself (a queue's worker may still be handing back a
+ * result), and only one that never answers is answered for it.
+ */
+export const EXECUTOR_GRACE_MS = 1_000;
 
 /**
  * Decides where a call runs once visibility, authorization, approval, middleware and the check
@@ -37,4 +47,25 @@ export function checkExecutor(executor: unknown): ToolExecutor | undefined {
     );
   }
   return executor as ToolExecutor;
+}
+
+/**
+ * Hands `call` to `executor` and reads its answer: a result as it came, or, for an executor that
+ * throws, answers no `ToolResult`, or does not answer within the call's deadline (and
+ * `EXECUTOR_GRACE_MS`) or its abort, the result that says so (never what it threw).
+ */
+export async function runOnExecutor(executor: ToolExecutor, call: ExecutorCall): Promise<ToolResult> {
+  const name = call.tool.name;
+  const limit = call.timeout === false ? false : call.timeout + EXECUTOR_GRACE_MS;
+  const answer = await runSeam(() => executor.run(call), { timeout: limit, signal: call.ctx.signal });
+  if ("late" in answer) return seamTimedOut(name, "the toolkit's executor", call.timeout as number);
+  if ("aborted" in answer) return abortedResult(name, answer.aborted);
+  if ("threw" in answer) {
+    const text = (errorId: string) => `Tool "${name}" could not run: the toolkit's executor failed (error id ${errorId}). Try again later, or tell the user the tool is failing.`;
+    return seamFailure("execution_failed", name, answer.threw, text);
+  }
+  const result = answer.answered;
+  if (isToolResult(result)) return result;
+  const gave = new TypeError(`The toolkit's executor gave no ToolResult (got ${result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`}).`);
+  return seamFailure("execution_failed", name, gave, (errorId) => `Tool "${name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user the tool is failing.`);
 }

@@ -82,6 +82,29 @@ describe("the executor seam", () => {
     expect((await odd.execute("add", { a: 1, b: 2 })).metadata?.error).toBe("execution_failed");
   });
 
+  it("answers for an executor that never answers: a timeout once the call's deadline (and a grace for the executor's own answer) has passed", async () => {
+    const silent: ToolExecutor = { run: () => new Promise<never>(() => {}) };
+    const result = await new Toolkit([add], { executor: silent, timeout: 50 }).execute("add", { a: 1, b: 2 });
+    expect(result).toMatchObject({ isError: true, metadata: { error: "timeout", timeoutMs: 50 } });
+    expect(result.output).toBe('Tool "add" timed out after 50 ms: the toolkit\'s executor did not answer in time.');
+  });
+
+  it("answers for an executor that has not answered when the call's signal aborts", async () => {
+    const silent: ToolExecutor = { run: () => new Promise<never>(() => {}) };
+    const controller = new AbortController();
+    const pending = new Toolkit([add], { executor: silent, timeout: false }).execute("add", { a: 1, b: 2 }, { signal: controller.signal });
+    controller.abort(new Error("the user left"));
+    expect(await pending).toMatchObject({ isError: true, output: 'Tool "add" was aborted: the user left', metadata: { error: "aborted" } });
+  });
+
+  it("keeps an executor's own answer to a call that ran out of time, when it comes within the grace", async () => {
+    const late: ToolExecutor = {
+      run: (call) =>
+        new Promise((resolve) => setTimeout(() => resolve({ output: "the worker's timeout", isError: true, metadata: { error: "timeout" } }), Number(call.timeout) + 20)),
+    };
+    expect(await new Toolkit([add], { executor: late, timeout: 30 }).execute("add", { a: 1, b: 2 })).toMatchObject({ output: "the worker's timeout" });
+  });
+
   it("refuses an executor that has no run method, saying what to pass", () => {
     expect(() => new Toolkit([add], { executor: (() => undefined) as never })).toThrow(ToolDefinitionError);
     expect(() => new Toolkit([add], { executor: {} as never })).toThrow(/run\(call\) method, such as queueExecutor/);
