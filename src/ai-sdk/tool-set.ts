@@ -1,8 +1,8 @@
+import { adapterStepFailure } from "../control/seam-failure";
 import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolExecutionOptions } from "ai";
 import { mayNeedApproval } from "../control/approval";
 import { ToolDefinitionError } from "../errors";
 import { checkedHostState } from "../runtime/host-state";
-import { errorMessage, failedWith } from "../runtime/result";
 import type { Toolkit } from "../toolkit";
 import { isObject, type Tool, type ToolContext, type ToolResult } from "../types";
 import { modelOutputOf } from "./model-output";
@@ -78,7 +78,7 @@ function aiSdkTool(toolkit: Toolkit, tool: Tool, contextOf: CallContext, multimo
       try {
         ctx = contextOf({ toolCallId, messages, experimental_context }, abortSignal);
       } catch (thrown) {
-        return Promise.resolve(failedWith(thrown, `Tool "${name}" could not run: the state function of toAiSdkTools threw: ${errorMessage(thrown)}`));
+        return Promise.resolve(adapterStepFailure(name, "the state function of toAiSdkTools", thrown));
       }
       // The AI SDK runs a call that needs approval only once a person approved it in its flow.
       return asksAi && approvedInMessages(toolCallId, messages) ? toolkit.execute(name, input, ctx, APPROVED) : toolkit.execute(name, input, ctx);

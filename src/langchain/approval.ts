@@ -1,7 +1,7 @@
+import { warnOfAdapterStep } from "../control/seam-failure";
 import type { ToolRunnableConfig } from "@langchain/core/tools";
 import { mayNeedApproval, readDecision, type ApprovalDecision, type ApprovalRequest } from "../control/approval";
 import { acceptArguments } from "../runtime/arguments";
-import { errorMessage } from "../runtime/result";
 import type { ExecuteOptions, Toolkit } from "../toolkit";
 import type { Tool, ToolContext } from "../types";
 
@@ -36,7 +36,7 @@ export async function approvalFor(
     decision = readDecision(await approve({ tool: tool.name, args: accepted.args, ...(ctx.callId !== undefined ? { callId: ctx.callId } : {}), ctx, config }));
   } catch (thrown) {
     if (pausesTheGraph(thrown)) throw thrown;
-    return { approved: false, reason: `the approval step failed (${errorMessage(thrown)})` };
+    return { approved: false, reason: `the approval step failed (error id ${warnOfAdapterStep("the approver of toLangChainTools", thrown)})` };
   }
   if (decision === undefined) return { approved: false, reason: "the approval step answered neither a boolean nor { approved }" };
   return decision;

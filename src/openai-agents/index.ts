@@ -4,6 +4,7 @@
  * call the SDK's runner makes runs through `toolkit.execute`, so every failure reaches the
  * model as the tool's output, never as an exception. The core entry never imports this file.
  */
+import { adapterStepFailure } from "../control/seam-failure";
 import { tool, type FunctionTool, type RunContext, type UnknownContext } from "@openai/agents";
 import { mayNeedApproval } from "../control/approval";
 import { ToolDefinitionError } from "../errors";
@@ -118,15 +119,15 @@ function functionTool<TContext>(toolkit: AgentsToolkit, source: Tool, { declared
     approval === undefined ? () => false : (runContext: RunContext<TContext> | undefined, callId: string | undefined) => isApproved(runContext, sdkName, callId);
 
   const execute = async (input: unknown, runContext?: RunContext<TContext>, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }): Promise<AgentsToolOutput> => {
+    let ctx: ToolContext;
     try {
-      const ctx = contextOf(runContext, details?.toolCall?.callId, details?.signal);
-      const approved = approvedInRun(runContext, ctx.callId);
-      const result = await toolkit.execute(name, argumentsOf(input), ctx, approved ? { approved: true } : {});
-      return agentsOutputOf(result);
+      ctx = contextOf(runContext, details?.toolCall?.callId, details?.signal);
     } catch (thrown) {
       // Reading the run context (a `state` function) threw: still an answer the model reads.
-      return `Error: Tool "${name}" could not run: ${errorMessage(thrown)}`;
+      return agentsOutputOf(adapterStepFailure(name, "the state function of toAgentsTools", thrown));
     }
+    const approved = approvedInRun(runContext, ctx.callId);
+    return agentsOutputOf(await toolkit.execute(name, argumentsOf(input), ctx, approved ? { approved: true } : {}));
   };
 
   const common = {

@@ -237,26 +237,31 @@ describe("toAiSdkTools: the ctx a tool gets", () => {
     expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ isError: true, metadata: { error: "unknown_tool" } });
   });
 
-  it("answers as data when the state function gives something that is no object", async () => {
+  it("answers as data when the state function gives something that is no object, telling the host what is wrong", async () => {
+    const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => {});
     const result = await ask({ state: () => "ada" as unknown as Record<string, unknown> });
     expect(seen).toEqual([]);
-    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
-      output: 'Tool "whoami" could not run: the state function of toAiSdkTools threw: state must give an object or undefined (got string)',
-      isError: true,
-    });
+    const output = result.steps[0]!.toolResults[0]!.output as ToolResult;
+    expect(output).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+    expect(output.output).toBe(
+      `Tool "whoami" could not run: the state function of toAiSdkTools failed (error id ${String(output.metadata?.errorId)}). Tell the user the tool is failing.`,
+    );
+    expect(String(warn.mock.calls[0]![0])).toContain(`(error id ${String(output.metadata?.errorId)}): state must give an object or undefined (got string)`);
+    warn.mockRestore();
   });
 
-  it("answers as data when the state function throws", async () => {
+  it("answers as data when the state function throws, and keeps what it threw from the model", async () => {
+    const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => {});
     const result = await ask({
       state: () => {
-        throw new Error("no session");
+        throw new Error("no session for token sk_live_123");
       },
     });
     expect(seen).toEqual([]);
-    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
-      output: 'Tool "whoami" could not run: the state function of toAiSdkTools threw: no session',
-      isError: true,
-      metadata: { error: "execution_failed" },
-    });
+    const output = result.steps[0]!.toolResults[0]!.output as ToolResult;
+    expect(output).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+    expect(JSON.stringify(result.steps[0]!.toolResults)).not.toContain("sk_live");
+    expect(String(warn.mock.calls[0]![0])).toContain("no session for token sk_live_123");
+    warn.mockRestore();
   });
 });

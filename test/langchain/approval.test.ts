@@ -113,14 +113,19 @@ describe("tools that need approval, in LangChain", () => {
 
   it("deny the call when the approver throws or answers nonsense", async () => {
     const { refund, refunds } = shop();
+    const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => {});
     const failing = toLangChainTools(new Toolkit([refund]), {
       approve: () => {
-        throw new Error("approval service unreachable");
+        throw new Error("approval service unreachable at 10.0.0.7");
       },
     });
     const failed = await failing[0]!.invoke(refundCall);
     expect(failed).toMatchObject({ status: "error", artifact: { metadata: { error: "denied" } } });
-    expect(failed.content).toContain("the approval step failed (approval service unreachable)");
+    // The model reads a fixed sentence with an error id; the host's warning carries what was thrown.
+    expect(failed.content).toMatch(/the approval step failed \(error id [0-9a-f-]{36}\)/);
+    expect(failed.content).not.toContain("10.0.0.7");
+    expect(String(warn.mock.calls[0]![0])).toContain("approval service unreachable at 10.0.0.7");
+    warn.mockRestore();
     const confused = toLangChainTools(new Toolkit([refund]), { approve: () => "yes" as never });
     await expect(confused[0]!.invoke(refundCall)).resolves.toMatchObject({ status: "error", artifact: { metadata: { error: "denied" } } });
     expect(refunds).toEqual([]);

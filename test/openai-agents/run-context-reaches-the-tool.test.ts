@@ -98,19 +98,27 @@ describe("the ctx of a call from the Agents SDK", () => {
     expect(model.requests[0].tools ?? []).toEqual([]);
 
     const [adapted] = toAgentsTools<Session>(toolkit, options);
-    expect(await adapted!.invoke(new RunContext<Session>({ user: "ada@example.com", role: "customer" }), "{}")).toBe('Error: Tool "who_am_i" could not run: no session');
+    const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => {});
+    expect(await adapted!.invoke(new RunContext<Session>({ user: "ada@example.com", role: "customer" }), "{}")).toMatch(
+      /^Error: Tool "who_am_i" could not run: the state function of toAgentsTools failed \(error id [0-9a-f-]{36}\)\. Tell the user the tool is failing\.$/,
+    );
+    expect(String(warn.mock.calls[0]![0])).toContain("no session");
+    warn.mockRestore();
     expect(seen).toEqual([]);
   });
 });
 
 describe("a state option that gives no object", () => {
-  it("answers the call with an error naming the option, never running the tool", async () => {
+  it("answers the call with an error, never running the tool, and tells the host what the option gave", async () => {
     const seen: unknown[] = [];
     const whoami = defineTool({ name: "who_am_i", description: "Who is asking", execute: (_args, ctx) => (seen.push(ctx.state), "someone") });
     const [adapted] = toAgentsTools<Session>(new Toolkit([whoami]), { state: () => [] as unknown as Record<string, unknown> });
-    expect(await adapted!.invoke(new RunContext<Session>({ user: "ada@example.com", role: "customer" }), "{}")).toBe(
-      'Error: Tool "who_am_i" could not run: the state option of toAgentsTools must give an object or undefined (got an array)',
+    const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => {});
+    expect(await adapted!.invoke(new RunContext<Session>({ user: "ada@example.com", role: "customer" }), "{}")).toMatch(
+      /^Error: Tool "who_am_i" could not run: the state function of toAgentsTools failed \(error id [0-9a-f-]{36}\)/,
     );
+    expect(String(warn.mock.calls[0]![0])).toContain("the state option of toAgentsTools must give an object or undefined (got an array)");
+    warn.mockRestore();
     expect(seen).toEqual([]);
   });
 });
