@@ -202,8 +202,9 @@ class BullQueueExecutor implements QueueExecutor {
     if (this.#closed) return;
     this.#closed = true;
     for (const finish of [...this.#waiting]) finish(errorResult("execution_failed", "The call's queue executor was closed before its result came back."));
-    // QueueEvents.close() waits for a connection that never came: its backend alone drops it.
-    const events = this.#eventsReady ? this.#events.close() : this.#events.backend.close(true);
+    // QueueEvents.close() waits for a connection that never came: its backend alone drops it. It
+    // is still told to close (not waited for), or its reading loop retries that connection forever.
+    const events = this.#eventsReady ? this.#events.close() : (this.#events.close().catch(() => {}), this.#events.backend.close(true));
     // Cancels are sent and forgotten: nothing is left to flush.
     this.#publisher?.disconnect();
     const closed = Promise.allSettled([this.#queue.close(), events]);
