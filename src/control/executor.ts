@@ -67,5 +67,10 @@ export async function runOnExecutor(executor: ToolExecutor, call: ExecutorCall):
   const result = answer.answered;
   if (isToolResult(result)) return result;
   const gave = new TypeError(`The toolkit's executor gave no ToolResult (got ${result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`}).`);
-  return seamFailure("execution_failed", name, gave, (errorId) => `Tool "${name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user the tool is failing.`);
+  return seamFailure(
+    "execution_failed",
+    name,
+    gave,
+    (errorId) => `Tool "${name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user the tool is failing.`,
+  );
 }
