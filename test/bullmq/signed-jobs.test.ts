@@ -109,18 +109,21 @@ function callIn(data: Record<string, unknown>): Record<string, unknown> {
   return typeof data.signed === "string" ? (JSON.parse(data.signed) as Record<string, unknown>) : data;
 }
 
-/** The call a job's data carries, changed by `change`, put back as the job's data (in its signed text when it has one). */
-async function alterCall(job: Job, change: (call: Record<string, unknown>) => void): Promise<void> {
-  const data = job.data as Record<string, unknown>;
+/** A job's data with the call it carries changed by `change` (in its signed text when it has one). */
+function withCallChanged(data: Record<string, unknown>, change: (call: Record<string, unknown>) => void): Record<string, unknown> {
   if (typeof data.signed === "string") {
     const call = JSON.parse(data.signed) as Record<string, unknown>;
     change(call);
-    await job.updateData({ ...data, signed: JSON.stringify(call) });
-  } else {
-    const call = structuredClone(data);
-    change(call);
-    await job.updateData(call);
+    return { ...data, signed: JSON.stringify(call) };
   }
+  const call = structuredClone(data);
+  change(call);
+  return call;
+}
+
+/** The call a waiting job carries, changed by `change`, put back as the job's data. */
+async function alterCall(job: Job, change: (call: Record<string, unknown>) => void): Promise<void> {
+  await job.updateData(withCallChanged(job.data as Record<string, unknown>, change));
 }
 
 describe("a worker given a signingKey", () => {
@@ -240,8 +243,9 @@ describe("a worker given a signingKey", () => {
     expect((await redisAccess.resultOf(replayed)).metadata?.error).toBe("timeout");
     await replayed.remove();
 
-    const moved = await redisAccess.queue.add(CALL_JOB, kept.data, { jobId: kept.id });
-    await alterCall(moved, (call) => void (call.deadlineAt = Date.now() + 60_000));
+    // Altered before it is added: the worker is running and would take the job at once.
+    const movedData = withCallChanged(kept.data, (call) => void (call.deadlineAt = Date.now() + 60_000));
+    const moved = await redisAccess.queue.add(CALL_JOB, movedData, { jobId: kept.id });
     expect(await redisAccess.resultOf(moved)).toMatchObject({ isError: true, metadata: { error: "execution_failed", signature: "invalid" } });
     expect(ran).toEqual([]);
   });
