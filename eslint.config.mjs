@@ -17,8 +17,8 @@ export default defineConfig([
     "dist/",
     "coverage/",
     "test/fixtures/**/dist/",
-    // Written by test/readme.test.ts from the README's code blocks (gitignored).
-    "test/.readme-snippets/",
+    // Written by test/docs/readme-snippets.test.ts from the README's code blocks (gitignored).
+    "test/docs/.readme-snippets/",
   ]),
 
   js.configs.recommended,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { patience } from "../support/time";
 
 const FIXTURE = join(__dirname, "fixtures", "tool-worker.ts");
 
@@ -69,7 +70,7 @@ export async function startWorkerProcess(
     stop: async () => {
       child.kill("SIGTERM");
       // A worker still in a call after a while is killed: the tests are over.
-      const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
+      const timer = setTimeout(() => child.kill("SIGKILL"), patience(3_000));
       await ended();
       clearTimeout(timer);
     },

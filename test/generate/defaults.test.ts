@@ -13,7 +13,7 @@ import { fixtureProject, root } from "./support";
 let result: GenerateResult;
 beforeAll(() => {
   result = generateManifest({ project: fixtureProject("defaults"), cwd: root });
-}, 60_000);
+});
 
 const EVALUATED = {
   units: "celsius",

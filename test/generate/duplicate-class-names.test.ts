@@ -18,7 +18,7 @@ let result: GenerateResult;
 
 beforeAll(() => {
   result = generateManifest({ project: fixtureProject("same-names"), cwd: root });
-}, 60_000);
+});
 afterAll(removeTempTrees);
 
 describe("generating a project with two tool classes of one name", () => {
@@ -64,7 +64,7 @@ describe("compiledFile", () => {
     expect(compiledOf({ noEmit: false, outDir: "build", rootDir: "." })).toBe("build/src/service.js");
     expect(compiledOf({ noEmit: true, outDir: "build" })).toBeUndefined();
     expect(compiledOf({ noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: "build" })).toBeUndefined();
-  }, 60_000);
+  });
 });
 
 describe("two tool classes of one name in one file", () => {
@@ -107,7 +107,7 @@ describe("two tool classes of one name in one file", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe("at run time, each class gets the entries of its own file", () => {

@@ -15,7 +15,7 @@ let result: GenerateResult;
 
 beforeAll(() => {
   result = generateManifest({ project: fixtureProject("outputs"), cwd: root });
-}, 60_000);
+});
 
 const tool = (method: string): ManifestTool => {
   const found = result.manifest.tools[`WeatherTools.${method}`];

@@ -62,7 +62,7 @@ describe("the hash of what a tool was generated from", () => {
   let first: ToolnexusManifest;
   beforeAll(() => {
     first = p.generate();
-  }, 30_000);
+  });
 
   it("ignores what a method does (its body) and unrelated files", () => {
     p.edit("service.ts", (text) => text.replace("return name;", "return `hi ${name}`;"));
@@ -113,13 +113,13 @@ it("counts properties a type inherits: a base interface's JSDoc is part of the h
   const after = generate();
   expect((after.parameters[0] as unknown as { schema: { properties: { id: unknown } } }).schema.properties.id).toEqual({ type: "string", description: "The record's id." });
   expect(after.hash).not.toBe(before.hash);
-}, 30_000);
+});
 
 describe("--check: comparing the manifest on disk with the sources", () => {
   let fresh: ReturnType<typeof generateManifest>;
   beforeAll(() => {
     fresh = generateManifest({ project: fixtureProject("stale"), cwd: root });
-  }, 30_000);
+  });
 
   it("names the tools added, removed and changed in the stale fixture", () => {
     const existing = readFileSync(join(fixtures, "stale", "toolnexus.manifest.json"), "utf8");

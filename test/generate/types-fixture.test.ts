@@ -14,7 +14,7 @@ const progress: GenerateProgress[] = [];
 
 beforeAll(() => {
   result = generateManifest({ project: fixtureProject("types"), cwd: root, onProgress: (event) => progress.push(event) });
-}, 60_000);
+});
 
 const tool = (key: string): ManifestTool => {
   const found = result.manifest.tools[key];

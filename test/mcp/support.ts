@@ -4,6 +4,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { patience } from "../support/time";
 
 export const root = join(__dirname, "..", "..");
 /** The built CLI: the tests run it the way users do. */
@@ -31,7 +32,7 @@ export const withoutSessionId: typeof fetch = async (input, init) => {
 };
 
 /** Waits (polling, not timing) until `probe` returns a value that is not undefined. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = patience(15_000)): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

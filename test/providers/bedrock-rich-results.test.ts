@@ -390,3 +390,11 @@ describe("BedrockRuntimeClient, against a local Converse endpoint", () => {
     expect((refused as Error).message).toMatch(/"a\.pdf" has characters a document name may not have.*The text field in the ContentBlock object is blank/);
   });
 });
+
+describe("Bedrock results", () => {
+  it("never sends an empty text block", async () => {
+    const kit = new Toolkit([defineTool({ name: "quiet", description: "d", execute: () => undefined })]);
+    const reply = await kit.runBedrock([{ toolUse: { toolUseId: "u1", name: "quiet", input: {} } }]);
+    expect(reply!.content[0]!.toolResult.content).toEqual([{ text: "(no output)" }]);
+  });
+});

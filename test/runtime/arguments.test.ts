@@ -188,3 +188,19 @@ describe("a tool refuses unacceptable arguments without calling its function", (
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe("arguments a host passes with cycles", () => {
+  it("accepts a cyclic object without looping forever", () => {
+    const args: Record<string, unknown> = { x: 1 };
+    args.self = args;
+    expect(acceptArguments(args)).toEqual({ ok: true, args });
+  });
+
+  it("still finds a forbidden key behind a cycle", () => {
+    const inner: Record<string, unknown> = {};
+    const args: Record<string, unknown> = { inner };
+    inner.back = args;
+    Object.defineProperty(inner, "__proto__", { value: 1, enumerable: true });
+    expect(acceptArguments(args)).toEqual({ ok: false, problem: 'argument key "__proto__" at /inner is not allowed' });
+  });
+});

@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from "../../src";
+import { defineTool, type JSONSchemaObject } from "../../src";
 import { coerceScalars, dropNullOptionals } from "../../src/runtime/coerce";
 
 function deepFreeze<T>(value: T): T {
@@ -170,5 +170,62 @@ describe("dropNullOptionals: null for an optional argument means absent", () => 
     expect(dropNullOptionals(schema, "x")).toBe("x");
     const value = { units: null };
     expect(dropNullOptionals(undefined, value)).toBe(value);
+  });
+});
+
+describe("numeric strings the model sends for number parameters", () => {
+  // A long run of digits followed by a letter is refused at once like any other text: the
+  // numeric pattern must not backtrack over it for seconds, blocking every other call.
+  it("refuses a million digits followed by a letter as not a number", async () => {
+    const tool = defineTool({
+      name: "n",
+      description: "d",
+      inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      validate: true,
+      execute: () => "ran",
+    });
+    const result = await tool.execute({ n: `${"9".repeat(1_000_000)}x` });
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/"n" must be number, got string "9{57}\.\.\."/);
+  });
+
+  it("still reads the usual numeric forms", async () => {
+    const tool = defineTool({
+      name: "n",
+      description: "d",
+      inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      validate: true,
+      execute: ({ n }) => JSON.stringify(n),
+    });
+    for (const [text, value] of [
+      ["42", 42],
+      ["-1.5", -1.5],
+      [".5", 0.5],
+      ["3.", 3],
+      ["1e3", 1000],
+      [" 7 ", 7],
+    ] as const) {
+      expect((await tool.execute({ n: text })).output).toBe(JSON.stringify(value));
+    }
+  });
+});
+
+describe("numeric strings for nullable and union number types", () => {
+  const tool = (property: JSONSchemaObject) =>
+    defineTool({
+      name: "t",
+      description: "d",
+      inputSchema: { type: "object", properties: { n: property }, required: ["n"] },
+      validate: true,
+      execute: ({ n }) => JSON.stringify(n),
+    });
+
+  it('reads "42" as 42 for type ["number", "null"] and for anyOf [integer, null]', async () => {
+    expect((await tool({ type: ["number", "null"] }).execute({ n: "42" })).output).toBe("42");
+    expect((await tool({ anyOf: [{ type: "integer" }, { type: "null" }] }).execute({ n: "7" })).output).toBe("7");
+  });
+
+  it("keeps the string when the schema also takes strings", async () => {
+    expect((await tool({ type: ["string", "number"] }).execute({ n: "42" })).output).toBe('"42"');
   });
 });

@@ -441,3 +441,53 @@ describe("decorated tools: arguments by generated positional readers", () => {
     });
   });
 });
+
+describe("@Param({ default })", () => {
+  it("passes the declared default when the argument is absent, a fresh copy each call", async () => {
+    const seen: unknown[] = [];
+    class Svc {
+      @Tool("t")
+      t(@Param({ default: 5 }) n: number, @Param({ default: ["a"], type: [String] }) tags: string[]) {
+        seen.push(tags);
+        tags.push("mutated");
+        return n;
+      }
+    }
+    const kit = new Toolkit([new Svc()]);
+    expect(await kit.execute("t", {})).toEqual({ output: "5", isError: false });
+    expect(await kit.execute("t", { n: 7 })).toEqual({ output: "7", isError: false });
+    expect(seen[1]).toEqual(["a", "mutated"]);
+    expect(seen[0]).not.toBe(seen[1]);
+  });
+
+  it("declares the default next to an explicit schema too (the schema's own default wins)", () => {
+    class Svc {
+      @Tool("t")
+      t(
+        @Param("units", { schema: { type: "string", enum: ["c", "f"] }, default: "c", description: "Units" }) units: string,
+        @Param("mode", { schema: { type: "string", default: "fast" }, default: "slow" }) mode: string,
+      ) {
+        return `${units} ${mode}`;
+      }
+    }
+    const schema = new Toolkit([new Svc()]).get("t")!.inputSchema;
+    expect(schema.properties!.units).toEqual({ type: "string", description: "Units", enum: ["c", "f"], default: "c" });
+    expect(schema.properties!.mode!.default).toBe("fast");
+    expect(schema.required).toBeUndefined();
+  });
+});
+
+describe("arrays of Date", () => {
+  it("arrive as Date instances", async () => {
+    class Svc {
+      @Tool("t")
+      t(@Param({ type: [Date] }) days: Date[]) {
+        return days.map((d) => d instanceof Date && d.toISOString());
+      }
+    }
+    const kit = new Toolkit([new Svc()]);
+    expect(kit.get("t")!.inputSchema.properties!.days).toEqual({ type: "array", items: { type: "string", format: "date-time" } });
+    const result = await kit.execute("t", { days: ["2024-01-01T00:00:00Z"] });
+    expect(JSON.parse(result.output)).toEqual(["2024-01-01T00:00:00.000Z"]);
+  });
+});

@@ -203,3 +203,27 @@ describe("a throw of anything becomes an error result with its message (errorMes
     expect(await tool.execute({})).toEqual({ output: "upstream 503", isError: true, metadata: { error: "execution_failed" } });
   });
 });
+
+describe("results with cycles through Maps and Sets", () => {
+  it("writes a Map that contains itself with [Circular]", () => {
+    const map = new Map<string, unknown>();
+    map.set("self", map);
+    expect(toToolResult(map)).toEqual({ output: '{"self":"[Circular]"}', isError: false });
+  });
+
+  it("writes a Set that contains itself with [Circular]", () => {
+    const set = new Set<unknown>();
+    set.add(set);
+    expect(toToolResult(set)).toEqual({ output: '["[Circular]"]', isError: false });
+  });
+
+  it("writes an object cycle that passes through a Map with [Circular]", () => {
+    const root: Record<string, unknown> = {};
+    root.m = new Map([["r", root]]);
+    expect(toToolResult(root)).toEqual({ output: '{"m":{"r":"[Circular]"}}', isError: false });
+  });
+
+  it("writes a top-level BigInt as its digits", () => {
+    expect(toToolResult(10n)).toEqual({ output: "10", isError: false });
+  });
+});

@@ -379,3 +379,9 @@ describe("canonicalSchema (copy-on-write)", () => {
     });
   });
 });
+
+describe("canonical key order", () => {
+  it("orders unknown keywords by code unit, whatever the locale", () => {
+    expect(Object.keys(canonicalSchema({ type: "object", "x-b": 1, "x-B": 2, "x-a": 3 }))).toEqual(["type", "x-B", "x-a", "x-b"]);
+  });
+});

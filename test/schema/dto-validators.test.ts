@@ -29,7 +29,7 @@ import {
   type ValidationOptions,
   type ValidatorConstraintInterface,
 } from "class-validator";
-import { Args, ScanError, Tool, Toolkit, scanTools, type Constructor, type JSONSchemaObject, type ToolResult } from "../../src";
+import { Args, Param, ScanError, Tool, Toolkit, scanTools, type Constructor, type JSONSchemaObject, type ToolResult } from "../../src";
 
 /**
  * One tool `check(@Args(dto) input)` whose body is a jest.fn, so each test can show that a
@@ -498,5 +498,40 @@ describe("custom class-validator constraints are enforced at call time", () => {
     const h = harness(Outer);
     const result = await expectRejected(h, { inner: { n: 5 } }, "inner.n");
     expect(result.output).toBe('Invalid arguments for tool "check": "inner.n": n must be even, got number 5');
+  });
+});
+
+describe("@IsInt with @Min/@Max in any order", () => {
+  class Below {
+    @Min(1) @Max(9) @IsInt() x!: number;
+  }
+  class Above {
+    @IsInt() @Min(1) @Max(9) x!: number;
+  }
+  class Untyped {
+    @Min(1) x!: number;
+  }
+  class Svc {
+    @Tool("below") below(@Param() dto: Below) {
+      return dto.x;
+    }
+    @Tool("above") above(@Param() dto: Above) {
+      return dto.x;
+    }
+    @Tool("untyped") untyped(@Param() dto: Untyped) {
+      return dto.x;
+    }
+  }
+
+  it("is an integer with both bounds whichever decorator comes first", () => {
+    const kit = new Toolkit([new Svc()]);
+    const expected = { type: "integer", minimum: 1, maximum: 9 };
+    expect(kit.get("below")!.inputSchema.properties!.dto!.properties!.x).toEqual(expected);
+    expect(kit.get("above")!.inputSchema.properties!.dto!.properties!.x).toEqual(expected);
+  });
+
+  it("takes the type from the property's TypeScript type when only a bound is declared", () => {
+    const kit = new Toolkit([new Svc()]);
+    expect(kit.get("untyped")!.inputSchema.properties!.dto!.properties!.x).toEqual({ type: "number", minimum: 1 });
   });
 });

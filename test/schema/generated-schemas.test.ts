@@ -80,7 +80,7 @@ describe("generated tool schemas and their values", () => {
       }),
       RUNS,
     );
-  }, 120_000);
+  });
 
   it("schemas and values are plain JSON, without prototype-reaching names", () => {
     for (const { schema, values } of sampled) {

@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { Param, Tool, Toolkit } from "../../src";
 import { sourceParameters } from "../../src/schema/parameter-names";
 
 /** A function from exact JavaScript source (no TypeScript compilation in between). */
@@ -169,5 +170,32 @@ describe("sourceParameters reads the parameter list only, up to its closing pare
         { name: "c", hasDefault: false },
       ]);
     });
+  });
+});
+
+describe("parameter names next to string defaults that look like comments", () => {
+  it("reads every parameter when a default contains // or /* */", () => {
+    expect(
+      sourceParameters(function (url = "http://x.y", b: number) {
+        return [url, b];
+      }).map((p) => p.name),
+    ).toEqual(["url", "b"]);
+    expect(
+      sourceParameters(function (a = "/* x", b = "*/", c: number) {
+        return [a, b, c];
+      }).map((p) => p.name),
+    ).toEqual(["a", "b", "c"]);
+  });
+
+  it("scans a tool whose first parameter defaults to a URL", async () => {
+    class Fetcher {
+      @Tool("Fetch a page")
+      fetch(@Param() url: string = "http://example.com", @Param() depth: number) {
+        return `${url} ${depth}`;
+      }
+    }
+    const kit = new Toolkit([new Fetcher()]);
+    expect(kit.get("fetch")!.inputSchema.required).toEqual(["depth"]);
+    expect((await kit.execute("fetch", { depth: 2 })).output).toBe("http://example.com 2");
   });
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import Redis from "ioredis";
 
 /** A redis-server of its own for a test: on 127.0.0.1, a free port, nothing saved to disk (`.ci/run` installs redis-server where it is missing). */
 export interface RedisServer {
@@ -9,6 +10,29 @@ export interface RedisServer {
   readonly connection: { host: string; port: number };
   /** Stops the server and waits for it to exit. */
   stop(): Promise<void>;
+}
+
+/** Where the integration project's global setup started one redis-server per jest worker: `port,port,...`, the n-th for JEST_WORKER_ID n. */
+export const WORKER_REDIS_PORTS = "TOOLNEXUS_TEST_REDIS_PORTS";
+
+/**
+ * This jest worker's redis-server, emptied for the calling test file, which must not stop it
+ * (its `stop` does nothing): the servers live as long as the run. Suites that stop, restart or
+ * lose their Redis on purpose start their own with startRedisServer. Without the global setup
+ * (a file run under another config) the file gets a server of its own, stopped by `stop`.
+ */
+export async function workerRedisServer(): Promise<RedisServer> {
+  const ports = process.env[WORKER_REDIS_PORTS]?.split(",").map(Number) ?? [];
+  const port = ports[Number(process.env.JEST_WORKER_ID ?? "1") - 1];
+  if (port === undefined) return startRedisServer();
+  const client = new Redis({ host: "127.0.0.1", port, lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+    await client.flushall();
+  } finally {
+    client.disconnect();
+  }
+  return { host: "127.0.0.1", port, connection: { host: "127.0.0.1", port }, stop: () => Promise.resolve() };
 }
 
 /** A port nobody listens on right now (the OS picks it). */

@@ -26,27 +26,29 @@ export function lockedVersion(name: string): string {
   return version;
 }
 
-interface PackResult {
-  filename: string;
-  files: Array<{ path: string }>;
-}
+/** Set by the integration project's global setup: the tarball it packed once for the run, and the JSON list of the paths in it. */
+export const PACKED_TARBALL = "TOOLNEXUS_TEST_TARBALL";
+export const PACKED_FILES = "TOOLNEXUS_TEST_PACKED_FILES";
 
-async function npmPack(args: string[]): Promise<PackResult> {
-  if (!existsSync(join(packageRoot, "dist", "cjs", "index.js"))) {
-    throw new Error("dist/ is missing: the package tests pack the built package. Run `npm run build` first (`npm test` does).");
-  }
+export const isBuilt = (): boolean => existsSync(join(packageRoot, "dist", "cjs", "index.js"));
+
+/** `npm pack` of the built package with `args`: what it packed. */
+export async function npmPack(args: string[]): Promise<{ filename: string; files: Array<{ path: string }> }> {
+  if (!isBuilt()) throw new Error("dist/ is missing: the package tests pack the built package. Run `npm run build` first (`npm test` does).");
   const { stdout } = await promisify(execFile)("npm", ["pack", "--json", "--ignore-scripts", ...args], { cwd: packageRoot, encoding: "utf8" });
-  return (JSON.parse(stdout) as PackResult[])[0]!;
+  return (JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
 }
 
-/** `npm pack` into `directory`: the path of the tarball. */
+/** `npm pack` of the built package: the run's shared tarball, or one packed into `directory` when no global setup packed it. */
 export async function packInto(directory: string): Promise<string> {
-  const { filename } = await npmPack(["--pack-destination", directory]);
-  return join(directory, filename);
+  const shared = process.env[PACKED_TARBALL];
+  if (shared !== undefined) return shared;
+  return join(directory, (await npmPack(["--pack-destination", directory])).filename);
 }
 
-/** The paths `npm pack` would put in the tarball (relative to the package root). */
+/** The paths in the tarball (relative to the package root). */
 export async function packedFiles(): Promise<Set<string>> {
-  const { files } = await npmPack(["--dry-run"]);
-  return new Set(files.map((file) => file.path));
+  const shared = process.env[PACKED_FILES];
+  if (shared !== undefined) return new Set(JSON.parse(readFileSync(shared, "utf8")) as string[]);
+  return new Set((await npmPack(["--dry-run"])).files.map((file) => file.path));
 }

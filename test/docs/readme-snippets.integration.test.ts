@@ -1,0 +1,156 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { join } from "node:path";
+import * as ts from "typescript";
+import { patience } from "../support/time";
+
+/**
+ * Every ```ts block of the README is compiled against the built package's own type
+ * declarations (as a user's project would see it) and run with Node; it must succeed.
+ * A block fenced as ```ts compile-only is compiled but not run. Every block also compiles in a
+ * CommonJS project as many NestJS starters set one up, and every package a block imports is in
+ * one of the README's `npm install` commands.
+ */
+const root = join(__dirname, "..", "..");
+const work = join(__dirname, ".readme-snippets");
+const readme = readFileSync(join(root, "README.md"), "utf8");
+
+interface Snippet {
+  file: string;
+  run: boolean;
+  code: string;
+}
+
+function snippets(): Snippet[] {
+  return [...readme.matchAll(/```ts( compile-only)?\n([\s\S]*?)```/g)].map((match, index) => ({
+    file: `snippet-${String(index + 1).padStart(2, "0")}`,
+    run: match[1] === undefined,
+    code: match[2]!,
+  }));
+}
+
+/** The package an import specifier names: `@scope/name` or `name`, without its subpath. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** Every module a snippet imports (`import ... from "x"`, `import "x"`), type-only imports included. */
+function importedModules(code: string): string[] {
+  return [...code.matchAll(/^\s*import\s+(?:[^"']*?\s+from\s+)?["']([^"']+)["']/gm)].map((match) => match[1]!);
+}
+
+/** The packages of every `npm install` / `npm i` line of the README's shell blocks. */
+function installedPackages(): Set<string> {
+  const installed = new Set<string>();
+  for (const [, block] of readme.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)) {
+    for (const line of block!.split("\n")) {
+      const command = /^\s*npm\s+(?:install|i|add)\b(.*)$/.exec(line.replace(/#.*$/, ""));
+      if (command === null) continue;
+      for (const word of command[1]!.trim().split(/\s+/)) {
+        if (word === "" || word.startsWith("-")) continue;
+        installed.add(word.replace(/(.)@[^/]*$/, "$1"));
+      }
+    }
+  }
+  return installed;
+}
+
+const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier);
+
+/**
+ * The compiler options of a CommonJS project as many NestJS starters have it: `module:
+ * commonjs`, classic node10 resolution (package.json "exports" not read), decorators with
+ * metadata. The toolnexus entries point at the built declarations.
+ */
+const COMMONJS_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  lib: ["lib.es2022.d.ts"],
+  module: ts.ModuleKind.CommonJS,
+  moduleResolution: ts.ModuleResolutionKind.Node10,
+  strict: true,
+  experimentalDecorators: true,
+  emitDecoratorMetadata: true,
+  allowSyntheticDefaultImports: true,
+  skipLibCheck: true,
+  noEmit: true,
+  types: ["node"],
+  typeRoots: [join(root, "node_modules", "@types")],
+  baseUrl: root,
+  paths: {
+    toolnexus: ["dist/cjs/index.d.ts"],
+    "toolnexus/mcp": ["dist/cjs/mcp/index.d.ts"],
+    "toolnexus/nestjs": ["dist/cjs/nestjs/index.d.ts"],
+    "toolnexus/openai-agents": ["dist/cjs/openai-agents/index.d.ts"],
+    "toolnexus/ai-sdk": ["dist/cjs/ai-sdk/index.d.ts"],
+    "toolnexus/langchain": ["dist/cjs/langchain/index.d.ts"],
+    "toolnexus/bullmq": ["dist/cjs/bullmq/index.d.ts"],
+  },
+};
+
+/**
+ * Top-level `await` (and `for await`) is for ES modules: in a CommonJS file the same lines sit inside an async
+ * function, as the README says. Every other diagnostic counts.
+ */
+const TOP_LEVEL_AWAIT_DIAGNOSTICS = new Set([1375, 1378, 1432]);
+
+describe("README", () => {
+  const blocks = snippets();
+
+  beforeAll(() => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(join(work, "cjs"), { recursive: true });
+    for (const { file, code } of blocks) {
+      writeFileSync(join(work, `${file}.mts`), code);
+      writeFileSync(join(work, "cjs", `${file}.ts`), code);
+    }
+    writeFileSync(
+      join(work, "tsconfig.json"),
+      JSON.stringify({
+        extends: "../../../tsconfig.json",
+        compilerOptions: { noEmit: false, outDir: "out", rootDir: ".", paths: {}, types: ["node"], isolatedModules: false },
+        include: ["*.mts"],
+      }),
+    );
+    // Compiled together, as ES modules (top-level await), resolving "toolnexus" to dist/.
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(work, "tsconfig.json")], { cwd: root, encoding: "utf8" });
+  });
+
+  afterAll(() => {
+    if (!process.env.KEEP_SNIPPETS) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("has code blocks to check", () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(
+    snippets()
+      .filter((s) => s.run)
+      .map((s) => [s.file]),
+  )("%s runs", (file) => {
+    // A snippet that never ends (a connection left open) fails here rather than holding the run.
+    const output = execFileSync(process.execPath, [join(work, "out", `${file}.mjs`)], { cwd: root, encoding: "utf8", timeout: patience(60_000) });
+    expect(output.length).toBeGreaterThan(0);
+  });
+
+  it("every snippet compiles in a CommonJS project (module commonjs, moduleResolution node10)", () => {
+    const files = blocks.map(({ file }) => join(work, "cjs", `${file}.ts`));
+    const program = ts.createProgram(files, COMMONJS_OPTIONS);
+    const problems = ts.getPreEmitDiagnostics(program).filter((diagnostic) => !TOP_LEVEL_AWAIT_DIAGNOSTICS.has(diagnostic.code));
+    const host: ts.FormatDiagnosticsHost = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => work, getNewLine: () => "\n" };
+    expect(ts.formatDiagnostics(problems, host)).toBe("");
+  });
+
+  it("says how to install every package a snippet imports", () => {
+    const installed = installedPackages();
+    const missing = new Set<string>();
+    for (const { file, code } of blocks) {
+      for (const specifier of importedModules(code)) {
+        if (!isBuiltin(specifier) && !installed.has(packageOf(specifier))) missing.add(`${packageOf(specifier)} (imported by ${file})`);
+      }
+    }
+    expect([...missing]).toEqual([]);
+  });
+});
