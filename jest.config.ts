@@ -1,11 +1,17 @@
 import type { Config } from "jest";
 
 /**
- * Two projects: `unit` runs in the test process alone (no build, no child process, no real
- * server, no tarball: `npm run test:unit`, the inner loop); `integration` is every
- * *.integration.test.ts (the CLI, the built and packed package, consumer projects, Redis).
- * `npm test` runs both; jest.unit.config.ts is the unit project alone, so that
- * `npm run test:unit -- <paths or flags>` passes them on as jest's own.
+ * Three projects, told apart by file name:
+ * - `unit` (*.test.ts): in the test process alone, no build, no child process, no server on a port,
+ *   no tarball, no compiler run; `npm run test:unit` is this project alone (jest.unit.config.ts,
+ *   so `npm run test:unit -- <paths or flags>` hands them to jest), the inner loop.
+ * - `properties` (*.property.test.ts): seeded suites over thousands of generated cases (fuzz,
+ *   the round-trip law, 1,000 concurrent calls): in-process, but each takes tens of seconds.
+ * - `integration` (*.integration.test.ts): child processes (the CLI, npm, tsc), servers on a
+ *   port (MCP over HTTP, mock provider APIs), the built and
+ *   packed package in consumer projects, Redis, and the TypeScript compiler run over fixture
+ *   projects (generate).
+ * `npm test` runs all three.
  */
 type ProjectOptions = Exclude<NonNullable<Config["projects"]>[number], string>;
 
@@ -37,15 +43,22 @@ export const unitProject: ProjectOptions = {
   ...shared,
   displayName: "unit",
   testMatch: ["**/*.test.ts"],
-  testPathIgnorePatterns: ["/node_modules/", "\\.integration\\.test\\.ts$"],
-  setupFilesAfterEnv: ["<rootDir>/test/support/jest/unit-setup.ts"],
+  testPathIgnorePatterns: ["/node_modules/", "\\.(integration|property)\\.test\\.ts$"],
+  setupFilesAfterEnv: ["<rootDir>/test/support/jest/async-local-storage-cleanup.ts", "<rootDir>/test/support/jest/in-process-only.ts", "<rootDir>/test/support/jest/unit-timeout.ts"],
+};
+
+export const propertiesProject: ProjectOptions = {
+  ...shared,
+  displayName: "properties",
+  testMatch: ["**/*.property.test.ts"],
+  setupFilesAfterEnv: ["<rootDir>/test/support/jest/async-local-storage-cleanup.ts", "<rootDir>/test/support/jest/in-process-only.ts", "<rootDir>/test/support/jest/long-timeout.ts"],
 };
 
 export const integrationProject: ProjectOptions = {
   ...shared,
   displayName: "integration",
   testMatch: ["**/*.integration.test.ts"],
-  setupFilesAfterEnv: ["<rootDir>/test/support/jest/integration-setup.ts"],
+  setupFilesAfterEnv: ["<rootDir>/test/support/jest/async-local-storage-cleanup.ts", "<rootDir>/test/support/jest/long-timeout.ts"],
   globalSetup: "<rootDir>/test/support/jest/integration-global-setup.ts",
   globalTeardown: "<rootDir>/test/support/jest/integration-global-teardown.ts",
 };
@@ -54,9 +67,9 @@ export const integrationProject: ProjectOptions = {
 export const runOptions = {
   // Many tests wait on child processes, sockets and timers: a worker per core keeps both busy.
   maxWorkers: "100%",
-  testSequencer: "<rootDir>/test/support/jest/integration-first-sequencer.js",
+  testSequencer: "<rootDir>/test/support/jest/longest-projects-first-sequencer.js",
 } satisfies Config;
 
-const config: Config = { ...runOptions, projects: [unitProject, integrationProject] };
+const config: Config = { ...runOptions, projects: [unitProject, propertiesProject, integrationProject] };
 
 export default config;

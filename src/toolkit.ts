@@ -474,7 +474,7 @@ export class Toolkit {
     }
     // What the check took is gone from the call's time.
     const left = timeout === false ? false : Math.max(1, timeout - (Date.now() - started));
-    return runOnExecutor(executor, { tool, args, ctx, timeout: left, runHere: () => local(call) });
+    return runOnExecutor(executor, { tool, args, ctx, timeout: left, runHere: () => local(call) }, timeout);
   }
 
   /**

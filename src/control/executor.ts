@@ -52,13 +52,14 @@ export function checkExecutor(executor: unknown): ToolExecutor | undefined {
 /**
  * Hands `call` to `executor` and reads its answer: a result as it came, or, for an executor that
  * throws, answers no `ToolResult`, or does not answer within the call's deadline (and
- * `EXECUTOR_GRACE_MS`) or its abort, the result that says so (never what it threw).
+ * `EXECUTOR_GRACE_MS`) or its abort, the result that says so (never what it threw). `call.timeout`
+ * is what is left of the call's deadline; a timeout states the deadline itself, `deadlineMs`.
  */
-export async function runOnExecutor(executor: ToolExecutor, call: ExecutorCall): Promise<ToolResult> {
+export async function runOnExecutor(executor: ToolExecutor, call: ExecutorCall, deadlineMs: number | false = call.timeout): Promise<ToolResult> {
   const name = call.tool.name;
   const limit = call.timeout === false ? false : call.timeout + EXECUTOR_GRACE_MS;
   const answer = await runSeam(() => executor.run(call), { timeout: limit, signal: call.ctx.signal });
-  if ("late" in answer) return seamTimedOut(name, "the toolkit's executor", call.timeout as number);
+  if ("late" in answer) return seamTimedOut(name, "the toolkit's executor", deadlineMs as number);
   if ("aborted" in answer) return abortedResult(name, answer.aborted);
   if ("threw" in answer) {
     const text = (errorId: string) => `Tool "${name}" could not run: the toolkit's executor failed (error id ${errorId}). Try again later, or tell the user the tool is failing.`;

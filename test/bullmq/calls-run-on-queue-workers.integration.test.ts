@@ -7,7 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ToolFailure } from "toolnexus";
 import { queueExecutor, redisTaskStore, type QueueExecutor } from "../../src/bullmq";
 import { createMcpServer } from "../../src/mcp";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { startRedisServer, workerRedisServer, type RedisServer } from "../support/redis-server";
 import { queueTestToolkit } from "./fixtures/tools";
 import { startWorkerProcess, type WorkerProcess } from "./support";
 
@@ -18,7 +18,7 @@ const executors: QueueExecutor[] = [];
 const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  redis = await workerRedisServer();
 });
 afterEach(async () => {
   await Promise.all(executors.splice(0).map((executor) => executor.close()));

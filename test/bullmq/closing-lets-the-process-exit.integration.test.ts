@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { workerRedisServer, type RedisServer } from "../support/redis-server";
 import { patience } from "../support/time";
 
 const FIXTURE = join(__dirname, "fixtures", "close-then-return.ts");
@@ -15,7 +15,7 @@ const HARD_KILL_MS = patience(20_000);
 
 
 let redis: RedisServer;
-beforeAll(async () => (redis = await startRedisServer()));
+beforeAll(async () => (redis = await workerRedisServer()));
 afterAll(async () => redis?.stop());
 
 function runFixture(port: number, closeAfterMs: number, connectTimeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { Queue, QueueEvents, type Job } from "bullmq";
 import { defineTool, Toolkit, type ToolResult } from "../../src";
 import { queueExecutor, startToolWorker, type SigningKey } from "../../src/bullmq";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { workerRedisServer, type RedisServer } from "../support/redis-server";
 import { patience } from "../support/time";
 
 
@@ -23,7 +23,7 @@ let ran: string[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  redis = await workerRedisServer();
 });
 beforeEach(() => {
   ran = [];

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { eventually, root, textOf } from "../mcp/support";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { workerRedisServer, type RedisServer } from "../support/redis-server";
 import { startWorkerProcess, type WorkerProcess } from "./support";
 
 const TOKEN = "task-instances-token-0123456789";
@@ -30,7 +30,7 @@ const clients: Client[] = [];
 const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  redis = await workerRedisServer();
 });
 
 afterAll(async () => {

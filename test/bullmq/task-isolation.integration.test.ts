@@ -12,13 +12,13 @@ import { redisTaskStore, type RedisTaskStore } from "../../src/bullmq";
 import { serveMcp } from "../../src/mcp";
 import { withoutSessionId } from "../mcp/support";
 import { specifyTaskIsolation } from "../mcp/task-isolation";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { workerRedisServer, type RedisServer } from "../support/redis-server";
 
 let redis: RedisServer;
 const stores: RedisTaskStore[] = [];
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  redis = await workerRedisServer();
 });
 
 afterAll(async () => {

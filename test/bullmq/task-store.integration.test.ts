@@ -14,7 +14,7 @@ import { Ctx, Param, Tool, Toolkit, type ToolContext } from "../../src";
 import { redisTaskStore, type RedisTaskStore } from "toolnexus/bullmq";
 import { createMcpServer, serveMcp, type McpServerHandle, type McpTaskOptions } from "../../src/mcp";
 import { eventually, textOf } from "../mcp/support";
-import { startRedisServer, type RedisServer } from "../support/redis-server";
+import { workerRedisServer, type RedisServer } from "../support/redis-server";
 
 let redis: RedisServer;
 const stores: RedisTaskStore[] = [];
@@ -53,7 +53,7 @@ class Reports {
 }
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  redis = await workerRedisServer();
 });
 
 afterAll(async () => {

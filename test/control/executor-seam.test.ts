@@ -89,6 +89,19 @@ describe("the executor seam", () => {
     expect(result.output).toBe('Tool "add" timed out after 50 ms: the toolkit\'s executor did not answer in time.');
   });
 
+  it("states the call's deadline in the timeout, not what was left of it once the arguments were checked", async () => {
+    const slowlyChecked = defineTool({
+      name: "slowly_checked",
+      description: "Arguments checked by an asynchronous refinement",
+      inputSchema: z.object({ a: z.number() }).refine(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 20))),
+      execute: ({ a }: { a: number }) => String(a),
+    });
+    const silent: ToolExecutor = { run: () => new Promise<never>(() => {}) };
+    const result = await new Toolkit([slowlyChecked], { executor: silent, timeout: 100 }).execute("slowly_checked", { a: 1 });
+    expect(result).toMatchObject({ isError: true, metadata: { error: "timeout", timeoutMs: 100 } });
+    expect(result.output).toBe('Tool "slowly_checked" timed out after 100 ms: the toolkit\'s executor did not answer in time.');
+  });
+
   it("answers for an executor that has not answered when the call's signal aborts", async () => {
     const silent: ToolExecutor = { run: () => new Promise<never>(() => {}) };
     const controller = new AbortController();

@@ -1,6 +1,6 @@
 /** examples/queue.ts: runs against a Redis when one answers, and says in one line that it skipped otherwise. */
 import { main } from "../../examples/queue";
-import { startRedisServer } from "../support/redis-server";
+import { startRedisServer, workerRedisServer } from "../support/redis-server";
 
 describe("the queue example", () => {
   const url = process.env.REDIS_URL;
@@ -10,7 +10,7 @@ describe("the queue example", () => {
   });
 
   it("runs calls on two workers and answers a bad call as data", async () => {
-    const redis = await startRedisServer();
+    const redis = await workerRedisServer();
     try {
       process.env.REDIS_URL = `redis://127.0.0.1:${redis.port}`;
       const outcome = await main();

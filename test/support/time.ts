@@ -18,5 +18,5 @@ export const patience = (idleMs: number): number => Math.round(idleMs * TIME_SCA
 /** How long a unit test or hook may take before it counts as hung. */
 export const UNIT_TIMEOUT_MS = patience(30_000);
 
-/** How long an integration test or hook may take (child processes, installs, builds, real servers). */
-export const INTEGRATION_TIMEOUT_MS = 10 * UNIT_TIMEOUT_MS;
+/** How long a test or hook of the properties and integration projects may take (generated cases by the thousand, child processes, installs, builds, real servers). */
+export const LONG_TIMEOUT_MS = 10 * UNIT_TIMEOUT_MS;

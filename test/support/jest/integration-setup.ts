@@ -1,3 +1,0 @@
-import { INTEGRATION_TIMEOUT_MS } from "../time";
-
-jest.setTimeout(INTEGRATION_TIMEOUT_MS);

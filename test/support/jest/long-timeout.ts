@@ -1,0 +1,3 @@
+import { LONG_TIMEOUT_MS } from "../time";
+
+jest.setTimeout(LONG_TIMEOUT_MS);
