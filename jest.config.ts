@@ -44,14 +44,22 @@ export const unitProject: ProjectOptions = {
   displayName: "unit",
   testMatch: ["**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "\\.(integration|property)\\.test\\.ts$"],
-  setupFilesAfterEnv: ["<rootDir>/test/support/jest/async-local-storage-cleanup.ts", "<rootDir>/test/support/jest/in-process-only.ts", "<rootDir>/test/support/jest/unit-timeout.ts"],
+  setupFilesAfterEnv: [
+    "<rootDir>/test/support/jest/async-local-storage-cleanup.ts",
+    "<rootDir>/test/support/jest/in-process-only.ts",
+    "<rootDir>/test/support/jest/unit-timeout.ts",
+  ],
 };
 
 export const propertiesProject: ProjectOptions = {
   ...shared,
   displayName: "properties",
   testMatch: ["**/*.property.test.ts"],
-  setupFilesAfterEnv: ["<rootDir>/test/support/jest/async-local-storage-cleanup.ts", "<rootDir>/test/support/jest/in-process-only.ts", "<rootDir>/test/support/jest/long-timeout.ts"],
+  setupFilesAfterEnv: [
+    "<rootDir>/test/support/jest/async-local-storage-cleanup.ts",
+    "<rootDir>/test/support/jest/in-process-only.ts",
+    "<rootDir>/test/support/jest/long-timeout.ts",
+  ],
 };
 
 export const integrationProject: ProjectOptions = {

@@ -11,7 +11,6 @@ import { startRedisServer, workerRedisServer, type RedisServer } from "../suppor
 import { queueTestToolkit } from "./fixtures/tools";
 import { startWorkerProcess, type WorkerProcess } from "./support";
 
-
 let redis: RedisServer;
 let queueCount = 0;
 const executors: QueueExecutor[] = [];

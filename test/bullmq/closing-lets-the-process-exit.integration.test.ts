@@ -13,7 +13,6 @@ const FIXTURE = join(__dirname, "fixtures", "close-then-return.ts");
 /** Only for a process that would never exit: the test fails instead of hanging. */
 const HARD_KILL_MS = patience(20_000);
 
-
 let redis: RedisServer;
 beforeAll(async () => (redis = await workerRedisServer()));
 afterAll(async () => redis?.stop());

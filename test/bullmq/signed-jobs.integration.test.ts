@@ -11,7 +11,6 @@ import { queueExecutor, startToolWorker, type SigningKey } from "../../src/bullm
 import { workerRedisServer, type RedisServer } from "../support/redis-server";
 import { patience } from "../support/time";
 
-
 const CALL_JOB = "toolnexus.call";
 const KEY = randomBytes(32);
 const OTHER_KEY = randomBytes(32).toString("base64");
@@ -191,7 +190,11 @@ describe("a worker given a signingKey", () => {
   it.each(alterations)("refuses a signed job with its %s changed in Redis, and runs nothing", async (_what, change) => {
     const queueName = newQueueName();
     const redisAccess = await redisAccessTo(queueName);
-    const pending = arrivingOn(queueName, KEY).execute("read_account", { account: "ada" }, { callId: "c-1", provider: "openai", state: { user: "ada" }, timeout: patience(20_000) });
+    const pending = arrivingOn(queueName, KEY).execute(
+      "read_account",
+      { account: "ada" },
+      { callId: "c-1", provider: "openai", state: { user: "ada" }, timeout: patience(20_000) },
+    );
     await alterCall(await redisAccess.waitingJob(), change);
     await workerOn(queueName, KEY);
     const result = await pending;

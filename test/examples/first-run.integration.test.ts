@@ -4,8 +4,9 @@ import { promisify } from "node:util";
 import { assertBuilt, root } from "../mcp/support";
 
 /**
- * What `npm start` shows a newcomer, run as it is (ts-node over examples/main.ts, the built
- * package, stdout piped as in a CI log): every example, and nothing that reads as a fault.
+ * What `npm start` shows a newcomer, run as it is (ts-node over examples/main.ts, transpiled
+ * only: `npm run typecheck` checks the examples' types; the built package; stdout piped as in a
+ * CI log): every example, and nothing that reads as a fault.
  */
 describe("the first run (npm start)", () => {
   let stdout: string;
@@ -14,7 +15,11 @@ describe("the first run (npm start)", () => {
   beforeAll(async () => {
     assertBuilt();
     const env = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, GEMINI_API_KEY: undefined, OPENAI_API_KEY: undefined };
-    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [require.resolve("ts-node/dist/bin"), join("examples", "main.ts")], { cwd: root, env, encoding: "utf8" }));
+    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [require.resolve("ts-node/dist/bin"), "--transpile-only", join("examples", "main.ts")], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+    }));
   });
 
   it("runs every example", () => {

@@ -8,7 +8,6 @@
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Config } from "jest";
 import { isBuilt, npmPack, PACKED_FILES, PACKED_TARBALL } from "../../package/consumers/package-under-test";
 import { startRedisServer, WORKER_REDIS_PORTS, type RedisServer } from "../redis-server";
 
@@ -39,7 +38,7 @@ async function redisPerWorker(workers: number): Promise<void> {
   process.env[WORKER_REDIS_PORTS] = resources.redisServers.map((server) => server.port).join(",");
 }
 
-export default async function setup(globalConfig: Config.GlobalConfig): Promise<void> {
+/** Jest calls it with the run's global config (of which only the worker count matters here). */
+export default async function setup(globalConfig: { maxWorkers: number }): Promise<void> {
   await Promise.all([packOnce(), redisPerWorker(Math.max(1, globalConfig.maxWorkers))]);
 }
-

@@ -16,7 +16,10 @@ class LongestProjectsFirstSequencer extends Sequencer {
       return index === -1 ? PROJECT_ORDER.length : index;
     };
     const ordered = super.sort(tests);
-    return ordered.map((test, position) => ({ test, position })).sort((a, b) => rank(a.test) - rank(b.test) || a.position - b.position).map(({ test }) => test);
+    return ordered
+      .map((test, position) => ({ test, position }))
+      .sort((a, b) => rank(a.test) - rank(b.test) || a.position - b.position)
+      .map(({ test }) => test);
   }
 }
 
