@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { eventually, root, textOf } from "../mcp/support";
 import { workerRedisServer, type RedisServer } from "../support/redis-server";
-import { startWorkerProcess, type WorkerProcess } from "./support";
+import { assertBuiltPackage, startWorkerProcess, type WorkerProcess } from "./support";
 
 const TOKEN = "task-instances-token-0123456789";
 const headers = { authorization: `Bearer ${TOKEN}` };
@@ -43,12 +43,12 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((worker) => worker.stop()));
 });
 
-/** Starts one server process (ts-node, straight from the sources); resolves with its URL. */
 /** The task store's prefix of the running test: its instances and workers share it, other tests' do not. */
 const tasksPrefix = () => `instances:${expect.getState().currentTestName}`;
 
 async function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
   const prefix = tasksPrefix();
+  assertBuiltPackage();
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join(root, "test", "fixtures", "tasks", "serve-instance.ts")], {
     cwd: root,
     env: { ...process.env, REDIS_PORT: String(redis.port), TASKS_PREFIX: prefix, INSTANCE: name, MCP_TOKEN: TOKEN, ...env },
