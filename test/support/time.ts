@@ -10,10 +10,8 @@ if (!Number.isFinite(scale) || scale <= 0) {
   throw new Error(`TOOLNEXUS_TEST_TIME_SCALE must be a positive number (how many times slower than an idle machine this run may be), not ${JSON.stringify(declared)}.`);
 }
 
-export const TIME_SCALE = scale;
-
 /** `idleMs` of waiting, as long as this run may need it: for waits that must not run out (never for a wait a test expects to run out). */
-export const patience = (idleMs: number): number => Math.round(idleMs * TIME_SCALE);
+export const patience = (idleMs: number): number => Math.round(idleMs * scale);
 
 /** How long a unit test or hook may take before it counts as hung. */
 export const UNIT_TIMEOUT_MS = patience(30_000);
