@@ -158,7 +158,8 @@ beforeAll(async () => {
       const project = new ConsumerProject(directory).write(projectFiles(setup, tarball));
       await project.install();
       typeChecks.set(setup, new Map(Object.keys(setup.typeChecks).map((mode) => [mode, project.tsc(typeCheckConfig(mode))])));
-      await project.succeed(join(directory, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json", "--pretty", "false"]);
+      const build = await project.tsc("tsconfig.json");
+      if (build.code !== 0) throw new Error(`The ${setup.label} project's build failed:\n${build.stdout}\n${build.stderr}`);
       projects.set(setup, project);
     }),
   );

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 
 export interface RunResult {
@@ -20,6 +21,27 @@ function consumerEnvironment(): NodeJS.ProcessEnv {
     env[key] = value;
   }
   return env;
+}
+
+/**
+ * Compilers running at once, across every project: one per core. Started all together, the
+ * projects' ten type-checks and two builds would leave nothing for the other tests running
+ * beside them (their child processes then miss their deadlines) and finish no sooner.
+ */
+const compilerSlots = availableParallelism();
+const waitingForSlot: Array<() => void> = [];
+let compilersRunning = 0;
+
+async function withCompilerSlot<T>(compile: () => Promise<T>): Promise<T> {
+  if (compilersRunning >= compilerSlots) await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+  else compilersRunning++;
+  try {
+    return await compile();
+  } finally {
+    const next = waitingForSlot.shift();
+    if (next !== undefined) next();
+    else compilersRunning--;
+  }
 }
 
 /** A project of its own under a temporary directory, with its own package.json and node_modules. */
@@ -61,9 +83,9 @@ export class ConsumerProject {
     return this.succeed("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"]);
   }
 
-  /** The project's own TypeScript compiler (TypeScript 7's is the native one). */
+  /** The project's own TypeScript compiler (TypeScript 7's is the native one), one per core at a time. */
   tsc(tsconfig: string): Promise<RunResult> {
-    return this.run(join(this.directory, "node_modules", ".bin", "tsc"), ["-p", tsconfig, "--pretty", "false"]);
+    return withCompilerSlot(() => this.run(join(this.directory, "node_modules", ".bin", "tsc"), ["-p", tsconfig, "--pretty", "false"]));
   }
 
   /** The toolnexus CLI the project installed (`npx --no`: never fetched from the registry). */
