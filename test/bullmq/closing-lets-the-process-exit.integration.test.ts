@@ -8,19 +8,21 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { workerRedisServer, type RedisServer } from "../support/redis-server";
 import { patience } from "../support/time";
-import { assertBuiltPackage } from "./support";
+import { requireBuiltPackage } from "./support";
 
 const FIXTURE = join(__dirname, "fixtures", "close-then-return.ts");
 /** Only for a process that would never exit: the test fails instead of hanging. */
 const HARD_KILL_MS = patience(20_000);
 
 let redis: RedisServer;
-beforeAll(async () => (redis = await workerRedisServer()));
+beforeAll(async () => {
+  requireBuiltPackage();
+  redis = await workerRedisServer();
+});
 afterAll(async () => redis?.stop());
 
 function runFixture(port: number, closeAfterMs: number, connectTimeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   return new Promise((resolve) => {
-    assertBuiltPackage();
     const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", FIXTURE], {
       cwd: join(__dirname, "..", ".."),
       env: {

@@ -1,19 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { requireBuild } from "../support/built-package";
 import { patience } from "../support/time";
 
 const FIXTURE = join(__dirname, "fixtures", "tool-worker.ts");
-const BUILT = join(__dirname, "..", "..", "dist", "cjs", "bullmq", "index.js");
 
 /**
  * The processes the queue tests start (workers, MCP server instances, closing programs) run the
  * built package (`toolnexus`, `toolnexus/bullmq`, `toolnexus/mcp` resolve to dist/), as a user's
  * would: ts-node only transpiles their own few files, instead of every source file in each.
  */
-export function assertBuiltPackage(): void {
-  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run \`npm run build\` first (the queue tests' processes run the built package).`);
-}
+export const requireBuiltPackage = (): void => requireBuild("the queue tests' processes run the built package");
 
 /** A worker process running the queue tests' tools; `lines` is what it printed. */
 export interface WorkerProcess {
@@ -32,7 +29,7 @@ export async function startWorkerProcess(
   name: string,
   env: { port: number; queue: string; concurrency?: number; lockMs?: number; tasksPrefix?: string; leaseMs?: number },
 ): Promise<WorkerProcess> {
-  assertBuiltPackage();
+  requireBuiltPackage();
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", FIXTURE], {
     cwd: join(__dirname, "..", ".."),
     env: {

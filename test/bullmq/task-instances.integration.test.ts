@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { eventually, root, textOf } from "../mcp/support";
 import { workerRedisServer, type RedisServer } from "../support/redis-server";
-import { assertBuiltPackage, startWorkerProcess, type WorkerProcess } from "./support";
+import { requireBuiltPackage, startWorkerProcess, type WorkerProcess } from "./support";
 
 const TOKEN = "task-instances-token-0123456789";
 const headers = { authorization: `Bearer ${TOKEN}` };
@@ -30,6 +30,7 @@ const clients: Client[] = [];
 const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
+  requireBuiltPackage();
   redis = await workerRedisServer();
 });
 
@@ -48,7 +49,6 @@ const tasksPrefix = () => `instances:${expect.getState().currentTestName}`;
 
 async function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
   const prefix = tasksPrefix();
-  assertBuiltPackage();
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join(root, "test", "fixtures", "tasks", "serve-instance.ts")], {
     cwd: root,
     env: { ...process.env, REDIS_PORT: String(redis.port), TASKS_PREFIX: prefix, INSTANCE: name, MCP_TOKEN: TOKEN, ...env },

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { requireBuild } from "../support/built-package";
 
 export const root = join(__dirname, "..", "..");
 /** The built CLI: these tests run it the way users do. */
@@ -10,9 +11,7 @@ export const fixtures = join(root, "test", "fixtures", "generate");
 /** A fixture's tsconfig as a user would type it: relative to the repository root. */
 export const fixtureProject = (name: string): string => `test/fixtures/generate/${name}/tsconfig.json`;
 
-export function assertBuilt(): void {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first (these tests run the built bin).`);
-}
+export const assertBuilt = (): void => requireBuild("these tests run the built bin");
 
 export interface BinRun {
   code: number | null;

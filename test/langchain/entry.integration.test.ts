@@ -5,15 +5,15 @@
  * across the two). And the rule that the core entry never loads LangChain.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as ts from "typescript";
+import { requireBuild } from "../support/built-package";
 
 const root = join(__dirname, "..", "..");
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" });
 
 beforeAll(() => {
-  if (!existsSync(join(root, "dist", "cjs", "langchain", "index.js"))) throw new Error("dist/ is missing: run `npm run build` first (these tests load the built package).");
+  requireBuild("these tests load the built package");
 });
 
 const tools = `

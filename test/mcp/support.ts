@@ -1,19 +1,17 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { patience } from "../support/time";
+import { requireBuild } from "../support/built-package";
 
 export const root = join(__dirname, "..", "..");
 /** The built CLI: the tests run it the way users do. */
 export const bin = join(root, "dist", "cjs", "cli", "main.js");
 export const fixture = (name: string): string => join(root, "test", "fixtures", "cli", name);
 
-export function assertBuilt(): void {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first (these tests run the built bin).`);
-}
+export const assertBuilt = (): void => requireBuild("these tests run the built bin");
 
 /** An SDK client connected over streamable HTTP. */
 export async function connectHttp(url: string, headers: Record<string, string> = {}, fetchImpl?: typeof fetch): Promise<Client> {

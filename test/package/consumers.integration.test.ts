@@ -158,8 +158,7 @@ beforeAll(async () => {
       const project = new ConsumerProject(directory).write(projectFiles(setup, tarball));
       await project.install();
       typeChecks.set(setup, new Map(Object.keys(setup.typeChecks).map((mode) => [mode, project.tsc(typeCheckConfig(mode))])));
-      const build = await project.tsc("tsconfig.json");
-      if (build.code !== 0) throw new Error(`The ${setup.label} project's build failed:\n${build.stdout}\n${build.stderr}`);
+      await project.build();
       projects.set(setup, project);
     }),
   );

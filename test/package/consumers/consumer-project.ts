@@ -71,9 +71,12 @@ export class ConsumerProject {
 
   /** Runs a command that must succeed: its stdout, or an error with everything it printed. */
   async succeed(command: string, args: readonly string[]): Promise<string> {
-    const result = await this.run(command, args);
+    return this.#succeeded([command, ...args], await this.run(command, args));
+  }
+
+  #succeeded(commandLine: readonly string[], result: RunResult): string {
     if (result.code !== 0) {
-      throw new Error(`\`${[command, ...args].join(" ")}\` in ${this.directory} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+      throw new Error(`\`${commandLine.join(" ")}\` in ${this.directory} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
     }
     return result.stdout;
   }
@@ -83,9 +86,19 @@ export class ConsumerProject {
     return this.succeed("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"]);
   }
 
-  /** The project's own TypeScript compiler (TypeScript 7's is the native one), one per core at a time. */
+  /** The project's own TypeScript compiler (TypeScript 7's is the native one) on `tsconfig`, one per core at a time. */
   tsc(tsconfig: string): Promise<RunResult> {
-    return withCompilerSlot(() => this.run(join(this.directory, "node_modules", ".bin", "tsc"), ["-p", tsconfig, "--pretty", "false"]));
+    return withCompilerSlot(() => this.run(...this.#tscCommand(tsconfig)));
+  }
+
+  /** The application's build (tsconfig.json), which must succeed: an error with everything the compiler printed otherwise. */
+  async build(): Promise<string> {
+    const [command, args] = this.#tscCommand("tsconfig.json");
+    return this.#succeeded([command, ...args], await this.tsc("tsconfig.json"));
+  }
+
+  #tscCommand(tsconfig: string): [string, string[]] {
+    return [join(this.directory, "node_modules", ".bin", "tsc"), ["-p", tsconfig, "--pretty", "false"]];
   }
 
   /** The toolnexus CLI the project installed (`npx --no`: never fetched from the registry). */

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { requireBuild } from "../../support/built-package";
 
 /** The repository's root: the package `npm pack` turns into the tarball users install. */
 export const packageRoot = join(__dirname, "..", "..", "..");
@@ -30,11 +31,9 @@ export function lockedVersion(name: string): string {
 export const PACKED_TARBALL = "TOOLNEXUS_TEST_TARBALL";
 export const PACKED_FILES = "TOOLNEXUS_TEST_PACKED_FILES";
 
-export const isBuilt = (): boolean => existsSync(join(packageRoot, "dist", "cjs", "index.js"));
-
 /** `npm pack` of the built package with `args`: what it packed. */
 export async function npmPack(args: string[]): Promise<{ filename: string; files: Array<{ path: string }> }> {
-  if (!isBuilt()) throw new Error("dist/ is missing: the package tests pack the built package. Run `npm run build` first (`npm test` does).");
+  requireBuild("the package tests pack the built package");
   const { stdout } = await promisify(execFile)("npm", ["pack", "--json", "--ignore-scripts", ...args], { cwd: packageRoot, encoding: "utf8" });
   return (JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
 }

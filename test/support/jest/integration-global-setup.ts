@@ -8,7 +8,8 @@
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isBuilt, npmPack, PACKED_FILES, PACKED_TARBALL } from "../../package/consumers/package-under-test";
+import { npmPack, PACKED_FILES, PACKED_TARBALL } from "../../package/consumers/package-under-test";
+import { isBuilt } from "../built-package";
 import { startRedisServer, WORKER_REDIS_PORTS, type RedisServer } from "../redis-server";
 
 /** What integration-global-teardown.ts stops (the two run in jest's main process). */
