@@ -24,7 +24,10 @@ const shared: ProjectOptions = {
     // once for the whole project in `npm run typecheck`. Decorator metadata is still emitted.
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
     // arktype ships ES modules only: its files are compiled to CommonJS like the tests.
-    "/node_modules/(arktype|arkregex|@ark/[^/]+)/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true, module: "commonjs", target: "ES2022", isolatedModules: true } }],
+    "/node_modules/(arktype|arkregex|@ark/[^/]+)/.+\\.js$": [
+      "ts-jest",
+      { tsconfig: { allowJs: true, module: "commonjs", target: "ES2022", isolatedModules: true } },
+    ],
   },
   transformIgnorePatterns: ["/node_modules/(?!(arktype|arkregex|@ark/[^/]+)/)"],
   // Tests exercise the source; the integration project checks the built package separately.
@@ -36,6 +39,7 @@ const shared: ProjectOptions = {
     "^toolnexus/ai-sdk$": "<rootDir>/src/ai-sdk/index.ts",
     "^toolnexus/langchain$": "<rootDir>/src/langchain/index.ts",
     "^toolnexus/bullmq$": "<rootDir>/src/bullmq/index.ts",
+    "^toolnexus/providers$": "<rootDir>/src/providers/index.ts",
   },
 };
 
@@ -66,7 +70,10 @@ export const integrationProject: ProjectOptions = {
   ...shared,
   displayName: "integration",
   testMatch: ["**/*.integration.test.ts"],
-  setupFilesAfterEnv: ["<rootDir>/test/support/jest/async-local-storage-cleanup.ts", "<rootDir>/test/support/jest/long-timeout.ts"],
+  setupFilesAfterEnv: [
+    "<rootDir>/test/support/jest/async-local-storage-cleanup.ts",
+    "<rootDir>/test/support/jest/long-timeout.ts",
+  ],
   globalSetup: "<rootDir>/test/support/jest/integration-global-setup.ts",
   globalTeardown: "<rootDir>/test/support/jest/integration-global-teardown.ts",
 };

@@ -25,7 +25,11 @@ export class CatalogService {
   }
 }
 
-export const VALID_ARGS: { query: string; sort: Sort; limit: number } = { query: "running shoes", sort: "price", limit: 20 };
+export const VALID_ARGS: { query: string; sort: Sort; limit: number } = {
+  query: "running shoes",
+  sort: "price",
+  limit: 20,
+};
 /** Two of three arguments wrong, the way a model gets them wrong. */
 export const INVALID_ARGS = { query: "running shoes", sort: "cheapest", limit: 500 };
 
@@ -34,9 +38,12 @@ export function handChecked(args: Record<string, unknown>): { output: string; is
   const { query, sort, limit } = args;
   const problems: string[] = [];
   if (typeof query !== "string") problems.push(`"query" must be a string`);
-  if (sort !== "relevance" && sort !== "price" && sort !== "newest") problems.push(`"sort" must be one of relevance, price, newest`);
-  if (typeof limit !== "number" || !(limit >= 1 && limit <= 100)) problems.push(`"limit" must be a number from 1 to 100`);
-  if (problems.length > 0) return { output: `Invalid arguments for tool "search": ${problems.join("; ")}`, isError: true };
+  if (sort !== "relevance" && sort !== "price" && sort !== "newest")
+    problems.push(`"sort" must be one of relevance, price, newest`);
+  if (typeof limit !== "number" || !(limit >= 1 && limit <= 100))
+    problems.push(`"limit" must be a number from 1 to 100`);
+  if (problems.length > 0)
+    return { output: `Invalid arguments for tool "search": ${problems.join("; ")}`, isError: true };
   return { output: searchBody(query as string, sort as string, limit as number), isError: false };
 }
 

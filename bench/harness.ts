@@ -20,18 +20,29 @@ export interface CompareSettings {
 }
 
 export function settingsFor(options: BenchOptions): CompareSettings {
-  return options.quick ? { batch: 100, time: 200, warmupTime: 50, rounds: 3 } : { batch: 100, time: 800, warmupTime: 200, rounds: 5 };
+  return options.quick
+    ? { batch: 100, time: 200, warmupTime: 50, rounds: 3 }
+    : { batch: 100, time: 800, warmupTime: 200, rounds: 5 };
 }
 
 let keep: unknown;
 
 /** Mean ns per call of each case: the median over rounds of the per-sample median. */
-export async function compare(cases: Record<string, Operation>, settings: CompareSettings): Promise<Record<string, number>> {
+export async function compare(
+  cases: Record<string, Operation>,
+  settings: CompareSettings,
+): Promise<Record<string, number>> {
   // tinybench is ESM-only; this file is CommonJS (the package has no "type": "module").
   const { Bench } = await import("tinybench");
   const perRound: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
   for (let round = 0; round < settings.rounds; round++) {
-    const bench = new Bench({ time: settings.time, warmupTime: settings.warmupTime, warmupIterations: 5, iterations: 10, throws: true });
+    const bench = new Bench({
+      time: settings.time,
+      warmupTime: settings.warmupTime,
+      warmupIterations: 5,
+      iterations: 10,
+      throws: true,
+    });
     for (const [name, op] of Object.entries(cases)) {
       const { batch } = settings;
       bench.add(name, async () => {
@@ -42,7 +53,9 @@ export async function compare(cases: Record<string, Operation>, settings: Compar
     for (const task of bench.tasks) {
       const result = task.result;
       if (result.state !== "completed") {
-        throw new Error(`bench case "${task.name}" did not complete: ${result.state === "errored" ? result.error.message : result.state}`);
+        throw new Error(
+          `bench case "${task.name}" did not complete: ${result.state === "errored" ? result.error.message : result.state}`,
+        );
       }
       perRound[task.name]!.push((result.latency.p50 * 1e6) / settings.batch); // ms per sample → ns per call
     }
@@ -61,7 +74,10 @@ export function median(values: readonly number[]): number {
  * A row with its ratio computed. A target is met when the ratio is at most `maxRatio`, or the
  * value at most `maxValue`; a row without a target has no `met`.
  */
-export function row(fields: Omit<BenchRow, "ratio" | "met" | "target">, target?: { text: string; maxRatio: number } | { text: string; maxValue: number }): BenchRow {
+export function row(
+  fields: Omit<BenchRow, "ratio" | "met" | "target">,
+  target?: { text: string; maxRatio: number } | { text: string; maxValue: number },
+): BenchRow {
   const ratio = fields.value / fields.baselineValue;
   if (target === undefined) return { ...fields, ratio };
   const met = "maxRatio" in target ? ratio <= target.maxRatio : fields.value <= target.maxValue;
@@ -75,11 +91,15 @@ export function row(fields: Omit<BenchRow, "ratio" | "met" | "target">, target?:
  */
 export function runChild<T>(file: string, args: string[], nodeFlags: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, "-r", require.resolve("ts-node/register"), file, "--child", ...args], {
-      cwd: path.resolve(__dirname, ".."),
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...nodeFlags, "-r", require.resolve("ts-node/register"), file, "--child", ...args],
+      {
+        cwd: path.resolve(__dirname, ".."),
+        env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -87,7 +107,8 @@ export function runChild<T>(file: string, args: string[], nodeFlags: string[] = 
     child.on("error", reject);
     child.on("close", (code) => {
       const last = stdout.trim().split("\n").pop() ?? "";
-      if (code !== 0) return reject(new Error(`${path.basename(file)} child exited with ${code}: ${stderr.trim() || stdout.trim()}`));
+      if (code !== 0)
+        return reject(new Error(`${path.basename(file)} child exited with ${code}: ${stderr.trim() || stdout.trim()}`));
       try {
         resolve(JSON.parse(last) as T);
       } catch {

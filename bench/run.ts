@@ -53,7 +53,8 @@ function suiteFiles(only: string[]): string[] {
     .readdirSync(SUITES_DIR)
     .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
     .sort();
-  const picked = only.length === 0 ? files : files.filter((file) => only.some((name) => file === name || file === `${name}.ts`));
+  const picked =
+    only.length === 0 ? files : files.filter((file) => only.some((name) => file === name || file === `${name}.ts`));
   if (picked.length === 0) throw new Error(`No bench suite matches ${only.join(", ")}; suites: ${files.join(", ")}`);
   return picked.map((file) => path.join(SUITES_DIR, file));
 }
@@ -93,7 +94,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   const host = machine();
   console.log(`toolnexus bench${quick ? " (--quick)" : ""} — ${new Date().toISOString()}`);
-  console.log(`node ${host.node} (V8 ${host.v8}) · ${host.cpu} · ${host.cores} cores · ${host.memoryGiB} GiB · ${host.platform} · load ${host.loadAverage.join(" ")}`);
+  console.log(
+    `node ${host.node} (V8 ${host.v8}) · ${host.cpu} · ${host.cores} cores · ${host.memoryGiB} GiB · ${host.platform} · load ${host.loadAverage.join(" ")}`,
+  );
 
   const rows: BenchRow[] = [];
   const failures: Array<{ suite: string; error: string }> = [];

@@ -50,7 +50,11 @@ export async function main(): Promise<{ text: string; messages: ChatCompletionMe
 export function printConversation({ text, messages }: { text: string; messages: ChatCompletionMessageParam[] }): void {
   for (const message of messages) {
     const calls =
-      message.role === "assistant" && message.tool_calls ? message.tool_calls.map((c) => (c.type === "function" ? `${c.function.name}(${c.function.arguments})` : c.type)) : [];
+      message.role === "assistant" && message.tool_calls
+        ? message.tool_calls.map((c) =>
+            c.type === "function" ? `${c.function.name}(${c.function.arguments})` : c.type,
+          )
+        : [];
     console.log(`${message.role.padEnd(9)} ${calls.length ? `calls ${calls.join(", ")}` : String(message.content)}`);
   }
   console.log(`final: ${text}`);

@@ -55,7 +55,9 @@ const timing: ToolMiddleware = async (call, next) => {
   const started = performance.now();
   const result = await next();
   const took = (performance.now() - started).toFixed(1);
-  console.log(`  [log] ${call.tool.name} for ${String(call.ctx.state?.user)}: ${result.isError ? "error" : "ok"} in ${took} ms`);
+  console.log(
+    `  [log] ${call.tool.name} for ${String(call.ctx.state?.user)}: ${result.isError ? "error" : "ok"} in ${took} ms`,
+  );
   return result;
 };
 
@@ -72,7 +74,11 @@ type Store = Map<string, { messages: ChatCompletionMessageParam[]; pendingApprov
 
 /** What the model answered: a ChatCompletion as the OpenAI API returns it, with three tool calls. */
 function modelTurn(): ChatCompletion {
-  const call = (id: string, name: string, args: object) => ({ id, type: "function" as const, function: { name, arguments: JSON.stringify(args) } });
+  const call = (id: string, name: string, args: object) => ({
+    id,
+    type: "function" as const,
+    function: { name, arguments: JSON.stringify(args) },
+  });
   return {
     id: "chatcmpl-local-1",
     object: "chat.completion",
@@ -102,15 +108,22 @@ function modelTurn(): ChatCompletion {
 async function chatTurn(store: Store, conversationId: string): Promise<void> {
   const toolkit = buildToolkit();
   const completion = modelTurn();
-  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Refund 15 EUR of pay_1001, and all of pay_1002." }, completion.choices[0]!.message];
-  console.log(`request 1: the model calls ${completion.choices[0]!.message.tool_calls!.map((c) => (c.type === "function" ? c.function.name : c.type)).join(", ")}`);
+  const messages: ChatCompletionMessageParam[] = [
+    { role: "user", content: "Refund 15 EUR of pay_1001, and all of pay_1002." },
+    completion.choices[0]!.message,
+  ];
+  console.log(
+    `request 1: the model calls ${completion.choices[0]!.message.tool_calls!.map((c) => (c.type === "function" ? c.function.name : c.type)).join(", ")}`,
+  );
 
   const reply = await toolkit.runOpenAI(completion, staff);
-  for (const message of reply) if (message.role === "tool") console.log(`  answered now: ${message.tool_call_id} ${message.content}`);
+  for (const message of reply)
+    if (message.role === "tool") console.log(`  answered now: ${message.tool_call_id} ${message.content}`);
   if (reply.pendingApprovals !== undefined) {
     const stored = JSON.stringify(reply.pendingApprovals);
     store.set(conversationId, { messages, pendingApprovals: stored });
-    for (const approval of reply.pendingApprovals.approvals) console.log(`  waiting for approval: ${approval.id} ${approval.tool}(${JSON.stringify(approval.args)})`);
+    for (const approval of reply.pendingApprovals.approvals)
+      console.log(`  waiting for approval: ${approval.id} ${approval.tool}(${JSON.stringify(approval.args)})`);
     console.log(`  stored ${stored.length} characters of JSON; the user is told a person will review the refunds`);
   }
 }
@@ -124,8 +137,13 @@ async function approvalDecided(store: Store, conversationId: string): Promise<Ch
   const pending = JSON.parse(pendingApprovals) as PendingApprovals<"openai">;
   console.log("request 2: a person approves call_2 and denies call_3 (the denial is expected below)");
 
-  const toolMessages = await toolkit.resumeApprovals(pending, { call_2: true, call_3: { approved: false, reason: "Refunds over 500 EUR need a manager." } }, staff);
-  for (const message of toolMessages) if (message.role === "tool") console.log(`  ${message.tool_call_id}: ${message.content}`);
+  const toolMessages = await toolkit.resumeApprovals(
+    pending,
+    { call_2: true, call_3: { approved: false, reason: "Refunds over 500 EUR need a manager." } },
+    staff,
+  );
+  for (const message of toolMessages)
+    if (message.role === "tool") console.log(`  ${message.tool_call_id}: ${message.content}`);
   // Append them, then call the model again with the whole conversation.
   return [...messages, ...toolMessages];
 }
@@ -137,8 +155,14 @@ export async function main() {
   console.log(`  the conversation now has ${messages.length} messages, every tool call answered`);
 
   // authorize: a user without the support role is refused before anyone is asked to approve.
-  const refused = await buildToolkit().execute("refund_payment", { paymentId: "pay_1001", amountCents: 100 }, { state: { user: "mallory@example.com", role: "customer" } });
-  console.log(`a customer calling refund_payment directly is refused, as intended (${String(refused.metadata?.error)}): ${refused.output}`);
+  const refused = await buildToolkit().execute(
+    "refund_payment",
+    { paymentId: "pay_1001", amountCents: 100 },
+    { state: { user: "mallory@example.com", role: "customer" } },
+  );
+  console.log(
+    `a customer calling refund_payment directly is refused, as intended (${String(refused.metadata?.error)}): ${refused.output}`,
+  );
   return { messages, refused };
 }
 

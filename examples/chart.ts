@@ -31,20 +31,38 @@ export class SalesSummary {
 }
 
 export class SalesService {
-  @Tool({ name: "sales_chart", description: "Draws the monthly sales of a year as a bar chart (PNG)", annotations: { readOnly: true } })
+  @Tool({
+    name: "sales_chart",
+    description: "Draws the monthly sales of a year as a bar chart (PNG)",
+    annotations: { readOnly: true },
+  })
   chart(@Param({ description: "The year, e.g. 2025", integer: true }) year: number): ToolContent[] {
     const months = salesOf(year);
     const canvas = new Canvas(12 * 20 + 10, 110);
     const top = Math.max(...months);
     months.forEach((value, month) => {
       const height = Math.round((value / top) * 100);
-      canvas.fillRect(10 + month * 20, 105 - height, 14, height, month === months.indexOf(top) ? [214, 69, 65] : [66, 133, 244]);
+      canvas.fillRect(
+        10 + month * 20,
+        105 - height,
+        14,
+        height,
+        month === months.indexOf(top) ? [214, 69, 65] : [66, 133, 244],
+      );
     });
     canvas.fillRect(0, 105, canvas.width, 2, [60, 60, 60]);
-    return [{ type: "text", text: `Monthly sales ${year}, thousands of euros: ${months.join(", ")}` }, image(canvas.toPng())];
+    return [
+      { type: "text", text: `Monthly sales ${year}, thousands of euros: ${months.join(", ")}` },
+      image(canvas.toPng()),
+    ];
   }
 
-  @Tool({ name: "sales_summary", description: "The year's total sales and best month", output: SalesSummary, annotations: { readOnly: true } })
+  @Tool({
+    name: "sales_summary",
+    description: "The year's total sales and best month",
+    output: SalesSummary,
+    annotations: { readOnly: true },
+  })
   summary(@Param({ description: "The year, e.g. 2025", integer: true }) year: number): SalesSummary {
     const months = salesOf(year);
     const best = months.indexOf(Math.max(...months));
@@ -54,7 +72,8 @@ export class SalesService {
 
 function salesOf(year: number): number[] {
   const months = SALES[year];
-  if (months === undefined) throw new Error(`No sales recorded for ${year}; years with data: ${Object.keys(SALES).join(", ")}.`);
+  if (months === undefined)
+    throw new Error(`No sales recorded for ${year}; years with data: ${Object.keys(SALES).join(", ")}.`);
   return months;
 }
 
@@ -67,15 +86,47 @@ export async function providerReplies(toolkit: Toolkit): Promise<Record<string, 
     { id: "call_2", name: "sales_summary" },
   ];
   return {
-    gemini: await toolkit.runGemini({ candidates: [{ content: { role: "model", parts: calls.map(({ id, name }) => ({ functionCall: { id, name, args: ARGS } })) } }] }),
-    anthropic: await toolkit.runAnthropic({ content: calls.map(({ id, name }) => ({ type: "tool_use", id, name, input: ARGS })) }),
-    "openai-responses": await toolkit.runOpenAIResponses({ output: calls.map(({ id, name }) => ({ type: "function_call", call_id: id, name, arguments: JSON.stringify(ARGS) })) }),
-    openai: await toolkit.runOpenAI({
-      choices: [
-        { message: { role: "assistant", content: null, tool_calls: calls.map(({ id, name }) => ({ id, type: "function", function: { name, arguments: JSON.stringify(ARGS) } })) } },
+    gemini: await toolkit.runGemini({
+      candidates: [
+        {
+          content: { role: "model", parts: calls.map(({ id, name }) => ({ functionCall: { id, name, args: ARGS } })) },
+        },
       ],
     }),
-    bedrock: await toolkit.runBedrock({ output: { message: { role: "assistant", content: calls.map(({ id, name }) => ({ toolUse: { toolUseId: id, name, input: ARGS } })) } } }),
+    anthropic: await toolkit.runAnthropic({
+      content: calls.map(({ id, name }) => ({ type: "tool_use", id, name, input: ARGS })),
+    }),
+    "openai-responses": await toolkit.runOpenAIResponses({
+      output: calls.map(({ id, name }) => ({
+        type: "function_call",
+        call_id: id,
+        name,
+        arguments: JSON.stringify(ARGS),
+      })),
+    }),
+    openai: await toolkit.runOpenAI({
+      choices: [
+        {
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: calls.map(({ id, name }) => ({
+              id,
+              type: "function",
+              function: { name, arguments: JSON.stringify(ARGS) },
+            })),
+          },
+        },
+      ],
+    }),
+    bedrock: await toolkit.runBedrock({
+      output: {
+        message: {
+          role: "assistant",
+          content: calls.map(({ id, name }) => ({ toolUse: { toolUseId: id, name, input: ARGS } })),
+        },
+      },
+    }),
   };
 }
 
@@ -108,7 +159,8 @@ export async function main() {
 export function shortened(value: unknown): string {
   return JSON.stringify(value, (_key, field: unknown) => {
     if (field instanceof Uint8Array) return `<${field.byteLength} bytes>`;
-    if (typeof field === "string" && field.length > 120 && /^(data:[\w/+.-]+;base64,)?[A-Za-z0-9+/=]+$/.test(field)) return `<base64, ${field.length} characters>`;
+    if (typeof field === "string" && field.length > 120 && /^(data:[\w/+.-]+;base64,)?[A-Za-z0-9+/=]+$/.test(field))
+      return `<base64, ${field.length} characters>`;
     return field;
   });
 }

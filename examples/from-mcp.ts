@@ -29,18 +29,27 @@ const STOCK: Record<string, { name: string; units: number; priceEur: number }> =
 
 function productOf(sku: unknown) {
   const product = STOCK[String(sku)];
-  if (product === undefined) throw new Error(`No product ${String(sku)}. Known SKUs: ${Object.keys(STOCK).join(", ")}.`);
+  if (product === undefined)
+    throw new Error(`No product ${String(sku)}. Known SKUs: ${Object.keys(STOCK).join(", ")}.`);
   return product;
 }
 
-const skuSchema: JSONSchemaObject = { type: "object", properties: { sku: { type: "string", description: "The product's SKU, e.g. SKU-1" } }, required: ["sku"] };
+const skuSchema: JSONSchemaObject = {
+  type: "object",
+  properties: { sku: { type: "string", description: "The product's SKU, e.g. SKU-1" } },
+  required: ["sku"],
+};
 
 const inventoryTools = [
   defineTool({
     name: "stock_level",
     description: "How many units of a product are in stock, and its price",
     inputSchema: skuSchema,
-    outputSchema: { type: "object", properties: { sku: { type: "string" }, units: { type: "integer" }, priceEur: { type: "number" } }, required: ["sku", "units", "priceEur"] },
+    outputSchema: {
+      type: "object",
+      properties: { sku: { type: "string" }, units: { type: "integer" }, priceEur: { type: "number" } },
+      required: ["sku", "units", "priceEur"],
+    },
     annotations: { readOnly: true },
     execute: ({ sku }) => {
       const { units, priceEur } = productOf(sku);
@@ -97,7 +106,11 @@ const convertCurrency = defineTool({
 
 /** What the model answered: a ChatCompletion with three tool calls, as the OpenAI API returns it. */
 function modelTurn(): ChatCompletion {
-  const call = (id: string, name: string, args: object) => ({ id, type: "function" as const, function: { name, arguments: JSON.stringify(args) } });
+  const call = (id: string, name: string, args: object) => ({
+    id,
+    type: "function" as const,
+    function: { name, arguments: JSON.stringify(args) },
+  });
   return {
     id: "chatcmpl-local-1",
     object: "chat.completion",
@@ -127,7 +140,10 @@ export async function main() {
   const inventory = await connectToInventory();
   try {
     // The server's tools as toolnexus Tools: prefixed, and without the one it hints is destructive.
-    const remote: Tool[] = await fromMcp(inventory.client, { namePrefix: "inventory_", exclude: (tool) => tool.annotations?.destructiveHint === true });
+    const remote: Tool[] = await fromMcp(inventory.client, {
+      namePrefix: "inventory_",
+      exclude: (tool) => tool.annotations?.destructiveHint === true,
+    });
     const toolkit = new Toolkit([convertCurrency, ...remote]);
 
     const declared = {
@@ -135,7 +151,9 @@ export async function main() {
       gemini: toolkit.toGemini()[0]!.functionDeclarations.map((declaration) => declaration.name),
     };
     const openaiReply = await toolkit.runOpenAI(modelTurn());
-    const geminiReply = await toolkit.runGemini({ parts: [{ functionCall: { id: "photo_1", name: "inventory_product_photo", args: { sku: "SKU-2" } } }] });
+    const geminiReply = await toolkit.runGemini({
+      parts: [{ functionCall: { id: "photo_1", name: "inventory_product_photo", args: { sku: "SKU-2" } } }],
+    });
     return { declared, openaiReply, geminiReply };
   } finally {
     await inventory.close();
@@ -149,7 +167,12 @@ export function printResult({ declared, openaiReply, geminiReply }: Awaited<Retu
   console.log("OpenAI tool messages:", JSON.stringify(openaiReply, null, 2));
   console.log(
     "Gemini function response:",
-    JSON.stringify(geminiReply, (_key, value: unknown) => (typeof value === "string" && value.length > 80 ? `<${value.length} characters>` : value), 2),
+    JSON.stringify(
+      geminiReply,
+      (_key, value: unknown) =>
+        typeof value === "string" && value.length > 80 ? `<${value.length} characters>` : value,
+      2,
+    ),
   );
 }
 

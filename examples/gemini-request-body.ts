@@ -1,7 +1,8 @@
 /** Reference scenario 2: three tools, still ONE wrapper, straight into a `generateContent` body. */
 import { defineTool, toGemini } from "toolnexus";
 
-const tool = (name: string, description: string) => defineTool({ name, description, inputSchema: { type: "object", properties: {} }, execute: () => name });
+const tool = (name: string, description: string) =>
+  defineTool({ name, description, inputSchema: { type: "object", properties: {} }, execute: () => name });
 
 export function main() {
   const tools = [tool("search", "Search the docs"), tool("ping", "Health check"), tool("kv_get", "Read a key")];

@@ -22,7 +22,10 @@ export async function main() {
 
   // The same failure seen directly on the tool.
   const direct = await weather.execute({});
-  console.log("the same failure from tool.execute:", JSON.stringify({ isError: direct.isError, output: direct.output }));
+  console.log(
+    "the same failure from tool.execute:",
+    JSON.stringify({ isError: direct.isError, output: direct.output }),
+  );
 
   // Zero tools: the wrapper survives, its list is empty.
   const empty = toGemini([]);

@@ -29,7 +29,11 @@ const MAX_TURNS = 6;
 const refund = defineTool({
   name: "refund_payment",
   description: "Refunds a payment",
-  inputSchema: { type: "object", properties: { paymentId: { type: "string", description: "Like pay_1001" } }, required: ["paymentId"] },
+  inputSchema: {
+    type: "object",
+    properties: { paymentId: { type: "string", description: "Like pay_1001" } },
+    required: ["paymentId"],
+  },
   validate: true,
   needsApproval: true,
   execute: ({ paymentId }) => `Refunded ${String(paymentId)}`,
@@ -41,18 +45,24 @@ export async function main(): Promise<{ text: string; messages: BaseMessage[]; d
     // Host data for the tools (never shown to the model): @Ctx() reads it as ctx.state.
     state: (config) => config.configurable,
     // LangChain has no approval step for a plain tool: this one asks the run's config.
-    approve: ({ config }) => config.configurable?.role === "support" || { approved: false, reason: "only support staff approve refunds" },
+    approve: ({ config }) =>
+      config.configurable?.role === "support" || { approved: false, reason: "only support staff approve refunds" },
   });
   const model = new StandInChatModel(standInReply);
   const withTools = model.bindTools(tools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const config: RunnableConfig = { configurable: { user: "ada@example.com", role: "customer" } };
 
-  const messages: BaseMessage[] = [new HumanMessage("How warm is Chennai, in fahrenheit? Order 2 × TEA-01 for me, show me 2025's sales, and refund pay_1001.")];
+  const messages: BaseMessage[] = [
+    new HumanMessage(
+      "How warm is Chennai, in fahrenheit? Order 2 × TEA-01 for me, show me 2025's sales, and refund pay_1001.",
+    ),
+  ];
   for (let turn = 0; turn < MAX_TURNS; turn++) {
     const answer = await withTools.invoke(messages, config);
     messages.push(answer);
-    if (!answer.tool_calls?.length) return { text: String(answer.content), messages, declared: model.declared.map((tool) => tool.function.name) };
+    if (!answer.tool_calls?.length)
+      return { text: String(answer.content), messages, declared: model.declared.map((tool) => tool.function.name) };
     // Each call answers a ToolMessage, failures included (status "error"): nothing here throws for a failed call.
     messages.push(...(await Promise.all(answer.tool_calls.map((call) => byName.get(call.name)!.invoke(call, config)))));
   }
@@ -75,9 +85,12 @@ function standInReply(messages: BaseMessage[]): AIMessage {
     );
   }
   const orders = results.filter((result) => result.name === "place_order");
-  if (orders.every((order) => order.status === "error")) return calls(["place_order", { customerEmail: "ada@example.com", lines: line }]);
+  if (orders.every((order) => order.status === "error"))
+    return calls(["place_order", { customerEmail: "ada@example.com", lines: line }]);
 
-  const weather = JSON.parse(String(results.find((result) => result.name === "getWeather")?.content)) as { temperature: number };
+  const weather = JSON.parse(String(results.find((result) => result.name === "getWeather")?.content)) as {
+    temperature: number;
+  };
   const order = JSON.parse(String(orders.at(-1)?.content)) as { orderId: number; units: number };
   const chart = results.find((result) => result.name === "sales_chart");
   const sawChart = chart?.contentBlocks.some((block) => block.type === "image") === true;
@@ -93,17 +106,34 @@ function standInReply(messages: BaseMessage[]): AIMessage {
 }
 
 function calls(...wanted: Array<[name: string, args: Record<string, unknown>]>): AIMessage {
-  return new AIMessage({ content: "", tool_calls: wanted.map(([name, args], index) => ({ type: "tool_call", id: `call_${name}_${index}`, name, args })) });
+  return new AIMessage({
+    content: "",
+    tool_calls: wanted.map(([name, args], index) => ({ type: "tool_call", id: `call_${name}_${index}`, name, args })),
+  });
 }
 
 /** Prints the conversation, one line per message (base64 payloads as their size). */
-export function printConversation({ text, messages, declared }: { text: string; messages: BaseMessage[]; declared: string[] }): void {
+export function printConversation({
+  text,
+  messages,
+  declared,
+}: {
+  text: string;
+  messages: BaseMessage[];
+  declared: string[];
+}): void {
   console.log(`tools declared to the model: ${declared.join(", ")}`);
   for (const message of messages) {
     if (AIMessage.isInstance(message) && message.tool_calls?.length) {
-      console.log(`ai        calls ${message.tool_calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(", ")}`);
+      console.log(
+        `ai        calls ${message.tool_calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(", ")}`,
+      );
     } else if (ToolMessage.isInstance(message)) {
-      const blocks = message.contentBlocks.map((block) => (block.type === "text" ? block.text : `[${block.type} block${"mimeType" in block ? ` ${String(block.mimeType)}` : ""}]`));
+      const blocks = message.contentBlocks.map((block) =>
+        block.type === "text"
+          ? block.text
+          : `[${block.type} block${"mimeType" in block ? ` ${String(block.mimeType)}` : ""}]`,
+      );
       console.log(`tool      ${message.name} (${message.status}): ${blocks.join(" ")}`);
     } else {
       console.log(`${message.type.padEnd(9)} ${String(message.content)}`);

@@ -13,14 +13,32 @@ async function run() {
     ["3. A functionCall part, run and answered", roundTrip],
     ["4. Decorated services, every provider, a Gemini round trip", services],
     ["5. The agent loop with the openai client (against a local mock)", { main: printAgentLoop }],
-    ["6. A NestJS app on Fastify whose services are tools: a Gemini chat (against a local mock) and MCP, behind Nest's guards", { main: printNestApp }],
+    [
+      "6. A NestJS app on Fastify whose services are tools: a Gemini chat (against a local mock) and MCP, behind Nest's guards",
+      { main: printNestApp },
+    ],
     ["7. Controlling calls: a refund waits for a person's approval, across two requests", { main: runApproval }],
-    ["8. Results beyond text: a chart drawn as a PNG and a structured summary, for every provider and MCP", { main: printCharts }],
-    ["9. The Vercel AI SDK's generateText over toolkit tools, with its approval flow (its mock model)", { main: runAiSdk }],
-    ["10. LangChain's tool-calling loop over toolkit tools: a corrected call, a chart as an image block, a refund approve denies", { main: runLangChain }],
-    ["11. The OpenAI Agents SDK's runner over toolkit tools, with its approval flow (against a local Responses API mock)", { main: runOpenAIAgents }],
+    [
+      "8. Results beyond text: a chart drawn as a PNG and a structured summary, for every provider and MCP",
+      { main: printCharts },
+    ],
+    [
+      "9. The Vercel AI SDK's generateText over toolkit tools, with its approval flow (its mock model)",
+      { main: runAiSdk },
+    ],
+    [
+      "10. LangChain's tool-calling loop over toolkit tools: a corrected call, a chart as an image block, a refund approve denies",
+      { main: runLangChain },
+    ],
+    [
+      "11. The OpenAI Agents SDK's runner over toolkit tools, with its approval flow (against a local Responses API mock)",
+      { main: runOpenAIAgents },
+    ],
     ["12. An MCP server's tools beside a local zod-typed tool, in one toolkit (fromMcp)", { main: runFromMcp }],
-    ["13. Calls run on workers through a BullMQ queue (needs a Redis; skipped in one line without one)", { main: runQueue }],
+    [
+      "13. Calls run on workers through a BullMQ queue (needs a Redis; skipped in one line without one)",
+      { main: runQueue },
+    ],
   ];
   for (const [title, example] of examples) {
     console.log(`\n=== ${title} ===`);
@@ -29,7 +47,9 @@ async function run() {
 }
 
 async function printAgentLoop() {
-  console.log("(the mock model first sends an invalid e-mail on purpose: the error goes back to it as data, and it corrects the call)");
+  console.log(
+    "(the mock model first sends an invalid e-mail on purpose: the error goes back to it as data, and it corrects the call)",
+  );
   agentLoop.printConversation(await agentLoop.main());
 }
 

@@ -67,12 +67,21 @@ export async function main(): Promise<AgentsExampleResult> {
     });
     const toolkit = new Toolkit([new WeatherService(), new OrdersService(), refund]);
     const agentFor = () =>
-      new Agent<Session>({ name: "Tea shop", instructions: "You help customers of a tea shop. Use the tools.", tools: toAgentsTools<Session>(toolkit), model });
+      new Agent<Session>({
+        name: "Tea shop",
+        instructions: "You help customers of a tea shop. Use the tools.",
+        tools: toAgentsTools<Session>(toolkit),
+        model,
+      });
 
     // Request 1: the run stops when the refund needs approval; its state is stored.
-    const first = await run(agentFor(), "How warm is it in Chennai, in fahrenheit? Order 2 × TEA-01 for ada@example.com, and refund 900 EUR on pay_1002.", {
-      context: { user: "ada@example.com" },
-    });
+    const first = await run(
+      agentFor(),
+      "How warm is it in Chennai, in fahrenheit? Order 2 × TEA-01 for ada@example.com, and refund 900 EUR on pay_1002.",
+      {
+        context: { user: "ada@example.com" },
+      },
+    );
     const approvals = first.interruptions.map((item) => ({ tool: item.name ?? "", arguments: item.arguments ?? "" }));
     const stored = first.state.toString();
 
@@ -83,7 +92,9 @@ export async function main(): Promise<AgentsExampleResult> {
     const resumed = await run(agent, state);
 
     // The resumed run's items are the whole run's, from the first request on.
-    const toolOutputs = resumed.newItems.flatMap((item) => (item.type === "tool_call_output_item" ? [outputLine(item.rawItem)] : []));
+    const toolOutputs = resumed.newItems.flatMap((item) =>
+      item.type === "tool_call_output_item" ? [outputLine(item.rawItem)] : [],
+    );
     return { text: String(resumed.finalOutput), toolOutputs, approvals, refunds };
   } finally {
     await server.close();
@@ -92,7 +103,10 @@ export async function main(): Promise<AgentsExampleResult> {
 
 function outputLine(raw: unknown): string {
   const { name, output } = raw as { name?: string; output?: unknown };
-  const text = typeof output === "object" && output !== null && "text" in output ? (output as { text: string }).text : String(output);
+  const text =
+    typeof output === "object" && output !== null && "text" in output
+      ? (output as { text: string }).text
+      : String(output);
   return `${name}: ${text}`;
 }
 

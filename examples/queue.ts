@@ -14,7 +14,11 @@ function tools() {
     defineTool({
       name: "resize_image",
       description: "Resize an image to a width in pixels",
-      inputSchema: { type: "object", properties: { url: { type: "string" }, width: { type: "integer", minimum: 1 } }, required: ["url", "width"] },
+      inputSchema: {
+        type: "object",
+        properties: { url: { type: "string" }, width: { type: "integer", minimum: 1 } },
+        required: ["url", "width"],
+      },
       annotations: { idempotent: true },
       validate: true,
       execute: async ({ url, width }: { url: string; width: number }, ctx) => {
@@ -39,11 +43,19 @@ export async function main(): Promise<{ skipped: string } | { results: ToolResul
   // Two workers; each names itself in the results (a worker's own toolkit may use its own state through middleware-free tools).
   const workers = await Promise.all(
     ["worker A", "worker B"].map((worker) =>
-      startToolWorker(new Toolkit(tools().map((tool) => ({ ...tool, execute: (args, ctx) => tool.execute(args, { ...ctx, state: { ...ctx?.state, worker } }) }))), {
-        connection,
-        queueName,
-        concurrency: 2,
-      }),
+      startToolWorker(
+        new Toolkit(
+          tools().map((tool) => ({
+            ...tool,
+            execute: (args, ctx) => tool.execute(args, { ...ctx, state: { ...ctx?.state, worker } }),
+          })),
+        ),
+        {
+          connection,
+          queueName,
+          concurrency: 2,
+        },
+      ),
     ),
   );
   const executor = queueExecutor({ connection, queueName });
@@ -53,10 +65,30 @@ export async function main(): Promise<{ skipped: string } | { results: ToolResul
     return { ...result, metadata: { ...result.metadata, checkedAt: "the server" } };
   });
   try {
-    const results = await Promise.all([1, 2, 3, 4].map((n) => toolkit.execute("resize_image", { url: `https://example.com/${n}.png`, width: 100 * n }, { callId: `resize-${n}` })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        toolkit.execute(
+          "resize_image",
+          { url: `https://example.com/${n}.png`, width: 100 * n },
+          { callId: `resize-${n}` },
+        ),
+      ),
+    );
     for (const result of results) console.log(result.output);
     const reply = await toolkit.runOpenAI({
-      choices: [{ message: { tool_calls: [{ id: "call_9", type: "function", function: { name: "resize_image", arguments: '{"url":"https://example.com/9.png","width":0}' } }] } }],
+      choices: [
+        {
+          message: {
+            tool_calls: [
+              {
+                id: "call_9",
+                type: "function",
+                function: { name: "resize_image", arguments: '{"url":"https://example.com/9.png","width":0}' },
+              },
+            ],
+          },
+        },
+      ],
     });
     console.log("a bad call, answered as data:", JSON.stringify(reply));
     return { results };
@@ -68,7 +100,12 @@ export async function main(): Promise<{ skipped: string } | { results: ToolResul
 
 /** Whether a Redis answers at `url` within half a second. */
 async function reachable(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on("error", () => {});
   try {
     await client.connect();

@@ -73,7 +73,10 @@ export async function main() {
     ],
   };
   const reply = await toolkit.runGemini(modelResponse, { state: { user: "ada@example.com" } });
-  console.log("two calls, the second with invalid arguments on purpose, answered in one functionResponse turn:", JSON.stringify(reply, null, 2));
+  console.log(
+    "two calls, the second with invalid arguments on purpose, answered in one functionResponse turn:",
+    JSON.stringify(reply, null, 2),
+  );
   return { toolkit, reply };
 }
 

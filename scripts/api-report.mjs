@@ -33,7 +33,9 @@ const entries = Object.keys(manifest.exports)
     const declaration = name === "" ? "dist/cjs/index.d.ts" : `dist/cjs/${name}/index.d.ts`;
     const declared = manifest.exports[subpath]?.require?.types;
     if (declared !== undefined && declared.replace(/^\.\//, "") !== declaration)
-      fail(`package.json exports["${subpath}"].require.types is ${declared}, not ./${declaration}: update ${relative(root, scriptPath)}.`);
+      fail(
+        `package.json exports["${subpath}"].require.types is ${declared}, not ./${declaration}: update ${relative(root, scriptPath)}.`,
+      );
     return {
       subpath,
       specifier: name === "" ? manifest.name : `${manifest.name}/${name}`,
@@ -43,7 +45,8 @@ const entries = Object.keys(manifest.exports)
   });
 
 const missing = entries.filter((entry) => !existsSync(join(root, entry.declaration)));
-if (missing.length > 0) fail(`${missing.map((entry) => entry.declaration).join(", ")} missing: run \`npm run build\` first.`);
+if (missing.length > 0)
+  fail(`${missing.map((entry) => entry.declaration).join(", ")} missing: run \`npm run build\` first.`);
 
 /**
  * Messages. This codebase documents with JSDoc and marks no release stages, so API Extractor's
@@ -123,30 +126,49 @@ let failed = false;
 for (const entry of entries) {
   const reportPath = `api/${entry.report}.api.md`;
   const existed = existsSync(join(root, reportPath));
-  const extractorConfig = ExtractorConfig.prepare({ configObject: configFor(entry), configObjectFullPath: scriptPath, packageJsonFullPath: packageJsonPath });
+  const extractorConfig = ExtractorConfig.prepare({
+    configObject: configFor(entry),
+    configObjectFullPath: scriptPath,
+    packageJsonFullPath: packageJsonPath,
+  });
   const result = Extractor.invoke(extractorConfig, {
     localBuild: !check,
     // In CI the diff says what changed; it comes as a console-api-report-diff message.
     printApiReportDiff: check,
     messageCallback(message) {
       const { messageId } = message;
-      if (messageId === "console-api-report-diff") console.error(message.text.replace(/^Changes to the API report:\s*/, ""));
+      if (messageId === "console-api-report-diff")
+        console.error(message.text.replace(/^Changes to the API report:\s*/, ""));
       // Whether a report changed is said once per entry point below, in our words, and is not a
       // warning of its own (it would fail --check twice over); the version banner is noise.
-      if (messageId === "console-preamble" || messageId.startsWith("console-api-report-")) message.logLevel = ExtractorLogLevel.None;
-      if (message.logLevel === ExtractorLogLevel.None || message.logLevel === ExtractorLogLevel.Verbose || message.logLevel === ExtractorLogLevel.Info) message.handled = true;
+      if (messageId === "console-preamble" || messageId.startsWith("console-api-report-"))
+        message.logLevel = ExtractorLogLevel.None;
+      if (
+        message.logLevel === ExtractorLogLevel.None ||
+        message.logLevel === ExtractorLogLevel.Verbose ||
+        message.logLevel === ExtractorLogLevel.Info
+      )
+        message.handled = true;
     },
   });
   if (result.apiReportChanged) {
     changed.push(entry);
-    const what = !existed ? (check ? "is missing" : "written") : check ? "differs from the built API (diff above)" : "updated";
+    const what = !existed
+      ? check
+        ? "is missing"
+        : "written"
+      : check
+        ? "differs from the built API (diff above)"
+        : "updated";
     console.error(`${entry.specifier}: ${reportPath} ${what}.`);
   }
   // Warnings fail both modes: with the noise turned off above, each one is a real problem, and
   // an update that passes locally must not fail in CI.
   if (result.errorCount + result.warningCount > 0) {
     failed = true;
-    console.error(`${entry.specifier}: API Extractor reported ${result.errorCount} error(s) and ${result.warningCount} warning(s) (above).`);
+    console.error(
+      `${entry.specifier}: API Extractor reported ${result.errorCount} error(s) and ${result.warningCount} warning(s) (above).`,
+    );
   }
 }
 

@@ -42,4 +42,7 @@ for (const entry of readdirSync(declarations, { recursive: true })) {
     rewritten += 1;
   }
 }
-if (rewritten === 0) throw new Error(`no declaration in dist/cjs imports ${ESM_ONLY_PEERS}: run after tsc -p tsconfig.build.json, or remove this step.`);
+if (rewritten === 0)
+  throw new Error(
+    `no declaration in dist/cjs imports ${ESM_ONLY_PEERS}: run after tsc -p tsconfig.build.json, or remove this step.`,
+  );

@@ -7,7 +7,7 @@
 // members make them incompatible), so `createAgent({ tools })` would not type-check. The copies
 // written here import the peer as ES modules do; toolnexus's own types still come from the
 // CommonJS declarations, as at run time. Run after write-esm-entry.mjs.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,7 +21,9 @@ const toPosix = (path) => path.split("\\").join("/");
 for (const subpath of ENTRIES) {
   const { import: esm, require: cjs } = manifest.exports[subpath] ?? {};
   if (esm?.types === undefined || cjs?.types === undefined)
-    throw new Error(`package.json exports["${subpath}"] is missing: update ENTRIES in ${relative(root, fileURLToPath(import.meta.url))}.`);
+    throw new Error(
+      `package.json exports["${subpath}"] is missing: update ENTRIES in ${relative(root, fileURLToPath(import.meta.url))}.`,
+    );
   const cjsDirectory = join(root, dirname(cjs.types));
   const esmDirectory = join(root, dirname(esm.types), posix.basename(subpath));
   for (const file of readdirSync(cjsDirectory, { recursive: true }).filter((name) => name.endsWith(".d.ts"))) {
@@ -34,7 +36,15 @@ for (const subpath of ENTRIES) {
   const entry = join(root, esm.types);
   const index = toPosix(relative(dirname(entry), join(esmDirectory, "index.d.mts"))).replace(/\.d\.mts$/, ".mjs");
   const cjsEntry = toPosix(relative(dirname(entry), join(root, cjs.default)));
-  writeFileSync(entry, [`export * from "./${index}";`, `import cjs from "${cjsEntry.startsWith(".") ? cjsEntry : `./${cjsEntry}`}";`, `export default cjs;`, ""].join("\n"));
+  writeFileSync(
+    entry,
+    [
+      `export * from "./${index}";`,
+      `import cjs from "${cjsEntry.startsWith(".") ? cjsEntry : `./${cjsEntry}`}";`,
+      `export default cjs;`,
+      "",
+    ].join("\n"),
+  );
 }
 
 /**
@@ -45,11 +55,16 @@ for (const subpath of ENTRIES) {
 function esmDeclaration(text, source, target, entryDirectory) {
   const rewrite = (specifier) => {
     if (!specifier.startsWith(".")) return specifier;
-    const resolved = join(dirname(source), specifier);
+    const written = join(dirname(source), specifier);
+    // A folder's import names its index (`../toolkit` is `../toolkit/index`).
+    const resolved =
+      existsSync(`${written}.d.ts`) || !existsSync(join(written, "index.d.ts")) ? written : join(written, "index");
     const inEntry = !relative(entryDirectory, resolved).startsWith("..");
     const path = inEntry ? join(dirname(target), relative(dirname(source), resolved)) : resolved;
     const pointed = toPosix(relative(dirname(target), path)) + (inEntry ? ".mjs" : ".js");
     return pointed.startsWith(".") ? pointed : `./${pointed}`;
   };
-  return text.replace(/(from\s+|import\s*\(\s*)"([^"]+)"/g, (_match, lead, specifier) => `${lead}"${rewrite(specifier)}"`).replace(/^\/\/# sourceMappingURL=.*$/m, "");
+  return text
+    .replace(/(from\s+|import\s*\(\s*)"([^"]+)"/g, (_match, lead, specifier) => `${lead}"${rewrite(specifier)}"`)
+    .replace(/^\/\/# sourceMappingURL=.*$/m, "");
 }

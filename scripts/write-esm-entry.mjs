@@ -17,11 +17,17 @@ for (const [subpath, target] of Object.entries(manifest.exports)) {
   if (typeof target === "string") continue; // a plain file such as ./package.json
   const { import: esm, require: cjs } = target;
   if (!esm?.types || !esm?.default || !cjs?.types || !cjs?.default) {
-    throw new Error(`package.json exports["${subpath}"] needs import: { types, default } and require: { types, default }; got ${JSON.stringify(target)}.`);
+    throw new Error(
+      `package.json exports["${subpath}"] needs import: { types, default } and require: { types, default }; got ${JSON.stringify(target)}.`,
+    );
   }
   const cjsFile = inPackage(cjs.default);
-  if (!existsSync(cjsFile)) throw new Error(`${cjs.default} is missing: every entry point in package.json "exports" must be built (tsc -p tsconfig.build.json).`);
-  if (!existsSync(inPackage(cjs.types))) throw new Error(`${cjs.types} is missing: the build must emit declarations for exports["${subpath}"].`);
+  if (!existsSync(cjsFile))
+    throw new Error(
+      `${cjs.default} is missing: every entry point in package.json "exports" must be built (tsc -p tsconfig.build.json).`,
+    );
+  if (!existsSync(inPackage(cjs.types)))
+    throw new Error(`${cjs.types} is missing: the build must emit declarations for exports["${subpath}"].`);
   assertTypesVersions(subpath, cjs.types);
 
   const esmFile = inPackage(esm.default);
@@ -30,16 +36,28 @@ for (const [subpath, target] of Object.entries(manifest.exports)) {
   const from = JSON.stringify(specifier.startsWith(".") ? specifier : `./${specifier}`);
   // Loading an optional edge needs its peer dependency; the build machine has them (devDependencies).
   const names = Object.keys(require(cjsFile)).filter((key) => key !== "default" && key !== "__esModule");
-  writeFileSync(esmFile, [`import cjs from ${from};`, names.length > 0 ? `export const { ${names.join(", ")} } = cjs;` : "", `export default cjs;`, ""].join("\n"));
+  writeFileSync(
+    esmFile,
+    [
+      `import cjs from ${from};`,
+      names.length > 0 ? `export const { ${names.join(", ")} } = cjs;` : "",
+      `export default cjs;`,
+      "",
+    ].join("\n"),
+  );
   // Types and values alike come from the CommonJS declarations; the default export is the
   // CommonJS module object, as Node gives it to `import cjs from`.
-  writeFileSync(inPackage(esm.types), [`export * from ${from};`, `import cjs from ${from};`, `export default cjs;`, ""].join("\n"));
+  writeFileSync(
+    inPackage(esm.types),
+    [`export * from ${from};`, `import cjs from ${from};`, `export default cjs;`, ""].join("\n"),
+  );
 }
 
 /** node10 resolution ignores "exports": `typesVersions` must send `toolnexus/<subpath>` to its declarations. */
 function assertTypesVersions(subpath, types) {
   if (subpath === ".") {
-    if (posix.normalize(manifest.types ?? "") !== posix.normalize(types)) throw new Error(`package.json "types" must be ${types}, the declarations of exports["."].`);
+    if (posix.normalize(manifest.types ?? "") !== posix.normalize(types))
+      throw new Error(`package.json "types" must be ${types}, the declarations of exports["."].`);
     return;
   }
   const key = subpath.replace(/^\.\//, "");

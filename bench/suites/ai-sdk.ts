@@ -29,10 +29,15 @@ async function aiSdkCall(tool: Tool, input: string): Promise<unknown> {
   const parsed = await safeParseJSON({ text: input, schema: asSchema(tool.inputSchema) });
   if (!parsed.success) return { type: "error-text", value: parsed.error.message };
   let output: unknown;
-  for await (const part of executeTool({ execute: tool.execute!, input: parsed.value, options: { toolCallId: "call_1", messages: [] } })) {
+  for await (const part of executeTool({
+    execute: tool.execute!,
+    input: parsed.value,
+    options: { toolCallId: "call_1", messages: [] },
+  })) {
     if (part.type === "final") output = part.output;
   }
-  if (tool.toModelOutput !== undefined) return tool.toModelOutput({ toolCallId: "call_1", input: parsed.value, output });
+  if (tool.toModelOutput !== undefined)
+    return tool.toModelOutput({ toolCallId: "call_1", input: parsed.value, output });
   return typeof output === "string" ? { type: "text", value: output } : { type: "json", value: output };
 }
 
@@ -41,13 +46,23 @@ async function aiSdkCall(tool: Tool, input: string): Promise<unknown> {
  * of every call (which would grow through the run and tax the later samples with garbage collection).
  */
 function searchingModel(): LanguageModel {
-  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
   const mock = new MockLanguageModelV3({
     doGenerate: async ({ prompt }) =>
       prompt.at(-1)?.role === "tool"
-        ? { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] }
+        ? {
+            content: [{ type: "text", text: "done" }],
+            finishReason: { unified: "stop", raw: undefined },
+            usage,
+            warnings: [],
+          }
         : {
-            content: [{ type: "tool-call", toolCallId: "call_1", toolName: "search", input: JSON.stringify(VALID_ARGS) }],
+            content: [
+              { type: "tool-call", toolCallId: "call_1", toolName: "search", input: JSON.stringify(VALID_ARGS) },
+            ],
             finishReason: { unified: "tool-calls", raw: undefined },
             usage,
             warnings: [],
@@ -88,11 +103,21 @@ export const run: BenchSuite = async (options) => {
     },
     settings,
   );
-  const loops = await compare({ adapter: loop({ search: adapted }), own: loop({ search: own }) }, { ...settings, batch: 10 });
+  const loops = await compare(
+    { adapter: loop({ search: adapted }), own: loop({ search: own }) },
+    { ...settings, batch: 10 },
+  );
 
   const baseline = "AI SDK tool({ inputSchema: zod, execute }), same function";
   return [
-    row({ suite: SUITE, case: "toAiSdkTools tool, valid args (parse, validate, run, toModelOutput)", value: perCall.adapter!, baseline, baselineValue: perCall.own!, unit: UNIT }),
+    row({
+      suite: SUITE,
+      case: "toAiSdkTools tool, valid args (parse, validate, run, toModelOutput)",
+      value: perCall.adapter!,
+      baseline,
+      baselineValue: perCall.own!,
+      unit: UNIT,
+    }),
     row({
       suite: SUITE,
       case: "toAiSdkTools tool, invalid args (the refusal the model reads)",
@@ -101,7 +126,14 @@ export const run: BenchSuite = async (options) => {
       baselineValue: perCall.ownInvalid!,
       unit: UNIT,
     }),
-    row({ suite: SUITE, case: "generateText, mock model, one call of the tool", value: loops.adapter!, baseline, baselineValue: loops.own!, unit: UNIT }),
+    row({
+      suite: SUITE,
+      case: "generateText, mock model, one call of the tool",
+      value: loops.adapter!,
+      baseline,
+      baselineValue: loops.own!,
+      unit: UNIT,
+    }),
   ];
 };
 
@@ -113,9 +145,11 @@ async function checkEquivalence(adapted: Tool, own: Tool, valid: string, invalid
     ["own", own],
   ] as const) {
     const answered = await aiSdkCall(tool, valid);
-    if (JSON.stringify(answered) !== JSON.stringify(expected)) throw new Error(`ai-sdk bench: the ${name} tool answered ${JSON.stringify(answered)} for valid args`);
+    if (JSON.stringify(answered) !== JSON.stringify(expected))
+      throw new Error(`ai-sdk bench: the ${name} tool answered ${JSON.stringify(answered)} for valid args`);
     const refused = (await aiSdkCall(tool, invalid)) as { type: string };
-    if (refused.type !== "error-text") throw new Error(`ai-sdk bench: the ${name} tool did not refuse invalid args: ${JSON.stringify(refused)}`);
+    if (refused.type !== "error-text")
+      throw new Error(`ai-sdk bench: the ${name} tool did not refuse invalid args: ${JSON.stringify(refused)}`);
   }
   for (const [name, tools] of [
     ["adapter", { search: adapted }],
@@ -123,6 +157,7 @@ async function checkEquivalence(adapted: Tool, own: Tool, valid: string, invalid
   ] as const) {
     const result = await loop(tools)();
     const steps = (result as Awaited<ReturnType<typeof generateText>>).steps;
-    if (steps.length !== 2 || steps[0]!.toolResults.length !== 1) throw new Error(`ai-sdk bench: the ${name} loop did not call the tool once`);
+    if (steps.length !== 2 || steps[0]!.toolResults.length !== 1)
+      throw new Error(`ai-sdk bench: the ${name} loop did not call the tool once`);
   }
 }

@@ -31,7 +31,8 @@ type Library = Pick<typeof Toolnexus, "Param" | "Tool" | "Toolkit">;
 function library(compiled: boolean): Library {
   if (!compiled) return require("../../src") as Library;
   const entry = path.resolve(__dirname, "../../dist/cjs/index.js");
-  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm run bench does it first).`);
+  if (!fs.existsSync(entry))
+    throw new Error(`${entry} is missing: run \`npm run build\` (npm run bench does it first).`);
   return require(entry) as Library;
 }
 
@@ -45,7 +46,11 @@ const param =
     decorator(target, key, index);
 
 /** What `tsc --experimentalDecorators --emitDecoratorMetadata` emits for each method, run for `count` tools. */
-export function defineDecoratedServices(count: number, tag: string, { Param, Tool }: Pick<Library, "Param" | "Tool">): object[] {
+export function defineDecoratedServices(
+  count: number,
+  tag: string,
+  { Param, Tool }: Pick<Library, "Param" | "Tool">,
+): object[] {
   const instances: object[] = [];
   for (let s = 0; s < count / PER_SERVICE; s++) {
     const Service = class {};
@@ -70,7 +75,10 @@ export function defineDecoratedServices(count: number, tag: string, { Param, Too
         param(2, Param("limit", { minimum: 1, maximum: 100, description: "How many results" })),
         ...(withExact ? [param(3, Param("exact", { optional: true, description: "Exact matches only" }))] : []),
         Reflect.metadata("design:type", Function) as Decorator,
-        Reflect.metadata("design:paramtypes", withExact ? [String, String, Number, Boolean] : [String, String, Number]) as Decorator,
+        Reflect.metadata(
+          "design:paramtypes",
+          withExact ? [String, String, Number, Boolean] : [String, String, Number],
+        ) as Decorator,
         Reflect.metadata("design:returntype", String) as Decorator,
       ];
       Reflect.decorate(decorators as MethodDecorator[], Service.prototype, key, descriptor);
@@ -90,8 +98,16 @@ function toolnexusColdStart(lib: Library, tag: string): number {
   const mcp = toolkit.toMcp();
   const bedrock = toolkit.toBedrock();
   const elapsed = performance.now() - started;
-  const counts = [gemini[0].functionDeclarations.length, openai.length, responses.length, anthropic.length, mcp.length, bedrock.tools.length];
-  if (counts.some((n) => n !== TOOLS)) throw new Error(`cold start: expected ${TOOLS} declarations per format, got ${counts.join(", ")}`);
+  const counts = [
+    gemini[0].functionDeclarations.length,
+    openai.length,
+    responses.length,
+    anthropic.length,
+    mcp.length,
+    bedrock.tools.length,
+  ];
+  if (counts.some((n) => n !== TOOLS))
+    throw new Error(`cold start: expected ${TOOLS} declarations per format, got ${counts.join(", ")}`);
   return elapsed;
 }
 
@@ -156,7 +172,11 @@ function compiledChild(subject: string): CompiledResult {
 }
 
 export const run: BenchSuite = async (options) => {
-  const sources = await runChild<SourcesResult>(__filename, ["sources", String(options.quick ? 5 : 15)], ["--expose-gc"]);
+  const sources = await runChild<SourcesResult>(
+    __filename,
+    ["sources", String(options.quick ? 5 : 15)],
+    ["--expose-gc"],
+  );
   const compiled = {
     toolnexus: await runChild<CompiledResult>(__filename, ["compiled", "toolnexus"], ["--expose-gc"]),
     zod: await runChild<CompiledResult>(__filename, ["compiled", "zod"], ["--expose-gc"]),
@@ -177,7 +197,14 @@ export const run: BenchSuite = async (options) => {
       },
       target,
     ),
-    row({ suite, case: "same, warm (median of repeated runs on new classes)", value: median(sources.warm.toolnexus), baseline, baselineValue: median(sources.warm.zod), unit }),
+    row({
+      suite,
+      case: "same, warm (median of repeated runs on new classes)",
+      value: median(sources.warm.toolnexus),
+      baseline,
+      baselineValue: median(sources.warm.zod),
+      unit,
+    }),
     row(
       {
         suite,
@@ -195,5 +222,7 @@ export const run: BenchSuite = async (options) => {
 
 if (isChild(module)) {
   const [mode, argument] = process.argv.slice(process.argv.indexOf("--child") + 1);
-  console.log(JSON.stringify(mode === "compiled" ? compiledChild(argument ?? "toolnexus") : sourcesChild(Number(argument ?? 5))));
+  console.log(
+    JSON.stringify(mode === "compiled" ? compiledChild(argument ?? "toolnexus") : sourcesChild(Number(argument ?? 5))),
+  );
 }

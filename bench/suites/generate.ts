@@ -50,9 +50,14 @@ export const run: BenchSuite = async ({ quick }) => {
     // Warm both paths once (JIT, module loading), and check the project is what it claims.
     tscNoEmit(project);
     await generateOnce();
-    const manifest = JSON.parse(readFileSync(join(dir, "toolnexus.manifest.json"), "utf8")) as { tools: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(join(dir, "toolnexus.manifest.json"), "utf8")) as {
+      tools: Record<string, unknown>;
+    };
     const tools = Object.keys(manifest.tools).length;
-    if (tools !== FILES * TOOLS_PER_FILE + SDK_TOOLS) throw new Error(`the synthetic project should have ${FILES * TOOLS_PER_FILE + SDK_TOOLS} tools; generate found ${tools}`);
+    if (tools !== FILES * TOOLS_PER_FILE + SDK_TOOLS)
+      throw new Error(
+        `the synthetic project should have ${FILES * TOOLS_PER_FILE + SDK_TOOLS} tools; generate found ${tools}`,
+      );
 
     const generateMs: number[] = [];
     const tscMs: number[] = [];
@@ -134,7 +139,8 @@ async function watchRewrites(dir: string, rounds: number): Promise<number> {
   const nextRun = async (): Promise<WatchRun> => {
     const deadline = Date.now() + 60_000;
     while (runs.length === 0) {
-      if (Date.now() > deadline) throw new Error("generate --watch did not rewrite the manifest within 60 s of a change");
+      if (Date.now() > deadline)
+        throw new Error("generate --watch did not rewrite the manifest within 60 s of a change");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return runs.shift()!;
@@ -149,7 +155,8 @@ async function watchRewrites(dir: string, rounds: number): Promise<number> {
       const run = await nextRun();
       if ("error" in run) throw run.error;
       const regenerated = run.result.stats.tools - run.result.stats.reused;
-      if (regenerated !== TOOLS_PER_FILE) throw new Error(`a change to one file should regenerate its ${TOOLS_PER_FILE} entries; ${regenerated} were`);
+      if (regenerated !== TOOLS_PER_FILE)
+        throw new Error(`a change to one file should regenerate its ${TOOLS_PER_FILE} entries; ${regenerated} were`);
       // The first rewrite warms the watch's own code paths.
       if (round > 0) timings.push(run.result.stats.timings.total);
     }
@@ -172,16 +179,24 @@ function tscNoEmit(project: string): void {
     },
   );
   if (parsed === undefined) throw new Error(`cannot read ${project}`);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    projectReferences: parsed.projectReferences,
+  });
   const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);
-  if (errors.length > 0) throw new Error(`the synthetic project does not type-check: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, "\n")}`);
+  if (errors.length > 0)
+    throw new Error(
+      `the synthetic project does not type-check: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, "\n")}`,
+    );
 }
 
 function timeProcess(args: string[], cwd: string): number {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, { cwd, encoding: "utf8" });
   const elapsed = performance.now() - started;
-  if (result.status !== 0) throw new Error(`${args.join(" ")} exited with ${result.status}: ${result.stderr || result.stdout}`);
+  if (result.status !== 0)
+    throw new Error(`${args.join(" ")} exited with ${result.status}: ${result.stderr || result.stdout}`);
   return elapsed;
 }
 

@@ -27,7 +27,15 @@ import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { Toolkit } from "../../src";
-import { CatalogService, INVALID_ARGS, VALID_ARGS, handChecked, makeAiSdkTool, makeLangChainTool, searchBody } from "../fixtures";
+import {
+  CatalogService,
+  INVALID_ARGS,
+  VALID_ARGS,
+  handChecked,
+  makeAiSdkTool,
+  makeLangChainTool,
+  searchBody,
+} from "../fixtures";
 import { compare, row, settingsFor } from "../harness";
 import type { BenchRow, BenchSuite } from "../types";
 
@@ -80,7 +88,12 @@ export const run: BenchSuite = async (options) => {
     },
     settings,
   );
-  const recorded = await withSdk(() => compare({ untraced: () => untraced.execute("search", VALID_ARGS), recorded: () => toolkit.execute("search", VALID_ARGS) }, settings));
+  const recorded = await withSdk(() =>
+    compare(
+      { untraced: () => untraced.execute("search", VALID_ARGS), recorded: () => toolkit.execute("search", VALID_ARGS) },
+      settings,
+    ),
+  );
 
   const peers = [
     { key: "ai", label: "Vercel AI SDK tool (zod, validate + execute)" },
@@ -94,11 +107,27 @@ export const run: BenchSuite = async (options) => {
     const caseName = `Toolkit.execute, ${kind} (default options)`;
     const value = figures.toolnexus!;
     if (figures.direct !== undefined) {
-      rows.push(row({ suite: SUITE, case: caseName, value, baseline: "direct method call (floor)", baselineValue: figures.direct, unit: UNIT }));
+      rows.push(
+        row({
+          suite: SUITE,
+          case: caseName,
+          value,
+          baseline: "direct method call (floor)",
+          baselineValue: figures.direct,
+          unit: UNIT,
+        }),
+      );
     }
     rows.push(
       row(
-        { suite: SUITE, case: caseName, value, baseline: "hand-written type check + call", baselineValue: figures.hand!, unit: UNIT },
+        {
+          suite: SUITE,
+          case: caseName,
+          value,
+          baseline: "hand-written type check + call",
+          baselineValue: figures.hand!,
+          unit: UNIT,
+        },
         kind === "valid args" ? { text: "≤ 3× hand-written check", maxRatio: 3 } : undefined,
       ),
     );
@@ -115,7 +144,9 @@ export const run: BenchSuite = async (options) => {
             baselineValue: figures[peer.key]!,
             unit: UNIT,
           },
-          kind === "valid args" && isFastest ? { text: "≥ 2× faster than fastest peer (ratio ≤ 0.5)", maxRatio: 0.5 } : undefined,
+          kind === "valid args" && isFastest
+            ? { text: "≥ 2× faster than fastest peer (ratio ≤ 0.5)", maxRatio: 0.5 }
+            : undefined,
         ),
       );
     }
@@ -132,7 +163,14 @@ export const run: BenchSuite = async (options) => {
       unit: UNIT,
     }),
     row(
-      { suite: SUITE, case: `${tracingCase} on (default), API without SDK`, value: valid.toolnexus!, baseline: off, baselineValue: valid.untraced!, unit: UNIT },
+      {
+        suite: SUITE,
+        case: `${tracingCase} on (default), API without SDK`,
+        value: valid.toolnexus!,
+        baseline: off,
+        baselineValue: valid.untraced!,
+        unit: UNIT,
+      },
       { text: "≤ 1.05× tracing: false", maxRatio: 1.05 },
     ),
     row({
@@ -165,7 +203,9 @@ async function withSdk<T>(measure: () => Promise<T>): Promise<T> {
     ],
   });
   try {
-    const registered = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) && trace.setGlobalTracerProvider(provider);
+    const registered =
+      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) &&
+      trace.setGlobalTracerProvider(provider);
     if (!registered) throw new Error("hot path: an OpenTelemetry SDK is already registered");
     const figures = await measure();
     await provider.forceFlush();
@@ -194,7 +234,8 @@ async function checkEquivalence(
     langchain: await lcCall(VALID_ARGS),
   };
   for (const [name, result] of Object.entries(results)) {
-    if (result.isError || result.output !== expected) throw new Error(`hot path: ${name} gave ${JSON.stringify(result)} for valid args`);
+    if (result.isError || result.output !== expected)
+      throw new Error(`hot path: ${name} gave ${JSON.stringify(result)} for valid args`);
   }
   const failures = {
     toolnexus: await toolkit.execute("search", INVALID_ARGS),

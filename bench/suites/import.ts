@@ -31,13 +31,15 @@ function coldRun(args: readonly string[]): number {
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8" });
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-  if (child.status !== 0) throw new Error(`node ${JSON.stringify(args)} failed (exit ${child.status}): ${child.stderr}`);
+  if (child.status !== 0)
+    throw new Error(`node ${JSON.stringify(args)} failed (exit ${child.status}): ${child.stderr}`);
   return elapsed;
 }
 
 export const run: BenchSuite = async (options) => {
   for (const entry of [cjsEntry, esmEntry, cliMain]) {
-    if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm run bench does it first).`);
+    if (!fs.existsSync(entry))
+      throw new Error(`${entry} is missing: run \`npm run build\` (npm run bench does it first).`);
   }
   const rounds = options.quick ? 12 : 40;
   const names = Object.keys(CASES) as Case[];
@@ -67,11 +69,25 @@ export const run: BenchSuite = async (options) => {
       target,
     ),
     row(
-      { suite, case: `import("toolnexus"), cost over bare node (median of ${rounds} cold processes)`, value: cost("importToolnexus"), baseline, baselineValue: cost("ajv"), unit },
+      {
+        suite,
+        case: `import("toolnexus"), cost over bare node (median of ${rounds} cold processes)`,
+        value: cost("importToolnexus"),
+        baseline,
+        baselineValue: cost("ajv"),
+        unit,
+      },
       target,
     ),
     row(
-      { suite, case: `toolnexus --help, wall time (median of ${rounds} cold processes)`, value: median(times.help), baseline: 'bare node -e ""', baselineValue: bare, unit },
+      {
+        suite,
+        case: `toolnexus --help, wall time (median of ${rounds} cold processes)`,
+        value: median(times.help),
+        baseline: 'bare node -e ""',
+        baselineValue: bare,
+        unit,
+      },
       { text: "< 500 ms", maxValue: 500 },
     ),
   ];

@@ -47,10 +47,17 @@ async function measure(settings: CompareSettings): Promise<Figures> {
   };
   await checkEquivalence(viaAdapter, viaLangChain);
   const valid = await compare(
-    { adapter: () => viaAdapter(VALID_ARGS), langchain: () => viaLangChain(VALID_ARGS), execute: () => toolkit.execute("search", VALID_ARGS, { callId: "call_1" }) },
+    {
+      adapter: () => viaAdapter(VALID_ARGS),
+      langchain: () => viaLangChain(VALID_ARGS),
+      execute: () => toolkit.execute("search", VALID_ARGS, { callId: "call_1" }),
+    },
     settings,
   );
-  const invalid = await compare({ adapter: () => viaAdapter(INVALID_ARGS), langchain: () => viaLangChain(INVALID_ARGS) }, settings);
+  const invalid = await compare(
+    { adapter: () => viaAdapter(INVALID_ARGS), langchain: () => viaLangChain(INVALID_ARGS) },
+    settings,
+  );
   return { valid, invalid };
 }
 
@@ -65,7 +72,14 @@ export const run: BenchSuite = async (options) => {
   ] as const) {
     const caseName = (kind: string) => `toLangChainTools tool.invoke(toolCall), ${kind}${setting}`;
     rows.push(
-      row({ suite: SUITE, case: caseName("valid args"), value: figures.valid.adapter!, baseline: PEER, baselineValue: figures.valid.langchain!, unit: UNIT }),
+      row({
+        suite: SUITE,
+        case: caseName("valid args"),
+        value: figures.valid.adapter!,
+        baseline: PEER,
+        baselineValue: figures.valid.langchain!,
+        unit: UNIT,
+      }),
       row({
         suite: SUITE,
         case: caseName("invalid args"),
@@ -98,10 +112,16 @@ async function checkEquivalence(
     ["langchain", viaLangChain],
   ] as const) {
     const valid = await answer(VALID_ARGS);
-    if (!ToolMessage.isInstance(valid) || valid.status !== "success" || valid.content !== expected || valid.tool_call_id !== "call_1")
+    if (
+      !ToolMessage.isInstance(valid) ||
+      valid.status !== "success" ||
+      valid.content !== expected ||
+      valid.tool_call_id !== "call_1"
+    )
       throw new Error(`langchain bench: ${name} answered ${JSON.stringify(valid)} for valid args`);
     const invalid = await answer(INVALID_ARGS);
-    if (!ToolMessage.isInstance(invalid) || invalid.status !== "error") throw new Error(`langchain bench: ${name} accepted invalid args: ${JSON.stringify(invalid)}`);
+    if (!ToolMessage.isInstance(invalid) || invalid.status !== "error")
+      throw new Error(`langchain bench: ${name} accepted invalid args: ${JSON.stringify(invalid)}`);
   }
 }
 

@@ -91,8 +91,22 @@ export const run: BenchSuite = async () => {
   const caseName = "heap per registered tool, 10,000 tools";
   const unit = "B/tool";
   return [
-    row({ suite, case: caseName, value: figures.toolnexus, baseline: "Vercel AI SDK tool() + zod schema", baselineValue: figures.ai, unit }),
-    row({ suite, case: caseName, value: figures.toolnexus, baseline: "LangChain tool() + zod schema", baselineValue: figures.langchain, unit }),
+    row({
+      suite,
+      case: caseName,
+      value: figures.toolnexus,
+      baseline: "Vercel AI SDK tool() + zod schema",
+      baselineValue: figures.ai,
+      unit,
+    }),
+    row({
+      suite,
+      case: caseName,
+      value: figures.toolnexus,
+      baseline: "LangChain tool() + zod schema",
+      baselineValue: figures.langchain,
+      unit,
+    }),
   ];
 };
 

@@ -10,7 +10,15 @@
  *    the limits of the call.
  */
 import "reflect-metadata";
-import { Injectable, Module, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type NestInterceptor } from "@nestjs/common";
+import {
+  Injectable,
+  Module,
+  UseGuards,
+  UseInterceptors,
+  type CallHandler,
+  type CanActivate,
+  type NestInterceptor,
+} from "@nestjs/common";
 import { ExternalContextCreator, NestFactory } from "@nestjs/core";
 import type { INestApplicationContext } from "@nestjs/common";
 import { Tool, Toolkit } from "../../src";
@@ -48,7 +56,10 @@ class GuardedCatalog {
 }
 
 async function appWith(provider: Function): Promise<INestApplicationContext> {
-  @Module({ imports: [ToolnexusModule.forRoot({ warnUnregistered: false })], providers: [provider as new () => object] })
+  @Module({
+    imports: [ToolnexusModule.forRoot({ warnUnregistered: false })],
+    providers: [provider as new () => object],
+  })
   class BenchModule {}
   return NestFactory.createApplicationContext(BenchModule, { logger: false });
 }
@@ -64,7 +75,17 @@ export const run: BenchSuite = async (options) => {
     // Nest's handler for the guarded method alone: what a GraphQL resolver call costs Nest.
     const nestHandler = guardedApp
       .get(ExternalContextCreator)
-      .create(instance, instance.search as (...args: unknown[]) => unknown, "search", undefined, undefined, undefined, undefined, undefined, "toolnexus");
+      .create(
+        instance,
+        instance.search as (...args: unknown[]) => unknown,
+        "search",
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        "toolnexus",
+      );
     for (const [name, result] of [
       ["in Nest", await inNest.execute("search", VALID_ARGS)],
       ["guarded", await guarded.execute("search", VALID_ARGS)],

@@ -88,14 +88,27 @@ export const run: BenchSuite = async (options) => {
 };
 
 /** Refuses to measure implementations that do not do the same work. */
-async function checkEquivalence(adapted: (json: string) => Promise<unknown>, own: (json: string) => Promise<unknown>, execute: (json: string) => Promise<string>): Promise<void> {
+async function checkEquivalence(
+  adapted: (json: string) => Promise<unknown>,
+  own: (json: string) => Promise<unknown>,
+  execute: (json: string) => Promise<string>,
+): Promise<void> {
   const expected = searchBody(VALID_ARGS.query, VALID_ARGS.sort, VALID_ARGS.limit);
-  const outputs = { adapted: await adapted(JSON.stringify(VALID_ARGS)), own: await own(JSON.stringify(VALID_ARGS)), execute: await execute(JSON.stringify(VALID_ARGS)) };
+  const outputs = {
+    adapted: await adapted(JSON.stringify(VALID_ARGS)),
+    own: await own(JSON.stringify(VALID_ARGS)),
+    execute: await execute(JSON.stringify(VALID_ARGS)),
+  };
   for (const [name, output] of Object.entries(outputs)) {
-    if (output !== expected) throw new Error(`openai agents bench: ${name} gave ${JSON.stringify(output)} for valid args`);
+    if (output !== expected)
+      throw new Error(`openai agents bench: ${name} gave ${JSON.stringify(output)} for valid args`);
   }
-  const refused = { adapted: await adapted(JSON.stringify(INVALID_ARGS)), own: await own(JSON.stringify(INVALID_ARGS)) };
+  const refused = {
+    adapted: await adapted(JSON.stringify(INVALID_ARGS)),
+    own: await own(JSON.stringify(INVALID_ARGS)),
+  };
   if (typeof refused.adapted !== "string" || !refused.adapted.startsWith('Error: Invalid arguments for tool "search"'))
     throw new Error(`openai agents bench: the adapted tool gave ${JSON.stringify(refused.adapted)} for invalid args`);
-  if (typeof refused.own !== "string" || refused.own === expected) throw new Error(`openai agents bench: the SDK's tool gave ${JSON.stringify(refused.own)} for invalid args`);
+  if (typeof refused.own !== "string" || refused.own === expected)
+    throw new Error(`openai agents bench: the SDK's tool gave ${JSON.stringify(refused.own)} for invalid args`);
 }

@@ -9,7 +9,8 @@
  *    `ToolMessage` (arguments parsed with JSON.parse first, as its OpenAI adapter does).
  */
 import { safeParseJSON } from "@ai-sdk/provider-utils";
-import { Toolkit, type OpenAIToolMessage } from "../../src";
+import { Toolkit } from "../../src";
+import type { OpenAIToolMessage } from "../../src/providers";
 import { CatalogService, SORTS, handChecked, makeAiSdkTool, makeLangChainTool } from "../fixtures";
 import { compare, row, settingsFor } from "../harness";
 import type { BenchSuite } from "../types";
@@ -25,7 +26,10 @@ function assistantMessage() {
     tool_calls: Array.from({ length: 10 }, (_, i) => ({
       id: `call_${i}`,
       type: "function" as const,
-      function: { name: "search", arguments: JSON.stringify({ query: `item ${i}`, sort: SORTS[i % SORTS.length], limit: 10 + i }) },
+      function: {
+        name: "search",
+        arguments: JSON.stringify({ query: `item ${i}`, sort: SORTS[i % SORTS.length], limit: 10 + i }),
+      },
     })),
   };
 }
@@ -45,7 +49,11 @@ export const run: BenchSuite = async (options) => {
         } catch (error) {
           result = { output: (error as Error).message, isError: true };
         }
-        return { role: "tool" as const, tool_call_id: call.id, content: result.isError ? `Error: ${result.output}` : result.output };
+        return {
+          role: "tool" as const,
+          tool_call_id: call.id,
+          content: result.isError ? `Error: ${result.output}` : result.output,
+        };
       }),
     );
 
@@ -53,14 +61,23 @@ export const run: BenchSuite = async (options) => {
     Promise.all(
       msg.tool_calls.map(async (call) => {
         const parsed = await safeParseJSON({ text: call.function.arguments, schema: ai.inputSchema });
-        const content = parsed.success ? ((await ai.execute!(parsed.value, { toolCallId: call.id, messages: [] })) as string) : `Error: ${parsed.error.message}`;
+        const content = parsed.success
+          ? ((await ai.execute!(parsed.value, { toolCallId: call.id, messages: [] })) as string)
+          : `Error: ${parsed.error.message}`;
         return { role: "tool" as const, tool_call_id: call.id, content };
       }),
     );
 
   const langChain = (msg: typeof message) =>
     Promise.all(
-      msg.tool_calls.map((call) => lc.invoke({ type: "tool_call", id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) as Record<string, unknown> })),
+      msg.tool_calls.map((call) =>
+        lc.invoke({
+          type: "tool_call",
+          id: call.id,
+          name: call.function.name,
+          args: JSON.parse(call.function.arguments) as Record<string, unknown>,
+        }),
+      ),
     );
 
   // Refuse to compare implementations that do not answer the same way.
@@ -74,7 +91,8 @@ export const run: BenchSuite = async (options) => {
     ["AI SDK", theirs],
     ["LangChain", lcSimple],
   ] as const) {
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`${SUITE}: ${name} answered ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      throw new Error(`${SUITE}: ${name} answered ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
   }
 
   const figures = await compare(
@@ -89,8 +107,29 @@ export const run: BenchSuite = async (options) => {
   const caseName = "runOpenAI, 10 calls (JSON-string args)";
   const value = figures.toolnexus!;
   return [
-    row({ suite: SUITE, case: caseName, value, baseline: "hand-written loop (parse, check, call, message)", baselineValue: figures.hand!, unit: UNIT }),
-    row({ suite: SUITE, case: caseName, value, baseline: "Vercel AI SDK (safeParseJSON + execute)", baselineValue: figures.ai!, unit: UNIT }),
-    row({ suite: SUITE, case: caseName, value, baseline: "LangChain tool.invoke(tool_call) → ToolMessage", baselineValue: figures.langchain!, unit: UNIT }),
+    row({
+      suite: SUITE,
+      case: caseName,
+      value,
+      baseline: "hand-written loop (parse, check, call, message)",
+      baselineValue: figures.hand!,
+      unit: UNIT,
+    }),
+    row({
+      suite: SUITE,
+      case: caseName,
+      value,
+      baseline: "Vercel AI SDK (safeParseJSON + execute)",
+      baselineValue: figures.ai!,
+      unit: UNIT,
+    }),
+    row({
+      suite: SUITE,
+      case: caseName,
+      value,
+      baseline: "LangChain tool.invoke(tool_call) → ToolMessage",
+      baselineValue: figures.langchain!,
+      unit: UNIT,
+    }),
   ];
 };

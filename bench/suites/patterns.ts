@@ -10,9 +10,11 @@
  *    character doubles its time, so the ratio is a floor of what the engine change saves.
  */
 import Ajv from "ajv";
-import { defineTool, PATTERN_INPUT_LIMIT, Toolkit } from "../../src";
+import { defineTool, LIMITS, Toolkit } from "../../src";
 import { compare, row, settingsFor } from "../harness";
 import type { BenchRow, BenchSuite } from "../types";
+
+const { PATTERN_INPUT_LIMIT } = LIMITS;
 
 const SUITE = "patterns";
 const UNIT = "ns/call";
@@ -21,14 +23,37 @@ const CATASTROPHIC = "^(a+)+$";
 const BACKTRACKING_ATTACK_LENGTH = 24;
 
 function schemaWith(pattern: string) {
-  return { type: "object" as const, properties: { text: { type: "string" as const, pattern } }, required: ["text"], additionalProperties: false };
+  return {
+    type: "object" as const,
+    properties: { text: { type: "string" as const, pattern } },
+    required: ["text"],
+    additionalProperties: false,
+  };
 }
 
 export const run: BenchSuite = async (options) => {
   const toolkit = new Toolkit([
-    defineTool({ name: "email", description: "Takes an address", validate: true, inputSchema: schemaWith(EMAIL), execute: ({ text }) => text }),
-    defineTool({ name: "plain", description: "Takes an address", validate: true, inputSchema: schemaWith(".*"), execute: ({ text }) => text }),
-    defineTool({ name: "evil", description: "Takes a's", validate: true, inputSchema: schemaWith(CATASTROPHIC), execute: ({ text }) => text }),
+    defineTool({
+      name: "email",
+      description: "Takes an address",
+      validate: true,
+      inputSchema: schemaWith(EMAIL),
+      execute: ({ text }) => text,
+    }),
+    defineTool({
+      name: "plain",
+      description: "Takes an address",
+      validate: true,
+      inputSchema: schemaWith(".*"),
+      execute: ({ text }) => text,
+    }),
+    defineTool({
+      name: "evil",
+      description: "Takes a's",
+      validate: true,
+      inputSchema: schemaWith(CATASTROPHIC),
+      execute: ({ text }) => text,
+    }),
   ]);
   const ajv = new Ajv({ allErrors: true });
   const ajvEmail = ajv.compile(schemaWith(EMAIL));
@@ -39,13 +64,20 @@ export const run: BenchSuite = async (options) => {
   const shortAttack = { text: "a".repeat(BACKTRACKING_ATTACK_LENGTH - 1) + "!" };
 
   // Both sides must decide the same way before they are timed.
-  if ((await toolkit.execute("email", address)).isError || !ajvEmail(address)) throw new Error("patterns: the address must be accepted by both");
-  if (!(await toolkit.execute("evil", attack)).isError || ajvEvil(shortAttack)) throw new Error("patterns: the attack must be refused by both");
+  if ((await toolkit.execute("email", address)).isError || !ajvEmail(address))
+    throw new Error("patterns: the address must be accepted by both");
+  if (!(await toolkit.execute("evil", attack)).isError || ajvEvil(shortAttack))
+    throw new Error("patterns: the attack must be refused by both");
 
   const settings = settingsFor(options);
-  const ajvCall = (args: { text: string }) => (ajvEmail(args) ? { output: args.text, isError: false } : { output: ajv.errorsText(ajvEmail.errors), isError: true });
+  const ajvCall = (args: { text: string }) =>
+    ajvEmail(args) ? { output: args.text, isError: false } : { output: ajv.errorsText(ajvEmail.errors), isError: true };
   const everyday = await compare(
-    { toolnexus: () => toolkit.execute("email", address), ajv: () => ajvCall(address), unpatterned: () => toolkit.execute("plain", address) },
+    {
+      toolnexus: () => toolkit.execute("email", address),
+      ajv: () => ajvCall(address),
+      unpatterned: () => toolkit.execute("plain", address),
+    },
     settings,
   );
   // A backtracking attack takes milliseconds per call: one call per sample, fewer rounds.

@@ -35,7 +35,8 @@ export const run: BenchSuite = async (options) => {
   try {
     const calls = options.quick ? 1_000 : 10_000;
     const throughput: Record<number, number> = {};
-    for (const count of [1, 2, 4]) throughput[count] = await callsPerSecond(redis.port, `throughput-${count}`, count, calls);
+    for (const count of [1, 2, 4])
+      throughput[count] = await callsPerSecond(redis.port, `throughput-${count}`, count, calls);
     // Wall time per call of the whole batch: below 1× means more workers got through it faster.
     const wallMicros = (count: number) => 1_000_000 / throughput[count]!;
     const rows: BenchRow[] = [2, 4].map((count) =>
@@ -58,7 +59,9 @@ export const run: BenchSuite = async (options) => {
 /** Calls per second with `workers` worker processes taking `calls` calls made at once. */
 async function callsPerSecond(port: number, queueName: string, workers: number, calls: number): Promise<number> {
   const connection = { host: "127.0.0.1", port };
-  const children = Array.from({ length: workers }, () => runChild<{ done: true }>(__filename, ["worker", String(port), queueName]));
+  const children = Array.from({ length: workers }, () =>
+    runChild<{ done: true }>(__filename, ["worker", String(port), queueName]),
+  );
   const executor = queueExecutor({ connection, queueName });
   const toolkit = new Toolkit(benchTools(), { executor, tracing: false });
   try {
@@ -86,8 +89,13 @@ async function overhead(port: number, quick: boolean): Promise<BenchRow> {
   const local = new Toolkit(benchTools(), { tracing: false });
   try {
     await queued.execute("echo", { value: 1 });
-    const settings = quick ? { batch: 5, time: 200, warmupTime: 50, rounds: 3 } : { batch: 10, time: 800, warmupTime: 200, rounds: 5 };
-    const figures = await compare({ queued: () => queued.execute("echo", { value: 1 }), local: () => local.execute("echo", { value: 1 }) }, settings);
+    const settings = quick
+      ? { batch: 5, time: 200, warmupTime: 50, rounds: 3 }
+      : { batch: 10, time: 800, warmupTime: 200, rounds: 5 };
+    const figures = await compare(
+      { queued: () => queued.execute("echo", { value: 1 }), local: () => local.execute("echo", { value: 1 }) },
+      settings,
+    );
     return row({
       suite: SUITE,
       case: "one call through the queue (1 worker, local Redis)",
@@ -118,7 +126,11 @@ async function stopWorkers(port: number, queueName: string, count: number): Prom
 /** A worker child: runs until told to stop, then prints its JSON line. */
 async function worker(port: number, queueName: string): Promise<void> {
   const connection = { host: "127.0.0.1", port };
-  const handle = await startToolWorker(new Toolkit(benchTools(), { tracing: false }), { connection, queueName, concurrency: 50 });
+  const handle = await startToolWorker(new Toolkit(benchTools(), { tracing: false }), {
+    connection,
+    queueName,
+    concurrency: 50,
+  });
   const { Redis } = await import("ioredis");
   const listener = new Redis(connection);
   await listener.subscribe(`bench-stop:${queueName}`);

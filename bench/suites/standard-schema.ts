@@ -24,10 +24,16 @@ const searchJsonSchema: JSONSchemaObject = {
 };
 
 function searchTool(inputSchema: StandardSchemaV1<unknown, object> | JSONSchemaObject): Toolkit {
-  const execute = (args: Record<string, unknown>) => searchBody(args.query as string, args.sort as string, args.limit as number);
+  const execute = (args: Record<string, unknown>) =>
+    searchBody(args.query as string, args.sort as string, args.limit as number);
   const tool =
     "~standard" in inputSchema
-      ? defineTool({ name: "search", description: "Search the catalogue", inputSchema: inputSchema as StandardSchemaV1<unknown, typeof VALID_ARGS>, execute })
+      ? defineTool({
+          name: "search",
+          description: "Search the catalogue",
+          inputSchema: inputSchema as StandardSchemaV1<unknown, typeof VALID_ARGS>,
+          execute,
+        })
       : defineTool({ name: "search", description: "Search the catalogue", inputSchema, validate: true, execute });
   return new Toolkit([tool], { tracing: false });
 }
@@ -35,7 +41,11 @@ function searchTool(inputSchema: StandardSchemaV1<unknown, object> | JSONSchemaO
 export const run: BenchSuite = async (options) => {
   // ESM-only; this file is CommonJS.
   const { type } = await import("arktype");
-  const valibot = v.object({ query: v.string(), sort: v.picklist(SORTS), limit: v.pipe(v.number(), v.minValue(1), v.maxValue(100)) });
+  const valibot = v.object({
+    query: v.string(),
+    sort: v.picklist(SORTS),
+    limit: v.pipe(v.number(), v.minValue(1), v.maxValue(100)),
+  });
   const kits = {
     json: searchTool(searchJsonSchema),
     zod: searchTool(searchZodSchema),
@@ -46,7 +56,8 @@ export const run: BenchSuite = async (options) => {
   for (const [name, kit] of Object.entries(kits)) {
     const valid = await kit.execute("search", VALID_ARGS);
     const invalid = await kit.execute("search", INVALID_ARGS);
-    if (valid.isError || !invalid.isError) throw new Error(`standard schema: the ${name} tool answered ${valid.output} / ${invalid.output}`);
+    if (valid.isError || !invalid.isError)
+      throw new Error(`standard schema: the ${name} tool answered ${valid.output} / ${invalid.output}`);
   }
 
   const settings = settingsFor(options);
@@ -55,7 +66,10 @@ export const run: BenchSuite = async (options) => {
     ["valid args", VALID_ARGS],
     ["invalid args", INVALID_ARGS],
   ] as const) {
-    const figures = await compare(Object.fromEntries(Object.entries(kits).map(([name, kit]) => [name, () => kit.execute("search", args)])), settings);
+    const figures = await compare(
+      Object.fromEntries(Object.entries(kits).map(([name, kit]) => [name, () => kit.execute("search", args)])),
+      settings,
+    );
     for (const library of ["zod", "valibot", "arktype"] as const) {
       rows.push(
         row({

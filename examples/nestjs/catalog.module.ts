@@ -1,6 +1,7 @@
 /** The catalogue: a repository injected into a service whose methods are tools. */
 import { Injectable, Module } from "@nestjs/common";
-import { Tool, ToolParam } from "toolnexus";
+import { Tool } from "toolnexus";
+import { ToolParam } from "toolnexus/nestjs";
 
 export interface Product {
   sku: string;

@@ -31,7 +31,10 @@ export class ChatController {
   @Post()
   async chat(@Body() body: { message: string }, @Req() request: AuthenticatedRequest): Promise<ChatReply> {
     const contents: Content[] = [{ role: "user", parts: [{ text: body.message }] }];
-    const config = { tools: this.toolkit.toGemini(), systemInstruction: "You sell tea. Use the tools; never invent SKUs or prices." };
+    const config = {
+      tools: this.toolkit.toGemini(),
+      systemInstruction: "You sell tea. Use the tools; never invent SKUs or prices.",
+    };
     const calls: ChatReply["calls"] = [];
     for (let turn = 1; turn <= MAX_TURNS; turn++) {
       const response = await this.gemini.models.generateContent({ model: "gemini-2.5-flash", contents, config });
@@ -42,7 +45,11 @@ export class ChatController {
       // `response.functionCalls` is non-empty here, so there is a reply to append.
       const reply = (await this.toolkit.runGemini(response, { state: { user: request.user, request } }))!;
       reply.parts.forEach(({ functionResponse }, index) =>
-        calls.push({ name: functionResponse.name, args: response.functionCalls![index]!.args, isError: "error" in functionResponse.response }),
+        calls.push({
+          name: functionResponse.name,
+          args: response.functionCalls![index]!.args,
+          isError: "error" in functionResponse.response,
+        }),
       );
       contents.push(reply);
     }

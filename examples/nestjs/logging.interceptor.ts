@@ -12,9 +12,13 @@ export class LoggingInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const call = toolCallOf(context);
-    const what = call !== undefined ? `tool ${call.tool}(${JSON.stringify(call.args)})` : describeRequest(context.switchToHttp().getRequest());
+    const what =
+      call !== undefined
+        ? `tool ${call.tool}(${JSON.stringify(call.args)})`
+        : describeRequest(context.switchToHttp().getRequest());
     const started = performance.now();
-    const log = (outcome: string) => this.logger.log(`${what} ${outcome} in ${(performance.now() - started).toFixed(1)} ms`);
+    const log = (outcome: string) =>
+      this.logger.log(`${what} ${outcome} in ${(performance.now() - started).toFixed(1)} ms`);
     return next.handle().pipe(tap({ next: () => log("answered"), error: () => log("failed") }));
   }
 }

@@ -27,7 +27,9 @@ import type { ChatReply } from "./chat.controller";
 import { startMockGemini } from "./mock-gemini";
 
 // @google/genai's `require` entry is typed by an ES-module .d.ts: require() it, typed as the module it is.
-const { GoogleGenAI }: typeof import("@google/genai", { with: { "resolution-mode": "import" } }) = require("@google/genai");
+const {
+  GoogleGenAI,
+}: typeof import("@google/genai", { with: { "resolution-mode": "import" } }) = require("@google/genai");
 
 export interface ExampleResult {
   status: number;
@@ -41,7 +43,10 @@ export interface ExampleResult {
 export async function main(options: { logger?: LoggerService | LogLevel[] | false } = {}): Promise<ExampleResult> {
   const mock = await startMockGemini();
   // The fallback is a fake key, good only for the local mock.
-  const gemini = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY ?? "local-mock-key", httpOptions: { baseUrl: mock.baseUrl } });
+  const gemini = new GoogleGenAI({
+    apiKey: process.env.GEMINI_API_KEY ?? "local-mock-key",
+    httpOptions: { baseUrl: mock.baseUrl },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(gemini), new FastifyAdapter(), {
     logger: loggerFor(options.logger ?? ["log", "warn", "error"]),
   });
@@ -55,7 +60,12 @@ export async function main(options: { logger?: LoggerService | LogLevel[] | fals
       body: JSON.stringify({ message: "Please order 2 packs of Assam tea." }),
     });
     const reply = (await response.json()) as ChatReply;
-    return { status: response.status, reply, modelRequests: mock.requests.length, mcp: await browseOverMcp(`${base}/mcp`) };
+    return {
+      status: response.status,
+      reply,
+      modelRequests: mock.requests.length,
+      mcp: await browseOverMcp(`${base}/mcp`),
+    };
   } finally {
     await app.close();
     await mock.close();
@@ -65,12 +75,20 @@ export async function main(options: { logger?: LoggerService | LogLevel[] | fals
 /** A viewer's MCP client: it sees every tool, searches, and is refused an order by the tool's guard. */
 async function browseOverMcp(url: string): Promise<ExampleResult["mcp"]> {
   const client = new Client({ name: "tea-shop-viewer", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: "Bearer demo-token-grace" } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: "Bearer demo-token-grace" } },
+    }),
+  );
   try {
     const { tools } = await client.listTools();
     const search = await client.callTool({ name: "catalog_search_products", arguments: { query: "darjeeling" } });
     const order = await client.callTool({ name: "orders_place_order", arguments: { sku: "TEA-02", quantity: 1 } });
-    return { tools: tools.map((tool) => tool.name), search: textOf(search), order: { text: textOf(order), isError: order.isError === true } };
+    return {
+      tools: tools.map((tool) => tool.name),
+      search: textOf(search),
+      order: { text: textOf(order), isError: order.isError === true },
+    };
   } finally {
     await client.close();
   }
@@ -82,13 +100,17 @@ function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
 
 /** Nest's console logger, in colour only on a terminal: piped into a file or a CI log, colour codes are noise. */
 function loggerFor(logger: LoggerService | LogLevel[] | false): LoggerService | false {
-  return Array.isArray(logger) ? new ConsoleLogger({ logLevels: logger, colors: process.stdout.isTTY === true }) : logger;
+  return Array.isArray(logger)
+    ? new ConsoleLogger({ logLevels: logger, colors: process.stdout.isTTY === true })
+    : logger;
 }
 
 /** What main() did, as lines. */
 export function describeResult({ reply, mcp }: ExampleResult): string[] {
   return [
-    ...reply.calls.map((call) => `chat: tool ${call.name}(${JSON.stringify(call.args)})${call.isError ? " failed" : ""}`),
+    ...reply.calls.map(
+      (call) => `chat: tool ${call.name}(${JSON.stringify(call.args)})${call.isError ? " failed" : ""}`,
+    ),
     `chat: ${reply.answer}`,
     `mcp (viewer): ${mcp.tools.length} tools: ${mcp.tools.join(", ")}`,
     `mcp (viewer): catalog_search_products → ${mcp.search}`,

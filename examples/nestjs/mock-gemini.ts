@@ -22,7 +22,11 @@ export interface MockGemini {
   close(): Promise<void>;
 }
 
-type Part = { text?: string; functionCall?: { id?: string; name: string; args: unknown }; functionResponse?: { name: string; response: { output?: string; error?: string } } };
+type Part = {
+  text?: string;
+  functionCall?: { id?: string; name: string; args: unknown };
+  functionResponse?: { name: string; response: { output?: string; error?: string } };
+};
 type Content = { role?: string; parts?: Part[] };
 type Body = { contents?: Content[]; tools?: Array<{ functionDeclarations?: Array<{ name: string }> }> };
 
@@ -35,7 +39,8 @@ export async function startMockGemini(): Promise<MockGemini> {
         requests.push(body);
         answer(req, res, body as Body, () => `call-${++calls}`);
       },
-      () => send(res, 400, { error: { code: 400, message: "Invalid JSON payload received.", status: "INVALID_ARGUMENT" } }),
+      () =>
+        send(res, 400, { error: { code: 400, message: "Invalid JSON payload received.", status: "INVALID_ARGUMENT" } }),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -52,18 +57,27 @@ export async function startMockGemini(): Promise<MockGemini> {
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, body: Body, nextId: () => string): void {
-  const fail = (status: number, message: string, code: string) => send(res, status, { error: { code: status, message, status: code } });
+  const fail = (status: number, message: string, code: string) =>
+    send(res, status, { error: { code: status, message, status: code } });
   const model = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(req.url ?? "")?.[1];
-  if (req.method !== "POST" || model === undefined) return fail(404, `Unknown route ${req.method} ${req.url}`, "NOT_FOUND");
-  if (!req.headers["x-goog-api-key"]) return fail(403, "Method doesn't allow unregistered callers. Please use API Key.", "PERMISSION_DENIED");
+  if (req.method !== "POST" || model === undefined)
+    return fail(404, `Unknown route ${req.method} ${req.url}`, "NOT_FOUND");
+  if (!req.headers["x-goog-api-key"])
+    return fail(403, "Method doesn't allow unregistered callers. Please use API Key.", "PERMISSION_DENIED");
   const contents = body.contents ?? [];
-  const declared = new Set((body.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []).map((declaration) => declaration.name));
+  const declared = new Set(
+    (body.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []).map((declaration) => declaration.name),
+  );
   const userText = contents.find((content) => content.role === "user")?.parts?.find((part) => part.text)?.text ?? "";
   const last = contents[contents.length - 1]?.parts?.find((part) => part.functionResponse)?.functionResponse;
 
   const call = (name: string, args: Record<string, unknown>) => {
     if (!declared.has(name))
-      return fail(400, `The scripted model wants the tool "${name}", but the request declares ${[...declared].join(", ") || "no tools"}.`, "INVALID_ARGUMENT");
+      return fail(
+        400,
+        `The scripted model wants the tool "${name}", but the request declares ${[...declared].join(", ") || "no tools"}.`,
+        "INVALID_ARGUMENT",
+      );
     reply(res, model, [{ functionCall: { id: nextId(), name, args } }]);
   };
   if (last === undefined) {
@@ -71,14 +85,26 @@ function answer(req: IncomingMessage, res: ServerResponse, body: Body, nextId: (
     return call("catalog_search_products", { query: tea.toLowerCase() });
   }
   if (last.name === "catalog_search_products") {
-    const found = last.response.output === undefined ? [] : (JSON.parse(last.response.output) as Array<{ sku: string }>);
+    const found =
+      last.response.output === undefined ? [] : (JSON.parse(last.response.output) as Array<{ sku: string }>);
     if (found.length === 0) return reply(res, model, [{ text: "I could not find that tea in the catalogue." }]);
     const quantity = Number(/\b(\d+)\b/.exec(userText)?.[1] ?? 1);
     return call("orders_place_order", { sku: found[0]!.sku, quantity });
   }
-  if (last.response.error !== undefined) return reply(res, model, [{ text: `I could not place the order: ${last.response.error}` }]);
-  const order = JSON.parse(last.response.output ?? "{}") as { orderId: number; customer: string; quantity: number; name: string; total: number };
-  reply(res, model, [{ text: `Order ${order.orderId} is placed for ${order.customer}: ${order.quantity} × ${order.name}, ${order.total} EUR in total.` }]);
+  if (last.response.error !== undefined)
+    return reply(res, model, [{ text: `I could not place the order: ${last.response.error}` }]);
+  const order = JSON.parse(last.response.output ?? "{}") as {
+    orderId: number;
+    customer: string;
+    quantity: number;
+    name: string;
+    total: number;
+  };
+  reply(res, model, [
+    {
+      text: `Order ${order.orderId} is placed for ${order.customer}: ${order.quantity} × ${order.name}, ${order.total} EUR in total.`,
+    },
+  ]);
 }
 
 function reply(res: ServerResponse, model: string, parts: Part[]): void {

@@ -1,6 +1,7 @@
 /** Orders: a tool that uses another module's exported service and the authenticated user. */
 import { Injectable, Module, UseGuards } from "@nestjs/common";
-import { Ctx, Tool, ToolParam, type ToolContext } from "toolnexus";
+import { Ctx, Tool, type ToolContext } from "toolnexus";
+import { ToolParam } from "toolnexus/nestjs";
 import { CatalogModule, CatalogService } from "./catalog.module";
 import { CustomersOnlyGuard, type User } from "./auth.guard";
 
@@ -31,7 +32,14 @@ export class OrdersService {
     const user = ctx.state?.user as User | undefined;
     if (user === undefined) throw new Error("Nobody is signed in.");
     const product = this.catalog.find(sku);
-    const order = { orderId: 1000 + this.orders.length + 1, customer: user.name, sku, name: product.name, quantity, total: product.price * quantity };
+    const order = {
+      orderId: 1000 + this.orders.length + 1,
+      customer: user.name,
+      sku,
+      name: product.name,
+      quantity,
+      total: product.price * quantity,
+    };
     this.orders.push(order);
     return order;
   }

@@ -32,12 +32,22 @@ export interface MockApi {
 }
 
 /** Starts a stand-in on 127.0.0.1 (a free port): `answer` gets each request's JSON body and its number; a body that is no JSON is a 400, as OpenAI answers it. */
-export async function startMockApi<Body>(answer: (req: IncomingMessage, res: ServerResponse, body: Body, n: number) => void): Promise<MockApi> {
+export async function startMockApi<Body>(
+  answer: (req: IncomingMessage, res: ServerResponse, body: Body, n: number) => void,
+): Promise<MockApi> {
   let count = 0;
   const server = createServer((req, res) => {
     readJson(req).then(
       (body) => answer(req, res, body as Body, ++count),
-      () => send(res, 400, { error: { message: "We could not parse the JSON body of your request.", type: "invalid_request_error", param: null, code: null } }),
+      () =>
+        send(res, 400, {
+          error: {
+            message: "We could not parse the JSON body of your request.",
+            type: "invalid_request_error",
+            param: null,
+            code: null,
+          },
+        }),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -15,15 +15,27 @@ import { send, startMockApi, type MockApi } from "./json-http";
 
 export type MockOpenAI = MockApi;
 
-type Message = { role: string; content?: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string };
+type Message = {
+  role: string;
+  content?: unknown;
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+};
 
 export function startMockOpenAI(): Promise<MockOpenAI> {
   return startMockApi<{ model?: string; messages?: Message[] }>(answer);
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, body: { model?: string; messages?: Message[] }, n: number): void {
-  const error = (status: number, message: string, param: string | null = null) => send(res, status, { error: { message, type: "invalid_request_error", param, code: null } });
-  if (req.method !== "POST" || req.url !== "/v1/chat/completions") return error(404, `Unknown route ${req.method} ${req.url}`);
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: { model?: string; messages?: Message[] },
+  n: number,
+): void {
+  const error = (status: number, message: string, param: string | null = null) =>
+    send(res, status, { error: { message, type: "invalid_request_error", param, code: null } });
+  if (req.method !== "POST" || req.url !== "/v1/chat/completions")
+    return error(404, `Unknown route ${req.method} ${req.url}`);
   if (!/^Bearer \S+$/.test(req.headers.authorization ?? "")) return error(401, "You didn't provide an API key.");
   const messages = body.messages ?? [];
   const unanswered = unansweredCalls(messages);
@@ -46,12 +58,16 @@ function answer(req: IncomingMessage, res: ServerResponse, body: { model?: strin
       ["place_order", { customerEmail: "ada@example", lines: [{ sku: "TEA-01", quantity: 2 }], note: null }],
     ]);
   } else if (rounds === 1 && lastOrder?.failed) {
-    message = toolCalls(n, [["place_order", { customerEmail: "ada@example.com", lines: [{ sku: "TEA-01", quantity: 2 }], note: null }]]);
+    message = toolCalls(n, [
+      ["place_order", { customerEmail: "ada@example.com", lines: [{ sku: "TEA-01", quantity: 2 }], note: null }],
+    ]);
   } else {
     const weather = parse(results.find((r) => r.name === "getWeather")?.content);
     const order = lastOrder && !lastOrder.failed ? parse(lastOrder.content) : undefined;
     const parts = [
-      weather ? `It is ${weather.temperature}°${weather.units === "fahrenheit" ? "F" : "C"} in ${weather.city}.` : "I could not get the weather.",
+      weather
+        ? `It is ${weather.temperature}°${weather.units === "fahrenheit" ? "F" : "C"} in ${weather.city}.`
+        : "I could not get the weather.",
       order ? `Order ${order.orderId} is placed (${order.units} units).` : "I could not place the order.",
     ];
     message = { role: "assistant", content: parts.join(" "), refusal: null, annotations: [] };
@@ -72,7 +88,11 @@ function toolCalls(n: number, calls: Array<[string, Record<string, unknown>]>): 
     content: null,
     refusal: null,
     annotations: [],
-    tool_calls: calls.map(([name, args], i) => ({ id: `call_${n}_${i}`, type: "function", function: { name, arguments: JSON.stringify(args) } })),
+    tool_calls: calls.map(([name, args], i) => ({
+      id: `call_${n}_${i}`,
+      type: "function",
+      function: { name, arguments: JSON.stringify(args) },
+    })),
   };
 }
 
@@ -92,7 +112,8 @@ function unansweredCalls(messages: Message[]): string[] {
   messages.forEach((m, i) => {
     if (m.role !== "assistant" || !m.tool_calls?.length) return;
     const answered = new Set<string>();
-    for (let j = i + 1; j < messages.length && messages[j]!.role === "tool"; j++) answered.add(messages[j]!.tool_call_id ?? "");
+    for (let j = i + 1; j < messages.length && messages[j]!.role === "tool"; j++)
+      answered.add(messages[j]!.tool_call_id ?? "");
     missing.push(...m.tool_calls.map((c) => c.id).filter((id) => !answered.has(id)));
   });
   return missing;

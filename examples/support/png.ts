@@ -31,12 +31,18 @@ export class Canvas {
   toPng(): Buffer {
     // Each scanline starts with its filter type: 0, none.
     const raw = Buffer.alloc((this.width * 3 + 1) * this.height);
-    for (let row = 0; row < this.height; row++) this.#pixels.copy(raw, row * (this.width * 3 + 1) + 1, row * this.width * 3, (row + 1) * this.width * 3);
+    for (let row = 0; row < this.height; row++)
+      this.#pixels.copy(raw, row * (this.width * 3 + 1) + 1, row * this.width * 3, (row + 1) * this.width * 3);
     const header = Buffer.alloc(13);
     header.writeUInt32BE(this.width, 0);
     header.writeUInt32BE(this.height, 4);
     header.set([8, 2, 0, 0, 0], 8); // 8 bits, truecolour, deflate, no filter method, no interlace
-    return Buffer.concat([PNG_SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+    return Buffer.concat([
+      PNG_SIGNATURE,
+      chunk("IHDR", header),
+      chunk("IDAT", deflateSync(raw)),
+      chunk("IEND", Buffer.alloc(0)),
+    ]);
   }
 }
 

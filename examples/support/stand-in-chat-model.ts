@@ -6,7 +6,11 @@
  * reach each call as `options.tools`, and `declared` keeps the latest. In an application this
  * is `new ChatOpenAI(...)`, `new ChatAnthropic(...)`, ...
  */
-import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
 import type { AIMessage, AIMessageChunk, BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";

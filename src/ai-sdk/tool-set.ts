@@ -1,10 +1,10 @@
 import { adapterStepFailure } from "../control/seam-failure";
 import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolExecutionOptions } from "ai";
 import { mayNeedApproval } from "../control/approval";
-import { ToolDefinitionError } from "../errors";
+import { ToolDefinitionError } from "../core/errors";
 import { checkedHostState } from "../runtime/host-state";
 import type { Toolkit } from "../toolkit";
-import { isObject, type Tool, type ToolContext, type ToolResult } from "../types";
+import { isObject, type Tool, type ToolContext, type ToolResult } from "../core/types";
 import { modelOutputOf } from "./model-output";
 
 /** What the AI SDK tells a tool about the call it serves: its `ToolExecutionOptions` without the abort signal. */
@@ -13,7 +13,10 @@ export type AiSdkCall = Pick<ToolExecutionOptions, "toolCallId" | "messages" | "
 /** One toolkit tool as an AI SDK tool: the model's arguments in, the toolkit's `ToolResult` out. */
 export type AiSdkTool = AiTool<Record<string, unknown>, ToolResult>;
 
-/** The tool set `toAiSdkTools` gives, keyed by tool name: pass it as `tools` to `generateText`, `streamText` or an `Agent`. */
+/**
+ * The tool set `toAiSdkTools` gives, keyed by tool name: pass it as `tools` to `generateText`, `streamText` or an
+ * `Agent`.
+ */
 export type AiSdkToolSet = Record<string, AiSdkTool>;
 
 export interface AiSdkToolsOptions {
@@ -81,7 +84,9 @@ function aiSdkTool(toolkit: Toolkit, tool: Tool, contextOf: CallContext, multimo
         return Promise.resolve(adapterStepFailure(name, "the state function of toAiSdkTools", thrown));
       }
       // The AI SDK runs a call that needs approval only once a person approved it in its flow.
-      return asksAi && approvedInMessages(toolCallId, messages) ? toolkit.execute(name, input, ctx, APPROVED) : toolkit.execute(name, input, ctx);
+      return asksAi && approvedInMessages(toolCallId, messages)
+        ? toolkit.execute(name, input, ctx, APPROVED)
+        : toolkit.execute(name, input, ctx);
     },
     toModelOutput: ({ output }) => modelOutputOf(output, multimodal),
   };
@@ -107,7 +112,8 @@ function approvedInMessages(toolCallId: string, messages: readonly ModelMessage[
   const requests = new Set<string>();
   for (const message of messages) {
     if (message.role !== "assistant" || typeof message.content === "string") continue;
-    for (const part of message.content) if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) requests.add(part.approvalId);
+    for (const part of message.content)
+      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) requests.add(part.approvalId);
   }
   if (requests.size === 0) return false;
   const response = last.content.find((part) => part.type === "tool-approval-response" && requests.has(part.approvalId));
@@ -127,7 +133,10 @@ function callContext({ ctx = {}, state }: AiSdkToolsOptions): CallContext {
   };
 }
 
-/** Where a call's state comes from: the option (an object or a function), else the AI SDK's `experimental_context` when it is an object. */
+/**
+ * Where a call's state comes from: the option (an object or a function), else the AI SDK's `experimental_context` when
+ * it is an object.
+ */
 function stateSource(state: AiSdkToolsOptions["state"]): (call: AiSdkCall) => unknown {
   if (typeof state === "function") return state;
   if (state !== undefined) return () => state;
@@ -145,23 +154,31 @@ function chosenTools(toolkit: Toolkit, { ctx = {}, state, include, exclude }: Ai
   const seen: ToolContext = isObject(state) ? { ...ctx, state: { ...ctx.state, ...state } } : ctx;
   const included = include === undefined ? undefined : new Set(include);
   const excluded = new Set(exclude);
-  return toolkit.tools(seen).filter((tool) => (included === undefined || included.has(tool.name)) && !excluded.has(tool.name));
+  return toolkit
+    .tools(seen)
+    .filter((tool) => (included === undefined || included.has(tool.name)) && !excluded.has(tool.name));
 }
 
 function checkOptions(toolkit: Toolkit, options: AiSdkToolsOptions): void {
-  if (typeof toolkit?.execute !== "function" || typeof toolkit.tools !== "function") throw new ToolDefinitionError("toAiSdkTools takes a Toolkit (new Toolkit([...])).");
+  if (typeof toolkit?.execute !== "function" || typeof toolkit.tools !== "function")
+    throw new ToolDefinitionError("toAiSdkTools takes a Toolkit (new Toolkit([...])).");
   const { state, include, exclude, multimodalResults } = options;
   if (state !== undefined && typeof state !== "function" && !isObject(state))
     throw new ToolDefinitionError("toAiSdkTools: state must be an object or a function (call) => object.");
-  if (multimodalResults !== undefined && typeof multimodalResults !== "boolean") throw new ToolDefinitionError("toAiSdkTools: multimodalResults must be true or false.");
+  if (multimodalResults !== undefined && typeof multimodalResults !== "boolean")
+    throw new ToolDefinitionError("toAiSdkTools: multimodalResults must be true or false.");
   for (const [option, names] of [
     ["include", include],
     ["exclude", exclude],
   ] as const) {
     if (names === undefined) continue;
-    if (!Array.isArray(names) || names.some((name) => typeof name !== "string")) throw new ToolDefinitionError(`toAiSdkTools: ${option} must be a list of tool names.`);
+    if (!Array.isArray(names) || names.some((name) => typeof name !== "string"))
+      throw new ToolDefinitionError(`toAiSdkTools: ${option} must be a list of tool names.`);
     const unknown = names.filter((name) => !toolkit.has(name));
     // A misspelt name would silently give or keep a tool: say so at once.
-    if (unknown.length > 0) throw new ToolDefinitionError(`toAiSdkTools: ${option} names no tool of this toolkit: ${unknown.map((name) => `"${name}"`).join(", ")}.`);
+    if (unknown.length > 0)
+      throw new ToolDefinitionError(
+        `toAiSdkTools: ${option} names no tool of this toolkit: ${unknown.map((name) => `"${name}"`).join(", ")}.`,
+      );
   }
 }

@@ -2,7 +2,10 @@ import type { ConnectionOptions } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import { errorMessage } from "../runtime/result";
 
-/** Where Redis is: ioredis options (`{ host, port }`, ...) or an ioredis client, whose options are used for connections of our own (it is never taken over). */
+/**
+ * Where Redis is: ioredis options (`{ host, port }`, ...) or an ioredis client, whose options are used for connections
+ * of our own (it is never taken over).
+ */
 export type RedisConnection = RedisOptions | Redis;
 
 /** BullMQ's default key prefix. */
@@ -12,16 +15,26 @@ export const DEFAULT_PREFIX = "bull";
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Throws, saying what to pass, when the options of `where` cannot name a queue on a Redis. */
-export function checkQueueOptions(where: string, options: { connection?: unknown; queueName?: unknown } | undefined): void {
-  if (typeof options !== "object" || options === null) throw new TypeError(`${where} takes { connection, queueName } (got ${options === null ? "null" : typeof options}).`);
+export function checkQueueOptions(
+  where: string,
+  options: { connection?: unknown; queueName?: unknown } | undefined,
+): void {
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(
+      `${where} takes { connection, queueName } (got ${options === null ? "null" : typeof options}).`,
+    );
   const { connection, queueName } = options;
   if (typeof connection !== "object" || connection === null) {
     throw new TypeError(
-      `${where}: connection must be ioredis options such as { host: "127.0.0.1", port: 6379 } or an ioredis client (got ${connection === null ? "null" : typeof connection}).`,
+      `${where}: connection must be ioredis options such as { host: "127.0.0.1", port: 6379 } or an ioredis client ` +
+        `(got ${connection === null ? "null" : typeof connection}).`,
     );
   }
   if (typeof queueName !== "string" || queueName === "" || queueName.includes(":")) {
-    throw new TypeError(`${where}: queueName must be a non-empty string without ":" (got ${JSON.stringify(queueName)}); callers and workers of one toolkit use the same name.`);
+    throw new TypeError(
+      `${where}: queueName must be a non-empty string without ":" (got ${JSON.stringify(queueName)}); callers and ` +
+        "workers of one toolkit use the same name.",
+    );
   }
 }
 
@@ -31,7 +44,12 @@ export function checkQueueOptions(where: string, options: { connection?: unknown
  * owner closed. A Redis that is gone would otherwise be retried forever after `close()`: a
  * client that cannot say goodbye does not always end when told to.
  */
-function clientOptions(connection: RedisConnection, extra: RedisOptions, closed: () => boolean, defaultRetry: (times: number) => number): RedisOptions {
+function clientOptions(
+  connection: RedisConnection,
+  extra: RedisOptions,
+  closed: () => boolean,
+  defaultRetry: (times: number) => number,
+): RedisOptions {
   const base = connection instanceof Redis ? connection.options : connection;
   const retry = base.retryStrategy ?? defaultRetry;
   return { ...base, ...extra, retryStrategy: (times) => (closed() ? null : retry(times)) };
@@ -47,8 +65,15 @@ export function newClient(connection: RedisConnection, extra: RedisOptions, clos
   return new Redis(clientOptions(connection, extra, closed, ioredisRetry));
 }
 
-/** The connection BullMQ is given: options, so that BullMQ makes (and closes) clients of its own that stop reconnecting once `closed()`. */
-export function bullConnection(connection: RedisConnection, extra: RedisOptions, closed: () => boolean): ConnectionOptions {
+/**
+ * The connection BullMQ is given: options, so that BullMQ makes (and closes) clients of its own that stop reconnecting
+ * once `closed()`.
+ */
+export function bullConnection(
+  connection: RedisConnection,
+  extra: RedisOptions,
+  closed: () => boolean,
+): ConnectionOptions {
   // ioredis's own option types are wider than BullMQ's copy of them; BullMQ hands them to ioredis as they are.
   return clientOptions(connection, extra, closed, bullRetry) as ConnectionOptions;
 }
@@ -72,7 +97,12 @@ export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<bo
 /** What the caller is told when Redis does not answer. */
 export function unreachable(where: string, connection: RedisConnection, lastError: unknown): string {
   const address =
-    connection instanceof Redis ? `${connection.options.host ?? "localhost"}:${connection.options.port ?? 6379}` : `${connection.host ?? "localhost"}:${connection.port ?? 6379}`;
+    connection instanceof Redis
+      ? `${connection.options.host ?? "localhost"}:${connection.options.port ?? 6379}`
+      : `${connection.host ?? "localhost"}:${connection.port ?? 6379}`;
   const cause = lastError === undefined ? "" : ` (${errorMessage(lastError)})`;
-  return `${where}: Redis at ${address} is not reachable${cause}. Start redis-server there, or pass the right connection.`;
+  return (
+    `${where}: Redis at ${address} is not reachable${cause}. Start redis-server there, or pass the right ` +
+    "connection."
+  );
 }

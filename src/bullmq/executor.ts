@@ -6,7 +6,7 @@ import type { ExecutorCall, ToolExecutor } from "../control/executor";
 import { onAbort } from "../runtime/abort";
 import { abortedResult, timeoutResult } from "../runtime/invoke";
 import { errorResult } from "../runtime/result";
-import type { ToolResult } from "../types";
+import type { ToolResult } from "../core/types";
 import {
   bullConnection,
   cancelChannel,
@@ -28,7 +28,10 @@ export interface QueueExecutorOptions {
   queueName: string;
   /** BullMQ's key prefix (default `"bull"`); the same on both sides. */
   prefix?: string;
-  /** Milliseconds to wait for Redis to answer before a call is answered `execution_failed` (default 5,000; never past the call's deadline). */
+  /**
+   * Milliseconds to wait for Redis to answer before a call is answered `execution_failed` (default 5,000; never past
+   * the call's deadline).
+   */
   connectTimeoutMs?: number;
   /**
    * Seconds a finished call's result stays in Redis (default 3,600): a call repeated with the
@@ -60,9 +63,16 @@ export interface QueueExecutor extends ToolExecutor {
 export function queueExecutor(options: QueueExecutorOptions): QueueExecutor {
   checkQueueOptions("queueExecutor", options);
   const { signingKey } = options;
-  if (Array.isArray(signingKey)) throw new TypeError("queueExecutor: signingKey is one key, the one calls are signed with (workers may accept several while keys are rotated).");
+  if (Array.isArray(signingKey))
+    throw new TypeError(
+      "queueExecutor: signingKey is one key, the one calls are signed with (workers may accept several while keys " +
+        "are rotated).",
+    );
   // Checked before any connection is made: a bad key leaves nothing open.
-  return new BullQueueExecutor(options, signingKey === undefined ? undefined : signingKeyOf("queueExecutor", signingKey));
+  return new BullQueueExecutor(
+    options,
+    signingKey === undefined ? undefined : signingKeyOf("queueExecutor", signingKey),
+  );
 }
 
 class BullQueueExecutor implements QueueExecutor {
@@ -91,33 +101,59 @@ class BullQueueExecutor implements QueueExecutor {
     this.#keepFor = options.keepResultsFor ?? 3_600;
     // No offline queue for jobs: a call made while Redis is away fails now instead of running whenever it returns.
     const closed = () => this.#closed;
-    this.#queue = new Queue(queueName, { connection: bullConnection(connection, { enableOfflineQueue: false }, closed), prefix });
+    this.#queue = new Queue(queueName, {
+      connection: bullConnection(connection, { enableOfflineQueue: false }, closed),
+      prefix,
+    });
     // Blocking reads: BullMQ wants no per-command retry limit there (a client passed in has one).
-    this.#events = new QueueEvents(queueName, { connection: bullConnection(connection, { maxRetriesPerRequest: null }, closed), prefix });
+    this.#events = new QueueEvents(queueName, {
+      connection: bullConnection(connection, { maxRetriesPerRequest: null }, closed),
+      prefix,
+    });
     this.#events.setMaxListeners(0);
     const remember = (error: unknown) => void (this.#lastError = error);
     this.#queue.on("error", remember);
     this.#events.on("error", remember);
     this.#channel = cancelChannel(prefix, queueName);
-    this.#ready = Promise.all([this.#queue.waitUntilReady(), this.#events.waitUntilReady().then(() => (this.#eventsReady = true))]);
+    this.#ready = Promise.all([
+      this.#queue.waitUntilReady(),
+      this.#events.waitUntilReady().then(() => (this.#eventsReady = true)),
+    ]);
     this.#ready.catch(remember);
   }
 
   async run(call: ExecutorCall): Promise<ToolResult> {
     const { tool, ctx, timeout } = call;
     const name = tool.name;
-    if (this.#closed) return errorResult("execution_failed", `Tool "${name}" could not run: its queue executor was closed.`, { tool: name });
+    if (this.#closed)
+      return errorResult("execution_failed", `Tool "${name}" could not run: its queue executor was closed.`, {
+        tool: name,
+      });
     const signal = ctx.signal;
     if (signal?.aborted) return abortedResult(name, signal);
     const started = Date.now();
     const deadlineAt = timeout === false ? null : started + timeout;
-    const connectWithin = deadlineAt === null ? this.#connectTimeoutMs : Math.min(this.#connectTimeoutMs, Math.max(0, deadlineAt - started));
+    const connectWithin =
+      deadlineAt === null
+        ? this.#connectTimeoutMs
+        : Math.min(this.#connectTimeoutMs, Math.max(0, deadlineAt - started));
     if (!(await settlesWithin(this.#ready, connectWithin)))
-      return errorResult("execution_failed", unreachable(`Tool "${name}" could not run`, this.#connection, this.#lastError), { tool: name });
+      return errorResult(
+        "execution_failed",
+        unreachable(`Tool "${name}" could not run`, this.#connection, this.#lastError),
+        { tool: name },
+      );
 
     const sent = sentContext(ctx);
     const jobId = jobIdOf(name, call.args, sent);
-    const data: CallJobData = { version: 1, tool: name, args: call.args, ctx: sent, deadlineAt, timeoutMs: timeout === false ? null : timeout };
+    const data: CallJobData = {
+      version: 1,
+      tool: name,
+      args: call.args,
+      ctx: sent,
+      deadlineAt,
+      timeoutMs: timeout === false ? null : timeout,
+    };
     return new Promise<ToolResult>((resolve) => {
       const cleanups: Array<() => void> = [];
       const finish = (result: ToolResult) => {
@@ -156,7 +192,14 @@ class BullQueueExecutor implements QueueExecutor {
       }
       this.#send(jobId, data).then(
         (settled) => settled !== undefined && finish(settled),
-        (thrown: unknown) => finish(errorResult("execution_failed", unreachable(`Tool "${name}" could not be queued`, this.#connection, thrown), { tool: name })),
+        (thrown: unknown) =>
+          finish(
+            errorResult(
+              "execution_failed",
+              unreachable(`Tool "${name}" could not be queued`, this.#connection, thrown),
+              { tool: name },
+            ),
+          ),
       );
     });
   }
@@ -165,15 +208,23 @@ class BullQueueExecutor implements QueueExecutor {
   async #send(jobId: string, data: CallJobData): Promise<ToolResult | undefined> {
     const removeAfter = { age: this.#keepFor };
     const key = this.#signingKey;
-    const sent = key === undefined ? data : signCallJob(data, { prefix: this.#prefix, queueName: this.#queue.name, jobId }, key);
-    await this.#queue.add(CALL_JOB, sent, { jobId, attempts: 1, removeOnComplete: removeAfter, removeOnFail: removeAfter });
+    const sent =
+      key === undefined ? data : signCallJob(data, { prefix: this.#prefix, queueName: this.#queue.name, jobId }, key);
+    await this.#queue.add(CALL_JOB, sent, {
+      jobId,
+      attempts: 1,
+      removeOnComplete: removeAfter,
+      removeOnFail: removeAfter,
+    });
     // A job of the same id may have finished before this call listened: its result is there to
     // read. The state first: a job read before it finished would have no result yet.
     const state = await this.#queue.getJobState(jobId);
     if (state !== "completed" && state !== "failed") return undefined;
     const job = await Job.fromId(this.#queue, jobId);
     if (job === undefined) return undefined;
-    return state === "completed" ? this.#answered(data.tool, job.returnvalue, data.timeoutMs ?? false) : failedJob(data.tool, job.failedReason);
+    return state === "completed"
+      ? this.#answered(data.tool, job.returnvalue, data.timeoutMs ?? false)
+      : failedJob(data.tool, job.failedReason);
   }
 
   /** A worker's result; its own timeout says the call's whole timeout, as in process. */
@@ -183,7 +234,10 @@ class BullQueueExecutor implements QueueExecutor {
     return timeoutResult(name, timeout);
   }
 
-  /** Tells the worker running `jobId` to abort it, and takes it off the queue if no worker has it yet. Best effort: the worker's own deadline ends it too. */
+  /**
+   * Tells the worker running `jobId` to abort it, and takes it off the queue if no worker has it yet. Best effort: the
+   * worker's own deadline ends it too.
+   */
   #cancel(jobId: string, reason: string): void {
     if (this.#publisher === undefined) {
       this.#publisher = newClient(this.#connection, { maxRetriesPerRequest: 1 }, () => this.#closed);
@@ -201,16 +255,22 @@ class BullQueueExecutor implements QueueExecutor {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const finish of [...this.#waiting]) finish(errorResult("execution_failed", "The call's queue executor was closed before its result came back."));
+    for (const finish of [...this.#waiting])
+      finish(errorResult("execution_failed", "The call's queue executor was closed before its result came back."));
     // QueueEvents.close() waits for a connection that never came: its backend alone drops it. It
     // is still told to close (not waited for), or its reading loop retries that connection forever.
-    const events = this.#eventsReady ? this.#events.close() : (this.#events.close().catch(() => {}), this.#events.backend.close(true));
+    const events = this.#eventsReady
+      ? this.#events.close()
+      : (this.#events.close().catch(() => {}), this.#events.backend.close(true));
     // Cancels are sent and forgotten: nothing is left to flush.
     this.#publisher?.disconnect();
     const closed = Promise.allSettled([this.#queue.close(), events]);
     // A Redis that is gone cannot be told goodbye: the connections are dropped instead.
     if (!(await settlesWithin(closed, CLOSE_WAIT_MS))) {
-      await settlesWithin(Promise.allSettled([this.#queue.backend.close(true), this.#events.backend.close(true)]), CLOSE_WAIT_MS);
+      await settlesWithin(
+        Promise.allSettled([this.#queue.backend.close(true), this.#events.backend.close(true)]),
+        CLOSE_WAIT_MS,
+      );
     }
   }
 }
@@ -220,10 +280,15 @@ const CLOSE_WAIT_MS = 1_000;
 
 /** A job BullMQ failed: the only way is a worker that stopped in the middle of it once too often. */
 function failedJob(name: string, reason: string | undefined): ToolResult {
-  return errorResult("execution_failed", `Tool "${name}" failed on its worker: ${reason ?? "no reason given"}`, { tool: name });
+  return errorResult("execution_failed", `Tool "${name}" failed on its worker: ${reason ?? "no reason given"}`, {
+    tool: name,
+  });
 }
 
-function reportProgress(report: ((progress: number, total?: number, message?: string) => void) | undefined, data: unknown): void {
+function reportProgress(
+  report: ((progress: number, total?: number, message?: string) => void) | undefined,
+  data: unknown,
+): void {
   if (report === undefined || typeof data !== "object" || data === null) return;
   const { progress, total, message } = data as { progress?: unknown; total?: unknown; message?: unknown };
   if (typeof progress !== "number") return;

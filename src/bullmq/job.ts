@@ -1,6 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
-import { carryingThrown, errorMessage, errorResult, isToolResult, safeJsonStringify, thrownBy } from "../runtime/result";
-import { isObject, type ToolContext, type ToolResult } from "../types";
+import {
+  carryingThrown,
+  errorMessage,
+  errorResult,
+  isToolResult,
+  safeJsonStringify,
+  thrownBy,
+} from "../runtime/result";
+import { isObject, type ToolContext, type ToolResult } from "../core/types";
 
 /** The name every call job carries (a queue may hold other jobs: a worker answers those with an error). */
 export const CALL_JOB = "toolnexus.call";
@@ -38,8 +45,9 @@ export interface CallJobResult {
  * The job id of a call: the same call asked again (same call id, tool, arguments and host
  * state) joins the job made for it first instead of running twice; anything that differs makes
  * another job, so two users' calls never share a result. An MCP task's call is named after its
- * task (with the tool and arguments: a call its body makes with its ctx is a job of its own). MCP request ids count per session, so they name no job: each MCP request is a job of its
- * own. A digest: any id makes a valid BullMQ id (no ":", never an integer).
+ * task (with the tool and arguments: a call its body makes with its ctx is a job of its own). MCP request ids count per
+ * session, so they name no job: each MCP request is a job of its own. A digest: any id makes a valid BullMQ id (no ":",
+ * never an integer).
  */
 export function jobIdOf(tool: string, args: Record<string, unknown>, sent: SentContext): string {
   const { callId, provider, state, taskId } = sent;
@@ -69,7 +77,14 @@ export function sentContext(ctx: ToolContext): SentContext {
 
 /** The job's data, if `value` is a call job's (a worker checks before it trusts it). */
 export function readCallJob(value: unknown): CallJobData | undefined {
-  if (!isObject(value) || value.version !== 1 || typeof value.tool !== "string" || !isObject(value.args) || !isObject(value.ctx)) return undefined;
+  if (
+    !isObject(value) ||
+    value.version !== 1 ||
+    typeof value.tool !== "string" ||
+    !isObject(value.args) ||
+    !isObject(value.ctx)
+  )
+    return undefined;
   if (value.deadlineAt !== null && typeof value.deadlineAt !== "number") return undefined;
   return value as unknown as CallJobData;
 }
@@ -97,7 +112,11 @@ export function jobResultOf(result: ToolResult): CallJobResult {
 export function resultOfJob(tool: string, value: unknown): ToolResult {
   const parsed: unknown = typeof value === "string" ? parseJson(value) : value;
   if (!isObject(parsed) || !isToolResult(parsed.result)) {
-    return errorResult("execution_failed", `Tool "${tool}" ran on a worker that gave back no result: are the workers on this queue toolnexus tool workers?`, { tool });
+    return errorResult(
+      "execution_failed",
+      `Tool "${tool}" ran on a worker that gave back no result: are the workers on this queue toolnexus tool workers?`,
+      { tool },
+    );
   }
   const thrown = parsed.thrown;
   if (!isObject(thrown)) return parsed.result;

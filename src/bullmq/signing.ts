@@ -1,9 +1,11 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 import { errorResult } from "../runtime/result";
-import { isObject, type ToolResult } from "../types";
+import { isObject, type ToolResult } from "../core/types";
 import { parseJson, type CallJobData } from "./job";
 
-/** A secret shared by the queue executors and the workers: a string (its UTF-8 bytes) or a Buffer, at least 32 bytes. */
+/**
+ * A secret shared by the queue executors and the workers: a string (its UTF-8 bytes) or a Buffer, at least 32 bytes.
+ */
 export type SigningKey = string | Uint8Array;
 
 /** HMAC-SHA256 keys shorter than its own output are guessable in principle: none are taken. */
@@ -38,7 +40,10 @@ export function signingKeyOf(where: string, value: unknown): KeyObject {
   else if (value instanceof Uint8Array) bytes = Buffer.from(value);
   else throw new TypeError(`${where}: signingKey must be a string or a Buffer (got ${describe(value)}).${MAKE_ONE}`);
   if (bytes.length < MIN_SIGNING_KEY_BYTES)
-    throw new TypeError(`${where}: signingKey must be at least ${MIN_SIGNING_KEY_BYTES} bytes (got ${bytes.length}): a short key can be guessed.${MAKE_ONE}`);
+    throw new TypeError(
+      `${where}: signingKey must be at least ${MIN_SIGNING_KEY_BYTES} bytes (got ${bytes.length}): a short key can ` +
+        `be guessed.${MAKE_ONE}`,
+    );
   // A copy: a Buffer changed by its owner later does not change the key.
   return createSecretKey(bytes);
 }
@@ -46,11 +51,16 @@ export function signingKeyOf(where: string, value: unknown): KeyObject {
 /** The keys a worker accepts: one key, or several while keys are rotated. */
 export function signingKeysOf(where: string, value: unknown): KeyObject[] {
   if (!Array.isArray(value)) return [signingKeyOf(where, value)];
-  if (value.length === 0) throw new TypeError(`${where}: signingKey is an empty list: pass the key the queue executors sign with (or several while rotating keys).`);
+  if (value.length === 0)
+    throw new TypeError(
+      `${where}: signingKey is an empty list: pass the key the queue executors sign with (or several while rotating ` +
+        "keys).",
+    );
   return value.map((key: unknown, index) => signingKeyOf(`${where} (signingKey[${index}])`, key));
 }
 
-const MAKE_ONE = " Make one with `openssl rand -base64 32` and give the same key to the queue executors and the workers.";
+const MAKE_ONE =
+  " Make one with `openssl rand -base64 32` and give the same key to the queue executors and the workers.";
 
 function describe(value: unknown): string {
   if (value === null) return "null";
@@ -69,12 +79,17 @@ export function signCallJob(data: CallJobData, place: JobPlace, key: KeyObject):
  * one of them made for this very job lets the call through; without, a signed call is read as
  * it is (there is nothing to check it with) and so is an unsigned one.
  */
-export function openCallJob(value: unknown, place: JobPlace, keys: readonly KeyObject[] | undefined): { data: unknown } | { refused: SignatureRefusal } {
+export function openCallJob(
+  value: unknown,
+  place: JobPlace,
+  keys: readonly KeyObject[] | undefined,
+): { data: unknown } | { refused: SignatureRefusal } {
   const signed = isObject(value) && typeof value.signed === "string" ? value.signed : undefined;
   if (keys === undefined) return { data: signed === undefined ? value : parseJson(signed) };
   if (!isObject(value) || value.signature === undefined) return { refused: "missing" };
   const { signature } = value;
-  if (signed === undefined || typeof signature !== "string" || !signature.startsWith(SIGNATURE_TAG)) return { refused: "invalid" };
+  if (signed === undefined || typeof signature !== "string" || !signature.startsWith(SIGNATURE_TAG))
+    return { refused: "invalid" };
   const given = Buffer.from(signature.slice(SIGNATURE_TAG.length), "base64url");
   const matches = keys.some((key) => {
     const expected = mac(key, place, signed);
@@ -92,11 +107,18 @@ function mac(key: KeyObject, place: JobPlace, signed: string): Buffer {
   return createHmac("sha256", key).update(`${header}\n`).update(signed).digest();
 }
 
-/** What a caller is told of a job refused for its signature: why, and what to do, with nothing of the call itself (not even whether its tool exists here). */
+/**
+ * What a caller is told of a job refused for its signature: why, and what to do, with nothing of the call itself (not
+ * even whether its tool exists here).
+ */
 export function refusedJob(jobId: string, refusal: SignatureRefusal): ToolResult {
   const why =
     refusal === "missing"
-      ? "it carries no signature, and this worker runs signed calls only. Give the queue executor that sends these calls the workers' signingKey."
-      : "its signature is invalid: it was made with a key this worker does not accept, or the job was changed, or copied to another job or queue, after it was signed.";
-  return errorResult("execution_failed", `Job ${jobId} was refused, and nothing was run: ${why}`, { signature: refusal });
+      ? "it carries no signature, and this worker runs signed calls only. Give the queue executor that sends these " +
+        "calls the workers' signingKey."
+      : "its signature is invalid: it was made with a key this worker does not accept, or the job was changed, or " +
+        "copied to another job or queue, after it was signed.";
+  return errorResult("execution_failed", `Job ${jobId} was refused, and nothing was run: ${why}`, {
+    signature: refusal,
+  });
 }

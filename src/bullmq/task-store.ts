@@ -2,10 +2,21 @@ import { randomUUID } from "node:crypto";
 import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import { Redis, type RedisOptions } from "ioredis";
-import { invalidCursor, isUnlistedOwner, newTask, newTaskId, TASK_PAGE_SIZE, visibleTo, type McpTaskStore } from "../mcp/task-store";
+import {
+  invalidCursor,
+  isUnlistedOwner,
+  newTask,
+  newTaskId,
+  TASK_PAGE_SIZE,
+  visibleTo,
+  type McpTaskStore,
+} from "../tasks/task-store";
 
 export interface RedisTaskStoreOptions {
-  /** An ioredis client (it is duplicated for the cancellation channel, and left open by `close()`), or the options to make one. */
+  /**
+   * An ioredis client (it is duplicated for the cancellation channel, and left open by `close()`), or the options to
+   * make one.
+   */
   connection: Redis | RedisOptions;
   /** Put in front of every key and channel. Default "toolnexus:tasks". */
   prefix?: string;
@@ -92,7 +103,11 @@ return 1
 
 /** What a task whose instance died says, as its status message and its result's text. */
 export function lapsedLeaseMessage(lease: number): string {
-  return `The server instance running this task stopped before the call finished (it held the task's lease, ${lease} ms, and did not renew it; nor did a queue worker running its call). The call may have run in part; call the tool again if it is safe to.`;
+  return (
+    `The server instance running this task stopped before the call finished (it held the task's lease, ${lease} ` +
+    "ms, and did not renew it; nor did a queue worker running its call). The call may have run in part; call the " +
+    "tool again if it is safe to."
+  );
 }
 
 /**
@@ -110,14 +125,25 @@ export function lapsedLeaseMessage(lease: number): string {
  * ```
  */
 export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
-  if (typeof options !== "object" || options === null || typeof options.connection !== "object" || options.connection === null) {
-    throw new TypeError("redisTaskStore needs { connection }: an ioredis client, or its options such as { host: '127.0.0.1', port: 6379 }.");
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    typeof options.connection !== "object" ||
+    options.connection === null
+  ) {
+    throw new TypeError(
+      "redisTaskStore needs { connection }: an ioredis client, or its options such as " +
+        "{ host: '127.0.0.1', port: 6379 }.",
+    );
   }
   const prefix = options.prefix ?? "toolnexus:tasks";
-  if (typeof prefix !== "string" || prefix === "") throw new TypeError("redisTaskStore: prefix must be a non-empty string.");
+  if (typeof prefix !== "string" || prefix === "")
+    throw new TypeError("redisTaskStore: prefix must be a non-empty string.");
   const lease = options.lease ?? DEFAULT_TASK_LEASE;
   if (!(Number.isSafeInteger(lease) && lease >= 30))
-    throw new TypeError(`redisTaskStore: lease must be a whole number of milliseconds, 30 or more (got ${String(options.lease)}).`);
+    throw new TypeError(
+      `redisTaskStore: lease must be a whole number of milliseconds, 30 or more (got ${String(options.lease)}).`,
+    );
   const lapsed = lapsedLeaseMessage(lease);
   const lapsedResult = JSON.stringify({ content: [{ type: "text", text: lapsed }], isError: true });
   const given = options.connection instanceof Redis ? options.connection : undefined;
@@ -131,17 +157,41 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
   const channel = `${prefix}:cancelled`;
 
   const readRaw = async (taskId: string): Promise<[task: string, owner: string, result: string | null] | null> =>
-    (await redis.eval(READ_TASK, 2, taskKey(taskId), leaseKey(taskId), new Date().toISOString(), lapsed, lapsedResult)) as [string, string, string | null] | null;
-  const read = async (taskId: string, owner: string | undefined): Promise<{ task: Task; result?: Result } | undefined> => {
+    (await redis.eval(
+      READ_TASK,
+      2,
+      taskKey(taskId),
+      leaseKey(taskId),
+      new Date().toISOString(),
+      lapsed,
+      lapsedResult,
+    )) as [string, string, string | null] | null;
+  const read = async (
+    taskId: string,
+    owner: string | undefined,
+  ): Promise<{ task: Task; result?: Result } | undefined> => {
     const [raw, taskOwner, result] = (await readRaw(taskId)) ?? [null, null, null];
     if (raw === null || !visibleTo(taskOwner || undefined, owner)) return undefined;
     return { task: JSON.parse(raw) as Task, ...(result !== null ? { result: JSON.parse(result) as Result } : {}) };
   };
-  const change = async (taskId: string, owner: string | undefined, status: Task["status"], statusMessage: string | undefined, result?: Result): Promise<void> => {
-    const args = [owner ?? "", status, statusMessage ?? "", new Date().toISOString(), result === undefined ? "" : JSON.stringify(result)];
+  const change = async (
+    taskId: string,
+    owner: string | undefined,
+    status: Task["status"],
+    statusMessage: string | undefined,
+    result?: Result,
+  ): Promise<void> => {
+    const args = [
+      owner ?? "",
+      status,
+      statusMessage ?? "",
+      new Date().toISOString(),
+      result === undefined ? "" : JSON.stringify(result),
+    ];
     const outcome = (await redis.eval(CHANGE_STATUS, 1, taskKey(taskId), ...args)) as number | string;
     if (outcome === 0) throw new Error(`Task ${taskId} not found.`);
-    if (typeof outcome === "string") throw new Error(`Task ${taskId} is already ${outcome}; a finished task does not change.`);
+    if (typeof outcome === "string")
+      throw new Error(`Task ${taskId} is already ${outcome}; a finished task does not change.`);
   };
   const listening = (): Redis => {
     if (subscriber !== undefined) return subscriber;
@@ -155,7 +205,12 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
   };
 
   return {
-    async createTask(params: CreateTaskOptions, _requestId: RequestId, _request: Request, owner?: string): Promise<Task> {
+    async createTask(
+      params: CreateTaskOptions,
+      _requestId: RequestId,
+      _request: Request,
+      owner?: string,
+    ): Promise<Task> {
       const task = newTask(newTaskId(), params);
       const key = taskKey(task.taskId);
       // Nobody lists an unlisted owner's tasks: a list of them would only grow.
@@ -171,7 +226,12 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
     async getTask(taskId: string, owner?: string): Promise<Task | null> {
       return (await read(taskId, owner))?.task ?? null;
     },
-    async storeTaskResult(taskId: string, status: "completed" | "failed", result: Result, owner?: string): Promise<void> {
+    async storeTaskResult(
+      taskId: string,
+      status: "completed" | "failed",
+      result: Result,
+      owner?: string,
+    ): Promise<void> {
       await change(taskId, owner, status, undefined, result);
     },
     async getTaskResult(taskId: string, owner?: string): Promise<Result> {
@@ -180,16 +240,24 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
       if (stored.result === undefined) throw new Error(`Task ${taskId} has no result.`);
       return stored.result;
     },
-    async updateTaskStatus(taskId: string, status: Task["status"], statusMessage?: string, owner?: string): Promise<void> {
+    async updateTaskStatus(
+      taskId: string,
+      status: Task["status"],
+      statusMessage?: string,
+      owner?: string,
+    ): Promise<void> {
       await change(taskId, owner, status, statusMessage);
-      if (status === "cancelled") await redis.publish(channel, JSON.stringify({ taskId, reason: statusMessage ?? "The task was cancelled." }));
+      if (status === "cancelled")
+        await redis.publish(channel, JSON.stringify({ taskId, reason: statusMessage ?? "The task was cancelled." }));
     },
     async listTasks(cursor?: string, owner?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
       const list = listKey(owner);
-      const start = cursor === undefined ? 0 : await redis.zrank(list, cursor).then((rank) => (rank === null ? -1 : rank + 1));
+      const start =
+        cursor === undefined ? 0 : await redis.zrank(list, cursor).then((rank) => (rank === null ? -1 : rank + 1));
       if (start === -1) throw invalidCursor(cursor!);
       const ids = await redis.zrange(list, start, start + TASK_PAGE_SIZE - 1);
-      const raws = ids.length === 0 ? [] : await Promise.all(ids.map(async (taskId) => (await readRaw(taskId))?.[0] ?? null));
+      const raws =
+        ids.length === 0 ? [] : await Promise.all(ids.map(async (taskId) => (await readRaw(taskId))?.[0] ?? null));
       // Expired tasks leave their ids behind in the list: they go now.
       const gone = ids.filter((_, index) => raws[index] === null);
       if (gone.length > 0) await redis.zrem(list, ...gone);
@@ -227,13 +295,15 @@ export function redisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
     },
     holdLease(taskId: string): () => void {
       const holder = randomUUID();
-      const take = () => void redis.eval(TAKE_LEASE, 2, taskKey(taskId), leaseKey(taskId), String(lease), holder).catch(() => {});
+      const take = () =>
+        void redis.eval(TAKE_LEASE, 2, taskKey(taskId), leaseKey(taskId), String(lease), holder).catch(() => {});
       take();
       const renewal = setInterval(take, Math.floor(lease / 3));
       renewal.unref();
       return () => {
         clearInterval(renewal);
-        // This holder's part is over (its outcome stored, or nobody left to store it): a task still working with no other holder is failed on its next read.
+        // This holder's part is over (its outcome stored, or nobody left to store it): a task still working with no
+        // other holder is failed on its next read.
         void redis.zrem(leaseKey(taskId), holder).catch(() => {});
       };
     },

@@ -1,12 +1,13 @@
 import type { KeyObject } from "node:crypto";
 import { Worker, type Job } from "bullmq";
-import { Toolkit, reportedHere, runCallHere } from "../toolkit";
-import { isTerminalStatus, type McpTaskStore } from "../mcp/task-store";
+import { Toolkit } from "../toolkit";
+import { reportQueuedFailure, runQueuedCall } from "../toolkit/queued-calls";
+import { isTerminalStatus, type McpTaskStore } from "../tasks/task-store";
 import { mcpCallResult } from "../providers/mcp";
 import { onAbort } from "../runtime/abort";
 import { timeoutResult } from "../runtime/invoke";
 import { errorResult } from "../runtime/result";
-import type { ToolContext, ToolResult } from "../types";
+import type { ToolContext, ToolResult } from "../core/types";
 import {
   bullConnection,
   cancelChannel,
@@ -70,28 +71,44 @@ export interface ToolWorker {
  * passes. Rejects only when Redis cannot be reached at all.
  */
 export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): Promise<ToolWorker> {
-  if (!(toolkit instanceof Toolkit)) throw new TypeError("startToolWorker takes a Toolkit (with the same tools as the toolkit the calls arrive at) and { connection, queueName }.");
+  if (!(toolkit instanceof Toolkit))
+    throw new TypeError(
+      "startToolWorker takes a Toolkit (with the same tools as the toolkit the calls arrive at) and " +
+        "{ connection, queueName }.",
+    );
   checkQueueOptions("startToolWorker", options);
   const { connection, queueName, prefix = DEFAULT_PREFIX, concurrency = 10 } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new TypeError(`startToolWorker: concurrency must be a whole number of calls, 1 or more (got ${String(concurrency)}).`);
+    throw new TypeError(
+      `startToolWorker: concurrency must be a whole number of calls, 1 or more (got ${String(concurrency)}).`,
+    );
   const { tasks } = options;
-  if (tasks !== undefined && (typeof tasks !== "object" || tasks === null || typeof tasks.storeTaskResult !== "function"))
-    throw new TypeError("startToolWorker: tasks must be the MCP servers' task store, e.g. redisTaskStore({ connection }) with their prefix.");
+  if (
+    tasks !== undefined &&
+    (typeof tasks !== "object" || tasks === null || typeof tasks.storeTaskResult !== "function")
+  )
+    throw new TypeError(
+      "startToolWorker: tasks must be the MCP servers' task store, e.g. redisTaskStore({ connection }) with their " +
+        "prefix.",
+    );
   const keys = options.signingKey === undefined ? undefined : signingKeysOf("startToolWorker", options.signingKey);
   const lockDuration = options.lockDuration ?? 30_000;
   const handovers = new Handovers();
   const opening: JobOpening = { prefix, queueName, keys };
   let closed = false;
   const isClosed = () => closed;
-  const worker = new Worker(queueName, (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, opening, signal, tasks, handovers), {
-    connection: bullConnection(connection, { maxRetriesPerRequest: null }, isClosed),
-    prefix,
-    concurrency,
-    lockDuration,
-    stalledInterval: options.stalledInterval ?? Math.max(1, Math.floor(lockDuration / 2)),
-    autorun: false,
-  });
+  const worker = new Worker(
+    queueName,
+    (job: Job, _token?: string, signal?: AbortSignal) => runJob(toolkit, job, opening, signal, tasks, handovers),
+    {
+      connection: bullConnection(connection, { maxRetriesPerRequest: null }, isClosed),
+      prefix,
+      concurrency,
+      lockDuration,
+      stalledInterval: options.stalledInterval ?? Math.max(1, Math.floor(lockDuration / 2)),
+      autorun: false,
+    },
+  );
   let lastError: unknown;
   worker.on("error", (error) => void (lastError = error));
 
@@ -122,7 +139,10 @@ export async function startToolWorker(toolkit: Toolkit, options: ToolWorkerOptio
   };
 }
 
-/** What a worker reads its jobs with: where it takes them from, and the keys their signatures must be made with (none: read as they are). */
+/**
+ * What a worker reads its jobs with: where it takes them from, and the keys their signatures must be made with (none:
+ * read as they are).
+ */
 interface JobOpening {
   prefix: string;
   queueName: string;
@@ -139,7 +159,13 @@ async function runJob(
   handovers: Handovers,
 ): Promise<CallJobResult> {
   const jobId = job.id ?? "";
-  const notACall = () => jobResultOf(errorResult("execution_failed", `Job ${jobId} is not a toolnexus call: this queue is for toolnexus tool calls only.`));
+  const notACall = () =>
+    jobResultOf(
+      errorResult(
+        "execution_failed",
+        `Job ${jobId} is not a toolnexus call: this queue is for toolnexus tool calls only.`,
+      ),
+    );
   if (job.name !== CALL_JOB) return notACall();
   // Before anything of the call is read: a refused job learns nothing of this worker's tools or tasks.
   const place: JobPlace = { prefix: opening.prefix, queueName: opening.queueName, jobId };
@@ -148,7 +174,10 @@ async function runJob(
   const data = readCallJob(opened.data);
   if (data === undefined) return notACall();
   const taskId = data.ctx.taskId;
-  const result = taskId === undefined || tasks === undefined ? await runCall(toolkit, data, job, signal) : await runTaskCall(toolkit, data, job, signal, tasks, taskId, handovers);
+  const result =
+    taskId === undefined || tasks === undefined
+      ? await runCall(toolkit, data, job, signal)
+      : await runTaskCall(toolkit, data, job, signal, tasks, taskId, handovers);
   return jobResultOf(result);
 }
 
@@ -173,14 +202,20 @@ async function runTaskCall(
   handovers: Handovers,
 ): Promise<ToolResult> {
   const release = tasks.holdLease?.(taskId) ?? (() => {});
-  // Read after the lease is taken: a task failed because its holders died before any worker took the call is not run now.
+  // Read after the lease is taken: a task failed because its holders died before any worker took the call is not run
+  // now.
   const task = await tasks.getTask(taskId).catch(() => undefined);
   if (task !== undefined && task !== null && isTerminalStatus(task.status)) {
     release();
-    return errorResult("execution_failed", `Tool "${data.tool}" was not run: its MCP task ended ${task.status} before a worker took the call.`, { tool: data.tool });
+    return errorResult(
+      "execution_failed",
+      `Tool "${data.tool}" was not run: its MCP task ended ${task.status} before a worker took the call.`,
+      { tool: data.tool },
+    );
   }
   if (task === null) {
-    // Not in this store (the servers keep their tasks elsewhere): the server instance waiting for the job is all the task has.
+    // Not in this store (the servers keep their tasks elsewhere): the server instance waiting for the job is all the
+    // task has.
     release();
     return runCall(toolkit, data, job, signal);
   }
@@ -198,7 +233,7 @@ async function runTaskCall(
     try {
       const now = await tasks.getTask(taskId);
       if (now === null || isTerminalStatus(now.status)) return;
-      const worded = reportedHere(toolkit, data.tool, result, { ...data.ctx });
+      const worded = reportQueuedFailure(toolkit, data.tool, result, { ...data.ctx });
       const mcp = mcpCallResult(toolkit.get(data.tool), worded);
       await tasks.storeTaskResult(taskId, mcp.isError ? "failed" : "completed", mcp);
     } catch {
@@ -233,12 +268,20 @@ class Handovers {
   }
 }
 
-async function runCall(toolkit: Toolkit, data: CallJobData, job: Job, signal: AbortSignal | undefined): Promise<ToolResult> {
+async function runCall(
+  toolkit: Toolkit,
+  data: CallJobData,
+  job: Job,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
   const { tool } = data;
-  // Picked up again after the worker running it stopped: only a tool that may run twice runs again (at most once for the others).
+  // Picked up again after the worker running it stopped: only a tool that may run twice runs again (at most once for
+  // the others).
   if (job.attemptsStarted > 1 || job.stalledCounter > 0) {
     if (toolkit.get(tool)?.annotations?.idempotent !== true) {
-      const text = `Tool "${tool}" may not have finished: the worker running it stopped. It was not run again, since it is not annotated idempotent; check whether it took effect before calling it again.`;
+      const text =
+        `Tool "${tool}" may not have finished: the worker running it stopped. It was not run again, since ` +
+        "it is not annotated idempotent; check whether it took effect before calling it again.";
       return errorResult("execution_failed", text, { tool, workerStopped: true });
     }
   }
@@ -251,13 +294,14 @@ async function runCall(toolkit: Toolkit, data: CallJobData, job: Job, signal: Ab
     ...(signal !== undefined ? { signal } : {}),
     reportProgress: (progress, total, message) => void job.updateProgress({ progress, total, message }).catch(() => {}),
   };
-  return runCallHere(toolkit, tool, data.args, ctx);
+  return runQueuedCall(toolkit, tool, data.args, ctx);
 }
 
 function parseCancel(text: string): { jobId: string; reason?: string } | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && typeof (value as { jobId?: unknown }).jobId === "string") return value as { jobId: string; reason?: string };
+    if (typeof value === "object" && value !== null && typeof (value as { jobId?: unknown }).jobId === "string")
+      return value as { jobId: string; reason?: string };
   } catch {
     // Not a message of ours.
   }

@@ -28,8 +28,10 @@ function hasToolMethods(prototype: unknown): boolean {
   return toolMethodsOf(prototype).length > 0;
 }
 
-const isDecoratedClass = (value: unknown): value is new () => object => typeof value === "function" && hasToolMethods((value as { prototype?: unknown }).prototype);
-const isDecoratedInstance = (value: unknown): value is object => typeof value === "object" && value !== null && hasToolMethods(Object.getPrototypeOf(value));
+const isDecoratedClass = (value: unknown): value is new () => object =>
+  typeof value === "function" && hasToolMethods((value as { prototype?: unknown }).prototype);
+const isDecoratedInstance = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && hasToolMethods(Object.getPrototypeOf(value));
 
 /**
  * The toolkit a module offers. A module may export a `Toolkit` (used as it is: other exports
@@ -52,7 +54,10 @@ export function toolkitFromModule(moduleExports: unknown, specifier: string, pic
   const toolkits = candidates.filter(([, value]) => isToolkitLike(value));
   if (toolkits.length === 1) return toolkits[0]![1] as ToolkitLike;
   if (toolkits.length > 1) {
-    throw new CliError(`${specifier} exports ${toolkits.length} toolkits (${toolkits.map(([name]) => name).join(", ")}). Pick one with --export <name>.`);
+    throw new CliError(
+      `${specifier} exports ${toolkits.length} toolkits (${toolkits.map(([name]) => name).join(", ")}). Pick one ` +
+        "with --export <name>.",
+    );
   }
 
   const tools: unknown[] = [];
@@ -62,7 +67,9 @@ export function toolkitFromModule(moduleExports: unknown, specifier: string, pic
     if (isTool(value)) tools.push(value);
     else if (isDecoratedClass(value)) classes.push([name, value]);
     else if (isDecoratedInstance(value)) instances.push(value);
-    else if (Array.isArray(value)) for (const item of value) if (isTool(item) || isDecoratedInstance(item) || isDecoratedClass(item)) visit(name, item);
+    else if (Array.isArray(value))
+      for (const item of value)
+        if (isTool(item) || isDecoratedInstance(item) || isDecoratedClass(item)) visit(name, item);
   };
   const seen = new Set<unknown>();
   for (const [name, value] of candidates) {
@@ -79,15 +86,25 @@ export function toolkitFromModule(moduleExports: unknown, specifier: string, pic
       sources.push(new Class());
     } catch (error) {
       throw new CliError(
-        `cannot use ${specifier}: new ${Class.name || name}() failed: ${withFix(messageOf(error), `Export an instance instead (export const ${lowerFirst(Class.name || name)} = new ${Class.name || name}(...)), or give its constructor parameters defaults.`)}`,
+        `cannot use ${specifier}: new ${Class.name || name}() failed: ` +
+          withFix(
+            messageOf(error),
+            `Export an instance instead (export const ${lowerFirst(Class.name || name)} = new ` +
+              `${Class.name || name}(...)), or give its constructor parameters defaults.`,
+          ),
         2,
         { cause: error },
       );
     }
   }
   if (sources.length === 0) {
-    const what = pick !== undefined ? `its export "${pick}" is not a tool source` : `it exports no tools (exports: ${named.join(", ") || "none"})`;
-    throw new CliError(`${specifier}: ${what}. Export a Toolkit, Tools made with defineTool, or classes with @Tool methods.`);
+    const what =
+      pick !== undefined
+        ? `its export "${pick}" is not a tool source`
+        : `it exports no tools (exports: ${named.join(", ") || "none"})`;
+    throw new CliError(
+      `${specifier}: ${what}. Export a Toolkit, Tools made with defineTool, or classes with @Tool methods.`,
+    );
   }
   try {
     return new Toolkit(sources);
@@ -100,7 +117,13 @@ export function toolkitFromModule(moduleExports: unknown, specifier: string, pic
 function exportEntries(moduleExports: unknown): Array<[string, unknown]> {
   if (moduleExports === null || moduleExports === undefined) return [];
   // `module.exports = X` where X is itself a tool source.
-  if (typeof moduleExports === "function" || isToolkitLike(moduleExports) || isTool(moduleExports) || Array.isArray(moduleExports) || isDecoratedInstance(moduleExports)) {
+  if (
+    typeof moduleExports === "function" ||
+    isToolkitLike(moduleExports) ||
+    isTool(moduleExports) ||
+    Array.isArray(moduleExports) ||
+    isDecoratedInstance(moduleExports)
+  ) {
     return [["default", moduleExports]];
   }
   if (typeof moduleExports !== "object") return [];
@@ -111,9 +134,17 @@ function exportEntries(moduleExports: unknown): Array<[string, unknown]> {
   }
   // An ES module importing CommonJS: `default` is module.exports itself; look inside it too.
   const fallback = (moduleExports as { default?: unknown }).default;
-  if (fallback !== null && typeof fallback === "object" && !isToolkitLike(fallback) && !isTool(fallback) && !Array.isArray(fallback) && !isDecoratedInstance(fallback)) {
+  if (
+    fallback !== null &&
+    typeof fallback === "object" &&
+    !isToolkitLike(fallback) &&
+    !isTool(fallback) &&
+    !Array.isArray(fallback) &&
+    !isDecoratedInstance(fallback)
+  ) {
     for (const name of Object.keys(fallback)) {
-      if (name !== "__esModule" && !entries.some(([known]) => known === name)) entries.push([name, (fallback as Record<string, unknown>)[name]]);
+      if (name !== "__esModule" && !entries.some(([known]) => known === name))
+        entries.push([name, (fallback as Record<string, unknown>)[name]]);
     }
   }
   return entries;

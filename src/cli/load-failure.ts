@@ -11,7 +11,14 @@ import { isTypeScriptFile } from "./loader/module-format";
  * toolnexus's own errors (a tool that cannot be built, a stale manifest, a duplicate name) already
  * say how to fix them. Told by name: the module may load another copy of toolnexus than the CLI's.
  */
-const TOOLNEXUS_ERRORS = ["ToolnexusError", "ScanError", "ManifestError", "ToolDefinitionError", "DuplicateToolError", "ExportError"];
+const TOOLNEXUS_ERRORS = [
+  "ToolnexusError",
+  "ScanError",
+  "ManifestError",
+  "ToolDefinitionError",
+  "DuplicateToolError",
+  "ExportError",
+];
 
 /**
  * Why a module could not be loaded, and the fix: the user's fault (a syntax error at
@@ -27,20 +34,31 @@ export function explainLoadFailure(error: unknown, entry: string, cwd: string): 
   if (isLoaderFailure(error)) {
     return [
       message,
-      "This is a problem in toolnexus, not in your module: reinstall toolnexus, and if that does not help, report it to the toolnexus maintainers with the output of `toolnexus --version` and of this command with --verbose.",
+      "This is a problem in toolnexus, not in your module: reinstall toolnexus, and if that does not help, report it " +
+        "to the toolnexus maintainers with the output of `toolnexus --version` and of this command with --verbose.",
     ];
   }
   if (failure.code === REQUIRE_OF_ESM) return [message, ""];
   if (failure.code === "MODULE_NOT_FOUND" || failure.code === "ERR_MODULE_NOT_FOUND") {
-    if (failure.specifier === undefined || failure.importer === undefined) return [message, "Install the missing package, or fix the import path."];
+    if (failure.specifier === undefined || failure.importer === undefined)
+      return [message, "Install the missing package, or fix the import path."];
     const { specifier, importer } = failure;
     if (!isPathSpecifier(specifier)) {
-      const packageName = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!;
-      return [`${shown(importer)} imports "${specifier}", which cannot be found`, `Install the package (npm install ${packageName}), or fix the import.`];
+      const packageName = specifier.startsWith("@")
+        ? specifier.split("/").slice(0, 2).join("/")
+        : specifier.split("/")[0]!;
+      return [
+        `${shown(importer)} imports "${specifier}", which cannot be found`,
+        `Install the package (npm install ${packageName}), or fix the import.`,
+      ];
     }
     const alternatives = isTypeScriptFile(importer) ? typeScriptAlternatives(specifier) : [];
-    const looked = alternatives.length > 0 ? ` (nor ${alternatives.map((alternative) => `"${alternative}"`).join(" or ")})` : "";
-    return [`${shown(importer)} imports "${specifier}", which does not exist${looked}`, "Fix the import path: it is relative to the importing file."];
+    const looked =
+      alternatives.length > 0 ? ` (nor ${alternatives.map((alternative) => `"${alternative}"`).join(" or ")})` : "";
+    return [
+      `${shown(importer)} imports "${specifier}", which does not exist${looked}`,
+      "Fix the import path: it is relative to the importing file.",
+    ];
   }
   if (error instanceof SyntaxError) {
     // The TypeScript compiler's messages start with file:line:col already; V8 puts the file first in the stack.
@@ -50,7 +68,10 @@ export function explainLoadFailure(error: unknown, entry: string, cwd: string): 
       return [`${name}: ${located}`, "Import a name that module exports, or import its default export."];
     }
     if (/Cannot use import statement outside a module|Unexpected token 'export'/.test(message)) {
-      return [`${name}: ${located}`, 'It is an ES module: name it .mjs (.mts for TypeScript), or set "type": "module" in its package.json.'];
+      return [
+        `${name}: ${located}`,
+        'It is an ES module: name it .mjs (.mts for TypeScript), or set "type": "module" in its package.json.',
+      ];
     }
     return [`${name}: ${located}`, "Fix the syntax error."];
   }
@@ -59,10 +80,14 @@ export function explainLoadFailure(error: unknown, entry: string, cwd: string): 
   if (/is not defined in ES module scope/.test(message)) {
     return [
       `${name}${where !== undefined ? ` at ${where}` : ""}: ${message}`,
-      'The file is CommonJS but loads as an ES module: name it .cjs (.cts for TypeScript), or drop "type": "module" from its package.json.',
+      'The file is CommonJS but loads as an ES module: name it .cjs (.cts for TypeScript), or drop "type": "module" ' +
+        "from its package.json.",
     ];
   }
-  return [`the module threw ${name}: ${message}${where !== undefined ? ` (at ${where})` : ""}`, "Fix what the module does when it is loaded (run with --verbose for the stack)."];
+  return [
+    `the module threw ${name}: ${message}${where !== undefined ? ` (at ${where})` : ""}`,
+    "Fix what the module does when it is loaded (run with --verbose for the stack).",
+  ];
 }
 
 /**
@@ -81,7 +106,9 @@ function syntaxErrorLocation(error: SyntaxError, entry: string, cwd: string): st
   }
 }
 
-/** Where an error was thrown: the first stack frame in a file outside Node and toolnexus (source-mapped, so .ts lines). */
+/**
+ * Where an error was thrown: the first stack frame in a file outside Node and toolnexus (source-mapped, so .ts lines).
+ */
 function thrownAt(error: unknown, cwd: string): string | undefined {
   const stack = error instanceof Error && typeof error.stack === "string" ? error.stack : "";
   for (const frame of stack.split("\n").slice(1)) {

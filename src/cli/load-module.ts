@@ -32,7 +32,10 @@ export interface LoadOptions {
  * compiler, with decorator metadata, wherever it is met. Every failure is a CliError naming
  * the module, the file at fault, the reason and the fix.
  */
-export async function loadModule(specifier: string, { cwd = process.cwd(), note }: LoadOptions = {}): Promise<LoadedModule> {
+export async function loadModule(
+  specifier: string,
+  { cwd = process.cwd(), note }: LoadOptions = {},
+): Promise<LoadedModule> {
   registerRequireHook(); // first: a path without its extension may name a .ts file
   const file = resolveModule(specifier, cwd);
   const fail = (error: unknown) => {
@@ -60,12 +63,17 @@ function resolveModule(specifier: string, cwd: string): string {
   const candidate = resolve(cwd, specifier);
   if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   if (existsSync(candidate) && statSync(candidate).isDirectory()) {
-    throw new CliError(`cannot load ${specifier}: it is a directory. Give the module file, e.g. ${join(specifier, "index.ts")}.`);
+    throw new CliError(
+      `cannot load ${specifier}: it is a directory. Give the module file, e.g. ${join(specifier, "index.ts")}.`,
+    );
   }
   try {
     // A package name, or a path without its extension.
     return createRequire(join(cwd, "package.json")).resolve(specifier);
   } catch {
-    throw new CliError(`cannot load ${specifier}: no such file (looked in ${cwd}). Check the path; it is relative to the current directory.`);
+    throw new CliError(
+      `cannot load ${specifier}: no such file (looked in ${cwd}). Check the path; it is relative to the current ` +
+        "directory.",
+    );
   }
 }

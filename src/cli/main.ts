@@ -46,15 +46,22 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
-      if (error.code === "commander.help" || error.code === "commander.executeSubCommandAsync") return 2; // help already printed (no command given)
+      if (error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version")
+        return 0;
+      // help already printed (no command given)
+      if (error.code === "commander.help" || error.code === "commander.executeSubCommandAsync") return 2;
       const command = program.commands.find((c) => argv.slice(2).includes(c.name()));
       const help = command ? `toolnexus ${command.name()} --help` : "toolnexus --help";
-      process.stderr.write(`toolnexus: ${messageOf(error.message.replace(/^error:\s*/, "")).replace(/\.+$/, "")}. Run \`${help}\` for usage.\n`);
+      process.stderr.write(
+        `toolnexus: ${messageOf(error.message.replace(/^error:\s*/, "")).replace(/\.+$/, "")}. Run \`${help}\` for ` +
+          `usage.\n`,
+      );
       return 2;
     }
     const exitCode = error instanceof CliError ? error.exitCode : 2;
-    process.stderr.write(`toolnexus: ${messageOf(error)}${error instanceof CliError ? "" : " (run with --verbose for the stack)"}\n`);
+    process.stderr.write(
+      `toolnexus: ${messageOf(error)}${error instanceof CliError ? "" : " (run with --verbose for the stack)"}\n`,
+    );
     if (verbose) {
       const cause = error instanceof CliError && error.cause !== undefined ? error.cause : error;
       process.stderr.write(`${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { packageVersion } from "../mcp/version";
-import { projectTypeScript } from "../project-typescript";
+import { packageVersion } from "../core/version";
+import { projectTypeScript } from "../core/project-typescript";
 
 /**
  * The version of toolnexus's own `typescript` (the one the CLI compiles .ts files with), read
@@ -14,15 +14,21 @@ export function ownTypeScriptVersion(): string | undefined {
   }
 }
 
-/** `toolnexus --version`: toolnexus's version and the TypeScript it compiles with (and the project's, when that differs). */
+/**
+ * `toolnexus --version`: toolnexus's version and the TypeScript it compiles with (and the project's, when that
+ * differs).
+ */
 export function versionReport(cwd: string): string {
   const own = ownTypeScriptVersion();
   const lines = [
     `toolnexus ${packageVersion()}`,
-    own === undefined ? "typescript: not found next to toolnexus (reinstall toolnexus)" : `typescript ${own} (toolnexus's own; it compiles the .ts files the CLI loads)`,
+    own === undefined
+      ? "typescript: not found next to toolnexus (reinstall toolnexus)"
+      : `typescript ${own} (toolnexus's own; it compiles the .ts files the CLI loads)`,
   ];
   const project = projectTypeScript(cwd)?.version;
-  if (project !== undefined && own !== undefined && project !== own) lines.push(`your project has typescript ${project}; toolnexus compiles .ts files with its own ${own}`);
+  if (project !== undefined && own !== undefined && project !== own)
+    lines.push(`your project has typescript ${project}; toolnexus compiles .ts files with its own ${own}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -30,7 +36,12 @@ export function versionReport(cwd: string): string {
 export function compilerNote(cwd: string): string {
   const own = ownTypeScriptVersion() ?? "(not found)";
   const project = projectTypeScript(cwd)?.version;
-  return `compiling .ts files with toolnexus's own typescript ${own}${project !== undefined && project !== own ? ` (your project has typescript ${project}, which the CLI does not use)` : ""}`;
+  return (
+    `compiling .ts files with toolnexus's own typescript ${own}` +
+    (project !== undefined && project !== own
+      ? ` (your project has typescript ${project}, which the CLI does not use)`
+      : "")
+  );
 }
 
 function versionIn(packageJson: string): string | undefined {

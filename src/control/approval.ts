@@ -1,6 +1,6 @@
 import { abortedResult } from "../runtime/invoke";
 import { errorResult, isToolResult } from "../runtime/result";
-import type { Tool, ToolContext, ToolResult } from "../types";
+import type { Tool, ToolContext, ToolResult } from "../core/types";
 import type { SeamOutcome } from "./seam-deadline";
 import { seamFailure } from "./seam-failure";
 
@@ -42,8 +42,13 @@ export interface PendingApprovals<P extends string = string> {
   results: Array<ToolResult | null>;
 }
 
-/** A reply that may come with calls waiting for approval; when `pendingApprovals` is set, store it instead of sending the reply. */
-export type WithPendingApprovals<R, P extends string = string> = R extends undefined ? R : R & { pendingApprovals?: PendingApprovals<P> };
+/**
+ * A reply that may come with calls waiting for approval; when `pendingApprovals` is set, store it instead of sending
+ * the reply.
+ */
+export type WithPendingApprovals<R, P extends string = string> = R extends undefined
+  ? R
+  : R & { pendingApprovals?: PendingApprovals<P> };
 
 /**
  * What makes `value` something other than a `PendingApprovals` a run* method returned (the
@@ -53,11 +58,17 @@ export type WithPendingApprovals<R, P extends string = string> = R extends undef
 export function pendingApprovalsProblem(value: unknown): string | undefined {
   try {
     const candidate = value as PendingApprovals | null;
-    if (typeof candidate !== "object" || candidate === null || candidate.pendingApprovalsVersion !== 1 || typeof candidate.provider !== "string") {
+    if (
+      typeof candidate !== "object" ||
+      candidate === null ||
+      candidate.pendingApprovalsVersion !== 1 ||
+      typeof candidate.provider !== "string"
+    ) {
       return "it is not a pendingApprovals object (version 1, with its provider)";
     }
     const { approvals, calls, results } = candidate;
-    if (!Array.isArray(approvals) || !Array.isArray(calls) || !Array.isArray(results)) return "its approvals, calls and results are not all lists";
+    if (!Array.isArray(approvals) || !Array.isArray(calls) || !Array.isArray(results))
+      return "its approvals, calls and results are not all lists";
     if (calls.length !== results.length) return "it has not one result slot per call";
     const approval = approvals.findIndex((entry: unknown) => !isApprovalEntry(entry));
     if (approval !== -1) return `approvals[${approval}] is not { id, index, tool }`;
@@ -73,18 +84,33 @@ export function pendingApprovalsProblem(value: unknown): string | undefined {
 
 function isApprovalEntry(entry: unknown): boolean {
   const approval = entry as PendingApproval | null;
-  return typeof approval === "object" && approval !== null && typeof approval.id === "string" && Number.isInteger(approval.index) && typeof approval.tool === "string";
+  return (
+    typeof approval === "object" &&
+    approval !== null &&
+    typeof approval.id === "string" &&
+    Number.isInteger(approval.index) &&
+    typeof approval.tool === "string"
+  );
 }
 
 function isCallEntry(entry: unknown): boolean {
   const call = entry as PendingApprovals["calls"][number] | null;
-  return typeof call === "object" && call !== null && typeof call.name === "string" && (call.id === undefined || typeof call.id === "string");
+  return (
+    typeof call === "object" &&
+    call !== null &&
+    typeof call.name === "string" &&
+    (call.id === undefined || typeof call.id === "string")
+  );
 }
 
-/** The decision `decisions` holds for approval `id`, read leniently (`readDecision`); one it does not own, or that cannot be read, is none. */
+/**
+ * The decision `decisions` holds for approval `id`, read leniently (`readDecision`); one it does not own, or that
+ * cannot be read, is none.
+ */
 export function decisionFor(decisions: unknown, id: string): { approved: boolean; reason?: string } | undefined {
   try {
-    if (typeof decisions !== "object" || decisions === null || !Object.prototype.hasOwnProperty.call(decisions, id)) return undefined;
+    if (typeof decisions !== "object" || decisions === null || !Object.prototype.hasOwnProperty.call(decisions, id))
+      return undefined;
     return readDecision((decisions as Record<string, unknown>)[id]);
   } catch {
     return undefined;
@@ -114,13 +140,22 @@ export function readDecision(decision: unknown): { approved: boolean; reason?: s
 export function readHostApproval(options: unknown): "ask" | "approved" | ((tool: string) => ToolResult) {
   if (options === undefined || options === null) return "ask";
   if (typeof options !== "object")
-    return (tool) => unreadableApproval(tool, `execute's options are not an object (got ${typeName(options)}), so the host's approval could not be read`);
+    return (tool) =>
+      unreadableApproval(
+        tool,
+        `execute's options are not an object (got ${typeName(options)}), so the host's approval could not be read`,
+      );
   try {
     const { approved } = options as { approved?: unknown };
     if (approved === undefined) return "ask";
     if (approved === true) return "approved";
     if (approved !== false) {
-      return (tool) => unreadableApproval(tool, `the host's approval is neither true nor false (got ${typeName(approved)}); only true approves it and only false denies it`);
+      return (tool) =>
+        unreadableApproval(
+          tool,
+          `the host's approval is neither true nor false (got ${typeName(approved)}); only true approves it and only ` +
+            "false denies it",
+        );
     }
     const { reason } = options as { reason?: unknown };
     const told = typeof reason === "string" && reason.trim() !== "" ? reason : undefined;
@@ -131,13 +166,19 @@ export function readHostApproval(options: unknown): "ask" | "approved" | ((tool:
         "denied",
         tool,
         thrown,
-        (errorId) => `The call to tool "${tool}" did not run: the host's approval could not be read (error id ${errorId}). Tell the user it needs their approval.`,
+        (errorId) =>
+          `The call to tool "${tool}" did not run: the host's approval could not be read (error id ${errorId}). Tell ` +
+          "the user it needs their approval.",
       );
   }
 }
 
 function unreadableApproval(tool: string, why: string): ToolResult {
-  return errorResult("denied", `The call to tool "${tool}" did not run: ${why}. Tell the user it needs their approval.`, { tool });
+  return errorResult(
+    "denied",
+    `The call to tool "${tool}" did not run: ${why}. Tell the user it needs their approval.`,
+    { tool },
+  );
 }
 
 /** A value's kind, for a sentence, found without running any of its code. */
@@ -149,12 +190,19 @@ function typeName(value: unknown): string {
 /** The result of a call a person (or the `approve` function) did not approve. */
 export function deniedResult(tool: string, reason?: string): ToolResult {
   const why = reason === undefined ? "" : ` Reason: ${/[.!?]$/.test(reason) ? reason : `${reason}.`}`;
-  return errorResult("denied", `The call to tool "${tool}" was not approved, so it did not run.${why} Do not retry it unchanged; ask the user how to proceed.`, { tool });
+  return errorResult(
+    "denied",
+    `The call to tool "${tool}" was not approved, so it did not run.${why} Do not retry it unchanged; ask the user ` +
+      "how to proceed.",
+    { tool },
+  );
 }
 
 /** The result when approval was needed and nobody could be asked (this caller runs no approval step). */
 export function notApprovedResult(tool: string): ToolResult {
-  const text = `The call to tool "${tool}" did not run: it needs approval and nobody was asked (this caller runs no approval step). Tell the user it needs their approval.`;
+  const text =
+    `The call to tool "${tool}" did not run: it needs approval and nobody was asked (this caller runs no ` +
+    "approval step). Tell the user it needs their approval.";
   return errorResult("denied", text, { tool });
 }
 
@@ -165,7 +213,9 @@ export function notApprovedResult(tool: string): ToolResult {
  */
 export function approvalRefusal(tool: string, answer: SeamOutcome): ToolResult | undefined {
   if ("late" in answer) {
-    const text = `The call to tool "${tool}" did not run: nobody answered its approval request within ${answer.late} ms. Tell the user it needs their approval.`;
+    const text =
+      `The call to tool "${tool}" did not run: nobody answered its approval request within ${answer.late} ` +
+      "ms. Tell the user it needs their approval.";
     return errorResult("denied", text, { tool, timeoutMs: answer.late });
   }
   if ("aborted" in answer) return abortedResult(tool, answer.aborted);
@@ -177,17 +227,26 @@ export function approvalRefusal(tool: string, answer: SeamOutcome): ToolResult |
     return approvalFailed(tool, thrown, "failed");
   }
   if (decision === undefined)
-    return approvalFailed(tool, new TypeError("approve answered neither true, false nor { approved, reason? }."), "answered neither true, false nor { approved }");
+    return approvalFailed(
+      tool,
+      new TypeError("approve answered neither true, false nor { approved, reason? }."),
+      "answered neither true, false nor { approved }",
+    );
   return decision.approved ? undefined : deniedResult(tool, decision.reason);
 }
 
-/** A `denied` result for an approval step that failed (`how`: "failed", or what it answered instead), with an `errorId`; what it threw stays for `onError`. */
+/**
+ * A `denied` result for an approval step that failed (`how`: "failed", or what it answered instead), with an `errorId`;
+ * what it threw stays for `onError`.
+ */
 function approvalFailed(tool: string, thrown: unknown, how: string): ToolResult {
   return seamFailure(
     "denied",
     tool,
     thrown,
-    (errorId) => `The call to tool "${tool}" did not run: its approval step ${how} (error id ${errorId}). Tell the user it needs their approval.`,
+    (errorId) =>
+      `The call to tool "${tool}" did not run: its approval step ${how} (error id ${errorId}). Tell the user it ` +
+      "needs their approval.",
   );
 }
 
@@ -196,8 +255,15 @@ function approvalFailed(tool: string, thrown: unknown, how: string): ToolResult 
  * then worded with an `errorId`, never with what was thrown, which stays for `onError`.
  */
 export function forbiddenResult(tool: string, failed?: unknown): ToolResult {
-  if (failed === undefined) return errorResult("forbidden", `The call to tool "${tool}" is not allowed for this user. Do not retry it; tell the user.`, { tool });
-  const text = (errorId: string) => `The call to tool "${tool}" is not allowed for this user: the permission check failed (error id ${errorId}). Do not retry it; tell the user.`;
+  if (failed === undefined)
+    return errorResult(
+      "forbidden",
+      `The call to tool "${tool}" is not allowed for this user. Do not retry it; tell the user.`,
+      { tool },
+    );
+  const text = (errorId: string) =>
+    `The call to tool "${tool}" is not allowed for this user: the permission check failed (error id ${errorId}). Do ` +
+    "not retry it; tell the user.";
   return seamFailure("forbidden", tool, failed, text);
 }
 

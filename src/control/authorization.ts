@@ -1,5 +1,5 @@
 import { abortedResult } from "../runtime/invoke";
-import type { ToolResult } from "../types";
+import type { ToolResult } from "../core/types";
 import { forbiddenResult } from "./approval";
 import { seamTimedOut, type SeamOutcome } from "./seam-deadline";
 

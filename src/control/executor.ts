@@ -1,7 +1,7 @@
-import { ToolDefinitionError } from "../errors";
+import { ToolDefinitionError } from "../core/errors";
 import { abortedResult, type Timeout } from "../runtime/invoke";
 import { isToolResult } from "../runtime/result";
-import type { Tool, ToolContext, ToolResult } from "../types";
+import type { Tool, ToolContext, ToolResult } from "../core/types";
 import { runSeam, seamTimedOut } from "./seam-deadline";
 import { seamFailure } from "./seam-failure";
 
@@ -32,7 +32,10 @@ export interface ExecutorCall {
    */
   readonly args: Record<string, unknown>;
   readonly ctx: ToolContext;
-  /** Milliseconds the call may take in all (the call's, the tool's, the toolkit's or the default timeout); `false` for none. */
+  /**
+   * Milliseconds the call may take in all (the call's, the tool's, the toolkit's or the default timeout); `false` for
+   * none.
+   */
   readonly timeout: Timeout;
   /** Runs the call here instead: retries and the body (its checks again), as without an executor. */
   runHere(): Promise<ToolResult>;
@@ -43,7 +46,8 @@ export function checkExecutor(executor: unknown): ToolExecutor | undefined {
   if (executor === undefined) return undefined;
   if (typeof executor !== "object" || executor === null || typeof (executor as ToolExecutor).run !== "function") {
     throw new ToolDefinitionError(
-      `Toolkit: executor must be an object with a run(call) method, such as queueExecutor(...) from toolnexus/bullmq (got ${executor === null ? "null" : typeof executor}).`,
+      "Toolkit: executor must be an object with a run(call) method, such as queueExecutor(...) from toolnexus/bullmq " +
+        `(got ${executor === null ? "null" : typeof executor}).`,
     );
   }
   return executor as ToolExecutor;
@@ -55,23 +59,34 @@ export function checkExecutor(executor: unknown): ToolExecutor | undefined {
  * `EXECUTOR_GRACE_MS`) or its abort, the result that says so (never what it threw). `call.timeout`
  * is what is left of the call's deadline; a timeout states the deadline itself, `deadlineMs`.
  */
-export async function runOnExecutor(executor: ToolExecutor, call: ExecutorCall, deadlineMs: number | false = call.timeout): Promise<ToolResult> {
+export async function runOnExecutor(
+  executor: ToolExecutor,
+  call: ExecutorCall,
+  deadlineMs: number | false = call.timeout,
+): Promise<ToolResult> {
   const name = call.tool.name;
   const limit = call.timeout === false ? false : call.timeout + EXECUTOR_GRACE_MS;
   const answer = await runSeam(() => executor.run(call), { timeout: limit, signal: call.ctx.signal });
   if ("late" in answer) return seamTimedOut(name, "the toolkit's executor", deadlineMs as number);
   if ("aborted" in answer) return abortedResult(name, answer.aborted);
   if ("threw" in answer) {
-    const text = (errorId: string) => `Tool "${name}" could not run: the toolkit's executor failed (error id ${errorId}). Try again later, or tell the user the tool is failing.`;
+    const text = (errorId: string) =>
+      `Tool "${name}" could not run: the toolkit's executor failed (error id ${errorId}). Try again later, or tell ` +
+      "the user the tool is failing.";
     return seamFailure("execution_failed", name, answer.threw, text);
   }
   const result = answer.answered;
   if (isToolResult(result)) return result;
-  const gave = new TypeError(`The toolkit's executor gave no ToolResult (got ${result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`}).`);
+  const gave = new TypeError(
+    "The toolkit's executor gave no ToolResult (got " +
+      `${result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`}).`,
+  );
   return seamFailure(
     "execution_failed",
     name,
     gave,
-    (errorId) => `Tool "${name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user the tool is failing.`,
+    (errorId) =>
+      `Tool "${name}" could not run: the toolkit's executor gave no ToolResult (error id ${errorId}). Tell the user ` +
+      "the tool is failing.",
   );
 }

@@ -1,6 +1,6 @@
 import { abortedResult, isThenable, timeoutResult } from "../runtime/invoke";
 import { errorResult, toToolResult } from "../runtime/result";
-import type { Tool, ToolContext, ToolResult } from "../types";
+import type { Tool, ToolContext, ToolResult } from "../core/types";
 import { runSeam, type SeamLimits, type SeamOutcome } from "./seam-deadline";
 import { seamFailure } from "./seam-failure";
 
@@ -26,7 +26,12 @@ export type ToolMiddleware = (call: ToolCall, next: () => Promise<ToolResult>) =
  * aborts); never rejects. Once a middleware has answered, or the call has, its `next` runs
  * nothing: a first `next()` after that gets a result saying so, and the tool does not run.
  */
-export function runThrough(chain: readonly ToolMiddleware[], call: ToolCall, core: (call: ToolCall) => Promise<ToolResult>, limits: SeamLimits): Promise<ToolResult> {
+export function runThrough(
+  chain: readonly ToolMiddleware[],
+  call: ToolCall,
+  core: (call: ToolCall) => Promise<ToolResult>,
+  limits: SeamLimits,
+): Promise<ToolResult> {
   const name = call.tool.name;
   let over = false;
   const failed = (thrown: unknown) =>
@@ -34,7 +39,9 @@ export function runThrough(chain: readonly ToolMiddleware[], call: ToolCall, cor
       "execution_failed",
       name,
       thrown,
-      (errorId) => `Tool "${name}" failed in a middleware (error id ${errorId}). Try another approach, or tell the user the tool is failing.`,
+      (errorId) =>
+        `Tool "${name}" failed in a middleware (error id ${errorId}). Try another approach, or tell the user the ` +
+        "tool is failing.",
     );
   const step = (index: number): ToolResult | Promise<ToolResult> => {
     if (index === chain.length) return core(call);
@@ -42,7 +49,8 @@ export function runThrough(chain: readonly ToolMiddleware[], call: ToolCall, cor
     let answered = false;
     // A second call of next would run the tool twice: it gets the first run's result.
     let ran: Promise<ToolResult> | undefined;
-    const next = () => (ran ??= answered || over ? Promise.resolve(nextTooLate(name)) : Promise.resolve(step(index + 1)));
+    const next = () =>
+      (ran ??= answered || over ? Promise.resolve(nextTooLate(name)) : Promise.resolve(step(index + 1)));
     const outcome = runSeam(() => middleware(call, next), NO_LIMITS);
     const settle = (settled: SeamOutcome) => {
       answered = true;
@@ -67,5 +75,9 @@ const NO_LIMITS: SeamLimits = { timeout: false, signal: undefined };
 
 /** What a middleware's `next()` gives once the middleware (or the call) has answered. */
 function nextTooLate(tool: string): ToolResult {
-  return errorResult("execution_failed", `Tool "${tool}" did not run: a middleware called next() after it, or the call, had answered.`, { tool });
+  return errorResult(
+    "execution_failed",
+    `Tool "${tool}" did not run: a middleware called next() after it, or the call, had answered.`,
+    { tool },
+  );
 }

@@ -1,7 +1,8 @@
 import { onAbort } from "../runtime/abort";
-import { isThenable, MAX_TIMER_MS, type Timeout } from "../runtime/invoke";
+import { MAX_TIMER_MS } from "../core/timers";
+import { isThenable, type Timeout } from "../runtime/invoke";
 import { errorResult } from "../runtime/result";
-import type { ToolResult } from "../types";
+import type { ToolResult } from "../core/types";
 
 /** How a seam (a host's function around a call: `authorize`, `approve`, a middleware) answered. */
 export type SeamOutcome = { answered: unknown } | { threw: unknown } | { late: number } | { aborted: AbortSignal };
@@ -57,22 +58,39 @@ function waitFor(value: PromiseLike<unknown>, { timeout, signal }: SeamLimits): 
       }
     }
     // Node fires longer timers at once: such a deadline is none, as for the body.
-    if (!done && timeout !== false && timeout <= MAX_TIMER_MS) timer = setTimeout(() => settle({ late: timeout }), timeout);
+    if (!done && timeout !== false && timeout <= MAX_TIMER_MS)
+      timer = setTimeout(() => settle({ late: timeout }), timeout);
   });
 }
 
-/** Whether `timeout` is a deadline a call can run under (as the body's limits check it): a positive number of milliseconds, or `false`. */
+/**
+ * Whether `timeout` is a deadline a call can run under (as the body's limits check it): a positive number of
+ * milliseconds, or `false`.
+ */
 export function isTimeout(timeout: unknown): timeout is Timeout {
   return timeout === false || (typeof timeout === "number" && timeout > 0);
 }
 
 /** The result of a call whose deadline is not one: refused before any seam runs, as its body would refuse it. */
 export function invalidTimeoutResult(tool: string, timeout: unknown): ToolResult {
-  const got = typeof timeout === "number" || typeof timeout === "boolean" || timeout === undefined || timeout === null ? String(timeout) : `a ${typeof timeout}`;
-  return errorResult("execution_failed", `Tool "${tool}" was not run: the timeout must be a positive number of milliseconds or false (got ${got}).`, { tool });
+  const got =
+    typeof timeout === "number" || typeof timeout === "boolean" || timeout === undefined || timeout === null
+      ? String(timeout)
+      : `a ${typeof timeout}`;
+  return errorResult(
+    "execution_failed",
+    `Tool "${tool}" was not run: the timeout must be a positive number of milliseconds or false (got ${got}).`,
+    { tool },
+  );
 }
 
-/** The result of a call one of whose steps (`step`, e.g. "its permission check") did not answer within the call's deadline. */
+/**
+ * The result of a call one of whose steps (`step`, e.g. "its permission check") did not answer within the call's
+ * deadline.
+ */
 export function seamTimedOut(tool: string, step: string, timeoutMs: number): ToolResult {
-  return errorResult("timeout", `Tool "${tool}" timed out after ${timeoutMs} ms: ${step} did not answer in time.`, { tool, timeoutMs });
+  return errorResult("timeout", `Tool "${tool}" timed out after ${timeoutMs} ms: ${step} did not answer in time.`, {
+    tool,
+    timeoutMs,
+  });
 }

@@ -1,5 +1,6 @@
 import { cutText, errorMessage, safeJsonStringify } from "../runtime/result";
-import type { ToolResult } from "../types";
+import type { ToolResult } from "../core/types";
+import { packageVersion } from "../core/version";
 
 /*
  * OpenTelemetry spans for tool calls, after the GenAI semantic conventions: one
@@ -54,7 +55,11 @@ export interface OTelSpan {
 }
 
 export interface OTelTracer {
-  startSpan(name: string, options: { kind: number; attributes: Record<string, string> }, context: OTelContext): OTelSpan;
+  startSpan(
+    name: string,
+    options: { kind: number; attributes: Record<string, string> },
+    context: OTelContext,
+  ): OTelSpan;
 }
 
 /**
@@ -82,7 +87,8 @@ function installedApi(): OTelApi | undefined {
     let api: OTelApi | undefined;
     try {
       const loaded = require("@opentelemetry/api") as Partial<OTelApi> | undefined;
-      if (typeof loaded?.trace?.getTracer === "function" && typeof loaded.context?.with === "function") api = loaded as OTelApi;
+      if (typeof loaded?.trace?.getTracer === "function" && typeof loaded.context?.with === "function")
+        api = loaded as OTelApi;
     } catch {
       // not installed, or it failed to load: no tracing
     }
@@ -129,7 +135,11 @@ export interface TracedText {
  * The tracer for a toolkit, or `undefined` when tracing is off or @opentelemetry/api is not
  * installed. `load` finds the API (tests pass their own); by default it is required once per process.
  */
-export function callTracer(option: TracingOption | undefined, load: () => OTelApi | undefined = installedApi, text: TracedText = { thrownText: true }): CallTracer | undefined {
+export function callTracer(
+  option: TracingOption | undefined,
+  load: () => OTelApi | undefined = installedApi,
+  text: TracedText = { thrownText: true },
+): CallTracer | undefined {
   if (option === false) return undefined;
   let api: OTelApi | undefined;
   let kind: number;
@@ -163,12 +173,16 @@ export function callTracer(option: TracingOption | undefined, load: () => OTelAp
       if (provider !== tracedProvider) {
         tracedProvider = provider;
         tracer = undefined;
-        tracer = otel.trace.getTracer("toolnexus", toolnexusVersion());
+        tracer = otel.trace.getTracer("toolnexus", packageVersion());
       }
       if (tracer !== undefined) {
         active = otel.context.active();
         const tool = typeof call.tool === "string" ? cutText(call.tool, MAX_TRACED_NAME) : String(call.tool);
-        span = tracer.startSpan(`execute_tool ${tool}`, { kind, attributes: startAttributes(tool, call.callId) }, active);
+        span = tracer.startSpan(
+          `execute_tool ${tool}`,
+          { kind, attributes: startAttributes(tool, call.callId) },
+          active,
+        );
         // Sampled out: nothing to record, nothing for the tool's own spans to hang from.
         if (!span.isRecording()) {
           span.end();
@@ -184,11 +198,6 @@ export function callTracer(option: TracingOption | undefined, load: () => OTelAp
   };
 }
 
-/** This package's version, read (once per process) when a provider is first registered: src/mcp/version stays out of the core entry until then. */
-function toolnexusVersion(): string {
-  return (require("../mcp/version") as typeof import("../mcp/version")).packageVersion();
-}
-
 interface Settings {
   recordArguments: boolean;
   recordResults: boolean;
@@ -198,13 +207,24 @@ interface Settings {
 
 /** The attributes a span starts with (a sampler sees them). */
 function startAttributes(tool: string, callId: string | undefined): Record<string, string> {
-  const attributes: Record<string, string> = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "gen_ai.tool.type": "function" };
+  const attributes: Record<string, string> = {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": tool,
+    "gen_ai.tool.type": "function",
+  };
   if (typeof callId === "string" && callId !== "") attributes["gen_ai.tool.call.id"] = callId;
   return attributes;
 }
 
 /** A recording span: `run` inside its context, its end once the result is known. */
-function traced(otel: OTelApi, settings: Settings, span: OTelSpan, active: OTelContext, call: TracedCall, run: () => Promise<ToolResult>): Promise<ToolResult> {
+function traced(
+  otel: OTelApi,
+  settings: Settings,
+  span: OTelSpan,
+  active: OTelContext,
+  call: TracedCall,
+  run: () => Promise<ToolResult>,
+): Promise<ToolResult> {
   if (settings.recordArguments) {
     try {
       span.setAttribute("gen_ai.tool.call.arguments", cutText(argumentsText(call.args), MAX_RECORDED_TEXT));
@@ -280,7 +300,11 @@ function endThrown(span: OTelSpan, settings: Settings, error: unknown): void {
   try {
     const name = error instanceof Error ? error.constructor.name || error.name : "";
     span.setAttribute("error.type", typeof name === "string" && name !== "" ? name : "_OTHER");
-    span.setStatus(settings.thrownText ? { code: settings.errorCode, message: cutText(errorMessage(error), MAX_STATUS_TEXT) } : { code: settings.errorCode });
+    span.setStatus(
+      settings.thrownText
+        ? { code: settings.errorCode, message: cutText(errorMessage(error), MAX_STATUS_TEXT) }
+        : { code: settings.errorCode },
+    );
   } catch {
     // as above
   }

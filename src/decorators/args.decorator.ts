@@ -5,5 +5,6 @@ import { addParameterRecord, type Constructor } from "./metadata";
  * class-validator. The class comes from the parameter's type, or is given: `@Args(OrderDto)`.
  */
 export function Args(type?: Constructor): ParameterDecorator {
-  return (target, propertyKey, index) => addParameterRecord("@Args", target, propertyKey, index, { kind: "args", ...(type !== undefined ? { type } : {}) });
+  return (target, propertyKey, index) =>
+    addParameterRecord("@Args", target, propertyKey, index, { kind: "args", ...(type !== undefined ? { type } : {}) });
 }

@@ -21,11 +21,15 @@ import { fileURLToPath } from "node:url";
 const definingFiles = new WeakMap<object, string | undefined>();
 
 /** Files of the decorator helpers that call a decorator on behalf of the code defining a class. */
-const HELPER_FILE = /[\\/]node_modules[\\/](?:tslib|reflect-metadata|@swc[\\/]helpers|@babel[\\/]runtime(?:-corejs\d)?|@nestjs[\\/]common)[\\/]/;
+const HELPER_FILE =
+  /[\\/]node_modules[\\/](?:tslib|reflect-metadata|@swc[\\/]helpers|@babel[\\/]runtime(?:-corejs\d)?|@nestjs[\\/]common)[\\/]/;
 /** Enough frames to pass the helpers (each adds one or two) and reach the defining code; each costs an allocation. */
 const FRAMES = 10;
 
-/** Records, once per prototype, the file defining its class. `decorator` is the decorator function running now: it and what it calls are left out. */
+/**
+ * Records, once per prototype, the file defining its class. `decorator` is the decorator function running now: it and
+ * what it calls are left out.
+ */
 export function recordDefiningFile(prototype: object, decorator: Function): void {
   if (!definingFiles.has(prototype)) definingFiles.set(prototype, callerFile(decorator));
 }

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import type { JSONSchemaObject, StandardSchemaV1, ToolAnnotations, ToolPolicy } from "../types";
+import type { JSONSchemaObject, StandardSchemaV1, ToolAnnotations, ToolPolicy } from "../core/types";
 
 /** Metadata keys, in one place (NestJS style). Decorators only write; the scanner reads. */
 export const TOOL_METHODS = "toolnexus:tool-methods";
@@ -15,7 +15,9 @@ export interface ToolOptions extends ToolPolicy {
   name?: string;
   /** What the tool does; models choose tools by it. Required unless the manifest supplies one. */
   description?: string;
-  /** Milliseconds before a call is ended with a `timeout` result (the toolkit's by default); `false` for no deadline. */
+  /**
+   * Milliseconds before a call is ended with a `timeout` result (the toolkit's by default); `false` for no deadline.
+   */
   timeout?: number | false;
   /**
    * Run the patterns RE2 cannot (backreferences, lookahead) on JavaScript's backtracking
@@ -70,7 +72,8 @@ export interface ToolMethodRecord {
   options: ToolOptions;
 }
 
-export type ParameterRecord = { kind: "param"; name?: string; options: ParamOptions } | { kind: "ctx" } | { kind: "args"; type?: Constructor };
+export type ParameterRecord =
+  { kind: "param"; name?: string; options: ParamOptions } | { kind: "ctx" } | { kind: "args"; type?: Constructor };
 
 /** The `@Tool` methods declared on exactly this prototype (not inherited ones). */
 export function ownToolMethods(prototype: object): readonly ToolMethodRecord[] {
@@ -83,8 +86,13 @@ export function ownToolMethods(prototype: object): readonly ToolMethodRecord[] {
  */
 export function toolMethodsOf(prototype: unknown): Array<{ prototype: object; record: ToolMethodRecord }> {
   const found = new Map<string, { prototype: object; record: ToolMethodRecord }>();
-  for (let owner = prototype; typeof owner === "object" && owner !== null && owner !== Object.prototype; owner = Object.getPrototypeOf(owner)) {
-    for (const record of ownToolMethods(owner)) if (!found.has(record.propertyKey)) found.set(record.propertyKey, { prototype: owner, record });
+  for (
+    let owner = prototype;
+    typeof owner === "object" && owner !== null && owner !== Object.prototype;
+    owner = Object.getPrototypeOf(owner)
+  ) {
+    for (const record of ownToolMethods(owner))
+      if (!found.has(record.propertyKey)) found.set(record.propertyKey, { prototype: owner, record });
   }
   return [...found.values()];
 }
@@ -109,7 +117,12 @@ const SCANNED_PROTOTYPES = new WeakSet<object>();
 
 /** Records that tools were built from an instance of this prototype (and so from its bases' methods too). */
 export function markScanned(prototype: object | null): void {
-  for (let owner = prototype; owner !== null && owner !== Object.prototype; owner = Object.getPrototypeOf(owner) as object | null) SCANNED_PROTOTYPES.add(owner);
+  for (
+    let owner = prototype;
+    owner !== null && owner !== Object.prototype;
+    owner = Object.getPrototypeOf(owner) as object | null
+  )
+    SCANNED_PROTOTYPES.add(owner);
 }
 
 /** Whether tools were built from an instance of this class or of a subclass, so far in this process. */
@@ -118,14 +131,25 @@ export function wasScanned(cls: Function): boolean {
 }
 
 /** Parameter records of one method, indexed by position (holes where nothing was declared). */
-export function ownParameterRecords(prototype: object, propertyKey: string): ReadonlyArray<ParameterRecord | undefined> {
+export function ownParameterRecords(
+  prototype: object,
+  propertyKey: string,
+): ReadonlyArray<ParameterRecord | undefined> {
   return (Reflect.getOwnMetadata(TOOL_PARAMETERS, prototype, propertyKey) as ParameterRecord[] | undefined) ?? [];
 }
 
-export function addParameterRecord(decorator: string, prototype: object, propertyKey: string | symbol | undefined, index: number, record: ParameterRecord): void {
+export function addParameterRecord(
+  decorator: string,
+  prototype: object,
+  propertyKey: string | symbol | undefined,
+  index: number,
+  record: ParameterRecord,
+): void {
   const className = typeof prototype === "function" ? prototype.name : prototype.constructor?.name;
   if (propertyKey === undefined) {
-    throw new TypeError(`${decorator} on a constructor parameter of class ${className}: use it on parameters of @Tool methods.`);
+    throw new TypeError(
+      `${decorator} on a constructor parameter of class ${className}: use it on parameters of @Tool methods.`,
+    );
   }
   if (typeof propertyKey === "symbol") {
     throw new TypeError(`${decorator} on ${className}.${String(propertyKey)}: tool methods need string names.`);
@@ -137,7 +161,9 @@ export function addParameterRecord(decorator: string, prototype: object, propert
   const existing = Reflect.getOwnMetadata(TOOL_PARAMETERS, prototype, propertyKey) as ParameterRecord[] | undefined;
   const records = existing ?? [];
   if (records[index] !== undefined) {
-    throw new TypeError(`${className}.${propertyKey}, parameter ${index}: only one of @Param, @Ctx, @Args per parameter.`);
+    throw new TypeError(
+      `${className}.${propertyKey}, parameter ${index}: only one of @Param, @Ctx, @Args per parameter.`,
+    );
   }
   records[index] = record;
   if (existing === undefined) Reflect.defineMetadata(TOOL_PARAMETERS, records, prototype, propertyKey);

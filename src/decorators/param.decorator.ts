@@ -9,7 +9,13 @@ export function Param(nameOrOptions?: string | ParamOptions, options?: ParamOpti
   const name = typeof nameOrOptions === "string" ? nameOrOptions : undefined;
   const resolved = { ...(typeof nameOrOptions === "object" ? nameOrOptions : options) };
   return (target, propertyKey, index) =>
-    addParameterRecord("@Param", target, propertyKey, index, name !== undefined ? { kind: "param", name, options: resolved } : { kind: "param", options: resolved });
+    addParameterRecord(
+      "@Param",
+      target,
+      propertyKey,
+      index,
+      name !== undefined ? { kind: "param", name, options: resolved } : { kind: "param", options: resolved },
+    );
 }
 
 /**

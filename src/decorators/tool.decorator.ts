@@ -1,4 +1,4 @@
-import type { Tool as ToolShape } from "../types";
+import type { Tool as ToolShape } from "../core/types";
 import { recordDefiningFile } from "./defining-file";
 import { addToolMethod, type ToolOptions } from "./metadata";
 
@@ -7,7 +7,8 @@ import { addToolMethod, type ToolOptions } from "./metadata";
  * `@Tool({ name, description, timeout, annotations, task })`. The name defaults to the method name.
  */
 export function Tool(descriptionOrOptions?: string | ToolOptions): MethodDecorator {
-  const options: ToolOptions = typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : { ...descriptionOrOptions };
+  const options: ToolOptions =
+    typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : { ...descriptionOrOptions };
   const decorate: MethodDecorator = (target, propertyKey, descriptor) => {
     const className = typeof target === "function" ? target.name : target.constructor?.name;
     if (typeof propertyKey === "symbol" || typeof descriptor?.value !== "function") {

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type * as TypeScript from "typescript";
 import type * as TypeScriptJsonSchema from "typescript-json-schema";
-import type { ProjectTypeScript } from "../project-typescript";
+import type { ProjectTypeScript } from "../core/project-typescript";
 
 /**
  * The compiler API generation runs on: the `typescript` that typescript-json-schema itself
@@ -24,7 +24,8 @@ export function loadCompiler(): Compiler {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
     throw new Error(
-      "toolnexus generate needs typescript-json-schema (an optional peer dependency of toolnexus), which is not installed. Install it with `npm install --save-dev typescript-json-schema`.",
+      "toolnexus generate needs typescript-json-schema (an optional peer dependency of toolnexus), which is not " +
+        "installed. Install it with `npm install --save-dev typescript-json-schema`.",
     );
   }
   const fromTjs = createRequire(tjsEntry);
@@ -32,7 +33,9 @@ export function loadCompiler(): Compiler {
   const ts = fromTjs("typescript") as typeof TypeScript;
   if (typeof ts.createProgram !== "function") {
     throw new Error(
-      `typescript-json-schema loads typescript ${ts.version} from ${typescriptDirectory}, which has no compiler API. Reinstall typescript-json-schema (npm install --save-dev typescript-json-schema) so it gets the TypeScript 5 it depends on.`,
+      `typescript-json-schema loads typescript ${ts.version} from ${typescriptDirectory}, which has no compiler API. ` +
+        "Reinstall typescript-json-schema (npm install --save-dev typescript-json-schema) so it gets the TypeScript " +
+        "5 it depends on.",
     );
   }
   return { ts, tjs: require(tjsEntry) as typeof TypeScriptJsonSchema, typescriptDirectory };

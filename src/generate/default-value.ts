@@ -9,10 +9,16 @@ import { TS } from "./compiler";
  * documented default (it stays optional).
  */
 export function defaultValue(expression: ts.Expression, checker: ts.TypeChecker): { value: unknown } | undefined {
-  if (TS.isParenthesizedExpression(expression) || TS.isAsExpression(expression) || TS.isSatisfiesExpression(expression) || TS.isTypeAssertionExpression(expression)) {
+  if (
+    TS.isParenthesizedExpression(expression) ||
+    TS.isAsExpression(expression) ||
+    TS.isSatisfiesExpression(expression) ||
+    TS.isTypeAssertionExpression(expression)
+  ) {
     return defaultValue(expression.expression, checker);
   }
-  if (TS.isStringLiteral(expression) || TS.isNoSubstitutionTemplateLiteral(expression)) return { value: expression.text };
+  if (TS.isStringLiteral(expression) || TS.isNoSubstitutionTemplateLiteral(expression))
+    return { value: expression.text };
   if (TS.isNumericLiteral(expression)) return finite(Number(expression.text));
   if (TS.isPrefixUnaryExpression(expression) && TS.isNumericLiteral(expression.operand)) {
     if (expression.operator === TS.SyntaxKind.MinusToken) return finite(-Number(expression.operand.text));
@@ -24,7 +30,9 @@ export function defaultValue(expression: ts.Expression, checker: ts.TypeChecker)
   if (expression.kind === TS.SyntaxKind.FalseKeyword) return { value: false };
   if (TS.isPropertyAccessExpression(expression) || TS.isElementAccessExpression(expression)) {
     // Only members of an enum: its values are constants the compiler computes.
-    const symbol = checker.getSymbolAtLocation(TS.isPropertyAccessExpression(expression) ? expression.name : expression.argumentExpression);
+    const symbol = checker.getSymbolAtLocation(
+      TS.isPropertyAccessExpression(expression) ? expression.name : expression.argumentExpression,
+    );
     const member = symbol?.valueDeclaration;
     if (member === undefined || !TS.isEnumMember(member)) return undefined;
     const value = checker.getConstantValue(member);
@@ -33,7 +41,8 @@ export function defaultValue(expression: ts.Expression, checker: ts.TypeChecker)
   if (TS.isArrayLiteralExpression(expression)) {
     const values: unknown[] = [];
     for (const element of expression.elements) {
-      const value = TS.isSpreadElement(element) || TS.isOmittedExpression(element) ? undefined : defaultValue(element, checker);
+      const value =
+        TS.isSpreadElement(element) || TS.isOmittedExpression(element) ? undefined : defaultValue(element, checker);
       if (value === undefined) return undefined;
       values.push(value.value);
     }
@@ -44,7 +53,13 @@ export function defaultValue(expression: ts.Expression, checker: ts.TypeChecker)
     for (const property of expression.properties) {
       if (!TS.isPropertyAssignment(property)) return undefined;
       const { name } = property;
-      if (!(TS.isIdentifier(name) || TS.isStringLiteral(name) || TS.isNumericLiteral(name) || TS.isNoSubstitutionTemplateLiteral(name))) return undefined;
+      if (!(
+        TS.isIdentifier(name) ||
+        TS.isStringLiteral(name) ||
+        TS.isNumericLiteral(name) ||
+        TS.isNoSubstitutionTemplateLiteral(name)
+      ))
+        return undefined;
       const inner = defaultValue(property.initializer, checker);
       if (inner === undefined) return undefined;
       entries.push([name.text, inner.value]);

@@ -22,8 +22,17 @@ export interface ManifestComparison {
  * generation produces now. Up to date means byte-identical; otherwise every tool that was
  * added, removed or changed is named with what changed.
  */
-export function compareManifests(existingText: string | undefined, fresh: ToolnexusManifest, freshText: string): ManifestComparison {
-  if (existingText === undefined) return { upToDate: false, reason: "there is no manifest yet", changes: toolsOf(fresh).map(([key, tool]) => added(key, tool)) };
+export function compareManifests(
+  existingText: string | undefined,
+  fresh: ToolnexusManifest,
+  freshText: string,
+): ManifestComparison {
+  if (existingText === undefined)
+    return {
+      upToDate: false,
+      reason: "there is no manifest yet",
+      changes: toolsOf(fresh).map(([key, tool]) => added(key, tool)),
+    };
   // A checkout may have turned the line endings into CRLF: that is not a change.
   if (existingText.replace(/\r\n/g, "\n") === freshText) return { upToDate: true, changes: [] };
   let existing: unknown;
@@ -33,8 +42,18 @@ export function compareManifests(existingText: string | undefined, fresh: Toolne
     return { upToDate: false, reason: "the manifest is not valid JSON", changes: [] };
   }
   const old = existing as Partial<ToolnexusManifest> | null;
-  if (typeof old !== "object" || old === null || old.manifestVersion !== fresh.manifestVersion || typeof old.tools !== "object" || old.tools === null) {
-    return { upToDate: false, reason: `the manifest is not a version ${fresh.manifestVersion} toolnexus manifest`, changes: [] };
+  if (
+    typeof old !== "object" ||
+    old === null ||
+    old.manifestVersion !== fresh.manifestVersion ||
+    typeof old.tools !== "object" ||
+    old.tools === null
+  ) {
+    return {
+      upToDate: false,
+      reason: `the manifest is not a version ${fresh.manifestVersion} toolnexus manifest`,
+      changes: [],
+    };
   }
   const changes: ToolChange[] = [];
   const before = old.tools as Record<string, ManifestTool>;
@@ -42,7 +61,8 @@ export function compareManifests(existingText: string | undefined, fresh: Toolne
     if (!Object.prototype.hasOwnProperty.call(before, key)) changes.push(added(key, tool));
     else {
       const details = toolDifferences(before[key]!, tool);
-      if (details.length > 0) changes.push({ key, ...(tool.name !== undefined ? { tool: tool.name } : {}), change: "changed", details });
+      if (details.length > 0)
+        changes.push({ key, ...(tool.name !== undefined ? { tool: tool.name } : {}), change: "changed", details });
     }
   }
   for (const key of Object.keys(before)) {
@@ -52,7 +72,9 @@ export function compareManifests(existingText: string | undefined, fresh: Toolne
     }
   }
   changes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return changes.length > 0 ? { upToDate: false, changes } : { upToDate: false, reason: "the file differs from what toolnexus generate writes (edited by hand?)", changes };
+  return changes.length > 0
+    ? { upToDate: false, changes }
+    : { upToDate: false, reason: "the file differs from what toolnexus generate writes (edited by hand?)", changes };
 }
 
 function toolsOf(manifest: ToolnexusManifest): Array<[string, ManifestTool]> {
@@ -71,18 +93,26 @@ function toolDifferences(before: ManifestTool, after: ManifestTool): string[] {
   if (before.compiledFile !== after.compiledFile) details.push("compiledFile");
   const old = Array.isArray(before.parameters) ? before.parameters : [];
   const now = after.parameters;
-  const reshaped = old.length !== now.length || old.some((p, i) => p?.kind !== now[i]!.kind || p?.name !== now[i]!.name);
+  const reshaped =
+    old.length !== now.length || old.some((p, i) => p?.kind !== now[i]!.kind || p?.name !== now[i]!.name);
   if (reshaped) details.push(`parameters (${old.map(label).join(", ")}) → (${now.map(label).join(", ")})`);
   now.forEach((parameter, index) => {
     // The same parameter: at the same position, or (when the list changed) by name.
-    const previous = (reshaped ? old.find((p) => p?.kind === parameter.kind && p?.name !== undefined && p.name === parameter.name) : old[index]) as
-      Record<string, unknown> | undefined;
+    const previous = (
+      reshaped
+        ? old.find((p) => p?.kind === parameter.kind && p?.name !== undefined && p.name === parameter.name)
+        : old[index]
+    ) as Record<string, unknown> | undefined;
     if (previous === undefined) return;
-    const fields = (["optional", "convert", "className", "schema"] as const).filter((field) => !same(previous[field], (parameter as Record<string, unknown>)[field]));
-    if (fields.length > 0) details.push(`parameter ${parameter.name !== undefined ? `"${parameter.name}"` : index}: ${fields.join(", ")}`);
+    const fields = (["optional", "convert", "className", "schema"] as const).filter(
+      (field) => !same(previous[field], (parameter as Record<string, unknown>)[field]),
+    );
+    if (fields.length > 0)
+      details.push(`parameter ${parameter.name !== undefined ? `"${parameter.name}"` : index}: ${fields.join(", ")}`);
   });
   if (!same(before.output, after.output)) details.push("output");
-  if (details.length === 0 && before.hash !== after.hash) details.push("its sources changed (hash), the generated entry did not");
+  if (details.length === 0 && before.hash !== after.hash)
+    details.push("its sources changed (hash), the generated entry did not");
   return details;
 }
 

@@ -2,7 +2,10 @@ import type * as ts from "typescript";
 import { TS } from "./compiler";
 
 export type DecoratorKind = "Tool" | "Param" | "Ctx" | "Args";
-/** Each decorator toolnexus exports, by its exported name: `ToolParam` is `@Param` under a name that does not clash with NestJS's. */
+/**
+ * Each decorator toolnexus exports, by its exported name: `ToolParam` is `@Param` under a name that does not clash with
+ * NestJS's.
+ */
 const KIND_OF_NAME = new Map<string, DecoratorKind>([
   ["Tool", "Tool"],
   ["Param", "Param"],
@@ -50,13 +53,19 @@ export class DecoratorResolver {
     const resolved = symbol.flags & TS.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
     const declaration = resolved.declarations?.[0];
     const declaredKind = KIND_OF_NAME.get(resolved.name);
-    if (declaration !== undefined && declaredKind !== undefined && DECORATOR_FILE.test(declaration.getSourceFile().fileName)) return declaredKind;
+    if (
+      declaration !== undefined &&
+      declaredKind !== undefined &&
+      DECORATOR_FILE.test(declaration.getSourceFile().fileName)
+    )
+      return declaredKind;
     // `import { Tool as T } from "toolnexus"`, or `import * as tn from "toolnexus"` + `@tn.Tool()`.
     for (const candidate of symbol.declarations ?? []) {
       if (TS.isImportSpecifier(candidate)) {
         const from = candidate.parent.parent.parent.moduleSpecifier;
         const importedKind = KIND_OF_NAME.get((candidate.propertyName ?? candidate.name).text);
-        if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text) && importedKind !== undefined) return importedKind;
+        if (TS.isStringLiteral(from) && TOOLNEXUS_MODULE.test(from.text) && importedKind !== undefined)
+          return importedKind;
       }
     }
     const memberKind = KIND_OF_NAME.get(symbol.name);
@@ -92,7 +101,8 @@ export function findToolMethods(file: ts.SourceFile, resolver: DecoratorResolver
       for (const member of node.members) {
         if (!TS.isMethodDeclaration(member)) continue;
         const tool = resolver.find(member, ["Tool"]);
-        if (tool !== undefined) found.push({ classNode: node, className: runtimeClassName(node), method: member, decorator: tool.decorator });
+        if (tool !== undefined)
+          found.push({ classNode: node, className: runtimeClassName(node), method: member, decorator: tool.decorator });
       }
     }
     TS.forEachChild(node, visit);
@@ -104,7 +114,8 @@ export function findToolMethods(file: ts.SourceFile, resolver: DecoratorResolver
 /** `constructor.name` as the class will have it: its own name, the variable it is assigned to, or "default". */
 function runtimeClassName(node: ts.ClassLikeDeclaration): string | undefined {
   if (node.name !== undefined) return node.name.text;
-  if (TS.isClassDeclaration(node) && node.modifiers?.some((m) => m.kind === TS.SyntaxKind.DefaultKeyword)) return "default";
+  if (TS.isClassDeclaration(node) && node.modifiers?.some((m) => m.kind === TS.SyntaxKind.DefaultKeyword))
+    return "default";
   const parent = node.parent;
   if (TS.isVariableDeclaration(parent) && TS.isIdentifier(parent.name)) return parent.name.text;
   return undefined;

@@ -3,7 +3,7 @@ import type * as ts from "typescript";
 import { MANIFEST_VERSION, type ManifestParameter, type ManifestTool, type ToolnexusManifest } from "../manifest/types";
 import { canonicalSchema } from "../schema/canonical";
 import { describesObjects } from "../schema/describes-objects";
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 import { compilerDescription, TS } from "./compiler";
 import { defaultValue } from "./default-value";
 import type { EntryCache, ProgramEntryCache } from "./entry-cache";
@@ -49,7 +49,9 @@ export interface GenerateResult {
   /** Absolute path of the tsconfig, and its directory (manifest paths are relative to it). */
   configFile: string;
   directory: string;
-  /** The TypeScript generation ran on, e.g. "TypeScript 5.9.3 (toolnexus's compiler; the project has typescript 7.0.2)". */
+  /**
+   * The TypeScript generation ran on, e.g. "TypeScript 5.9.3 (toolnexus's compiler; the project has typescript 7.0.2)".
+   */
   compiler: string;
   stats: GenerateStats;
   /** Things worth knowing that did not stop generation (type errors in files no tool depends on among them). */
@@ -80,7 +82,12 @@ export interface ProgramInput extends Project {
  * The manifest of one program. `started` is when making the program began (its time counts);
  * `cache` (watch) keeps the entries of earlier programs and gives back those whose files did not change.
  */
-export function generateFromProgram(project: ProgramInput, options: GenerateOptions & { cwd: string }, started: number, cache?: EntryCache<Built>): GenerateResult {
+export function generateFromProgram(
+  project: ProgramInput,
+  options: GenerateOptions & { cwd: string },
+  started: number,
+  cache?: EntryCache<Built>,
+): GenerateResult {
   const { program } = project;
   const { cwd } = options;
   // Parsing and binding happen lazily; asking for the checker makes the program whole.
@@ -120,12 +127,16 @@ export function generateFromProgram(project: ProgramInput, options: GenerateOpti
       problems.push({
         ...locationOf(tool.classNode.name ?? tool.classNode, cwd),
         className: tool.className,
-        message: `${tool.className}: another class named ${tool.className} with @Tool methods is declared in the same file, at ${at.file}:${at.line}:${at.column}. Tools are found by class name and file at run time: rename one of them.`,
+        message:
+          `${tool.className}: another class named ${tool.className} with @Tool methods is declared in the ` +
+          `same file, at ${at.file}:${at.line}:${at.column}. Tools are found by class name and file at run time: ` +
+          "rename one of them.",
       });
       continue;
     }
     classes.set(`${sourceFile}#${tool.className!}`, tool.classNode);
-    if (!compiledFiles.has(sourceFile)) compiledFiles.set(sourceFile, compiledFileOf(project.commandLine, sourceFile, project.directory));
+    if (!compiledFiles.has(sourceFile))
+      compiledFiles.set(sourceFile, compiledFileOf(project.commandLine, sourceFile, project.directory));
     const compiledFile = compiledFiles.get(sourceFile);
     const entry = compiledFile === undefined ? result.tool : withCompiledFile(result.tool, compiledFile);
     // The key `build` gives is `ClassName.method`.
@@ -137,13 +148,20 @@ export function generateFromProgram(project: ProgramInput, options: GenerateOpti
   if (problems.length > 0) throw new GenerateError(problems);
   const entries = keyEntries(built);
   const scanMs = performance.now() - scanStarted;
-  options.onProgress?.({ phase: "scan", files: project.sourceFiles.length, tools: entries.size, classes: classes.size, ms: scanMs });
+  options.onProgress?.({
+    phase: "scan",
+    files: project.sourceFiles.length,
+    tools: entries.size,
+    classes: classes.size,
+    ms: scanMs,
+  });
 
   const warnings = [...project.warnings, ...typeErrors.warnings, ...builder.warnings];
   builder.commit();
   if (entries.size === 0) {
     warnings.push(
-      `found no @Tool methods in the ${project.sourceFiles.length} source files of ${options.project ?? "tsconfig.json"} (the tsconfig's "include"/"files"): is it the right project?`,
+      `found no @Tool methods in the ${project.sourceFiles.length} source files of ` +
+        `${options.project ?? "tsconfig.json"} (the tsconfig's "include"/"files"): is it the right project?`,
     );
   }
   const keys = [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -259,7 +277,11 @@ class EntryBuilder {
     this.#reached = new Set();
     this.#reachedFiles = new Set();
     const built = this.#generate(tool);
-    const files = new Set([file, ...[...this.#reached].map((declaration) => declaration.getSourceFile().fileName), ...this.#reachedFiles]);
+    const files = new Set([
+      file,
+      ...[...this.#reached].map((declaration) => declaration.getSourceFile().fileName),
+      ...this.#reachedFiles,
+    ]);
     for (const dependency of files) this.#dependencies.add(dependency);
     const warnings = [...this.#schemas.warnings.slice(warningsBefore), ...this.#warnings.slice(ownWarningsBefore)];
     if (!("problems" in built)) this.cache?.set(id, built, files, warnings);
@@ -273,13 +295,32 @@ class EntryBuilder {
 
   #generate({ classNode, className, method, decorator }: FoundTool): Built {
     const { checker } = this;
-    const methodName = TS.isIdentifier(method.name) || TS.isStringLiteral(method.name) || TS.isNumericLiteral(method.name) ? method.name.text : undefined;
-    const at = (node: ts.Node, fields: Omit<SourceProblem, "file" | "line" | "column">): SourceProblem => ({ ...locationOf(node, this.cwd), ...fields });
+    const methodName =
+      TS.isIdentifier(method.name) || TS.isStringLiteral(method.name) || TS.isNumericLiteral(method.name)
+        ? method.name.text
+        : undefined;
+    const at = (node: ts.Node, fields: Omit<SourceProblem, "file" | "line" | "column">): SourceProblem => ({
+      ...locationOf(node, this.cwd),
+      ...fields,
+    });
     if (className === undefined) {
-      return { problems: [at(classNode, { message: "a class with @Tool methods needs a name: tools are found by class name at run time." })] };
+      return {
+        problems: [
+          at(classNode, {
+            message: "a class with @Tool methods needs a name: tools are found by class name at run time.",
+          }),
+        ],
+      };
     }
     if (methodName === undefined) {
-      return { problems: [at(method.name, { className, message: `${className}: @Tool methods need a plain name (not computed or #private).` })] };
+      return {
+        problems: [
+          at(method.name, {
+            className,
+            message: `${className}: @Tool methods need a plain name (not computed or #private).`,
+          }),
+        ],
+      };
     }
     const where = `${className}.${methodName}`;
     const walker = new TypeWalker(checker, this.program);
@@ -320,33 +361,52 @@ class EntryBuilder {
       if (!options.explicitSchema) {
         const problem = walker.check(type, parameter);
         if (problem !== undefined) {
-          const subject = problem.path === "" ? "it" : `its property "${problem.path}"${problem.declaredAt !== undefined ? this.#declaredAt(problem.declaredAt) : ""}`;
+          const subject =
+            problem.path === ""
+              ? "it"
+              : "its property " +
+                `"${problem.path}"${problem.declaredAt !== undefined ? this.#declaredAt(problem.declaredAt) : ""}`;
           fail(
-            `${subject} has type "${problem.typeText}": ${problem.what}. Use a JSON type (string, number, boolean, literal unions, arrays, plain objects), or state the schema with @Param({ schema: {...} }).`,
+            `${subject} has type "${problem.typeText}": ${problem.what}. Use a JSON type (string, number, boolean, ` +
+              "literal unions, arrays, plain objects), or state the schema with @Param({ schema: {...} }).",
           );
           continue;
         }
         try {
-          schema = this.#schemas.schemaOf(type, kind === "param" ? checker.getSymbolAtLocation(parameter.name) : undefined);
+          schema = this.#schemas.schemaOf(
+            type,
+            kind === "param" ? checker.getSymbolAtLocation(parameter.name) : undefined,
+          );
         } catch (error) {
           fail(
-            `its type "${checker.typeToString(type)}" cannot be turned into a JSON Schema: ${(error as Error).message}. Give the parameter an explicit schema with @Param({ schema: {...} }).`,
+            `its type "${checker.typeToString(type)}" cannot be turned into a JSON Schema: ` +
+              `${(error as Error).message}. Give the parameter an explicit schema with @Param({ schema: {...} }).`,
           );
           continue;
         }
         const initial = parameter.initializer !== undefined ? defaultValue(parameter.initializer, checker) : undefined;
-        if (initial !== undefined && schema.default === undefined) schema = canonicalSchema({ ...schema, default: initial.value });
+        if (initial !== undefined && schema.default === undefined)
+          schema = canonicalSchema({ ...schema, default: initial.value });
       }
       const conversion = this.#conversion(type);
       if (kind === "args") {
-        parameters.push({ kind: "args", ...(conversion?.className !== undefined ? { className: conversion.className } : {}), ...(schema !== undefined ? { schema } : {}) });
+        parameters.push({
+          kind: "args",
+          ...(conversion?.className !== undefined ? { className: conversion.className } : {}),
+          ...(schema !== undefined ? { schema } : {}),
+        });
         continue;
       }
       parameters.push({
         kind: "param",
         ...(name !== undefined ? { name } : {}),
         optional: parameter.questionToken !== undefined || parameter.initializer !== undefined || admitsUndefined(type),
-        ...(conversion !== undefined ? { convert: conversion.convert, ...(conversion.className !== undefined ? { className: conversion.className } : {}) } : {}),
+        ...(conversion !== undefined
+          ? {
+              convert: conversion.convert,
+              ...(conversion.className !== undefined ? { className: conversion.className } : {}),
+            }
+          : {}),
         ...(schema !== undefined ? { schema } : {}),
       });
     }
@@ -363,7 +423,13 @@ class EntryBuilder {
     const source = method.getSourceFile();
     // The return type counts only where it gives an output schema: other entries keep their hashes.
     const resultParts = output !== undefined ? [output.typeText] : [];
-    const hash = digest([GENERATOR_REVISION, where, methodSignatureText(method), ...resultParts, ...[...this.#reached].map(declarationText).sort()]);
+    const hash = digest([
+      GENERATOR_REVISION,
+      where,
+      methodSignatureText(method),
+      ...resultParts,
+      ...[...this.#reached].map(declarationText).sort(),
+    ]);
     return {
       key: where,
       tool: {
@@ -389,14 +455,20 @@ class EntryBuilder {
     if (type === undefined || !isStructuredResult(type, checker, this.program)) return undefined;
     const without = (why: string): undefined => {
       if (this.#declaresOutput(decorator)) return undefined;
-      const message = `${where}: its result type "${checker.typeToString(type)}" gives no output schema: ${why}. State one with @Tool({ output }), or return a JSON type.`;
+      const message =
+        `${where}: its result type "${checker.typeToString(type)}" gives no output schema: ${why}. ` +
+        "State one with @Tool({ output }), or return a JSON type.";
       this.#warnings.push(formatProblem({ ...locationOf(method.name, this.cwd), message }));
       return undefined;
     };
     const walker = new TypeWalker(checker, this.program, "structured results");
     const problem = walker.check(type, method);
     if (problem !== undefined) {
-      const subject = problem.path === "" ? "it" : `its property "${problem.path}"${problem.declaredAt !== undefined ? this.#declaredAt(problem.declaredAt) : ""}`;
+      const subject =
+        problem.path === ""
+          ? "it"
+          : "its property " +
+            `"${problem.path}"${problem.declaredAt !== undefined ? this.#declaredAt(problem.declaredAt) : ""}`;
       return without(`${subject} has type "${problem.typeText}": ${problem.what}`);
     }
     let schema: JSONSchemaObject;
@@ -422,18 +494,25 @@ class EntryBuilder {
   /** ` (declared at file:line:col)` for a property declared in the project. */
   #declaredAt(node: ts.Node): string {
     if (node.getSourceFile().isDeclarationFile) return "";
-    const where = locationOf(TS.isPropertySignature(node) || TS.isPropertyDeclaration(node) ? node.name : node, this.cwd);
+    const where = locationOf(
+      TS.isPropertySignature(node) || TS.isPropertyDeclaration(node) ? node.name : node,
+      this.cwd,
+    );
     return ` (declared at ${where.file}:${where.line}:${where.column})`;
   }
 
   /** The method's JSDoc text, tags left out. */
   #summary(method: ts.MethodDeclaration): string | undefined {
     const symbol = this.checker.getSymbolAtLocation(method.name);
-    const text = symbol !== undefined ? TS.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim() : "";
+    const text =
+      symbol !== undefined ? TS.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim() : "";
     return text === "" ? undefined : text;
   }
 
-  /** `@Tool({ name: "x" })` → "x"; `@Tool("...")` or no name → the method name; a name that is not a literal → unknown. */
+  /**
+   * `@Tool({ name: "x" })` → "x"; `@Tool("...")` or no name → the method name; a name that is not a literal →
+   * unknown.
+   */
   #toolName(decorator: ts.Decorator, methodName: string): string | undefined {
     const call = decorator.expression;
     const options = TS.isCallExpression(call) ? call.arguments[0] : undefined;
@@ -454,7 +533,11 @@ class EntryBuilder {
       let spread = false;
       for (const property of options.properties) {
         if (TS.isSpreadAssignment(property)) spread = true;
-        else if (property.name !== undefined && (TS.isIdentifier(property.name) || TS.isStringLiteral(property.name)) && property.name.text === key) {
+        else if (
+          property.name !== undefined &&
+          (TS.isIdentifier(property.name) || TS.isStringLiteral(property.name)) &&
+          property.name.text === key
+        ) {
           if (TS.isPropertyAssignment(property)) return this.checker.getTypeAtLocation(property.initializer);
           if (TS.isShorthandPropertyAssignment(property)) return this.checker.getTypeAtLocation(property.name);
           return "unknown";
@@ -487,7 +570,11 @@ class EntryBuilder {
       const schema = this.#optionValue(options, "schema");
       explicitSchema = schema !== undefined && (schema === "unknown" || !(schema.flags & TS.TypeFlags.Undefined));
     }
-    return { ...(name !== undefined ? { name } : {}), ...(nameIsComputed ? { nameIsComputed } : {}), ...(explicitSchema ? { explicitSchema } : {}) };
+    return {
+      ...(name !== undefined ? { name } : {}),
+      ...(nameIsComputed ? { nameIsComputed } : {}),
+      ...(explicitSchema ? { explicitSchema } : {}),
+    };
   }
 
   /** `Date`s and class instances are made from the JSON before the call: which, and of what class. */
@@ -498,15 +585,18 @@ class EntryBuilder {
       const symbol = t.getSymbol();
       if (!(t.flags & TS.TypeFlags.Object) || symbol === undefined) return undefined;
       const file = symbol.declarations?.[0]?.getSourceFile();
-      if (symbol.name === "Date" && file !== undefined && this.program.isSourceFileDefaultLibrary(file)) return { date: true as const };
-      if (symbol.flags & TS.SymbolFlags.Class && file !== undefined && !this.program.isSourceFileDefaultLibrary(file)) return { className: symbol.name };
+      if (symbol.name === "Date" && file !== undefined && this.program.isSourceFileDefaultLibrary(file))
+        return { date: true as const };
+      if (symbol.flags & TS.SymbolFlags.Class && file !== undefined && !this.program.isSourceFileDefaultLibrary(file))
+        return { className: symbol.name };
       return undefined;
     };
     const own = single(value);
     if (own !== undefined) return "date" in own ? { convert: "date" } : { convert: "class", className: own.className };
     if (checker.isArrayType(value)) {
       const element = single(checker.getNonNullableType(checker.getTypeArguments(value as ts.TypeReference)[0]!));
-      if (element !== undefined) return "date" in element ? { convert: "date[]" } : { convert: "class[]", className: element.className };
+      if (element !== undefined)
+        return "date" in element ? { convert: "date[]" } : { convert: "class[]", className: element.className };
     }
     return undefined;
   }
@@ -515,5 +605,7 @@ class EntryBuilder {
 /** `string | undefined` (without `?`) may be left out as well. */
 function admitsUndefined(type: ts.Type): boolean {
   if (type.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) return true;
-  return type.isUnion() && type.types.some((member) => (member.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) !== 0);
+  return (
+    type.isUnion() && type.types.some((member) => (member.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) !== 0)
+  );
 }

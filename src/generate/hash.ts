@@ -63,10 +63,22 @@ export function resultTypeText(type: ts.Type, checker: ts.TypeChecker): string {
 export function declarationText(declaration: ts.Declaration): string {
   const source = declaration.getSourceFile();
   if (TS.isClassLike(declaration)) {
-    const parts = [`class ${declaration.name?.getText(source) ?? ""}`, ...(declaration.heritageClauses ?? []).map((h) => h.getText(source))];
+    const parts = [
+      `class ${declaration.name?.getText(source) ?? ""}`,
+      ...(declaration.heritageClauses ?? []).map((h) => h.getText(source)),
+    ];
     for (const member of declaration.members) {
-      if (TS.isPropertyDeclaration(member) || TS.isGetAccessorDeclaration(member) || TS.isSetAccessorDeclaration(member)) {
-        parts.push(`${jsDocText(member)}${TS.isPropertyDeclaration(member) ? withoutDecorators(member) : `${member.name.getText(source)}:${member.type?.getText(source) ?? ""}`}`);
+      if (
+        TS.isPropertyDeclaration(member) ||
+        TS.isGetAccessorDeclaration(member) ||
+        TS.isSetAccessorDeclaration(member)
+      ) {
+        parts.push(
+          jsDocText(member) +
+            (TS.isPropertyDeclaration(member)
+              ? withoutDecorators(member)
+              : `${member.name.getText(source)}:${member.type?.getText(source) ?? ""}`),
+        );
       } else if (TS.isConstructorDeclaration(member)) {
         for (const parameter of member.parameters) {
           if (TS.isParameterPropertyDeclaration(parameter, member)) parts.push(withoutDecorators(parameter));

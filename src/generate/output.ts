@@ -1,5 +1,5 @@
 import type * as ts from "typescript";
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 import { TS } from "./compiler";
 import { isLibrarySymbol, NOT_JSON } from "./type-walk";
 
@@ -43,31 +43,53 @@ export function resultTypeOf(method: ts.MethodDeclaration, checker: ts.TypeCheck
  */
 export function isStructuredResult(type: ts.Type, checker: ts.TypeChecker, program: ts.Program): boolean {
   if (type.isUnion()) return type.types.every((member) => isStructuredResult(member, checker, program));
-  return isPlainObjectType(type, checker, program) && checker.getPropertyOfType(type, "toJSON") === undefined && !isToolResultLike(type, checker) && !isPartLike(type, checker);
+  return (
+    isPlainObjectType(type, checker, program) &&
+    checker.getPropertyOfType(type, "toJSON") === undefined &&
+    !isToolResultLike(type, checker) &&
+    !isPartLike(type, checker)
+  );
 }
 
 /** An object type that is neither an array, a function, a class constructor nor a library object without JSON form. */
 function isPlainObjectType(type: ts.Type, checker: ts.TypeChecker, program: ts.Program): boolean {
   if (type.isIntersection()) return type.types.every((member) => isPlainObjectType(member, checker, program));
   if (!(type.flags & TS.TypeFlags.Object) || checker.isArrayType(type) || checker.isTupleType(type)) return false;
-  if (checker.getSignaturesOfType(type, TS.SignatureKind.Call).length > 0 || checker.getSignaturesOfType(type, TS.SignatureKind.Construct).length > 0) return false;
+  if (
+    checker.getSignaturesOfType(type, TS.SignatureKind.Call).length > 0 ||
+    checker.getSignaturesOfType(type, TS.SignatureKind.Construct).length > 0
+  )
+    return false;
   const symbol = type.getSymbol();
-  return !(symbol !== undefined && (NOT_JSON.has(symbol.name) || symbol.name === "Date") && isLibrarySymbol(symbol, program));
+  return !(
+    symbol !== undefined &&
+    (NOT_JSON.has(symbol.name) || symbol.name === "Date") &&
+    isLibrarySymbol(symbol, program)
+  );
 }
 
 /** `{ output: string; isError: boolean }`: the runtime takes such a value as the result itself. */
 function isToolResultLike(type: ts.Type, checker: ts.TypeChecker): boolean {
   const output = propertyType(type, "output", checker);
   const isError = propertyType(type, "isError", checker);
-  return output !== undefined && isError !== undefined && (output.flags & TS.TypeFlags.StringLike) !== 0 && (isError.flags & TS.TypeFlags.BooleanLike) !== 0;
+  return (
+    output !== undefined &&
+    isError !== undefined &&
+    (output.flags & TS.TypeFlags.StringLike) !== 0 &&
+    (isError.flags & TS.TypeFlags.BooleanLike) !== 0
+  );
 }
 
 /** A content part: a `type` the runtime knows with the fields of one of its forms. */
 function isPartLike(type: ts.Type, checker: ts.TypeChecker): boolean {
   const kind = propertyType(type, "type", checker);
   if (kind === undefined) return false;
-  const kinds = (kind.isUnion() ? kind.types : [kind]).filter((member) => member.isStringLiteral()).map((member) => (member as ts.StringLiteralType).value);
-  return kinds.some((name) => PART_FIELDS[name]?.some((fields) => fields.every((field) => checker.getPropertyOfType(type, field) !== undefined)));
+  const kinds = (kind.isUnion() ? kind.types : [kind])
+    .filter((member) => member.isStringLiteral())
+    .map((member) => (member as ts.StringLiteralType).value);
+  return kinds.some((name) =>
+    PART_FIELDS[name]?.some((fields) => fields.every((field) => checker.getPropertyOfType(type, field) !== undefined)),
+  );
 }
 
 function propertyType(type: ts.Type, name: string, checker: ts.TypeChecker): ts.Type | undefined {

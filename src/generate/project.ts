@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
 import type * as ts from "typescript";
-import { projectTypeScript, type ProjectTypeScript } from "../project-typescript";
+import { projectTypeScript, type ProjectTypeScript } from "../core/project-typescript";
 import { TS } from "./compiler";
 import { displayPath, formatProblem, GenerateError, problemOfDiagnostic, type SourceProblem } from "./errors";
 
@@ -34,7 +34,10 @@ export const CHECK_ONLY: ts.CompilerOptions = {
   tsBuildInfoFile: undefined,
 };
 
-/** Unknown option, unknown option with a suggestion, option value not among the allowed ones, `ignoreDeprecations` value. */
+/**
+ * Unknown option, unknown option with a suggestion, option value not among the allowed ones, `ignoreDeprecations`
+ * value.
+ */
 const NEWER_OPTION_CODES = new Set([5023, 5025, 6046, 5103]);
 
 /**
@@ -55,15 +58,30 @@ export function openProject(configPath: string, cwd: string): Project {
   );
   if (parsed === undefined || configErrors.length > 0) {
     const problems = configErrors.map((d) => problemOfDiagnostic(d, cwd));
-    throw new GenerateError(problems.length > 0 ? problems : [{ message: `Cannot read the TypeScript project ${configPath}.` }]);
+    throw new GenerateError(
+      problems.length > 0 ? problems : [{ message: `Cannot read the TypeScript project ${configPath}.` }],
+    );
   }
   const directory = dirname(configFile);
   const typescript = projectTypeScript(directory);
   const { errors, warnings } = configProblems(parsed.errors, typescript, cwd);
   if (errors.length > 0) throw new GenerateError(errors);
   const options: ts.CompilerOptions = { ...withProjectDefaults(parsed.options, typescript), ...CHECK_ONLY };
-  const program = TS.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
-  return { configFile, directory, sourceFiles: ownSourceFiles(parsed.fileNames), program, warnings, commandLine: parsed, projectTypeScript: typescript };
+  const program = TS.createProgram({
+    rootNames: parsed.fileNames,
+    options,
+    projectReferences: parsed.projectReferences,
+    configFileParsingDiagnostics: parsed.errors,
+  });
+  return {
+    configFile,
+    directory,
+    sourceFiles: ownSourceFiles(parsed.fileNames),
+    program,
+    warnings,
+    commandLine: parsed,
+    projectTypeScript: typescript,
+  };
 }
 
 /** The root files that are the project's own sources (declaration files left out). */
@@ -76,7 +94,11 @@ export function ownSourceFiles(rootNames: readonly string[]): string[] {
  * toolnexus's compiler, options (or option values) only the newer one knows are warnings: they
  * are ignored, as an older tsc would.
  */
-export function configProblems(diagnostics: readonly ts.Diagnostic[], project: ProjectTypeScript | undefined, cwd: string): { errors: SourceProblem[]; warnings: string[] } {
+export function configProblems(
+  diagnostics: readonly ts.Diagnostic[],
+  project: ProjectTypeScript | undefined,
+  cwd: string,
+): { errors: SourceProblem[]; warnings: string[] } {
   const errors: SourceProblem[] = [];
   const warnings: string[] = [];
   const newer = newerVersion(project);
@@ -84,7 +106,10 @@ export function configProblems(diagnostics: readonly ts.Diagnostic[], project: P
     if (diagnostic.category !== TS.DiagnosticCategory.Error) continue;
     const problem = problemOfDiagnostic(diagnostic, cwd);
     if (newer !== undefined && NEWER_OPTION_CODES.has(diagnostic.code)) {
-      warnings.push(`${formatProblem(problem)} (the project has typescript ${newer}; toolnexus reads it with TypeScript ${TS.version}, which ignores this option)`);
+      warnings.push(
+        `${formatProblem(problem)} (the project has typescript ${newer}; toolnexus reads it with TypeScript ` +
+          `${TS.version}, which ignores this option)`,
+      );
     } else errors.push(problem);
   }
   return { errors, warnings };
@@ -95,7 +120,10 @@ export function configProblems(diagnostics: readonly ts.Diagnostic[], project: P
  * toolnexus's and change what the checker says about parameters: from TypeScript 6 on, `strict`
  * is on unless the tsconfig turns it off (without it, `string | null` would read as `string`).
  */
-export function withProjectDefaults(options: ts.CompilerOptions, project: ProjectTypeScript | undefined): ts.CompilerOptions {
+export function withProjectDefaults(
+  options: ts.CompilerOptions,
+  project: ProjectTypeScript | undefined,
+): ts.CompilerOptions {
   if (options.strict !== undefined) return options;
   const newer = newerVersion(project);
   return newer !== undefined && Number.parseInt(newer, 10) >= 6 ? { ...options, strict: true } : options;
@@ -108,7 +136,10 @@ function newerVersion(project: ProjectTypeScript | undefined): string | undefine
   return major(project.version) > major(TS.version) ? project.version : undefined;
 }
 
-/** Where a program's diagnostics come from: the program itself, or a builder program (watch) that keeps those of unchanged files. */
+/**
+ * Where a program's diagnostics come from: the program itself, or a builder program (watch) that keeps those of
+ * unchanged files.
+ */
 export interface DiagnosticSource {
   getOptionsDiagnostics(): readonly ts.Diagnostic[];
   getGlobalDiagnostics(): readonly ts.Diagnostic[];
@@ -122,7 +153,12 @@ export interface DiagnosticSource {
  * stops there): a syntax error in a file no tool depends on must not hide a type error in one.
  */
 export function compileErrors(source: DiagnosticSource): ts.Diagnostic[] {
-  const all = [...source.getOptionsDiagnostics(), ...source.getSyntacticDiagnostics(), ...source.getGlobalDiagnostics(), ...source.getSemanticDiagnostics()];
+  const all = [
+    ...source.getOptionsDiagnostics(),
+    ...source.getSyntacticDiagnostics(),
+    ...source.getGlobalDiagnostics(),
+    ...source.getSemanticDiagnostics(),
+  ];
   return [...TS.sortAndDeduplicateDiagnostics(all.filter((d) => d.category === TS.DiagnosticCategory.Error))];
 }
 
@@ -131,13 +167,21 @@ export function compileErrors(source: DiagnosticSource): ts.Diagnostic[] {
  * whole project) stop generation; those elsewhere are warnings, the manifest does not depend
  * on them.
  */
-export function splitTypeErrors(diagnostics: readonly ts.Diagnostic[], dependsOn: (fileName: string) => boolean, cwd: string): { errors: SourceProblem[]; warnings: string[] } {
+export function splitTypeErrors(
+  diagnostics: readonly ts.Diagnostic[],
+  dependsOn: (fileName: string) => boolean,
+  cwd: string,
+): { errors: SourceProblem[]; warnings: string[] } {
   const errors: SourceProblem[] = [];
   const warnings: string[] = [];
   for (const diagnostic of diagnostics) {
     const problem = problemOfDiagnostic(diagnostic, cwd);
     if (diagnostic.file === undefined || dependsOn(diagnostic.file.fileName)) errors.push(problem);
-    else warnings.push(`${formatProblem(problem)} (no tool depends on ${displayPath(diagnostic.file.fileName, cwd)}: the manifest was generated)`);
+    else
+      warnings.push(
+        `${formatProblem(problem)} (no tool depends on ${displayPath(diagnostic.file.fileName, cwd)}: the manifest ` +
+          "was generated)",
+      );
   }
   return { errors, warnings };
 }

@@ -4,11 +4,17 @@ import { inOrder, literalOrder } from "./source-order";
 import type * as tjs from "typescript-json-schema";
 import { canonicalSchema, inlineRefs } from "../schema/canonical";
 import { SchemaSizeError } from "../schema/schema-size";
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 
 /** The part of typescript-json-schema's generator this uses: the per-type entry point behind `getSchemaForSymbol`. */
 interface TypeDefinitions {
-  getTypeDefinition(type: ts.Type, asRef?: boolean, unionModifier?: string, prop?: ts.Symbol, ...rest: unknown[]): tjs.Definition;
+  getTypeDefinition(
+    type: ts.Type,
+    asRef?: boolean,
+    unionModifier?: string,
+    prop?: ts.Symbol,
+    ...rest: unknown[]
+  ): tjs.Definition;
   getClassDefinition(type: ts.Type, definition: tjs.Definition): tjs.Definition;
   getUnionDefinition(type: ts.UnionType, unionModifier: string, definition: tjs.Definition): tjs.Definition;
   getDefinitionForProperty(property: ts.Symbol, node: ts.Node): tjs.Definition | null;
@@ -54,12 +60,22 @@ export class SchemaGenerator {
   readonly warnings: string[] = [];
 
   constructor(checker: ts.TypeChecker, purpose: SchemaPurpose = "arguments") {
-    const generator = new TJS.JsonSchemaGenerator([], {}, {}, {}, checker, { ...TJS.getDefaultArgs(), ...SETTINGS }) as unknown as TypeDefinitions;
+    const generator = new TJS.JsonSchemaGenerator([], {}, {}, {}, checker, {
+      ...TJS.getDefaultArgs(),
+      ...SETTINGS,
+    }) as unknown as TypeDefinitions;
     if (
-      [generator.getTypeDefinition, generator.getClassDefinition, generator.getUnionDefinition, generator.getDefinitionForProperty].some((method) => typeof method !== "function")
+      [
+        generator.getTypeDefinition,
+        generator.getClassDefinition,
+        generator.getUnionDefinition,
+        generator.getDefinitionForProperty,
+      ].some((method) => typeof method !== "function")
     ) {
       throw new Error(
-        "This version of typescript-json-schema lacks getTypeDefinition/getClassDefinition/getUnionDefinition/getDefinitionForProperty; toolnexus generate needs typescript-json-schema ^0.68.",
+        "This version of typescript-json-schema lacks " +
+          "getTypeDefinition/getClassDefinition/getUnionDefinition/getDefinitionForProperty; toolnexus generate " +
+          "needs typescript-json-schema ^0.68.",
       );
     }
     // typescript-json-schema reads index signatures from declarations, so a mapped type such as
@@ -86,7 +102,8 @@ export class SchemaGenerator {
     const definition = this.#quietly(() => this.#generator.getTypeDefinition(type, false, "anyOf", symbol));
     // Named types were generated once and referenced (`#/definitions/<URI-encoded name>`): copy them in.
     const definitions: Record<string, unknown> = {};
-    for (const [name, target] of Object.entries(this.#generator.ReffedDefinitions)) definitions[encodeURIComponent(name)] = target;
+    for (const [name, target] of Object.entries(this.#generator.ReffedDefinitions))
+      definitions[encodeURIComponent(name)] = target;
     let inlined: unknown;
     try {
       inlined = inlineRefs(definition, definitions, (chain) => {
@@ -95,8 +112,10 @@ export class SchemaGenerator {
     } catch (error) {
       if (!(error instanceof SchemaSizeError)) throw error;
       throw new Error(
-        `with each named type it uses written out wherever it is used, its schema grows past ${error.limit.toLocaleString("en-US")} characters of JSON ` +
-          `(toolnexus's limit, MAX_SCHEMA_SIZE) at ${error.pointer === "" ? "the root" : error.pointer}: types used in many places multiply`,
+        "with each named type it uses written out wherever it is used, its schema grows past " +
+          `${error.limit.toLocaleString("en-US")} characters of JSON ` +
+          `(toolnexus's limit, MAX_SCHEMA_SIZE) at ${error.pointer === "" ? "the root" : error.pointer}: types used ` +
+          "in many places multiply",
       );
     }
     return canonicalSchema(tidy(inlined) as JSONSchemaObject);
@@ -141,8 +160,14 @@ function keepSourceOrder(generator: TypeDefinitions, checker: ts.TypeChecker): v
     const annotation = alias?.type ?? annotations.at(-1);
     if (annotation === undefined) return result;
     const order = literalOrder(annotation, checker);
-    for (const schema of [result, ...(Array.isArray(result[unionModifier as "anyOf"]) ? (result[unionModifier as "anyOf"] as tjs.Definition[]) : [])]) {
-      if (typeof schema === "object" && Array.isArray(schema.enum)) schema.enum = inOrder(schema.enum, order) as tjs.Definition["enum"];
+    for (const schema of [
+      result,
+      ...(Array.isArray(result[unionModifier as "anyOf"])
+        ? (result[unionModifier as "anyOf"] as tjs.Definition[])
+        : []),
+    ]) {
+      if (typeof schema === "object" && Array.isArray(schema.enum))
+        schema.enum = inOrder(schema.enum, order) as tjs.Definition["enum"];
     }
     return result;
   };
@@ -192,7 +217,10 @@ function isPrivateField(declaration: ts.Declaration): boolean {
 }
 
 function isClassAccessor(declaration: ts.Declaration): boolean {
-  return (TS.isGetAccessorDeclaration(declaration) || TS.isSetAccessorDeclaration(declaration)) && TS.isClassLike(declaration.parent);
+  return (
+    (TS.isGetAccessorDeclaration(declaration) || TS.isSetAccessorDeclaration(declaration)) &&
+    TS.isClassLike(declaration.parent)
+  );
 }
 
 function admitsUndefined(type: ts.Type): boolean {
@@ -204,7 +232,12 @@ function admitsUndefined(type: ts.Type): boolean {
 function annotationOf(symbol: ts.Symbol): ts.TypeNode | undefined {
   const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
   if (declaration === undefined) return undefined;
-  if (TS.isParameter(declaration) || TS.isPropertySignature(declaration) || TS.isPropertyDeclaration(declaration) || TS.isTypeAliasDeclaration(declaration)) {
+  if (
+    TS.isParameter(declaration) ||
+    TS.isPropertySignature(declaration) ||
+    TS.isPropertyDeclaration(declaration) ||
+    TS.isTypeAliasDeclaration(declaration)
+  ) {
     return declaration.type;
   }
   return undefined;
@@ -221,12 +254,14 @@ function tidy(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (NOT_SCHEMA.has(key)) continue;
-    if (key === "enum" || key === "const" || key === "default" || key === "examples" || key === "required") out[key] = value;
+    if (key === "enum" || key === "const" || key === "default" || key === "examples" || key === "required")
+      out[key] = value;
     else if (key === "properties" && typeof value === "object" && value !== null) {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, tidy(sub)]));
     } else out[key] = tidy(value);
   }
-  if (out.type === "number" && Array.isArray(out.enum) && out.enum.every((v) => Number.isInteger(v))) out.type = "integer";
+  if (out.type === "number" && Array.isArray(out.enum) && out.enum.every((v) => Number.isInteger(v)))
+    out.type = "integer";
   if (out.type === "number" && Number.isInteger(out.const)) out.type = "integer";
   if (Array.isArray(out.required) && typeof out.properties === "object" && out.properties !== null) {
     const properties = out.properties as Record<string, { default?: unknown }>;

@@ -19,7 +19,13 @@ export function literalOrder(node: ts.TypeNode, checker: ts.TypeChecker): unknow
   const visit = (node: ts.Node | undefined): void => {
     if (node === undefined || seen.has(node)) return;
     seen.add(node);
-    if (TS.isParenthesizedTypeNode(node) || TS.isTypeOperatorNode(node) || TS.isOptionalTypeNode(node) || TS.isRestTypeNode(node) || TS.isNamedTupleMember(node)) {
+    if (
+      TS.isParenthesizedTypeNode(node) ||
+      TS.isTypeOperatorNode(node) ||
+      TS.isOptionalTypeNode(node) ||
+      TS.isRestTypeNode(node) ||
+      TS.isNamedTupleMember(node)
+    ) {
       return visit(node.type);
     }
     if (TS.isUnionTypeNode(node) || TS.isIntersectionTypeNode(node)) return node.types.forEach(visit);
@@ -64,7 +70,11 @@ export function inOrder(values: readonly unknown[], order: readonly unknown[]): 
 function literalValue(literal: ts.LiteralTypeNode["literal"]): { value: unknown } | undefined {
   if (TS.isStringLiteral(literal) || TS.isNoSubstitutionTemplateLiteral(literal)) return { value: literal.text };
   if (TS.isNumericLiteral(literal)) return { value: Number(literal.text) };
-  if (TS.isPrefixUnaryExpression(literal) && literal.operator === TS.SyntaxKind.MinusToken && TS.isNumericLiteral(literal.operand)) {
+  if (
+    TS.isPrefixUnaryExpression(literal) &&
+    literal.operator === TS.SyntaxKind.MinusToken &&
+    TS.isNumericLiteral(literal.operand)
+  ) {
     return { value: -Number(literal.operand.text) };
   }
   if (literal.kind === TS.SyntaxKind.TrueKeyword) return { value: true };

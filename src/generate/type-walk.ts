@@ -67,7 +67,10 @@ export const NOT_JSON: ReadonlySet<string> = new Set([
  */
 export class TypeWalker {
   readonly declarations = new Set<ts.Declaration>();
-  /** The project files declaring the object types visited, anonymous ones too (an inferred type's shape is written where its value is). */
+  /**
+   * The project files declaring the object types visited, anonymous ones too (an inferred type's shape is written where
+   * its value is).
+   */
   readonly files = new Set<string>();
   readonly #stack: ts.Type[] = [];
   readonly #done = new Set<ts.Type>();
@@ -81,25 +84,46 @@ export class TypeWalker {
 
   /** The first problem in `type`, or `undefined` when all of it has a JSON Schema. */
   check(type: ts.Type, location: ts.Node): TypeProblem | undefined {
-    if (type.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void)) return { path: "", typeText: this.checker.typeToString(type), what: "it stands for no value" };
+    if (type.flags & (TS.TypeFlags.Undefined | TS.TypeFlags.Void))
+      return { path: "", typeText: this.checker.typeToString(type), what: "it stands for no value" };
     return this.#walk(type, "", location, undefined);
   }
 
   #walk(type: ts.Type, path: string, location: ts.Node, declaredAt: ts.Node | undefined): TypeProblem | undefined {
     const { checker } = this;
     const flags = type.flags;
-    const problem = (what: string): TypeProblem => ({ path, typeText: checker.typeToString(type), what, ...(declaredAt ? { declaredAt } : {}) });
-    const noSchema = (thing: string, why = "") => problem(`${thing} has no JSON Schema equivalent${why} (${this.values} are JSON)`);
+    const problem = (what: string): TypeProblem => ({
+      path,
+      typeText: checker.typeToString(type),
+      what,
+      ...(declaredAt ? { declaredAt } : {}),
+    });
+    const noSchema = (thing: string, why = "") =>
+      problem(`${thing} has no JSON Schema equivalent${why} (${this.values} are JSON)`);
     this.#collect(type.aliasSymbol);
-    if (flags & (TS.TypeFlags.Any | TS.TypeFlags.Unknown | TS.TypeFlags.Undefined | TS.TypeFlags.Void | TS.TypeFlags.Null)) return undefined;
+    if (
+      flags &
+      (TS.TypeFlags.Any | TS.TypeFlags.Unknown | TS.TypeFlags.Undefined | TS.TypeFlags.Void | TS.TypeFlags.Null)
+    )
+      return undefined;
     if (flags & TS.TypeFlags.Never) return problem("no value has this type");
     if (flags & TS.TypeFlags.ESSymbolLike) return noSchema("a symbol");
     if (flags & TS.TypeFlags.BigIntLike) return noSchema("a bigint", " (JSON numbers cannot hold one)");
-    if (flags & TS.TypeFlags.TypeParameter) return problem("a type parameter is only known where the method is called, so it has no JSON Schema");
-    if (flags & (TS.TypeFlags.Index | TS.TypeFlags.IndexedAccess | TS.TypeFlags.Conditional | TS.TypeFlags.Substitution))
+    if (flags & TS.TypeFlags.TypeParameter)
+      return problem("a type parameter is only known where the method is called, so it has no JSON Schema");
+    if (
+      flags &
+      (TS.TypeFlags.Index | TS.TypeFlags.IndexedAccess | TS.TypeFlags.Conditional | TS.TypeFlags.Substitution)
+    )
       return problem("a type that depends on a type parameter has no JSON Schema");
-    if (flags & (TS.TypeFlags.StringLike | TS.TypeFlags.NumberLike | TS.TypeFlags.BooleanLike | TS.TypeFlags.EnumLike)) {
-      if (flags & TS.TypeFlags.EnumLike) this.#collect(type.symbol?.flags & TS.SymbolFlags.EnumMember ? (type.symbol as { parent?: ts.Symbol }).parent : type.symbol);
+    if (
+      flags &
+      (TS.TypeFlags.StringLike | TS.TypeFlags.NumberLike | TS.TypeFlags.BooleanLike | TS.TypeFlags.EnumLike)
+    ) {
+      if (flags & TS.TypeFlags.EnumLike)
+        this.#collect(
+          type.symbol?.flags & TS.SymbolFlags.EnumMember ? (type.symbol as { parent?: ts.Symbol }).parent : type.symbol,
+        );
       return undefined;
     }
     if (type.isUnionOrIntersection()) {
@@ -115,11 +139,15 @@ export class TypeWalker {
     if (this.#isLibrary(symbol) && symbol!.name === "Date") return undefined;
     if (this.#stack.includes(type)) {
       const names = [...this.#stack.slice(this.#stack.indexOf(type)), type].map((t) => checker.typeToString(t));
-      return problem(`it refers to itself (${names.join(" → ")}), and recursive types cannot be inlined into a tool schema`);
+      return problem(
+        `it refers to itself (${names.join(" → ")}), and recursive types cannot be inlined into a tool schema`,
+      );
     }
-    if (checker.getSignaturesOfType(type, TS.SignatureKind.Construct).length > 0) return noSchema("a class (not an instance of it)");
+    if (checker.getSignaturesOfType(type, TS.SignatureKind.Construct).length > 0)
+      return noSchema("a class (not an instance of it)");
     if (checker.getSignaturesOfType(type, TS.SignatureKind.Call).length > 0) return noSchema("a function");
-    if (symbol !== undefined && NOT_JSON.has(symbol.name) && this.#isLibrary(symbol)) return noSchema(`a ${symbol.name}`);
+    if (symbol !== undefined && NOT_JSON.has(symbol.name) && this.#isLibrary(symbol))
+      return noSchema(`a ${symbol.name}`);
     this.#collect(symbol);
     this.#collectFiles(symbol);
     this.#stack.push(type);
@@ -135,14 +163,28 @@ export class TypeWalker {
         if (property.flags & (TS.SymbolFlags.Method | TS.SymbolFlags.Prototype) || isPrivate(property)) continue;
         const declaration = property.valueDeclaration ?? property.declarations?.[0];
         // A property inherited from a base class or interface: its declaration (JSDoc) counts too.
-        if (declaration !== undefined && !declaration.getSourceFile().isDeclarationFile && this.#isShape(declaration.parent))
+        if (
+          declaration !== undefined &&
+          !declaration.getSourceFile().isDeclarationFile &&
+          this.#isShape(declaration.parent)
+        )
           this.declarations.add(declaration.parent as ts.Declaration);
         const propertyType = checker.getTypeOfSymbolAtLocation(property, declaration ?? location);
-        const found = this.#walk(propertyType, path === "" ? property.name : `${path}.${property.name}`, location, declaration);
+        const found = this.#walk(
+          propertyType,
+          path === "" ? property.name : `${path}.${property.name}`,
+          location,
+          declaration,
+        );
         if (found) return found;
       }
       for (const info of checker.getIndexInfosOfType(type)) {
-        const found = this.#walk(info.type, `${path}[${checker.typeToString(info.keyType)}]`, location, info.declaration ?? declaredAt);
+        const found = this.#walk(
+          info.type,
+          `${path}[${checker.typeToString(info.keyType)}]`,
+          location,
+          info.declaration ?? declaredAt,
+        );
         if (found) return found;
       }
       return undefined;
@@ -169,7 +211,9 @@ export class TypeWalker {
   }
 
   #isShape(node: ts.Node | undefined): boolean {
-    return node !== undefined && (TS.isClassLike(node) || TS.isInterfaceDeclaration(node) || TS.isTypeAliasDeclaration(node));
+    return (
+      node !== undefined && (TS.isClassLike(node) || TS.isInterfaceDeclaration(node) || TS.isTypeAliasDeclaration(node))
+    );
   }
 
   #isLibrary(symbol: ts.Symbol | undefined): boolean {
@@ -185,6 +229,8 @@ export function isLibrarySymbol(symbol: ts.Symbol | undefined, program: ts.Progr
 
 function isPrivate(property: ts.Symbol): boolean {
   return (property.declarations ?? []).some(
-    (d) => (TS.getCombinedModifierFlags(d) & TS.ModifierFlags.Private) !== 0 || (TS.isPropertyDeclaration(d) && TS.isPrivateIdentifier(d.name)),
+    (d) =>
+      (TS.getCombinedModifierFlags(d) & TS.ModifierFlags.Private) !== 0 ||
+      (TS.isPropertyDeclaration(d) && TS.isPrivateIdentifier(d.name)),
   );
 }

@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
 import type * as ts from "typescript";
-import { projectTypeScript, type ProjectTypeScript } from "../project-typescript";
+import { projectTypeScript, type ProjectTypeScript } from "../core/project-typescript";
 import { TS } from "./compiler";
 import { EntryCache } from "./entry-cache";
 import { GenerateError, problemOfDiagnostic } from "./errors";
@@ -31,8 +31,16 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
   const configFile = resolve(cwd, options.project ?? "tsconfig.json");
   const directory = dirname(configFile);
   const cache = new EntryCache<Built>();
-  const fail = (diagnostic: ts.Diagnostic) => options.onRun({ error: new GenerateError([problemOfDiagnostic(diagnostic, cwd)]) });
-  const host = TS.createWatchCompilerHost(configFile, CHECK_ONLY, TS.sys, TS.createSemanticDiagnosticsBuilderProgram, fail, () => {});
+  const fail = (diagnostic: ts.Diagnostic) =>
+    options.onRun({ error: new GenerateError([problemOfDiagnostic(diagnostic, cwd)]) });
+  const host = TS.createWatchCompilerHost(
+    configFile,
+    CHECK_ONLY,
+    TS.sys,
+    TS.createSemanticDiagnosticsBuilderProgram,
+    fail,
+    () => {},
+  );
   // A run's time starts when TypeScript starts making its program (after its 250 ms delay).
   let started = performance.now();
   // Read once per run: the project's typescript may be installed or upgraded while watching.
@@ -43,7 +51,8 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
   host.createProgram = (rootNames, options, ...rest) => {
     started = performance.now();
     typescript = projectTypeScript(directory);
-    if (options !== undefined && !withDefaults.has(options)) withDefaults.set(options, withProjectDefaults(options, typescript));
+    if (options !== undefined && !withDefaults.has(options))
+      withDefaults.set(options, withProjectDefaults(options, typescript));
     return createProgram(rootNames, options && withDefaults.get(options), ...rest);
   };
   host.afterProgramCreate = (builder) => {
@@ -53,7 +62,16 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
       if (config.errors.length > 0) throw new GenerateError(config.errors);
       const commandLine = asWritten(configFile, program);
       const sourceFiles = ownSourceFiles(program.getRootFileNames());
-      const project = { configFile, directory, sourceFiles, program, warnings: config.warnings, diagnostics: builder, commandLine, projectTypeScript: typescript };
+      const project = {
+        configFile,
+        directory,
+        sourceFiles,
+        program,
+        warnings: config.warnings,
+        diagnostics: builder,
+        commandLine,
+        projectTypeScript: typescript,
+      };
       options.onRun({ result: generateFromProgram(project, { ...options, cwd }, started, cache) });
     } catch (error) {
       options.onRun({ error });
@@ -65,6 +83,10 @@ export function watchManifest(options: WatchOptions): ManifestWatcher {
 
 /** The tsconfig as written (the program's options force `noEmit`): where compiled files go. */
 function asWritten(configFile: string, program: ts.Program): ts.ParsedCommandLine {
-  const parsed = TS.getParsedCommandLineOfConfigFile(configFile, {}, { ...TS.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const parsed = TS.getParsedCommandLineOfConfigFile(
+    configFile,
+    {},
+    { ...TS.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   return parsed ?? { options: program.getCompilerOptions(), fileNames: [...program.getRootFileNames()], errors: [] };
 }

@@ -1,6 +1,6 @@
 import type { ContentBlock, MessageContent } from "@langchain/core/messages";
 import { describePart } from "../runtime/content";
-import type { ToolContent, ToolResult } from "../types";
+import type { ToolContent, ToolResult } from "../core/types";
 
 /**
  * What a ToolMessage carries for a result: its text form (`output`) when it has no parts
@@ -13,7 +13,9 @@ export function messageContentOf(result: ToolResult, multimodal: boolean): Messa
   return content.map(contentBlockOf);
 }
 
-/** A part as a LangChain standard content block; a resource link, which has none, as the note the text form gives it. */
+/**
+ * A part as a LangChain standard content block; a resource link, which has none, as the note the text form gives it.
+ */
 export function contentBlockOf(part: ToolContent): ContentBlock.Text | ContentBlock.Multimodal.Standard {
   switch (part.type) {
     case "text":
@@ -27,7 +29,9 @@ export function contentBlockOf(part: ToolContent): ContentBlock.Text | ContentBl
     case "file": {
       // Integrations read a file's name from its metadata (OpenAI's requires one).
       const named = part.name !== undefined ? { metadata: { filename: part.name } } : {};
-      return "url" in part ? { type: "file", url: part.url, mimeType: part.mimeType, ...named } : { type: "file", data: part.data, mimeType: part.mimeType, ...named };
+      return "url" in part
+        ? { type: "file", url: part.url, mimeType: part.mimeType, ...named }
+        : { type: "file", data: part.data, mimeType: part.mimeType, ...named };
     }
     case "resource_link":
       return { type: "text", text: `[${describePart(part)}]` };

@@ -2,11 +2,16 @@ import { parseCallbackConfigArg, type CallbackManagerForToolRun } from "@langcha
 import { ToolMessage, type MessageContent, type ToolCall } from "@langchain/core/messages";
 import { patchConfig, pickRunnableConfigKeys } from "@langchain/core/runnables";
 import { AsyncLocalStorageProviderSingleton, MockAsyncLocalStorage } from "@langchain/core/singletons";
-import { StructuredTool, type StructuredToolCallInput, type ToolReturnType, type ToolRunnableConfig } from "@langchain/core/tools";
-import { ToolDefinitionError } from "../errors";
+import {
+  StructuredTool,
+  type StructuredToolCallInput,
+  type ToolReturnType,
+  type ToolRunnableConfig,
+} from "@langchain/core/tools";
+import { ToolDefinitionError } from "../core/errors";
 import { checkedHostState } from "../runtime/host-state";
 import type { Toolkit } from "../toolkit";
-import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../types";
+import { isObject, type JSONSchemaObject, type Tool, type ToolContext } from "../core/types";
 import { approvalFor, type LangChainApprover } from "./approval";
 import { artifactOf, messageContentOf } from "./content";
 
@@ -23,9 +28,9 @@ export interface LangChainToolsOptions {
   /**
    * Decides the calls the toolkit would ask about (`needsApproval`, or a destructive tool under
    * `approveDestructive`) in place of the toolkit's own `approve`: `true`/`{ approved: true }`
-   * runs the call, `false`/`{ approved: false, reason }` answers it `denied`. What it throws denies the call, except LangGraph's `interrupt()`,
-   * which pauses the graph until a person answers. Left out: the toolkit's `approve` decides,
-   * and without one such calls are answered `denied` (nobody was asked).
+   * runs the call, `false`/`{ approved: false, reason }` answers it `denied`. What it throws denies the call, except
+   * LangGraph's `interrupt()`, which pauses the graph until a person answers. Left out: the toolkit's `approve`
+   * decides, and without one such calls are answered `denied` (nobody was asked).
    */
   approve?: LangChainApprover;
   /**
@@ -36,7 +41,10 @@ export interface LangChainToolsOptions {
   multimodalResults?: boolean;
 }
 
-/** What a tool call answers: a ToolMessage when it was a tool call (it has an id), else the message content alone, as LangChain's own tools do. */
+/**
+ * What a tool call answers: a ToolMessage when it was a tool call (it has an id), else the message content alone, as
+ * LangChain's own tools do.
+ */
 export type ToolnexusToolOutput = MessageContent | ToolMessage;
 
 /** Runs one call of a tool, with the call's arguments (unchecked) and its LangChain config. */
@@ -55,7 +63,12 @@ const ACCEPTS_EVERY_VALUE = true;
  * A toolkit tool as a LangChain structured tool: its JSON Schema is the tool's `schema` (what
  * `bindTools` and agents declare to the model), and each call runs `toolkit.execute`.
  */
-export class ToolnexusTool extends StructuredTool<JSONSchemaObject, Record<string, unknown>, Record<string, unknown>, MessageContent> {
+export class ToolnexusTool extends StructuredTool<
+  JSONSchemaObject,
+  Record<string, unknown>,
+  Record<string, unknown>,
+  MessageContent
+> {
   static lc_name(): string {
     return "ToolnexusTool";
   }
@@ -82,16 +95,17 @@ export class ToolnexusTool extends StructuredTool<JSONSchemaObject, Record<strin
    * problem named) and answers failures as data the model reads; so LangChain's `call` runs,
    * with its callbacks and tracing, on a view of this tool whose schema accepts every value.
    */
-  override call<TArg extends StructuredToolCallInput<JSONSchemaObject, Record<string, unknown>>, TConfig extends ToolRunnableConfig | undefined>(
-    arg: TArg,
-    configArg?: TConfig,
-    tags?: string[],
-  ): Promise<ToolReturnType<TArg, TConfig, MessageContent>> {
+  override call<
+    TArg extends StructuredToolCallInput<JSONSchemaObject, Record<string, unknown>>,
+    TConfig extends ToolRunnableConfig | undefined,
+  >(arg: TArg, configArg?: TConfig, tags?: string[]): Promise<ToolReturnType<TArg, TConfig, MessageContent>> {
     const config = parseCallbackConfigArg(configArg) as ToolRunnableConfig;
     // The call's own ToolCall first, as LangChain reads its id.
     const toolCall = isToolCall(arg) ? arg : config.toolCall;
     const called = { ...config, runName: config.runName ?? this.name, ...(toolCall !== undefined ? { toolCall } : {}) };
-    return StructuredTool.prototype.call.call(this.#withoutSchemaCheck, arg, called, tags) as Promise<ToolReturnType<TArg, TConfig, MessageContent>>;
+    return StructuredTool.prototype.call.call(this.#withoutSchemaCheck, arg, called, tags) as Promise<
+      ToolReturnType<TArg, TConfig, MessageContent>
+    >;
   }
 
   /**
@@ -99,12 +113,19 @@ export class ToolnexusTool extends StructuredTool<JSONSchemaObject, Record<strin
    * in LangChain's `tool()`. A ToolMessage it answers is passed on by LangChain as it is (a
    * direct tool output), which the type of `_call` does not say.
    */
-  protected _call(args: Record<string, unknown>, runManager?: CallbackManagerForToolRun, config: ToolRunnableConfig = {}): Promise<MessageContent> {
+  protected _call(
+    args: Record<string, unknown>,
+    runManager?: CallbackManagerForToolRun,
+    config: ToolRunnableConfig = {},
+  ): Promise<MessageContent> {
     const run = () => this[RUN](args, config) as Promise<MessageContent>;
     // Until something turns on LangChain's AsyncLocalStorage (LangGraph, @langchain/core/context),
     // there is no current run to set: its setup would cost more than the rest of the call.
     if (AsyncLocalStorageProviderSingleton.getInstance() instanceof MockAsyncLocalStorage) return run();
-    return AsyncLocalStorageProviderSingleton.runWithConfig(pickRunnableConfigKeys(patchConfig(config, { callbacks: runManager?.getChild() })), run);
+    return AsyncLocalStorageProviderSingleton.runWithConfig(
+      pickRunnableConfigKeys(patchConfig(config, { callbacks: runManager?.getChild() })),
+      run,
+    );
   }
 }
 
@@ -119,7 +140,10 @@ export class ToolnexusTool extends StructuredTool<JSONSchemaObject, Record<strin
 export function toLangChainTools(toolkit: Toolkit, options: LangChainToolsOptions = {}): ToolnexusTool[] {
   checkOptions(toolkit, options);
   const { state, approve, multimodalResults = true } = options;
-  const listed = typeof state === "function" ? toolkit.tools() : toolkit.tools({ provider: PROVIDER, ...(state !== undefined ? { state } : {}) });
+  const listed =
+    typeof state === "function"
+      ? toolkit.tools()
+      : toolkit.tools({ provider: PROVIDER, ...(state !== undefined ? { state } : {}) });
   return listed.map((tool) => {
     const run: CallRunner = async (args, config) => {
       const ctx = contextOf(config, state);
@@ -140,20 +164,26 @@ export function toLangChainTools(toolkit: Toolkit, options: LangChainToolsOption
 }
 
 function checkOptions(toolkit: Toolkit, options: LangChainToolsOptions): void {
-  if (typeof toolkit?.execute !== "function" || typeof toolkit.tools !== "function") throw new ToolDefinitionError("toLangChainTools takes a Toolkit (new Toolkit([...])).");
-  if (typeof options !== "object" || options === null) throw new ToolDefinitionError("toLangChainTools: options must be an object.");
+  if (typeof toolkit?.execute !== "function" || typeof toolkit.tools !== "function")
+    throw new ToolDefinitionError("toLangChainTools takes a Toolkit (new Toolkit([...])).");
+  if (typeof options !== "object" || options === null)
+    throw new ToolDefinitionError("toLangChainTools: options must be an object.");
   const { state, approve, multimodalResults } = options;
   if (state !== undefined && typeof state !== "function" && !isObject(state))
     throw new ToolDefinitionError("toLangChainTools: state must be an object or a function (config) => object.");
   if (approve !== undefined && typeof approve !== "function")
-    throw new ToolDefinitionError("toLangChainTools: approve must be a function (request) => boolean | { approved, reason }.");
-  if (multimodalResults !== undefined && typeof multimodalResults !== "boolean") throw new ToolDefinitionError("toLangChainTools: multimodalResults must be true or false.");
+    throw new ToolDefinitionError(
+      "toLangChainTools: approve must be a function (request) => boolean | { approved, reason }.",
+    );
+  if (multimodalResults !== undefined && typeof multimodalResults !== "boolean")
+    throw new ToolDefinitionError("toLangChainTools: multimodalResults must be true or false.");
 }
 
 /** The ctx of one call, from its LangChain config. */
 function contextOf(config: ToolRunnableConfig, state: LangChainToolsOptions["state"]): ToolContext {
   const callId = config.toolCall?.id;
-  const callState = typeof state === "function" ? checkedHostState(state(config), "the state option of toLangChainTools") : state;
+  const callState =
+    typeof state === "function" ? checkedHostState(state(config), "the state option of toLangChainTools") : state;
   return {
     provider: PROVIDER,
     ...(config.signal !== undefined ? { signal: config.signal } : {}),

@@ -1,4 +1,4 @@
-import { ScanError } from "../errors";
+import { ScanError } from "../core/errors";
 
 /**
  * A manifest that cannot be used: unreadable, not JSON, of another format version, malformed,

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import { isFile } from "../is-file";
+import { isFile } from "../core/is-file";
 import { MANIFEST_FILE } from "./types";
 
 /**
@@ -44,7 +44,8 @@ export function findManifestFrom(directory: string): ManifestSearch {
       answer = { path: manifest, looked: [current] };
       break;
     }
-    if (isFile(join(current, "package.json")) || dirname(current) === current) return { path: undefined, looked: [...below, current] };
+    if (isFile(join(current, "package.json")) || dirname(current) === current)
+      return { path: undefined, looked: [...below, current] };
     below.push(current);
   }
   found.set(answer.looked[0]!, answer);

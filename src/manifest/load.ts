@@ -37,13 +37,18 @@ export class ManifestIndex {
     if (matched.length === 1) return matched[0]!.tool;
     // One entry and nothing to tell it from (a bundle, say): it is the one the name stands for.
     if (matched.length === 0 && candidates.length === 1) return candidates[0]!.tool;
-    const listed = (matched.length > 0 ? matched : candidates).map(({ key, tool }) => `"${key}"${tool.compiledFile !== undefined ? ` (compiled: ${tool.compiledFile})` : ""}`);
+    const listed = (matched.length > 0 ? matched : candidates).map(
+      ({ key, tool }) => `"${key}"${tool.compiledFile !== undefined ? ` (compiled: ${tool.compiledFile})` : ""}`,
+    );
     throw new ManifestError(
-      `${key}: the manifest ${this.source} has entries for ${candidates.length} classes named ${className} (${listed.join(", ")}), and ${
-        definingFile === undefined
-          ? "the file defining this one is unknown"
-          : `the file defining this one, ${definingFile}, is ${matched.length === 0 ? "none" : "more than one"} of them`
-      }. Run the compiled files as the compiler emits them (a bundle has one file for all classes) with the manifest in the project's directory, or give the classes different names.`,
+      `${key}: the manifest ${this.source} has entries for ${candidates.length} classes named ${className} ` +
+        `(${listed.join(", ")}), and ${
+          definingFile === undefined
+            ? "the file defining this one is unknown"
+            : `the file defining this one, ${definingFile}, is ` +
+              `${matched.length === 0 ? "none" : "more than one"} of them`
+        }. Run the compiled files as the compiler emits them (a bundle has one file for all classes) with the ` +
+        "manifest in the project's directory, or give the classes different names.",
     );
   }
 
@@ -85,11 +90,18 @@ function withoutExtension(path: string): string {
  * directory when it has one; else (a manifest passed as an object, or written away from the
  * project with `--out`) those whose path is the longest tail of it, whole segments.
  */
-function bestMatches<T extends { tool: ManifestTool }>(candidates: readonly T[], definingFile: string, directory: string | undefined): T[] {
+function bestMatches<T extends { tool: ManifestTool }>(
+  candidates: readonly T[],
+  definingFile: string,
+  directory: string | undefined,
+): T[] {
   const target = withoutExtension(definingFile);
-  const pathsOf = (tool: ManifestTool) => (tool.compiledFile !== undefined ? [tool.file, tool.compiledFile] : [tool.file]);
+  const pathsOf = (tool: ManifestTool) =>
+    tool.compiledFile !== undefined ? [tool.file, tool.compiledFile] : [tool.file];
   if (directory !== undefined) {
-    const exact = candidates.filter(({ tool }) => pathsOf(tool).some((path) => withoutExtension(resolve(directory, path)) === target));
+    const exact = candidates.filter(({ tool }) =>
+      pathsOf(tool).some((path) => withoutExtension(resolve(directory, path)) === target),
+    );
     if (exact.length > 0) return exact;
   }
   let best: T[] = [];
@@ -111,7 +123,9 @@ function bestMatches<T extends { tool: ManifestTool }>(candidates: readonly T[],
  * Where looking for a manifest next to each class's code came to, for one class: the manifest,
  * or why there is none (the sentence error messages carry).
  */
-export type ClassManifest = { index: ManifestIndex; definingFile: string | undefined } | { index: undefined; missing: string; definingFile: string | undefined };
+export type ClassManifest =
+  | { index: ManifestIndex; definingFile: string | undefined }
+  | { index: undefined; missing: string; definingFile: string | undefined };
 
 /**
  * No manifest named: each class's is `toolnexus.manifest.json` found from the directory of the
@@ -122,10 +136,21 @@ export class ManifestLookup {
     const definingFile = definingFileOf(prototype);
     const className = (prototype as { constructor?: Function }).constructor?.name || "the class";
     if (definingFile === undefined) {
-      return { index: undefined, definingFile, missing: `no ${MANIFEST_FILE} found (where ${className} is defined is unknown, so none was looked for; ${MANIFEST_ENV} not set)` };
+      return {
+        index: undefined,
+        definingFile,
+        missing:
+          `no ${MANIFEST_FILE} found (where ${className} is defined is unknown, so none was looked for; ` +
+          `${MANIFEST_ENV} not set)`,
+      };
     }
     const { path, looked } = findManifestFrom(dirname(definingFile));
-    if (path === undefined) return { index: undefined, definingFile, missing: `no ${MANIFEST_FILE} found (looked in: ${looked.join(", ")}; ${MANIFEST_ENV} not set)` };
+    if (path === undefined)
+      return {
+        index: undefined,
+        definingFile,
+        missing: `no ${MANIFEST_FILE} found (looked in: ${looked.join(", ")}; ${MANIFEST_ENV} not set)`,
+      };
     return { index: loadIndex(path), definingFile };
   }
 }
@@ -135,7 +160,9 @@ export type ManifestSource = ManifestIndex | ManifestLookup;
 
 /** The manifest of one class's tools, from either kind of source. */
 export function manifestForClass(source: ManifestSource, prototype: object): ClassManifest {
-  return source instanceof ManifestLookup ? source.forClass(prototype) : { index: source, definingFile: definingFileOf(prototype) };
+  return source instanceof ManifestLookup
+    ? source.forClass(prototype)
+    : { index: source, definingFile: definingFileOf(prototype) };
 }
 
 /**
@@ -154,7 +181,10 @@ export function manifestForClass(source: ManifestSource, prototype: object): Cla
  */
 export type ManifestOption = ToolnexusManifest | ManifestSource | string | false | undefined;
 
-/** Reads and validates a manifest file (a relative path is resolved from the working directory). Throws `ManifestError` naming the file. */
+/**
+ * Reads and validates a manifest file (a relative path is resolved from the working directory). Throws `ManifestError`
+ * naming the file.
+ */
 export function loadManifest(path: string): ToolnexusManifest {
   return loadIndex(resolve(path)).manifest;
 }
@@ -196,7 +226,10 @@ function loadIndex(path: string): ManifestIndex {
   try {
     stats = statSync(path);
   } catch (error) {
-    throw new ManifestError(`Cannot read the toolnexus manifest ${path}: ${(error as Error).message}. Generate it with \`npx toolnexus generate\`, or pass the right path.`);
+    throw new ManifestError(
+      `Cannot read the toolnexus manifest ${path}: ${(error as Error).message}. Generate it with ` +
+        `\`npx toolnexus generate\`, or pass the right path.`,
+    );
   }
   const cached = cache.get(path);
   if (cached !== undefined && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached.index;
@@ -210,7 +243,10 @@ function loadIndex(path: string): ManifestIndex {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new ManifestError(`The toolnexus manifest ${path} is not valid JSON (${(error as Error).message}). Regenerate it with \`npx toolnexus generate\`.`);
+    throw new ManifestError(
+      `The toolnexus manifest ${path} is not valid JSON (${(error as Error).message}). Regenerate it with ` +
+        `\`npx toolnexus generate\`.`,
+    );
   }
   const index = new ManifestIndex(validateManifest(parsed, path), path, dirname(path));
   cache.set(path, { mtimeMs: stats.mtimeMs, size: stats.size, index });

@@ -2,7 +2,7 @@ import type { ParamOptions } from "../decorators/metadata";
 import { schemaForClass } from "../schema/dto-schema";
 import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-schema";
 import { isUserClass } from "../schema/scalars";
-import { isSchemaObject, type JSONSchemaObject } from "../types";
+import { isSchemaObject, type JSONSchemaObject } from "../core/types";
 import { looksMinified } from "./minified";
 import type { ManifestParameter, ManifestTool } from "./types";
 
@@ -38,22 +38,41 @@ export interface Staleness {
  * short name in readable code (`userId` renamed `id`) is a real rename: the entry is stale. Any
  * other difference says whether the code's names look minified.
  */
-export function staleReason(entry: ManifestTool, toolName: string, parameters: readonly RuntimeParameter[], methodMinified: boolean): Staleness | undefined {
-  const fromSource = parameters.filter((parameter) => parameter.kind === "param" && parameter.named !== true && parameter.name !== undefined);
-  const minified = methodMinified && fromSource.length > 0 && fromSource.every((parameter) => looksMinified(parameter.name));
+export function staleReason(
+  entry: ManifestTool,
+  toolName: string,
+  parameters: readonly RuntimeParameter[],
+  methodMinified: boolean,
+): Staleness | undefined {
+  const fromSource = parameters.filter(
+    (parameter) => parameter.kind === "param" && parameter.named !== true && parameter.name !== undefined,
+  );
+  const minified =
+    methodMinified && fromSource.length > 0 && fromSource.every((parameter) => looksMinified(parameter.name));
   const stale = (reason: string): Staleness => ({ reason, minified });
-  if (entry.name !== undefined && entry.name !== toolName) return stale(`it names the tool "${entry.name}", the code "${toolName}"`);
+  if (entry.name !== undefined && entry.name !== toolName)
+    return stale(`it names the tool "${entry.name}", the code "${toolName}"`);
   const listed = entry.parameters;
   if (listed.length !== parameters.length) {
     return stale(
-      `it lists ${listed.length} parameter${listed.length === 1 ? "" : "s"} (${listed.map(show).join(", ")}), the method has ${parameters.length} (${parameters.map(show).join(", ")})`,
+      `it lists ${listed.length} parameter${listed.length === 1 ? "" : "s"} (${listed.map(show).join(", ")}), the ` +
+        `method has ${parameters.length} (${parameters.map(show).join(", ")})`,
     );
   }
   const renamed: Array<{ index: number; recorded: string; code: string; named: boolean }> = [];
   for (const [index, parameter] of parameters.entries()) {
     const recorded = listed[index]!;
-    if (recorded.kind !== parameter.kind) return stale(`parameter ${index} is ${decoratorOf(recorded.kind)} in the manifest, ${decoratorOf(parameter.kind)} in the code`);
-    if (recorded.kind === "param" && recorded.name !== undefined && parameter.name !== undefined && recorded.name !== parameter.name) {
+    if (recorded.kind !== parameter.kind)
+      return stale(
+        `parameter ${index} is ${decoratorOf(recorded.kind)} in the manifest, ${decoratorOf(parameter.kind)} in the ` +
+          "code",
+      );
+    if (
+      recorded.kind === "param" &&
+      recorded.name !== undefined &&
+      parameter.name !== undefined &&
+      recorded.name !== parameter.name
+    ) {
       renamed.push({ index, recorded: recorded.name, code: parameter.name, named: parameter.named === true });
     }
   }
@@ -85,24 +104,37 @@ function decoratorOf(kind: string): string {
  *   leave open (descriptions, literal values of elements, ...);
  * - otherwise the manifest's schema, with the other options (constraints, description, default) applied.
  */
-export function parameterSchemaWithManifest(designType: unknown, options: ParamOptions, fromManifest: JSONSchemaObject | undefined): JSONSchemaObject {
+export function parameterSchemaWithManifest(
+  designType: unknown,
+  options: ParamOptions,
+  fromManifest: JSONSchemaObject | undefined,
+): JSONSchemaObject {
   if (fromManifest === undefined) return schemaForParameter(designType, options);
-  if (options.schema !== undefined) return fill(schemaForParameter(designType, options), pick(fromManifest, ["description"]), "");
+  if (options.schema !== undefined)
+    return fill(schemaForParameter(designType, options), pick(fromManifest, ["description"]), "");
   const { type: explicitType, ...rest } = options;
-  // A DTO class (stated, or from design:paramtypes) or an array of one: its class-validator schema, completed by the manifest.
-  if (isUserClass(explicitType) || (explicitType === undefined && options.enum === undefined && isUserClass(designType))) {
+  // A DTO class (stated, or from design:paramtypes) or an array of one: its class-validator schema, completed by the
+  // manifest.
+  if (
+    isUserClass(explicitType) ||
+    (explicitType === undefined && options.enum === undefined && isUserClass(designType))
+  ) {
     return applyOptions(classSchema((explicitType ?? designType) as Function, fromManifest), rest);
   }
   if (Array.isArray(explicitType) && explicitType.length === 1 && isUserClass(explicitType[0])) {
     const items = isSchemaObject(fromManifest.items) ? fromManifest.items : {};
     return applyOptions(fill({ type: "array", items: classSchema(explicitType[0], items) }, fromManifest, ""), rest);
   }
-  if (explicitType !== undefined || options.enum !== undefined) return fill(schemaForParameter(designType, options), fromManifest, "");
+  if (explicitType !== undefined || options.enum !== undefined)
+    return fill(schemaForParameter(designType, options), fromManifest, "");
   return applyOptions(fromManifest, options);
 }
 
 /** The schema of an `@Args` DTO: class-validator's, completed by the manifest. */
-export function argsSchemaWithManifest(dtoClass: Function, fromManifest: JSONSchemaObject | undefined): JSONSchemaObject {
+export function argsSchemaWithManifest(
+  dtoClass: Function,
+  fromManifest: JSONSchemaObject | undefined,
+): JSONSchemaObject {
   return fromManifest === undefined ? schemaForClass(dtoClass) : classSchema(dtoClass, fromManifest);
 }
 
@@ -123,14 +155,36 @@ function classSchema(dtoClass: Function, fromManifest: JSONSchemaObject): JSONSc
  */
 export function dtoWithManifest(fromDecorators: JSONSchemaObject, fromManifest: JSONSchemaObject): JSONSchemaObject {
   return fill(fromDecorators, fromManifest, "", (path, problem) => {
-    throw new ParameterSchemaError(`${path === "" ? "the DTO" : `property "${path}"`}: class-validator ${problem}. Make the decorators and the type agree`);
+    throw new ParameterSchemaError(
+      `${path === "" ? "the DTO" : `property "${path}"`}: class-validator ${problem}. Make the decorators and the ` +
+        "type agree",
+    );
   });
 }
 
-const SCALAR_CONSTRUCTORS: Record<string, Function> = { string: String, number: Number, integer: Number, boolean: Boolean };
-const CONSTRAINT_KEYS = ["integer", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "items"] as const;
+const SCALAR_CONSTRUCTORS: Record<string, Function> = {
+  string: String,
+  number: Number,
+  integer: Number,
+  boolean: Boolean,
+};
+const CONSTRAINT_KEYS = [
+  "integer",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minItems",
+  "maxItems",
+  "items",
+] as const;
 
-/** `@Param` options other than type/enum/schema applied to a schema from the manifest, checked as for metadata-built ones. */
+/**
+ * `@Param` options other than type/enum/schema applied to a schema from the manifest, checked as for metadata-built
+ * ones.
+ */
 function applyOptions(base: JSONSchemaObject, options: ParamOptions): JSONSchemaObject {
   const type = typeof base.type === "string" ? base.type : undefined;
   const scalar = type !== undefined ? SCALAR_CONSTRUCTORS[type] : undefined;
@@ -145,7 +199,9 @@ function applyOptions(base: JSONSchemaObject, options: ParamOptions): JSONSchema
   for (const key of CONSTRAINT_KEYS) {
     if (tuple && (key === "minItems" || key === "maxItems")) continue;
     if (options[key] !== undefined && options[key] !== false) {
-      throw new ParameterSchemaError(`${key} applies to a single scalar or array type, but this parameter is ${type ?? "of no single type"}`);
+      throw new ParameterSchemaError(
+        `${key} applies to a single scalar or array type, but this parameter is ${type ?? "of no single type"}`,
+      );
     }
   }
   const out = structuredClone(base);
@@ -170,10 +226,16 @@ type Conflict = (path: string, problem: string) => void;
  * Where the two disagree on the type or the allowed values, `conflict` is told (and only
  * annotations are taken); without `conflict`, `primary` simply wins.
  */
-export function fill(primary: JSONSchemaObject, secondary: JSONSchemaObject, path: string, conflict?: Conflict): JSONSchemaObject {
+export function fill(
+  primary: JSONSchemaObject,
+  secondary: JSONSchemaObject,
+  path: string,
+  conflict?: Conflict,
+): JSONSchemaObject {
   const out: JSONSchemaObject = { ...primary };
   const annotate = () => {
-    for (const key of ANNOTATIONS) if (out[key] === undefined && secondary[key] !== undefined) out[key] = structuredClone(secondary[key]);
+    for (const key of ANNOTATIONS)
+      if (out[key] === undefined && secondary[key] !== undefined) out[key] = structuredClone(secondary[key]);
     return out;
   };
   if (COMBINATORS.some((key) => key in primary)) return annotate();
@@ -193,7 +255,9 @@ export function fill(primary: JSONSchemaObject, secondary: JSONSchemaObject, pat
         const merged: Record<string, JSONSchemaObject> = {};
         for (const [name, own] of Object.entries(out.properties)) {
           const other = (value as Record<string, unknown>)[name];
-          merged[name] = isSchemaObject(other) ? fill(own, other, path === "" ? name : `${path}.${name}`, conflict) : own;
+          merged[name] = isSchemaObject(other)
+            ? fill(own, other, path === "" ? name : `${path}.${name}`, conflict)
+            : own;
         }
         out.properties = merged;
       } else if (!primaryTyped || primaryTypes?.has("object")) {
@@ -204,7 +268,8 @@ export function fill(primary: JSONSchemaObject, secondary: JSONSchemaObject, pat
     }
     if (key === "items") {
       if (isSchemaObject(out.items) && isSchemaObject(value)) out.items = fill(out.items, value, `${path}[]`, conflict);
-      else if (out.items === undefined && (!primaryTyped || primaryTypes?.has("array"))) out.items = structuredClone(value as JSONSchemaObject);
+      else if (out.items === undefined && (!primaryTyped || primaryTypes?.has("array")))
+        out.items = structuredClone(value as JSONSchemaObject);
       continue;
     }
     if (out[key] !== undefined) continue;
@@ -227,14 +292,19 @@ function disagreement(primary: JSONSchemaObject, secondary: JSONSchemaObject): s
   const own = typesOf(primary);
   const other = typesOf(secondary);
   if (own !== undefined && other !== undefined) {
-    const admits = (type: string) => other.has(type) || (type === "integer" && other.has("number")) || (type === "number" && other.has("integer"));
-    if (![...own].every(admits)) return `makes it ${[...own].join(" | ")}, but its TypeScript type is ${[...other].join(" | ")}`;
+    const admits = (type: string) =>
+      other.has(type) || (type === "integer" && other.has("number")) || (type === "number" && other.has("integer"));
+    if (![...own].every(admits))
+      return `makes it ${[...own].join(" | ")}, but its TypeScript type is ${[...other].join(" | ")}`;
   }
   const allowed = Array.isArray(secondary.enum) ? secondary.enum : "const" in secondary ? [secondary.const] : undefined;
   if (Array.isArray(primary.enum) && allowed !== undefined) {
     const extra = primary.enum.filter((value) => !allowed.some((other) => other === value));
     if (extra.length > 0)
-      return `allows ${extra.map((v) => JSON.stringify(v)).join(", ")}, which its TypeScript type does not (${allowed.map((v) => JSON.stringify(v)).join(", ")})`;
+      return (
+        `allows ${extra.map((v) => JSON.stringify(v)).join(", ")}, which its TypeScript type does not ` +
+        `(${allowed.map((v) => JSON.stringify(v)).join(", ")})`
+      );
   }
   return undefined;
 }

@@ -15,7 +15,10 @@ export function looksMinified(name: string | undefined): boolean {
  * never write), or it has two or more parameters and every one's name looks minified.
  * `parameters` are the method's as its source names them.
  */
-export function methodLooksMinified(method: Function, parameters: readonly SourceParameter[] = sourceParameters(method)): boolean {
+export function methodLooksMinified(
+  method: Function,
+  parameters: readonly SourceParameter[] = sourceParameters(method),
+): boolean {
   if (parameters.length >= 2 && parameters.every((parameter) => looksMinified(parameter.name))) return true;
   return bodyAdjoinsParameters(method);
 }
@@ -23,12 +26,15 @@ export function methodLooksMinified(method: Function, parameters: readonly Sourc
 /** How to keep class names through the common minifiers. */
 export const KEEP_CLASS_NAMES =
   "Keep class names when minifying: esbuild `keepNames: true`, terser `keep_classnames: true, keep_fnames: true`, " +
-  "SWC `jsc.minify.keep_classnames` and `keep_fnames`, webpack `new TerserPlugin({ terserOptions: { keep_classnames: true, keep_fnames: true } })`";
+  "SWC `jsc.minify.keep_classnames` and `keep_fnames`, webpack " +
+  "`new TerserPlugin({ terserOptions: { keep_classnames: true, keep_fnames: true } })`";
 
 /**
  * How to keep parameter names: minifiers rename them even with the options that keep class
  * and function names, and regenerating the manifest cannot bring them back.
  */
 export const KEEP_PARAMETER_NAMES =
-  "Minifiers rename parameters even with esbuild `keepNames` or terser/SWC `keep_fnames`, and regenerating the manifest cannot undo that: " +
-  'name them in the code with @Param("name"), or turn identifier mangling off (esbuild `minifyIdentifiers: false`, terser and SWC `mangle: false`)';
+  "Minifiers rename parameters even with esbuild `keepNames` or terser/SWC `keep_fnames`, and regenerating the " +
+  "manifest cannot undo that: " +
+  'name them in the code with @Param("name"), or turn identifier mangling off (esbuild `minifyIdentifiers: false`, ' +
+  "terser and SWC `mangle: false`)";

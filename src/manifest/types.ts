@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 
 /**
  * The format version this toolnexus reads and `toolnexus generate` writes. Still 1 with
@@ -15,7 +15,10 @@ export const MANIFEST_VERSION = 1;
  */
 export const MANIFEST_FILE = "toolnexus.manifest.json";
 
-/** Environment variable naming the manifest file to use when none is passed (instead of looking for one); a relative path is resolved from the working directory. */
+/**
+ * Environment variable naming the manifest file to use when none is passed (instead of looking for one); a relative
+ * path is resolved from the working directory.
+ */
 export const MANIFEST_ENV = "TOOLNEXUS_MANIFEST";
 
 /**

@@ -30,7 +30,9 @@ export const FROM_MCP_LIMITS: Readonly<{
   schemaLength: 1_048_576,
 });
 
-/** Characters of a server's name, tool name or cursor quoted in an error: every name MCP asks for (at most 128) whole. */
+/**
+ * Characters of a server's name, tool name or cursor quoted in an error: every name MCP asks for (at most 128) whole.
+ */
 const MAX_QUOTED = 160;
 
 /** A name or cursor of the server for an error text: cut to `MAX_QUOTED`, saying how much was left out. */
@@ -39,7 +41,10 @@ export function quoted(text: string): string {
 }
 
 /** The server's names for an error text: the first 50, each cut, then how many more. */
-export function namesListed(names: readonly string[], quote: (name: string) => string = (name) => cutText(name, MAX_QUOTED)): string {
+export function namesListed(
+  names: readonly string[],
+  quote: (name: string) => string = (name) => cutText(name, MAX_QUOTED),
+): string {
   if (names.length === 0) return "none";
   const shown = names.slice(0, 50).map(quote).join(", ");
   return names.length > 50 ? `${shown} and ${names.length - 50} more` : shown;

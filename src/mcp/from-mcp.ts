@@ -1,16 +1,25 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { policyOf } from "../control/policy";
-import { checkTimeout } from "../define-tool";
-import { ToolDefinitionError } from "../errors";
-import { acceptedBySomeProvider, PORTABLE_NAME, sanitizedName, type NameRule } from "../names";
-import { DEFAULT_TIMEOUT_MS, invokeWithLimits, MAX_TIMER_MS, type Timeout } from "../runtime/invoke";
+import { checkTimeout, policyOf } from "../core/checks";
+import { ToolDefinitionError } from "../core/errors";
+import { acceptedBySomeProvider, PORTABLE_NAME, sanitizedName, type NameRule } from "../core/names";
+import { MAX_TIMER_MS } from "../core/timers";
+import { DEFAULT_TIMEOUT_MS, invokeWithLimits, type Timeout } from "../runtime/invoke";
 import { cutText, errorMessage, errorResult } from "../runtime/result";
 import { canonicalSchema } from "../schema/canonical";
 import { fromCallToolResult } from "./call-tool-result";
 import { describesObjects } from "../schema/describes-objects";
 import { selfContained } from "../schema/self-contained";
 import { managedTool, type RunAccepted } from "../runtime/run-contract";
-import { isObject, type JSONSchemaObject, type RetryOption, type Tool, type ToolAnnotations, type ToolCallContext, type ToolErrorKind, type ToolResult } from "../types";
+import {
+  isObject,
+  type JSONSchemaObject,
+  type RetryOption,
+  type Tool,
+  type ToolAnnotations,
+  type ToolCallContext,
+  type ToolErrorKind,
+  type ToolResult,
+} from "../core/types";
 import { cursorKey, FROM_MCP_LIMITS, jsonLength, namesListed, quoted } from "./from-mcp-limits";
 
 /** A tool as an MCP server lists it in `tools/list` (the SDK's `Tool`, read loosely: servers differ). */
@@ -46,7 +55,11 @@ export interface McpCallOptions {
  */
 export interface McpToolsClient {
   listTools(params?: { cursor?: string }): Promise<{ tools: McpListedTool[]; nextCursor?: string | undefined }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema: undefined, options: McpCallOptions): Promise<unknown>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema: undefined,
+    options: McpCallOptions,
+  ): Promise<unknown>;
   getServerVersion(): { name: string } | undefined;
   getServerCapabilities(): { tools?: object | undefined } | undefined;
 }
@@ -55,7 +68,10 @@ export interface McpToolsClient {
 export type McpToolFilter = readonly string[] | ((tool: McpListedTool) => boolean);
 
 export interface FromMcpOptions {
-  /** Put in front of every tool name (`"github_"`): tools of several servers stay apart. The server is still called by its own names. */
+  /**
+   * Put in front of every tool name (`"github_"`): tools of several servers stay apart. The server is still called by
+   * its own names.
+   */
   namePrefix?: string;
   /**
    * `"exact"` (default): a tool name no provider accepts (spaces, `/`, over 128 characters)
@@ -70,14 +86,21 @@ export interface FromMcpOptions {
   exclude?: McpToolFilter;
   /** Each tool's deadline in milliseconds (`false` for none), unless the call sets one; else the toolkit's. */
   timeout?: number | false;
-  /** Retries of failed calls, as for any tool. Left out, as for any tool: those the server hints `idempotentHint: true` get 3 attempts. */
+  /**
+   * Retries of failed calls, as for any tool. Left out, as for any tool: those the server hints `idempotentHint: true`
+   * get 3 attempts.
+   */
   retry?: RetryOption;
   /** How descriptions and error texts name the server. Default: its `serverInfo.name`. */
   serverName?: string;
 }
 
 /** The names every provider accepts, the target of `names: "sanitize"`. */
-const PORTABLE: NameRule = { max: 64, pattern: PORTABLE_NAME, text: "a letter first, then letters, digits, _ or -, at most 64 characters" };
+const PORTABLE: NameRule = {
+  max: 64,
+  pattern: PORTABLE_NAME,
+  text: "a letter first, then letters, digits, _ or -, at most 64 characters",
+};
 
 /**
  * The tools of a connected MCP server as toolnexus `Tool`s, for a `Toolkit` beside local
@@ -104,9 +127,13 @@ export async function fromMcp(client: McpToolsClient, options: FromMcpOptions = 
 function checkClient(client: McpToolsClient): void {
   const methods = ["listTools", "callTool", "getServerVersion", "getServerCapabilities"] as const;
   if (typeof client !== "object" || client === null || methods.some((method) => typeof client[method] !== "function")) {
-    throw new TypeError("fromMcp takes a Client of @modelcontextprotocol/sdk (client/index.js), connected to the server: await client.connect(transport) first.");
+    throw new TypeError(
+      "fromMcp takes a Client of @modelcontextprotocol/sdk (client/index.js), connected to the server: await " +
+        "client.connect(transport) first.",
+    );
   }
-  if (client.getServerVersion() === undefined) throw new TypeError("fromMcp needs a connected client: await client.connect(transport) first.");
+  if (client.getServerVersion() === undefined)
+    throw new TypeError("fromMcp needs a connected client: await client.connect(transport) first.");
 }
 
 /** The name the server gives itself, which texts quote: cut like any free text a server sends. */
@@ -116,13 +143,20 @@ function serverNameOf(client: McpToolsClient): string {
 }
 
 function checkOptions(options: FromMcpOptions): void {
-  if (typeof options !== "object" || options === null) throw new TypeError(`fromMcp: options must be an object (got ${options === null ? "null" : typeof options}).`);
+  if (typeof options !== "object" || options === null)
+    throw new TypeError(`fromMcp: options must be an object (got ${options === null ? "null" : typeof options}).`);
   const { namePrefix, names, include, exclude, timeout, retry, serverName } = options;
-  if (namePrefix !== undefined && typeof namePrefix !== "string") throw new TypeError(`fromMcp: namePrefix must be a string (got ${typeof namePrefix}).`);
-  if (serverName !== undefined && (typeof serverName !== "string" || serverName === "")) throw new TypeError("fromMcp: serverName must be a non-empty string.");
-  if (names !== undefined && names !== "exact" && names !== "sanitize") throw new TypeError(`fromMcp: names must be "exact" or "sanitize" (got ${JSON.stringify(names)}).`);
+  if (namePrefix !== undefined && typeof namePrefix !== "string")
+    throw new TypeError(`fromMcp: namePrefix must be a string (got ${typeof namePrefix}).`);
+  if (serverName !== undefined && (typeof serverName !== "string" || serverName === ""))
+    throw new TypeError("fromMcp: serverName must be a non-empty string.");
+  if (names !== undefined && names !== "exact" && names !== "sanitize")
+    throw new TypeError(`fromMcp: names must be "exact" or "sanitize" (got ${JSON.stringify(names)}).`);
   for (const [key, filter] of [["include", include] as const, ["exclude", exclude] as const]) {
-    const valid = filter === undefined || typeof filter === "function" || (Array.isArray(filter) && filter.every((name) => typeof name === "string"));
+    const valid =
+      filter === undefined ||
+      typeof filter === "function" ||
+      (Array.isArray(filter) && filter.every((name) => typeof name === "string"));
     if (!valid) throw new TypeError(`fromMcp: ${key} must be a list of tool names or a function (tool) => boolean.`);
   }
   checkTimeout("fromMcp", timeout);
@@ -146,29 +180,51 @@ async function listedTools(client: McpToolsClient, server: string): Promise<McpL
     const total = tools.length + page.tools.length;
     if (total > maxTools) {
       const where = `${total} in ${pages} page${pages > 1 ? "s" : ""} of tools/list`;
-      throw new Error(`fromMcp: the MCP server "${server}" lists more than ${maxTools} tools (${where}); toolnexus takes at most ${maxTools} from one server.`);
+      throw new Error(
+        `fromMcp: the MCP server "${server}" lists more than ${maxTools} tools (${where}); toolnexus takes at most ` +
+          `${maxTools} from one server.`,
+      );
     }
     // One by one: spreading a page of a hundred thousand tools into push() overflows the stack.
     for (const tool of page.tools) tools.push(tool);
     cursor = page.nextCursor;
     if (cursor === undefined) return tools;
     const key = cursorKey(cursor);
-    if (seen.has(key)) throw new Error(`fromMcp: the MCP server "${server}" sent the tools/list cursor ${quoted(cursor)} twice; its pages never end.`);
+    if (seen.has(key))
+      throw new Error(
+        `fromMcp: the MCP server "${server}" sent the tools/list cursor ${quoted(cursor)} twice; its pages never end.`,
+      );
     seen.add(key);
-    if (pages === maxPages) throw new Error(`fromMcp: the MCP server "${server}" went on past ${maxPages} pages of tools/list; toolnexus stops there.`);
+    if (pages === maxPages)
+      throw new Error(
+        `fromMcp: the MCP server "${server}" went on past ${maxPages} pages of tools/list; toolnexus stops there.`,
+      );
   }
 }
 
 /** One page of `tools/list`; a failure, or an answer that is no page of tools, is an error naming the server. */
-async function listedPage(client: McpToolsClient, server: string, cursor: string | undefined): Promise<{ tools: McpListedTool[]; nextCursor?: string | undefined }> {
+async function listedPage(
+  client: McpToolsClient,
+  server: string,
+  cursor: string | undefined,
+): Promise<{ tools: McpListedTool[]; nextCursor?: string | undefined }> {
   let page: unknown;
   try {
     page = await client.listTools(cursor === undefined ? undefined : { cursor });
   } catch (error) {
-    throw new Error(`fromMcp: could not list the tools of the MCP server "${server}": ${withoutSdkPrefix(errorMessage(error))}`, { cause: error });
+    throw new Error(
+      `fromMcp: could not list the tools of the MCP server "${server}": ${withoutSdkPrefix(errorMessage(error))}`,
+      { cause: error },
+    );
   }
-  if (!isObject(page) || !Array.isArray(page.tools) || (page.nextCursor !== undefined && typeof page.nextCursor !== "string")) {
-    throw new Error(`fromMcp: the MCP server "${server}" answered tools/list with something that is not a list of tools.`);
+  if (
+    !isObject(page) ||
+    !Array.isArray(page.tools) ||
+    (page.nextCursor !== undefined && typeof page.nextCursor !== "string")
+  ) {
+    throw new Error(
+      `fromMcp: the MCP server "${server}" answered tools/list with something that is not a list of tools.`,
+    );
   }
   return page as { tools: McpListedTool[]; nextCursor?: string | undefined };
 }
@@ -179,7 +235,8 @@ function checkNameLengths(tools: McpListedTool[], server: string): void {
   const long = tools.filter((tool) => tool.name.length > max).map((tool) => tool.name);
   if (long.length === 0) return;
   throw new ToolDefinitionError(
-    `fromMcp: the MCP server "${server}" lists tool names longer than ${max} characters, which toolnexus does not take: ${namesListed(long, quoted)}. ` +
+    `fromMcp: the MCP server "${server}" lists tool names longer than ${max} characters, which toolnexus does not ` +
+      `take: ${namesListed(long, quoted)}. ` +
       `Leave them out with { exclude: (tool) => tool.name.length > ${max} }.`,
   );
 }
@@ -195,7 +252,8 @@ function chosenTools(tools: McpListedTool[], { include, exclude }: FromMcpOption
     const missing = filter.filter((name) => !known.has(name));
     if (missing.length > 0) {
       throw new ToolDefinitionError(
-        `fromMcp: ${key} names ${missing.map((name) => `"${name}"`).join(", ")}, which the MCP server "${server}" does not have. Its tools: ${namesListed([...known])}.`,
+        `fromMcp: ${key} names ${missing.map((name) => `"${name}"`).join(", ")}, which the MCP server "${server}" ` +
+          `does not have. Its tools: ${namesListed([...known])}.`,
       );
     }
   }
@@ -203,23 +261,40 @@ function chosenTools(tools: McpListedTool[], { include, exclude }: FromMcpOption
   const includedTaskOnly = Array.isArray(include) ? include.filter((name) => taskOnly.has(name)) : [];
   if (includedTaskOnly.length > 0) {
     throw new ToolDefinitionError(
-      `fromMcp: include names ${includedTaskOnly.map((name) => `"${name}"`).join(", ")}, which the MCP server "${server}" runs only as tasks (execution.taskSupport "required"); fromMcp calls tools with tools/call, which cannot run them. Leave them out of include.`,
+      `fromMcp: include names ${includedTaskOnly.map((name) => `"${name}"`).join(", ")}, which the MCP server ` +
+        `"${server}" runs only as tasks (execution.taskSupport "required"); fromMcp calls tools with tools/call, ` +
+        "which cannot run them. Leave them out of include.",
     );
   }
-  const matches = (filter: McpToolFilter, tool: McpListedTool) => (typeof filter === "function" ? filter(tool) === true : filter.includes(tool.name));
-  return tools.filter((tool) => !taskOnly.has(tool.name) && (include === undefined || matches(include, tool)) && (exclude === undefined || !matches(exclude, tool)));
+  const matches = (filter: McpToolFilter, tool: McpListedTool) =>
+    typeof filter === "function" ? filter(tool) === true : filter.includes(tool.name);
+  return tools.filter(
+    (tool) =>
+      !taskOnly.has(tool.name) &&
+      (include === undefined || matches(include, tool)) &&
+      (exclude === undefined || !matches(exclude, tool)),
+  );
 }
 
-/** Each tool's name in the toolkit: prefixed, then kept (`exact`) or made portable (`sanitize`); names no provider takes, or two tools under one name, throw. */
-function toolNames(tools: McpListedTool[], { namePrefix = "", names = "exact" }: FromMcpOptions, server: string): string[] {
+/**
+ * Each tool's name in the toolkit: prefixed, then kept (`exact`) or made portable (`sanitize`); names no provider
+ * takes, or two tools under one name, throw.
+ */
+function toolNames(
+  tools: McpListedTool[],
+  { namePrefix = "", names = "exact" }: FromMcpOptions,
+  server: string,
+): string[] {
   const wanted = tools.map((tool) => `${namePrefix}${tool.name}`);
   if (names === "exact") {
     const unusable = wanted.filter((name) => !PORTABLE_NAME.test(name) && !acceptedBySomeProvider(name));
     if (unusable.length > 0) {
       const plural = unusable.length > 1 ? "s" : "";
       throw new ToolDefinitionError(
-        `fromMcp: no provider accepts the tool name${plural} ${namesListed(unusable, quoted)} of the MCP server "${server}". ` +
-          'Pass { names: "sanitize" } to map names to ones every provider accepts (calls still use the server\'s names), or leave the tool out with { exclude: [...] }.',
+        `fromMcp: no provider accepts the tool name${plural} ${namesListed(unusable, quoted)} of the MCP server ` +
+          `"${server}". ` +
+          'Pass { names: "sanitize" } to map names to ones every provider accepts (calls still use the server\'s ' +
+          "names), or leave the tool out with { exclude: [...] }.",
       );
     }
   }
@@ -229,14 +304,21 @@ function toolNames(tools: McpListedTool[], { namePrefix = "", names = "exact" }:
     const first = firstOf.get(name);
     if (first === undefined) return void firstOf.set(name, index);
     throw new ToolDefinitionError(
-      `fromMcp: the MCP server "${server}" tools ${JSON.stringify(tools[first]!.name)} and ${JSON.stringify(tools[index]!.name)} would both be named "${name}". Leave one out with { exclude: [...] }.`,
+      `fromMcp: the MCP server "${server}" tools ${JSON.stringify(tools[first]!.name)} and ` +
+        `${JSON.stringify(tools[index]!.name)} would both be named "${name}". Leave one out with { exclude: [...] }.`,
     );
   });
   return made;
 }
 
 /** One listed tool as a toolnexus Tool whose calls go to the server. */
-function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string, server: string, options: FromMcpOptions): Tool {
+function remoteTool(
+  client: McpToolsClient,
+  listed: McpListedTool,
+  name: string,
+  server: string,
+  options: FromMcpOptions,
+): Tool {
   const annotations = annotationsOf(listed);
   const fields: Omit<Tool, "execute"> = {
     name,
@@ -252,7 +334,14 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
   const run: RunAccepted = (args, ctx, fallbackTimeout) => {
     const limit = options.timeout ?? fallbackTimeout;
     const deadline = ctx?.timeout ?? limit ?? DEFAULT_TIMEOUT_MS;
-    return invokeWithLimits(name, (accepted: Record<string, unknown>, callCtx) => callRemote(client, remoteName, server, accepted, callCtx, deadline), args, ctx, limit);
+    return invokeWithLimits(
+      name,
+      (accepted: Record<string, unknown>, callCtx) =>
+        callRemote(client, remoteName, server, accepted, callCtx, deadline),
+      args,
+      ctx,
+      limit,
+    );
   };
   // The server checks the arguments against its own schema; checking them here too could only disagree with it.
   return managedTool(fields, { run }, false);
@@ -266,9 +355,13 @@ function remoteTool(client: McpToolsClient, listed: McpListedTool, name: string,
  */
 function declaredSchema(listed: McpListedTool, key: "inputSchema" | "outputSchema", server: string): JSONSchemaObject {
   const unusable = (why: string) =>
-    new ToolDefinitionError(`fromMcp: the ${key} the MCP server "${server}" lists for its tool "${listed.name}" ${why}. Leave the tool out with { exclude: ["${listed.name}"] }.`);
+    new ToolDefinitionError(
+      `fromMcp: the ${key} the MCP server "${server}" lists for its tool "${listed.name}" ${why}. Leave the tool out ` +
+        `with { exclude: ["${listed.name}"] }.`,
+    );
   const length = jsonLength(listed[key]);
-  if (length > FROM_MCP_LIMITS.schemaLength) throw unusable(`is ${length} characters of JSON, more than the ${FROM_MCP_LIMITS.schemaLength} toolnexus takes`);
+  if (length > FROM_MCP_LIMITS.schemaLength)
+    throw unusable(`is ${length} characters of JSON, more than the ${FROM_MCP_LIMITS.schemaLength} toolnexus takes`);
   let schema: JSONSchemaObject;
   try {
     schema = canonicalSchema(selfContained(listed[key] as JSONSchemaObject));
@@ -284,9 +377,11 @@ function declaredSchema(listed: McpListedTool, key: "inputSchema" | "outputSchem
  * requires one), a text naming the tool and its server.
  */
 function descriptionOf(listed: McpListedTool, server: string): string {
-  if (typeof listed.description === "string" && listed.description.trim() !== "") return cutText(listed.description, FROM_MCP_LIMITS.descriptionLength);
+  if (typeof listed.description === "string" && listed.description.trim() !== "")
+    return cutText(listed.description, FROM_MCP_LIMITS.descriptionLength);
   const title = titleOf(listed);
-  const what = title !== undefined && title.trim() !== "" ? `${title} (tool "${listed.name}")` : `The tool "${listed.name}"`;
+  const what =
+    title !== undefined && title.trim() !== "" ? `${title} (tool "${listed.name}")` : `The tool "${listed.name}"`;
   return `${what} of the MCP server "${server}", which gives no description of it.`;
 }
 
@@ -333,7 +428,14 @@ function sdkTimeout(deadline: Timeout): number {
 }
 
 /** One `tools/call`, its outcome as a result. */
-async function callRemote(client: McpToolsClient, tool: string, server: string, args: Record<string, unknown>, ctx: ToolCallContext, deadline: Timeout): Promise<ToolResult> {
+async function callRemote(
+  client: McpToolsClient,
+  tool: string,
+  server: string,
+  args: Record<string, unknown>,
+  ctx: ToolCallContext,
+  deadline: Timeout,
+): Promise<ToolResult> {
   try {
     const answer = await client.callTool({ name: tool, arguments: args }, undefined, {
       signal: ctx.signal,
@@ -354,11 +456,17 @@ function withoutSdkPrefix(message: string): string {
   return message.replace(/^(?:MCP error -?\d+: )+/, "");
 }
 
-/** MCP has no error code for an unknown tool: servers answer invalid params naming it (the specification's example: "Unknown tool: x"). */
+/**
+ * MCP has no error code for an unknown tool: servers answer invalid params naming it (the specification's example:
+ * "Unknown tool: x").
+ */
 const UNKNOWN_TOOL = /\bunknown tool\b|\btool\b.{0,200}\bnot found\b/i;
 /** The SDK client's own check of `structuredContent` against the listed output schema. */
 const OUTPUT_SCHEMA = /\boutput schema\b|\bstructured content\b/i;
-/** The SDK client's own check of the result against MCP's schema (reported as invalid params, though the arguments are not at fault). */
+/**
+ * The SDK client's own check of the result against MCP's schema (reported as invalid params, though the arguments are
+ * not at fault).
+ */
 const INVALID_RESULT = /^Invalid tools\/call result\b/;
 
 /**
@@ -367,26 +475,49 @@ const INVALID_RESULT = /^Invalid tools\/call result\b/;
  * An abort or toolnexus's own deadline never gets here: the call has ended already.
  */
 function failureOf(error: unknown, tool: string, server: string): ToolResult {
-  const code = typeof (error as { code?: unknown } | null)?.code === "number" ? (error as { code: number }).code : undefined;
+  const code =
+    typeof (error as { code?: unknown } | null)?.code === "number" ? (error as { code: number }).code : undefined;
   const text = withoutSdkPrefix(errorMessage(error));
-  const fail = (kind: ToolErrorKind, message: string) => errorResult(kind, message, { tool, server, ...(code !== undefined ? { code } : {}) });
+  const fail = (kind: ToolErrorKind, message: string) =>
+    errorResult(kind, message, { tool, server, ...(code !== undefined ? { code } : {}) });
   if (code === ErrorCode.ConnectionClosed)
-    return fail("execution_failed", `The MCP server "${server}" closed the connection before answering the call of "${tool}"; it may or may not have run.`);
-  if (code === ErrorCode.RequestTimeout) return fail("timeout", `The MCP server "${server}" did not answer the call of "${tool}" in time: ${text}`);
+    return fail(
+      "execution_failed",
+      `The MCP server "${server}" closed the connection before answering the call of "${tool}"; it may or may not ` +
+        "have run.",
+    );
+  if (code === ErrorCode.RequestTimeout)
+    return fail("timeout", `The MCP server "${server}" did not answer the call of "${tool}" in time: ${text}`);
   if (code === ErrorCode.InvalidParams || code === ErrorCode.InvalidRequest) {
     if (INVALID_RESULT.test(text)) {
       return fail(
         "execution_failed",
-        `The MCP server "${server}" answered the call of "${tool}" with a result that does not follow the MCP schema, which the MCP SDK refuses: ${text}`,
+        `The MCP server "${server}" answered the call of "${tool}" with a result that does not follow the MCP ` +
+          `schema, which the MCP SDK refuses: ${text}`,
       );
     }
     if (OUTPUT_SCHEMA.test(text))
-      return fail("invalid_output", `The tool "${tool}" of the MCP server "${server}" answered with a result that does not match its output schema: ${text}`);
+      return fail(
+        "invalid_output",
+        `The tool "${tool}" of the MCP server "${server}" answered with a result that does not match its output ` +
+          `schema: ${text}`,
+      );
     if (code === ErrorCode.InvalidParams) {
-      return fail(UNKNOWN_TOOL.test(text) ? "unknown_tool" : "invalid_arguments", `The MCP server "${server}" refused the call of "${tool}": ${text}`);
+      return fail(
+        UNKNOWN_TOOL.test(text) ? "unknown_tool" : "invalid_arguments",
+        `The MCP server "${server}" refused the call of "${tool}": ${text}`,
+      );
     }
   }
-  if (code !== undefined) return fail("execution_failed", `The MCP server "${server}" answered the call of "${tool}" with an error (${code}): ${text}`);
-  if (text === "Not connected") return fail("execution_failed", `The MCP server "${server}" is not connected (its client was closed), so "${tool}" was not called.`);
+  if (code !== undefined)
+    return fail(
+      "execution_failed",
+      `The MCP server "${server}" answered the call of "${tool}" with an error (${code}): ${text}`,
+    );
+  if (text === "Not connected")
+    return fail(
+      "execution_failed",
+      `The MCP server "${server}" is not connected (its client was closed), so "${tool}" was not called.`,
+    );
   return fail("execution_failed", `The call of "${tool}" to the MCP server "${server}" failed: ${text}`);
 }

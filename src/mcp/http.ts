@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
 import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
-import { unlistedOwner } from "./task-store";
+import { unlistedOwner } from "../tasks/task-store";
 import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
 
 /** Hosts a local server answers to by default (any port). */
@@ -35,7 +35,10 @@ export interface McpHttpOptions extends McpServerOptions {
    * limit applied when it read the body; the declared `Content-Length` is still checked.
    */
   maxBodyBytes?: number;
-  /** Answer with a single JSON body instead of an SSE stream. Default false (SSE keeps long calls alive through proxies). */
+  /**
+   * Answer with a single JSON body instead of an SSE stream. Default false (SSE keeps long calls alive through
+   * proxies).
+   */
   jsonResponse?: boolean;
   /** Host data for the tools (`ctx.state`) from the request: the user, the tenant ... */
   state?: (req: IncomingMessage) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
@@ -87,19 +90,27 @@ export interface McpHttpHandler {
  *
  * @example
  * ```ts
- * const handler = createMcpHttpHandler(toolkit, { allowedHosts: ["localhost", "tools.example.com"], token: process.env.MCP_TOKEN });
+ * const handler = createMcpHttpHandler(toolkit, {
+ *   allowedHosts: ["localhost", "tools.example.com"],
+ *   token: process.env.MCP_TOKEN
+ * });
  * app.post("/mcp", (req, res) => handler(req, res, req.body));        // Express with express.json()
  * http.createServer((req, res) => handler(req, res)).listen(3000, "127.0.0.1");   // plain Node
  * process.on("SIGTERM", () => handler.close().then(() => process.exit(0)));
  * ```
  */
-export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[], options: McpHttpOptions = {}): McpHttpHandler {
+export function createMcpHttpHandler(
+  toolkit: McpToolkit | readonly ToolSource[],
+  options: McpHttpOptions = {},
+): McpHttpHandler {
   const kit = asToolkit(toolkit);
   const allowedHosts = (options.allowedHosts ?? LOCAL_HOSTS).map(normalizeHostEntry);
   const allowedOrigins = options.allowedOrigins?.map((origin) => origin.toLowerCase().replace(/\/+$/, ""));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new TypeError(`maxBodyBytes must be a positive whole number of bytes; got ${String(options.maxBodyBytes)}.`);
-  if (options.token !== undefined && options.token.length === 0) throw new TypeError("token must not be empty; leave it out to serve without a token.");
+  if (!(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0))
+    throw new TypeError(`maxBodyBytes must be a positive whole number of bytes; got ${String(options.maxBodyBytes)}.`);
+  if (options.token !== undefined && options.token.length === 0)
+    throw new TypeError("token must not be empty; leave it out to serve without a token.");
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   const calls = new CallRegistry();
   // One store for every request: each is served by a fresh server, and tasks outlive requests.
@@ -118,7 +129,12 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
 
   const handle = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     if (closing) {
-      return refuse(res, 503, "The server is shutting down; send the request again (another instance will answer it).", { connection: "close", "retry-after": "1" });
+      return refuse(
+        res,
+        503,
+        "The server is shutting down; send the request again (another instance will answer it).",
+        { connection: "close", "retry-after": "1" },
+      );
     }
     active++;
     res.once("close", () => {
@@ -129,11 +145,19 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
       const denied = checkHost(req, allowedHosts, allowedOrigins) ?? checkToken(req, tokenDigest);
       if (denied !== undefined) return refuse(res, denied.status, denied.message, denied.headers);
       if (req.method !== "POST") {
-        return refuse(res, 405, `Method ${req.method ?? "?"} not allowed: this MCP server is stateless, so it takes POST only (no sessions, no GET stream).`, { allow: "POST" });
+        return refuse(
+          res,
+          405,
+          `Method ${req.method ?? "?"} not allowed: this MCP server is stateless, so it takes POST only (no ` +
+            "sessions, no GET stream).",
+          { allow: "POST" },
+        );
       }
-      if (parsedBody instanceof UnreadableBody) return refuse(res, parsedBody.status, parsedBody.message, { connection: "close" }, parsedBody.code);
+      if (parsedBody instanceof UnreadableBody)
+        return refuse(res, parsedBody.status, parsedBody.message, { connection: "close" }, parsedBody.code);
       const declared = Number(req.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > maxBodyBytes) return refuse(res, 413, tooLarge(maxBodyBytes), { connection: "close" });
+      if (Number.isFinite(declared) && declared > maxBodyBytes)
+        return refuse(res, 413, tooLarge(maxBodyBytes), { connection: "close" });
 
       let body = parsedBody;
       if (body === undefined) {
@@ -150,7 +174,11 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
       const invalid = checkMessages(body);
       if (invalid !== undefined) return refuse(res, 400, invalid, {}, ErrorCode.InvalidRequest);
 
-      const messages = [body].flat() as Array<{ method?: string; id?: unknown; params?: { requestId?: RequestId; reason?: unknown } }>;
+      const messages = [body].flat() as Array<{
+        method?: string;
+        id?: unknown;
+        params?: { requestId?: RequestId; reason?: unknown };
+      }>;
       // Nothing is stored for a session: its id only tells this client's calls from everyone else's.
       let session = sessionOf(req);
       if (messages.some((message) => message.method === "initialize" && message.id !== undefined)) {
@@ -159,8 +187,15 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
       }
       const client = session === undefined ? undefined : clientKey(req, session);
       for (const message of messages) {
-        if (client !== undefined && message.method === "notifications/cancelled" && message.params?.requestId !== undefined) {
-          const reason = typeof message.params.reason === "string" && message.params.reason !== "" ? message.params.reason : "Cancelled by the client.";
+        if (
+          client !== undefined &&
+          message.method === "notifications/cancelled" &&
+          message.params?.requestId !== undefined
+        ) {
+          const reason =
+            typeof message.params.reason === "string" && message.params.reason !== ""
+              ? message.params.reason
+              : "Cancelled by the client.";
           calls.cancel(client, message.params.requestId, reason);
         }
       }
@@ -175,7 +210,10 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
         owner: client ?? unlistedOwner(credentialsOf(req)),
         trackTask: running.track,
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.jsonResponse ?? false });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: options.jsonResponse ?? false,
+      });
       res.once("close", () => {
         // Done, or the client went away: either way this request's server ends (and aborts what still runs).
         void transport.close().catch(() => {});
@@ -185,7 +223,8 @@ export function createMcpHttpHandler(toolkit: McpToolkit | readonly ToolSource[]
       await transport.handleRequest(req, res, body);
     } catch (error) {
       onError(error instanceof Error ? error : new Error(String(error)));
-      if (!res.headersSent) refuse(res, 500, "Internal error while handling the MCP request.", {}, ErrorCode.InternalError);
+      if (!res.headersSent)
+        refuse(res, 500, "Internal error while handling the MCP request.", {}, ErrorCode.InternalError);
       else res.end();
     }
   };
@@ -228,12 +267,18 @@ interface Refusal {
   headers: Record<string, string>;
 }
 
-function checkHost(req: IncomingMessage, allowedHosts: readonly HostEntry[], allowedOrigins: readonly string[] | undefined): Refusal | undefined {
+function checkHost(
+  req: IncomingMessage,
+  allowedHosts: readonly HostEntry[],
+  allowedOrigins: readonly string[] | undefined,
+): Refusal | undefined {
   const host = req.headers.host;
   if (!hostAllowed(host, allowedHosts)) {
     return {
       status: 403,
-      message: `Host "${host ?? ""}" is not allowed (DNS rebinding protection). If clients really reach this server under that name, add it to allowedHosts (toolnexus serve --allowed-host ${hostnameOf(host ?? "name")}).`,
+      message:
+        `Host "${host ?? ""}" is not allowed (DNS rebinding protection). If clients really reach this server ` +
+        `under that name, add it to allowedHosts (toolnexus serve --allowed-host ${hostnameOf(host ?? "name")}).`,
       headers: {},
     };
   }
@@ -249,7 +294,15 @@ function checkHost(req: IncomingMessage, allowedHosts: readonly HostEntry[], all
       ok = false;
     }
   }
-  return ok ? undefined : { status: 403, message: `Origin "${origin}" is not allowed; add it to allowedOrigins if browsers on that origin may call these tools.`, headers: {} };
+  return ok
+    ? undefined
+    : {
+        status: 403,
+        message:
+          `Origin "${origin}" is not allowed; add it to allowedOrigins if browsers on that origin may call ` +
+          "these tools.",
+        headers: {},
+      };
 }
 
 function checkToken(req: IncomingMessage, expected: Buffer | undefined): Refusal | undefined {
@@ -257,7 +310,12 @@ function checkToken(req: IncomingMessage, expected: Buffer | undefined): Refusal
   const header = req.headers.authorization;
   const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   const challenge = { "www-authenticate": 'Bearer realm="toolnexus"' };
-  if (match === null) return { status: 401, message: "Unauthorized: send the token as `Authorization: Bearer <token>`.", headers: challenge };
+  if (match === null)
+    return {
+      status: 401,
+      message: "Unauthorized: send the token as `Authorization: Bearer <token>`.",
+      headers: challenge,
+    };
   if (!timingSafeEqual(digest(match[1]!), expected)) {
     return {
       status: 401,
@@ -275,7 +333,10 @@ function checkMessages(body: unknown): string | undefined {
     const parsed = JSONRPCMessageSchema.safeParse(message);
     if (!parsed.success) {
       const where = Array.isArray(body) ? ` (batch element ${index})` : "";
-      return `Invalid Request${where}: not a JSON-RPC 2.0 request, notification or response (it needs "jsonrpc": "2.0", and a string "method" or a "result"/"error" with an "id").`;
+      return (
+        `Invalid Request${where}: not a JSON-RPC 2.0 request, notification or response (it needs "jsonrpc": ` +
+        `"2.0", and a string "method" or a "result"/"error" with an "id").`
+      );
     }
   }
   return undefined;
@@ -309,7 +370,9 @@ function hostAllowed(host: string | undefined, allowed: readonly HostEntry[]): b
   if (allowed.includes("*")) return true;
   if (host === undefined || host.length === 0) return false;
   const { hostname, port } = splitHost(host.toLowerCase());
-  return allowed.some((entry) => entry !== "*" && entry.hostname === hostname && (entry.port === undefined || entry.port === port));
+  return allowed.some(
+    (entry) => entry !== "*" && entry.hostname === hostname && (entry.port === undefined || entry.port === port),
+  );
 }
 
 function digest(text: string): Buffer {
@@ -343,7 +406,9 @@ export class UnreadableBody {
 const TOO_LARGE = Symbol("too large");
 const ABORTED = Symbol("aborted");
 
-/** The body as text; TOO_LARGE once it passes `limit` (reading stops there); ABORTED when the client goes away first. */
+/**
+ * The body as text; TOO_LARGE once it passes `limit` (reading stops there); ABORTED when the client goes away first.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE | typeof ABORTED> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -364,7 +429,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | typeof 
 }
 
 /** A JSON-RPC error response with `id: null`, as JSON-RPC prescribes when no id can be known. */
-function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code: number = ErrorCode.ConnectionClosed): void {
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code: number = ErrorCode.ConnectionClosed,
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -423,7 +494,8 @@ class CallRegistry {
   }
 
   cancel(client: string, requestId: RequestId, reason: string): void {
-    for (const controller of this.#calls.get(`${client}\u0000${JSON.stringify(requestId)}`) ?? []) controller.abort(new Error(reason));
+    for (const controller of this.#calls.get(`${client}\u0000${JSON.stringify(requestId)}`) ?? [])
+      controller.abort(new Error(reason));
   }
 
   abortAll(reason: Error): void {

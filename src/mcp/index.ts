@@ -13,9 +13,25 @@ export {
   type ServeHttpOptions,
   type McpServerHandle,
 } from "./serve";
-export { createMcpHttpHandler, DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS, type McpHttpHandler, type McpHttpOptions } from "./http";
+export {
+  createMcpHttpHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  LOCAL_HOSTS,
+  type McpHttpHandler,
+  type McpHttpOptions,
+} from "./http";
 export { createMcpServer, type McpServerOptions, type McpToolkit } from "./server";
 export { DEFAULT_MAX_TASK_TTL, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, type McpTaskOptions } from "./tasks";
-export { inMemoryTaskStore, type McpTaskStore } from "./task-store";
+export { inMemoryTaskStore, type McpTaskStore } from "../tasks/task-store";
 export { FROM_MCP_LIMITS } from "./from-mcp-limits";
-export { fromMcp, type FromMcpOptions, type McpCallOptions, type McpListedTool, type McpToolFilter, type McpToolsClient } from "./from-mcp";
+export {
+  fromMcp,
+  type FromMcpOptions,
+  type McpCallOptions,
+  type McpListedTool,
+  type McpToolFilter,
+  type McpToolsClient,
+} from "./from-mcp";
+// A result as MCP's `CallToolResult`, for a server of your own (its type: `McpCallToolResult` from
+// toolnexus/providers).
+export { toMcpResult } from "../providers/mcp";

@@ -2,18 +2,32 @@ import { createServer, type Server as HttpServer, type ServerOptions } from "nod
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ErrorCode, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
 import { createMcpHttpHandler, LOCAL_HOSTS, type McpHttpOptions } from "./http";
 import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
-import { divertStdout } from "./stdout";
+import { divertStdout } from "../core/stdout";
 import { ABORT_GRACE_MS, RunningTasks, SHUTDOWN_REASON } from "./tasks";
 
 /** How long `close()` waits for calls in flight before aborting them. */
 export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
 
-/** The HTTP server's defaults for `maxConnections`, `headersTimeout`, `requestTimeout` and `keepAliveTimeout` (milliseconds). */
-export const DEFAULT_HTTP_LIMITS: Readonly<{ maxConnections: number; headersTimeout: number; requestTimeout: number; keepAliveTimeout: number }> = Object.freeze({
+/**
+ * The HTTP server's defaults for `maxConnections`, `headersTimeout`, `requestTimeout` and `keepAliveTimeout`
+ * (milliseconds).
+ */
+export const DEFAULT_HTTP_LIMITS: Readonly<{
+  maxConnections: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+}> = Object.freeze({
   maxConnections: 1_000,
   headersTimeout: 10_000,
   requestTimeout: 30_000,
@@ -38,7 +52,10 @@ export interface ServeStdioOptions extends McpServerOptions {
 
 export interface ServeHttpOptions extends McpHttpOptions {
   transport: "http";
-  /** Interface to bind. Default "127.0.0.1" (this machine only). "0.0.0.0" binds every interface: set `token` and `allowedHosts` then. */
+  /**
+   * Interface to bind. Default "127.0.0.1" (this machine only). "0.0.0.0" binds every interface: set `token` and
+   * `allowedHosts` then.
+   */
   host?: string;
   /** Default 3000; 0 picks a free port (read it from the handle). */
   port?: number;
@@ -51,7 +68,10 @@ export interface ServeHttpOptions extends McpHttpOptions {
    * at once, unanswered, until one ends. Default 1000; `Infinity` for no cap.
    */
   maxConnections?: number;
-  /** Milliseconds a client has to send a request's headers (at most `requestTimeout`); then it gets 408 and is disconnected. Default 10 000; 0 for none. */
+  /**
+   * Milliseconds a client has to send a request's headers (at most `requestTimeout`); then it gets 408 and is
+   * disconnected. Default 10 000; 0 for none.
+   */
   headersTimeout?: number;
   /**
    * Milliseconds a client has to send a whole request, headers and body; then it gets 408 and
@@ -80,7 +100,11 @@ export interface McpServerHandle {
   readonly host?: string;
   /** Settles when the server has stopped: after `close()`, or (stdio) when the client closed stdin. */
   readonly closed: Promise<void>;
-  /** Graceful stop: takes no new calls, waits for the calls in flight and the task calls running (up to `shutdownTimeout`), aborts those left (a task ends `failed`, saying the server shut down), then releases everything. */
+  /**
+   * Graceful stop: takes no new calls, waits for the calls in flight and the task calls running (up to
+   * `shutdownTimeout`), aborts those left (a task ends `failed`, saying the server shut down), then releases
+   * everything.
+   */
   close(): Promise<void>;
 }
 
@@ -94,7 +118,10 @@ export interface McpServerHandle {
  * console.log(server.url); // http://127.0.0.1:3000/mcp
  * ```
  */
-export async function serveMcp(toolkit: McpToolkit | readonly ToolSource[], options: ServeMcpOptions = {}): Promise<McpServerHandle> {
+export async function serveMcp(
+  toolkit: McpToolkit | readonly ToolSource[],
+  options: ServeMcpOptions = {},
+): Promise<McpServerHandle> {
   const kit = asToolkit(toolkit);
   return options.transport === "http" ? serveHttp(kit, options) : serveStdio(kit, options);
 }
@@ -110,15 +137,23 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   // Task calls run on after their tools/call is answered: closing waits for them too.
   let idle: (() => void) | undefined;
   const running = new RunningTasks(() => idle?.());
-  const server = serverFor(kit, { ...options, onError: undefined }, { ...(options.state !== undefined ? { state: options.state } : {}), trackTask: running.track });
+  const server = serverFor(
+    kit,
+    { ...options, onError: undefined },
+    { ...(options.state !== undefined ? { state: options.state } : {}), trackTask: running.track },
+  );
   const transport = new StdioServerTransport(stdin, stdout);
 
   // A line that is not JSON, or not JSON-RPC, is answered with a JSON-RPC error (no id can be
   // known); the SDK itself would only report it. Either way the server keeps reading.
   server.onerror = (error) => {
-    const code = error instanceof SyntaxError ? ErrorCode.ParseError : isSchemaError(error) ? ErrorCode.InvalidRequest : undefined;
+    const code =
+      error instanceof SyntaxError ? ErrorCode.ParseError : isSchemaError(error) ? ErrorCode.InvalidRequest : undefined;
     if (code !== undefined) {
-      const message = code === ErrorCode.ParseError ? `Parse error: ${error.message}` : "Invalid Request: not a JSON-RPC 2.0 message.";
+      const message =
+        code === ErrorCode.ParseError
+          ? `Parse error: ${error.message}`
+          : "Invalid Request: not a JSON-RPC 2.0 message.";
       void transport.send({ jsonrpc: "2.0", error: { code, message } } as JSONRPCMessage).catch(() => {});
     }
     onError(error);
@@ -137,7 +172,13 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   const receive = transport.onmessage!;
   transport.onmessage = (message: JSONRPCMessage) => {
     if (closing && isJSONRPCRequest(message)) {
-      void transport.send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.ConnectionClosed, message: "The server is shutting down." } }).catch(() => {});
+      void transport
+        .send({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: ErrorCode.ConnectionClosed, message: "The server is shutting down." },
+        })
+        .catch(() => {});
       return;
     }
     if (isJSONRPCRequest(message)) pending.add(message.id);
@@ -151,7 +192,14 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage) => {
     await send(message);
-    if ("id" in message && message.id !== undefined && !("method" in message) && pending.delete(message.id) && pending.size === 0) idle?.();
+    if (
+      "id" in message &&
+      message.id !== undefined &&
+      !("method" in message) &&
+      pending.delete(message.id) &&
+      pending.size === 0
+    )
+      idle?.();
   };
 
   let resolveClosed!: () => void;
@@ -211,7 +259,8 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
   const path = options.path ?? "/mcp";
   if (!path.startsWith("/")) throw new TypeError(`path must start with "/"; got "${path}".`);
   const port = options.port ?? 3000;
-  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new TypeError(`port must be a whole number from 0 to 65535; got ${String(options.port)}.`);
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535))
+    throw new TypeError(`port must be a whole number from 0 to 65535; got ${String(options.port)}.`);
 
   const limits = httpLimits(options);
   const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host);
@@ -220,7 +269,11 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
     // Only the path matters, and a malformed request target must not throw in this listener.
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname !== path) {
-      const body = JSON.stringify({ jsonrpc: "2.0", error: { code: ErrorCode.ConnectionClosed, message: `Not found: the MCP endpoint is ${path}.` }, id: null });
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        error: { code: ErrorCode.ConnectionClosed, message: `Not found: the MCP endpoint is ${path}.` },
+        id: null,
+      });
       res.writeHead(404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
       return;
@@ -256,7 +309,14 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
       resolveClosed();
     })());
 
-  return { transport: "http", url: `http://${shownHost}:${address.port}${path}`, port: address.port, host: address.address, closed, close };
+  return {
+    transport: "http",
+    url: `http://${shownHost}:${address.port}${path}`,
+    port: address.port,
+    host: address.address,
+    closed,
+    close,
+  };
 }
 
 /** The limits with their defaults, checked, as `createServer` options. */
@@ -267,24 +327,39 @@ function httpLimits(options: ServeHttpOptions): { maxConnections: number } & Ser
     requestTimeout: options.requestTimeout ?? DEFAULT_HTTP_LIMITS.requestTimeout,
     keepAliveTimeout: options.keepAliveTimeout ?? DEFAULT_HTTP_LIMITS.keepAliveTimeout,
   };
-  if (!(limits.maxConnections === Infinity || (Number.isSafeInteger(limits.maxConnections) && limits.maxConnections > 0))) {
-    throw new TypeError(`maxConnections must be a whole number above 0, or Infinity; got ${String(options.maxConnections)}.`);
+  if (!(
+    limits.maxConnections === Infinity ||
+    (Number.isSafeInteger(limits.maxConnections) && limits.maxConnections > 0)
+  )) {
+    throw new TypeError(
+      `maxConnections must be a whole number above 0, or Infinity; got ${String(options.maxConnections)}.`,
+    );
   }
   for (const name of ["headersTimeout", "requestTimeout", "keepAliveTimeout"] as const) {
-    if (!(Number.isSafeInteger(limits[name]) && limits[name] >= 0)) throw new TypeError(`${name} must be a whole number of milliseconds, 0 or more; got ${String(options[name])}.`);
+    if (!(Number.isSafeInteger(limits[name]) && limits[name] >= 0))
+      throw new TypeError(`${name} must be a whole number of milliseconds, 0 or more; got ${String(options[name])}.`);
   }
   if (limits.requestTimeout > 0 && limits.headersTimeout > limits.requestTimeout) {
-    throw new TypeError(`headersTimeout (${limits.headersTimeout}) must not exceed requestTimeout (${limits.requestTimeout}): the headers are part of the request.`);
+    throw new TypeError(
+      `headersTimeout (${limits.headersTimeout}) must not exceed requestTimeout (${limits.requestTimeout}): the ` +
+        "headers are part of the request.",
+    );
   }
   // Node checks the timeouts every 30 s by default, which would let a 10 s timeout run to 40 s.
   const shortest = Math.min(...[limits.headersTimeout, limits.requestTimeout].filter((timeout) => timeout > 0));
-  return { ...limits, ...(Number.isFinite(shortest) ? { connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(shortest / 4))) } : {}) };
+  return {
+    ...limits,
+    ...(Number.isFinite(shortest)
+      ? { connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(shortest / 4))) }
+      : {}),
+  };
 }
 
 /** Loopback names always; the bound address too when it is a specific one. */
 export function defaultAllowedHosts(host: string): string[] {
   const hosts = [...LOCAL_HOSTS];
   const wildcard = host === "0.0.0.0" || host === "::" || host === "";
-  if (!wildcard && !hosts.includes(host.toLowerCase())) hosts.push(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
+  if (!wildcard && !hosts.includes(host.toLowerCase()))
+    hosts.push(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
   return hosts;
 }

@@ -11,13 +11,13 @@ import {
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { toolMethodsOf } from "../decorators/metadata";
-import { exportTools, type ExportBinding } from "../providers/adapter";
+import { exportTools, type ExportBinding, type LoweringCache } from "../providers/adapter";
 import { mcp, mcpCallResult, type McpTool } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
 import { functionInsteadOfInstance } from "../scanner/instance-expected";
 import { Toolkit, type ToolSource } from "../toolkit";
-import type { Tool, ToolContext, ToolResult } from "../types";
-import { packageVersion } from "./version";
+import type { Tool, ToolContext, ToolResult } from "../core/types";
+import { packageVersion } from "../core/version";
 import { resolvedTaskOptions, runTask, storeFor, taskTtl, type McpTaskOptions } from "./tasks";
 
 /** What the MCP server needs from a toolkit (a `Toolkit`, or anything shaped like one). */
@@ -53,13 +53,21 @@ export interface McpServerOptions {
 export interface CallScope {
   /** Host data handed to the tool as `ctx.state`. */
   state?: Record<string, unknown>;
-  /** Told when a call starts; the controller aborts the call (out-of-band cancellation); the returned function is called when it ends. */
+  /**
+   * Told when a call starts; the controller aborts the call (out-of-band cancellation); the returned function is called
+   * when it ends.
+   */
   track?: (requestId: string | number, controller: AbortController) => () => void;
   /** The task options resolved once for every server of a transport (one store for all its requests). */
   tasks?: ReturnType<typeof resolvedTaskOptions>;
-  /** Whose tasks these calls see and create (the HTTP client's session and credentials); else the transport's session. */
+  /**
+   * Whose tasks these calls see and create (the HTTP client's session and credentials); else the transport's session.
+   */
   owner?: string;
-  /** Told when a task starts running in the background; the controller aborts it (shutdown); the returned function is called when it ends. */
+  /**
+   * Told when a task starts running in the background; the controller aborts it (shutdown); the returned function is
+   * called when it ends.
+   */
   trackTask?: (controller: AbortController) => () => void;
 }
 
@@ -68,7 +76,9 @@ export function asToolkit(toolkit: McpToolkit | readonly ToolSource[]): McpToolk
   if (Array.isArray(toolkit)) return new Toolkit(toolkit as readonly ToolSource[]);
   const kit = toolkit as McpToolkit;
   if (typeof kit?.tools !== "function" || typeof kit.execute !== "function" || typeof kit.get !== "function") {
-    throw new TypeError(`serveMcp takes a Toolkit (or an array of Tools and decorated instances)${insteadOfToolkit(toolkit)}.`);
+    throw new TypeError(
+      `serveMcp takes a Toolkit (or an array of Tools and decorated instances)${insteadOfToolkit(toolkit)}.`,
+    );
   }
   return kit;
 }
@@ -81,7 +91,8 @@ function insteadOfToolkit(value: unknown): string {
       ? `; got the class ${name} itself: pass [new ${name}()]`
       : `; ${functionInsteadOfInstance(value)}`;
   }
-  if (typeof value === "object" && value !== null) return "; got a single object: put it in an array, [it], or in a Toolkit";
+  if (typeof value === "object" && value !== null)
+    return "; got a single object: put it in an array, [it], or in a Toolkit";
   return `; got ${value === null ? "null" : typeof value}`;
 }
 
@@ -93,6 +104,8 @@ class Declarations {
   #key = "";
   #tools: McpTool[] = [];
   #binding: ExportBinding = new Map();
+  /** Each tool lowered once: a client that sees other tools than the last one is declared without lowering again. */
+  readonly #lowerings: LoweringCache = new Map();
 
   constructor(private readonly toolkit: McpToolkit) {}
 
@@ -100,11 +113,13 @@ class Declarations {
     const tools = this.toolkit.tools(ctx);
     const key = tools.map((tool) => tool.name).join("\u0000");
     if (key !== this.#key || this.#tools.length !== tools.length) {
-      const made = exportTools(mcp, tools, { names: "sanitize" });
+      const made = exportTools(mcp, tools, { names: "sanitize" }, this.#lowerings);
       const taskTools = new Set(tools.filter((tool) => tool.task === true).map((tool) => tool.name));
       // Clients that do not use tasks can still call these tools: task support is optional.
       this.#tools = made.declarations.map((declared) =>
-        taskTools.has(made.binding.get(declared.name)?.tool ?? "") ? { ...declared, execution: { taskSupport: "optional" } } : declared,
+        taskTools.has(made.binding.get(declared.name)?.tool ?? "")
+          ? { ...declared, execution: { taskSupport: "optional" } }
+          : declared,
       );
       this.#binding = made.binding;
       this.#key = key;
@@ -130,19 +145,28 @@ function declarations(toolkit: McpToolkit): Declarations {
  * client's `notifications/cancelled` aborts the tool's `ctx.signal`. Connect it to any SDK
  * transport; `state` becomes every call's `ctx.state`.
  */
-export function createMcpServer(toolkit: McpToolkit | readonly ToolSource[], options: McpServerOptions & { state?: Record<string, unknown> } = {}): Server {
+export function createMcpServer(
+  toolkit: McpToolkit | readonly ToolSource[],
+  options: McpServerOptions & { state?: Record<string, unknown> } = {},
+): Server {
   return serverFor(asToolkit(toolkit), options, options.state !== undefined ? { state: options.state } : {});
 }
 
 /** createMcpServer with what the transports add: per-request state and call tracking. */
 export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: CallScope): Server {
   const listCtx: ToolContext = { provider: "mcp", ...(scope.state !== undefined ? { state: scope.state } : {}) };
-  const taskOptions = options.tasks !== undefined || kit.tools(listCtx).some((tool) => tool.task === true) ? (scope.tasks ?? resolvedTaskOptions(options.tasks)) : undefined;
+  const taskOptions =
+    options.tasks !== undefined || kit.tools(listCtx).some((tool) => tool.task === true)
+      ? (scope.tasks ?? resolvedTaskOptions(options.tasks))
+      : undefined;
   const taskStore = taskOptions && storeFor(taskOptions.store, scope.owner);
   const server = new Server(
     { name: options.name ?? "toolnexus", version: options.version ?? packageVersion() },
     {
-      capabilities: { tools: { listChanged: false }, ...(taskOptions !== undefined ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}) },
+      capabilities: {
+        tools: { listChanged: false },
+        ...(taskOptions !== undefined ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
+      },
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
       // The SDK answers tasks/get, tasks/result, tasks/list and tasks/cancel from the store.
       ...(taskStore !== undefined ? { taskStore, defaultTaskPollInterval: taskOptions!.pollInterval } : {}),
@@ -159,7 +183,8 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     await connect(transport);
     const receive = transport.onmessage;
     // Without task support, a task-augmented call is answered as a plain one, as the specification asks.
-    transport.onmessage = (message, extra) => receive?.(setAsideArguments(taskOptions === undefined ? withoutTask(message) : message, setAside), extra);
+    transport.onmessage = (message, extra) =>
+      receive?.(setAsideArguments(taskOptions === undefined ? withoutTask(message) : message, setAside), extra);
     const send = transport.send.bind(transport);
     // A call the SDK answered without reaching the handler leaves nothing behind.
     transport.send = (message, sendOptions) => {
@@ -174,21 +199,32 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     const raw = setAside.has(extra.requestId) ? setAside.get(extra.requestId) : request.params.arguments;
     setAside.delete(extra.requestId);
     if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: tools/call "arguments" must be a JSON object; got ${describeValue(raw)}.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: tools/call "arguments" must be a JSON object; got ${describeValue(raw)}.`,
+      );
     }
     const requested = request.params.name;
     // The binding holds the tools this client may see, under the names it was shown.
     const bound = declarations(kit).current(listCtx).binding.get(requested)?.tool;
     if (request.params.task !== undefined && taskOptions !== undefined) {
       const tool = bound === undefined ? undefined : kit.get(bound);
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${requested}": tools/list names the tools this server has.`);
+      if (tool === undefined)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool "${requested}": tools/list names the tools this server has.`,
+        );
       if (tool.task !== true) {
         throw new McpError(
           ErrorCode.MethodNotFound,
-          `Tool "${requested}" does not run as a task (its execution.taskSupport is "forbidden"): call it without "task". On the server, @Tool({ task: true }) or defineTool({ task: true }) makes it one.`,
+          `Tool "${requested}" does not run as a task (its execution.taskSupport is "forbidden"): call it without ` +
+            `"task". On the server, @Tool({ task: true }) or defineTool({ task: true }) makes it one.`,
         );
       }
-      const task = await extra.taskStore!.createTask({ ttl: taskTtl(request.params.task.ttl, taskOptions), pollInterval: taskOptions.pollInterval });
+      const task = await extra.taskStore!.createTask({
+        ttl: taskTtl(request.params.task.ttl, taskOptions),
+        pollInterval: taskOptions.pollInterval,
+      });
       const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification);
       void runTask({
         taskId: task.taskId,
@@ -223,8 +259,10 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       });
       // The client forgets a call's progress token once its result arrives: what the tool reported goes out first.
       await progress.sent();
-      // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the closest names and the valid ones.
-      if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, result.output);
+      // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text:
+      // the closest names and the valid ones.
+      if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool")
+        throw new McpError(ErrorCode.InvalidParams, result.output);
       return mcpCallResult(kit.get(bound ?? requested), result);
     } finally {
       release?.();
@@ -243,12 +281,20 @@ function withoutSdkErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
   if (!("error" in message)) return message;
   const { code, message: text } = message.error;
   const prefix = `MCP error ${code}: `;
-  return typeof text === "string" && text.startsWith(prefix) ? { ...message, error: { ...message.error, message: text.slice(prefix.length) } } : message;
+  return typeof text === "string" && text.startsWith(prefix)
+    ? { ...message, error: { ...message.error, message: text.slice(prefix.length) } }
+    : message;
 }
 
 /** A tools/call request without its `task` field (for a server without task support). */
 function withoutTask(message: JSONRPCMessage): JSONRPCMessage {
-  if (!isJSONRPCRequest(message) || message.method !== "tools/call" || message.params === undefined || !("task" in message.params)) return message;
+  if (
+    !isJSONRPCRequest(message) ||
+    message.method !== "tools/call" ||
+    message.params === undefined ||
+    !("task" in message.params)
+  )
+    return message;
   const { task: _task, ...params } = message.params;
   return { ...message, params };
 }
@@ -259,7 +305,13 @@ function withoutTask(message: JSONRPCMessage): JSONRPCMessage {
  * goes on without them when they are not an object. `null` counts as no arguments.
  */
 function setAsideArguments(message: JSONRPCMessage, setAside: Map<RequestId, unknown>): JSONRPCMessage {
-  if (!isJSONRPCRequest(message) || message.method !== "tools/call" || message.params === undefined || !("arguments" in message.params)) return message;
+  if (
+    !isJSONRPCRequest(message) ||
+    message.method !== "tools/call" ||
+    message.params === undefined ||
+    !("arguments" in message.params)
+  )
+    return message;
   const { arguments: args, ...rest } = message.params;
   if (args === null) return { ...message, params: rest };
   if (typeof args !== "object" || Array.isArray(args)) {

@@ -1,7 +1,20 @@
 import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
-import { ErrorCode, McpError, type Request, type RequestId, type Result, type Task } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolContext, ToolResult } from "../types";
-import { inMemoryTaskStore, invalidCursor, isTerminalStatus, isUnlistedOwner, type McpTaskStore } from "./task-store";
+import {
+  ErrorCode,
+  McpError,
+  type Request,
+  type RequestId,
+  type Result,
+  type Task,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext, ToolResult } from "../core/types";
+import {
+  inMemoryTaskStore,
+  invalidCursor,
+  isTerminalStatus,
+  isUnlistedOwner,
+  type McpTaskStore,
+} from "../tasks/task-store";
 
 /** How an MCP server runs the tools marked `task: true` as MCP tasks. */
 export interface McpTaskOptions {
@@ -24,18 +37,44 @@ export const DEFAULT_TASK_TTL = 60 * 60 * 1_000;
 export const DEFAULT_MAX_TASK_TTL = 24 * 60 * 60 * 1_000;
 export const DEFAULT_TASK_POLL_INTERVAL = 1_000;
 
-/** The task options with their defaults, checked; the store is made here when none is given (once per server or HTTP handler). */
+/**
+ * The task options with their defaults, checked; the store is made here when none is given (once per server or HTTP
+ * handler).
+ */
 export function resolvedTaskOptions(options: McpTaskOptions | undefined): Required<McpTaskOptions> {
   if (options !== undefined && (typeof options !== "object" || options === null))
     throw new TypeError(`tasks must be an object { store?, ttl?, maxTtl?, pollInterval? } (got ${typeof options}).`);
-  const { store, ttl = DEFAULT_TASK_TTL, maxTtl = DEFAULT_MAX_TASK_TTL, pollInterval = DEFAULT_TASK_POLL_INTERVAL } = options ?? {};
-  for (const [key, value] of [["ttl", ttl] as const, ["maxTtl", maxTtl] as const, ["pollInterval", pollInterval] as const]) {
-    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`tasks.${key} must be a positive whole number of milliseconds (got ${String(value)}).`);
+  const {
+    store,
+    ttl = DEFAULT_TASK_TTL,
+    maxTtl = DEFAULT_MAX_TASK_TTL,
+    pollInterval = DEFAULT_TASK_POLL_INTERVAL,
+  } = options ?? {};
+  for (const [key, value] of [
+    ["ttl", ttl] as const,
+    ["maxTtl", maxTtl] as const,
+    ["pollInterval", pollInterval] as const,
+  ]) {
+    if (!(Number.isSafeInteger(value) && value > 0))
+      throw new TypeError(`tasks.${key} must be a positive whole number of milliseconds (got ${String(value)}).`);
   }
   if (ttl > maxTtl) throw new TypeError(`tasks.ttl (${ttl}) must not exceed tasks.maxTtl (${maxTtl}).`);
-  const methods = ["createTask", "getTask", "storeTaskResult", "getTaskResult", "updateTaskStatus", "listTasks"] as const;
-  if (store !== undefined && (typeof store !== "object" || store === null || methods.some((method) => typeof store[method] !== "function"))) {
-    throw new TypeError(`tasks.store must be a task store (${methods.join(", ")}), e.g. inMemoryTaskStore() or redisTaskStore({ connection }) from toolnexus/bullmq.`);
+  const methods = [
+    "createTask",
+    "getTask",
+    "storeTaskResult",
+    "getTaskResult",
+    "updateTaskStatus",
+    "listTasks",
+  ] as const;
+  if (
+    store !== undefined &&
+    (typeof store !== "object" || store === null || methods.some((method) => typeof store[method] !== "function"))
+  ) {
+    throw new TypeError(
+      `tasks.store must be a task store (${methods.join(", ")}), e.g. inMemoryTaskStore() or ` +
+        "redisTaskStore({ connection }) from toolnexus/bullmq.",
+    );
   }
   return { store: store ?? inMemoryTaskStore(), ttl, maxTtl, pollInterval };
 }
@@ -55,15 +94,19 @@ export function taskTtl(requested: number | undefined, options: Required<McpTask
 export function storeFor(store: McpTaskStore, owner: string | undefined): McpTaskStore {
   const as = (given: string | undefined) => owner ?? given;
   return {
-    createTask: (params: CreateTaskOptions, requestId: RequestId, request: Request, session?: string) => store.createTask(params, requestId, request, as(session)),
+    createTask: (params: CreateTaskOptions, requestId: RequestId, request: Request, session?: string) =>
+      store.createTask(params, requestId, request, as(session)),
     getTask: (taskId: string, session?: string) => store.getTask(taskId, as(session)),
-    storeTaskResult: (taskId: string, status: "completed" | "failed", result: Result, session?: string) => store.storeTaskResult(taskId, status, result, as(session)),
+    storeTaskResult: (taskId: string, status: "completed" | "failed", result: Result, session?: string) =>
+      store.storeTaskResult(taskId, status, result, as(session)),
     getTaskResult: async (taskId: string, session?: string) => {
       const task = await store.getTask(taskId, as(session));
-      if (task?.status === "cancelled") throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} was cancelled, so it has no result.`);
+      if (task?.status === "cancelled")
+        throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} was cancelled, so it has no result.`);
       return store.getTaskResult(taskId, as(session));
     },
-    updateTaskStatus: (taskId: string, status: Task["status"], message?: string, session?: string) => store.updateTaskStatus(taskId, status, message, as(session)),
+    updateTaskStatus: (taskId: string, status: Task["status"], message?: string, session?: string) =>
+      store.updateTaskStatus(taskId, status, message, as(session)),
     listTasks: async (cursor?: string, session?: string) => {
       if (!isUnlistedOwner(as(session))) return store.listTasks(cursor, as(session));
       if (cursor !== undefined) throw invalidCursor(cursor);
@@ -82,7 +125,9 @@ export interface TaskRun {
   store: McpTaskStore;
   owner: string | undefined;
   pollInterval: number;
-  call: (ctx: Pick<ToolContext, "signal" | "callId" | "taskId">) => Promise<{ result: ToolResult; mcp: Result & { isError?: boolean } }>;
+  call: (
+    ctx: Pick<ToolContext, "signal" | "callId" | "taskId">,
+  ) => Promise<{ result: ToolResult; mcp: Result & { isError?: boolean } }>;
   /** Told when the run starts (its controller aborts it, at shutdown); the returned function when it ends. */
   track?: ((controller: AbortController) => () => void) | undefined;
 }
@@ -103,14 +148,24 @@ export async function runTask({ taskId, ttl, store, owner, pollInterval, call, t
   const controller = new AbortController();
   const release = track?.(controller);
   const abort = (reason: string) => controller.abort(new Error(reason));
-  const stopWatching = store.watchCancellation?.(taskId, abort) ?? pollForCancellation(store, taskId, owner, pollInterval, abort);
+  const stopWatching =
+    store.watchCancellation?.(taskId, abort) ?? pollForCancellation(store, taskId, owner, pollInterval, abort);
   const releaseLease = store.holdLease?.(taskId);
   const leftBehind = abandonedAfterAbort(controller.signal, ABORT_GRACE_MS);
   let expired = false;
-  const expiry = ttl === null ? undefined : setTimeout(() => ((expired = true), abort(`The task expired: its TTL of ${ttl} ms passed before the call finished.`)), ttl);
+  const expiry =
+    ttl === null
+      ? undefined
+      : setTimeout(
+          () => ((expired = true), abort(`The task expired: its TTL of ${ttl} ms passed before the call finished.`)),
+          ttl,
+        );
   expiry?.unref();
   try {
-    const mcp = await Promise.race([call({ signal: controller.signal, callId: taskId, taskId }).then(({ mcp }) => mcp), leftBehind.result]);
+    const mcp = await Promise.race([
+      call({ signal: controller.signal, callId: taskId, taskId }).then(({ mcp }) => mcp),
+      leftBehind.result,
+    ]);
     // An expired task is gone from the store, or about to be: its outcome is nobody's.
     if (expired) return;
     await store.storeTaskResult(taskId, mcp.isError === true ? "failed" : "completed", mcp, owner);
@@ -125,15 +180,30 @@ export async function runTask({ taskId, ttl, store, owner, pollInterval, call, t
   }
 }
 
-/** The error result of a call that did not stop within `grace` ms of `signal` aborting, for its task (never settles otherwise). */
-function abandonedAfterAbort(signal: AbortSignal, grace: number): { result: Promise<Result & { isError: true }>; stop: () => void } {
+/**
+ * The error result of a call that did not stop within `grace` ms of `signal` aborting, for its task (never settles
+ * otherwise).
+ */
+function abandonedAfterAbort(
+  signal: AbortSignal,
+  grace: number,
+): { result: Promise<Result & { isError: true }>; stop: () => void } {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const result = new Promise<Result & { isError: true }>((resolve) => {
     onAbort = () => {
       const reason = signal.reason instanceof Error ? signal.reason.message : "The call was aborted.";
       timer = setTimeout(
-        () => resolve({ content: [{ type: "text", text: `${reason} The call did not stop within ${grace} ms of being aborted; it was left behind.` }], isError: true }),
+        () =>
+          resolve({
+            content: [
+              {
+                type: "text",
+                text: `${reason} The call did not stop within ${grace} ms of being aborted; it was left behind.`,
+              },
+            ],
+            isError: true,
+          }),
         grace,
       );
       timer.unref();
@@ -182,7 +252,13 @@ export class RunningTasks {
 export const SHUTDOWN_REASON = "The MCP server shut down before the task finished; call the tool again.";
 
 /** For a store that cannot tell of cancellations: its status, read every `interval` ms while the call runs. */
-function pollForCancellation(store: McpTaskStore, taskId: string, owner: string | undefined, interval: number, abort: (reason: string) => void): () => void {
+function pollForCancellation(
+  store: McpTaskStore,
+  taskId: string,
+  owner: string | undefined,
+  interval: number,
+  abort: (reason: string) => void,
+): () => void {
   const timer = setInterval(() => {
     store.getTask(taskId, owner).then(
       (task) => {

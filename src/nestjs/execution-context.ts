@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from "@nestjs/common";
-import type { ToolContext } from "../types";
+import type { ToolContext } from "../core/types";
 
 /** `context.getType()` of a tool call's execution context, as guards, interceptors and filters see it. */
 export const TOOLNEXUS_CONTEXT_TYPE = "toolnexus";

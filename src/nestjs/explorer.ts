@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from "@nestjs/common";
 import { DiscoveryService, ExternalContextCreator, ModuleRef } from "@nestjs/core";
 import { decoratedClasses, wasScanned } from "../decorators/metadata";
-import { DuplicateToolError, ScanError } from "../errors";
+import { DuplicateToolError, ScanError } from "../core/errors";
 import { ManifestError } from "../manifest/errors";
 import type { ManifestSource } from "../manifest/load";
 import { Toolkit } from "../toolkit";
-import type { Tool, ToolContext } from "../types";
+import type { Tool, ToolContext } from "../core/types";
 import { TOOLNEXUS_MANIFEST, TOOLNEXUS_OPTIONS, REQUEST_STATE_KEY, type ToolnexusModuleOptions } from "./options";
 import { effectiveToolMethods, prefixFromModuleName, providerTools, prototypeChain } from "./provider-tools";
 import { RequestContexts } from "./request-scope";
@@ -87,7 +87,10 @@ export class ToolnexusExplorer implements OnModuleInit {
     this.toolkit.register(...all.map((entry) => entry.tool));
     this.#discovered = all.map(({ tool: _tool, ...report }) => report);
     for (const { name, provider, method, module, scope } of found) {
-      this.logger.log(`Tool "${name}" → ${provider}.${method} (${module}${scope === "singleton" ? "" : scope === "request" ? ", request-scoped" : ", transient"})`);
+      this.logger.log(
+        `Tool "${name}" → ${provider}.${method} ` +
+          `(${module}${scope === "singleton" ? "" : scope === "request" ? ", request-scoped" : ", transient"})`,
+      );
     }
     this.logger.log(`${this.toolkit.size} tool${this.toolkit.size === 1 ? "" : "s"} in the toolkit`);
     if (this.options.warnUnregistered !== false) this.#warnUnregistered();
@@ -105,7 +108,9 @@ export class ToolnexusExplorer implements OnModuleInit {
       if (effectiveToolMethods(candidate.prototype).length === 0) continue;
       const location = { module: host.metatype, provider: candidate.providerClass };
       if (!this.#selected(location)) {
-        this.logger.debug(`Skipped ${candidate.providerClass.name} (${host.metatype.name}): excluded by the include/exclude options`);
+        this.logger.debug(
+          `Skipped ${candidate.providerClass.name} (${host.metatype.name}): excluded by the include/exclude options`,
+        );
         continue;
       }
       const prefix = this.#prefixFor(location);
@@ -115,12 +120,18 @@ export class ToolnexusExplorer implements OnModuleInit {
       let scan: ReturnType<typeof providerTools>;
       try {
         if (candidate.scope === "singleton") {
-          scan = providerTools(candidate.prototype, { ...common, invoke: this.#pipeline.forInstance(candidate.instance!) });
+          scan = providerTools(candidate.prototype, {
+            ...common,
+            invoke: this.#pipeline.forInstance(candidate.instance!),
+          });
         } else if (candidate.scope === "transient") {
           const instance = (await moduleRefOf(host).resolve(wrapper.token, undefined, { strict: true })) as object;
           scan = providerTools(candidate.prototype, { ...common, invoke: this.#pipeline.forInstance(instance) });
         } else {
-          scan = providerTools(candidate.prototype, { ...common, invoke: this.#pipeline.forEachCall(this.#requestScoped(wrapper, host)) });
+          scan = providerTools(candidate.prototype, {
+            ...common,
+            invoke: this.#pipeline.forEachCall(this.#requestScoped(wrapper, host)),
+          });
         }
       } catch (error) {
         // Same error class, with the provider and its module in front (ManifestError is a ScanError).
@@ -129,7 +140,14 @@ export class ToolnexusExplorer implements OnModuleInit {
         throw error;
       }
       for (const tool of scan.tools) {
-        found.push({ tool, name: tool.name, provider: candidate.providerClass.name, method: scan.methods.get(tool.name)!, module: host.metatype.name, scope: candidate.scope });
+        found.push({
+          tool,
+          name: tool.name,
+          provider: candidate.providerClass.name,
+          method: scan.methods.get(tool.name)!,
+          module: host.metatype.name,
+          scope: candidate.scope,
+        });
       }
     }
     return found;
@@ -150,7 +168,8 @@ export class ToolnexusExplorer implements OnModuleInit {
   }
 
   #selected({ module, provider }: { module: Function; provider: Function }): boolean {
-    const listed = (list: readonly Function[] | undefined) => list !== undefined && (list.includes(module) || list.includes(provider));
+    const listed = (list: readonly Function[] | undefined) =>
+      list !== undefined && (list.includes(module) || list.includes(provider));
     if (listed(this.options.exclude)) return false;
     return this.options.include === undefined || listed(this.options.include);
   }
@@ -162,7 +181,9 @@ export class ToolnexusExplorer implements OnModuleInit {
     else if (option instanceof Map) prefix = option.get(location.module);
     else if (typeof option === "function") prefix = option(location);
     if (prefix !== undefined && typeof prefix !== "string") {
-      throw new TypeError(`ToolnexusModule prefix for ${location.module.name}: expected a string, got ${typeof prefix}.`);
+      throw new TypeError(
+        `ToolnexusModule prefix for ${location.module.name}: expected a string, got ${typeof prefix}.`,
+      );
     }
     return prefix || undefined;
   }
@@ -181,7 +202,8 @@ export class ToolnexusExplorer implements OnModuleInit {
     }
     const controllers = new Set<object>();
     for (const wrapper of this.discovery.getControllers()) {
-      if (typeof wrapper.metatype === "function") for (const prototype of prototypeChain(wrapper.metatype.prototype as object)) controllers.add(prototype);
+      if (typeof wrapper.metatype === "function")
+        for (const prototype of prototypeChain(wrapper.metatype.prototype as object)) controllers.add(prototype);
     }
     for (const cls of decoratedClasses()) {
       const prototype = cls.prototype as object;
@@ -191,8 +213,12 @@ export class ToolnexusExplorer implements OnModuleInit {
         .join(", ");
       this.logger.warn(
         controllers.has(prototype)
-          ? `${cls.name} has @Tool methods (${methods}) but is a controller: tools are discovered on providers only. Move the methods to an @Injectable() provider.`
-          : `${cls.name} has @Tool methods (${methods}) but is not a provider of any module, so its tools are not in the toolkit. Add it to a module's providers (request-scoped factory providers cannot be discovered: use a class provider), or, if its instances are given to a Toolkit outside Nest only after startup, set warnUnregistered: false.`,
+          ? `${cls.name} has @Tool methods (${methods}) but is a controller: tools are discovered on providers only. ` +
+              "Move the methods to an @Injectable() provider."
+          : `${cls.name} has @Tool methods (${methods}) but is not a provider of any module, so its tools are not in ` +
+              "the toolkit. Add it to a module's providers (request-scoped factory providers cannot be discovered: " +
+              "use a class provider), or, if its instances are given to a Toolkit outside Nest only after startup, " +
+              "set warnUnregistered: false.",
       );
     }
   }
@@ -216,12 +242,23 @@ function describeProvider(wrapper: ProviderWrapper): Candidate | undefined {
     if (typeof instance !== "object" || instance === null) return undefined;
     const prototype = Object.getPrototypeOf(instance) as object | null;
     if (prototype === null) return undefined;
-    return { identity: instance, prototype, providerClass: prototype.constructor ?? Object, scope: "singleton", instance };
+    return {
+      identity: instance,
+      prototype,
+      providerClass: prototype.constructor ?? Object,
+      scope: "singleton",
+      instance,
+    };
   }
   // Request-scoped or transient: no instance exists yet; the class says what its tools are.
   if (!isClass) return undefined;
   const metatype = wrapper.metatype as Function;
-  return { identity: wrapper, prototype: metatype.prototype as object, providerClass: metatype, scope: isStatic ? "transient" : "request" };
+  return {
+    identity: wrapper,
+    prototype: metatype.prototype as object,
+    providerClass: metatype,
+    scope: isStatic ? "transient" : "request",
+  };
 }
 
 function moduleRefOf(host: HostModule): ModuleRef {
@@ -236,13 +273,21 @@ function assertUniqueNames(entries: Found[]): void {
   if (clashes.length === 0) return;
   const lines = clashes.map(
     ([name, list]) =>
-      `- "${name}": ${list.map((e) => (e.provider === OPTIONS_TOOLS ? "the tools option of ToolnexusModule" : `${e.provider}.${e.method} (module ${e.module})`)).join(" and ")}`,
+      `- "${name}": ` +
+      list
+        .map((e) =>
+          e.provider === OPTIONS_TOOLS
+            ? "the tools option of ToolnexusModule"
+            : `${e.provider}.${e.method} (module ${e.module})`,
+        )
+        .join(" and "),
   );
   throw new DuplicateToolError(
     [
       `ToolnexusModule found ${clashes.length === 1 ? "a tool name" : "tool names"} declared more than once:`,
       ...lines,
-      "Tool names must be unique in a toolkit. Rename one with @Tool({ name }), prefix names per module (ToolnexusModule.forRoot({ prefix: true })), or leave one provider out (exclude: [TheProvider]).",
+      "Tool names must be unique in a toolkit. Rename one with @Tool({ name }), prefix names per module " +
+        "(ToolnexusModule.forRoot({ prefix: true })), or leave one provider out (exclude: [TheProvider]).",
     ].join("\n"),
   );
 }

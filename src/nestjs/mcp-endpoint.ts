@@ -37,24 +37,30 @@ export class McpEndpoint implements OnModuleInit, OnModuleDestroy {
     const adapter = this.adapterHost.httpAdapter as HttpAdapterHost["httpAdapter"] | undefined;
     if (adapter === undefined) {
       throw new Error(
-        "ToolnexusModule: the mcp option needs an HTTP application (NestFactory.create, or createNestApplication in tests); this application context has no HTTP adapter.",
+        "ToolnexusModule: the mcp option needs an HTTP application (NestFactory.create, or createNestApplication in " +
+          "tests); this application context has no HTTP adapter.",
       );
     }
     const type = adapter.getType();
     if (!ADAPTERS.includes(type)) {
       throw new Error(
-        `ToolnexusModule: the mcp option runs on the Express and Fastify adapters; this application uses "${type}". Mount createMcpHttpHandler from toolnexus/mcp yourself.`,
+        `ToolnexusModule: the mcp option runs on the Express and Fastify adapters; this application uses "${type}". ` +
+          "Mount createMcpHttpHandler from toolnexus/mcp yourself.",
       );
     }
     this.#fastify = type === "fastify";
     const { path, state, ...handlerOptions } = this.options.mcp ?? {};
     // Loaded here so that an app without the mcp option never needs @modelcontextprotocol/sdk.
-    const { createMcpHttpHandler } = require("../mcp/http") as typeof import("../mcp/http");
+    const { createMcpHttpHandler } = require("../mcp") as typeof import("../mcp");
     this.#handler = createMcpHttpHandler(this.toolkit, {
       ...handlerOptions,
       state: async (raw) => {
         const request = (this.#requests.get(raw) ?? raw) as ExpressRequest | FastifyRequest;
-        return { ...(request.user !== undefined ? { user: request.user } : {}), ...(await state?.(request)), [REQUEST_STATE_KEY]: request };
+        return {
+          ...(request.user !== undefined ? { user: request.user } : {}),
+          ...(await state?.(request)),
+          [REQUEST_STATE_KEY]: request,
+        };
       },
     });
     this.logger.log(`MCP endpoint (streamable HTTP, stateless) at ${path ?? "?"}`);
@@ -62,7 +68,9 @@ export class McpEndpoint implements OnModuleInit, OnModuleDestroy {
 
   /** Answers one request of the MCP controller; the reply is written here, not by Nest. */
   async handle(request: ExpressRequest | FastifyRequest, reply: ServerResponse | FastifyReply): Promise<void> {
-    const [raw, response] = this.#fastify ? [(request as FastifyRequest).raw, (reply as FastifyReply).raw] : [request as ExpressRequest, reply as ServerResponse];
+    const [raw, response] = this.#fastify
+      ? [(request as FastifyRequest).raw, (reply as FastifyReply).raw]
+      : [request as ExpressRequest, reply as ServerResponse];
     // Fastify leaves the reply alone from here on: the MCP transport writes the raw response.
     if (this.#fastify) (reply as FastifyReply).hijack();
     this.#requests.set(raw, request);

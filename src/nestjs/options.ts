@@ -4,7 +4,7 @@ import type { Constructor } from "../decorators/metadata";
 import type { ManifestOption } from "../manifest/load";
 import type { McpHttpOptions } from "../mcp";
 import type { ToolkitOptions } from "../toolkit";
-import type { Tool } from "../types";
+import type { Tool } from "../core/types";
 
 /** Injection token of the options `ToolnexusModule.forRoot` / `forRootAsync` received. */
 export const TOOLNEXUS_OPTIONS = Symbol.for("toolnexus.nestjs.options");
@@ -30,7 +30,8 @@ export interface ProviderLocation {
  * - a `Map` from module class to prefix (modules not in it get none);
  * - a function of the provider's location returning the prefix, or `undefined` for none.
  */
-export type ToolPrefixOption = boolean | ReadonlyMap<Function, string> | ((location: ProviderLocation) => string | undefined);
+export type ToolPrefixOption =
+  boolean | ReadonlyMap<Function, string> | ((location: ProviderLocation) => string | undefined);
 
 /**
  * The MCP endpoint, served by a Nest controller at `path`: every option of

@@ -2,7 +2,7 @@ import { toolMethodsOf, type ToolMethodRecord } from "../decorators/metadata";
 import type { ManifestSource } from "../manifest/load";
 import type { MethodInvoker } from "../runtime/decorated";
 import { scanPrototype } from "../scanner/scan-tools";
-import type { Tool } from "../types";
+import type { Tool } from "../core/types";
 
 /** The `@Tool` methods of a prototype chain as `scanTools` sees them: nearest declaration wins. */
 export function effectiveToolMethods(prototype: object | null | undefined): ToolMethodRecord[] {
@@ -12,7 +12,8 @@ export function effectiveToolMethods(prototype: object | null | undefined): Tool
 /** Every object of a prototype chain, Object.prototype excluded. */
 export function prototypeChain(prototype: object | null | undefined): object[] {
   const chain: object[] = [];
-  for (let current = prototype; current && current !== Object.prototype; current = Object.getPrototypeOf(current)) chain.push(current);
+  for (let current = prototype; current && current !== Object.prototype; current = Object.getPrototypeOf(current))
+    chain.push(current);
   return chain;
 }
 
@@ -34,8 +35,17 @@ export interface ProviderToolsOptions {
 /** The tools of one provider, built by the core scanner from its class's metadata (and the manifest). */
 export function providerTools(prototype: object, options: ProviderToolsOptions): ProviderTools {
   const { invoke, namePrefix, manifest } = options;
-  const tools = scanPrototype(prototype, { invoke, manifest: manifest ?? false, ...(namePrefix ? { namePrefix } : {}) });
-  const byName = new Map(effectiveToolMethods(prototype).map((record) => [(namePrefix ?? "") + (record.options.name ?? record.propertyKey), record.propertyKey]));
+  const tools = scanPrototype(prototype, {
+    invoke,
+    manifest: manifest ?? false,
+    ...(namePrefix ? { namePrefix } : {}),
+  });
+  const byName = new Map(
+    effectiveToolMethods(prototype).map((record) => [
+      (namePrefix ?? "") + (record.options.name ?? record.propertyKey),
+      record.propertyKey,
+    ]),
+  );
   return { tools, methods: new Map(tools.map((tool) => [tool.name, byName.get(tool.name) ?? "?"])) };
 }
 

@@ -19,7 +19,10 @@ export class RequestContexts {
     const attached = ContextIdFactory.getByRequest(request) === contextId;
     if (!attached) {
       // As Nest's router registers a request: durable trees get the strategy's payload.
-      moduleRef.registerRequestByContextId(durable ? contextId.payload : Object.assign(request, contextId.payload), contextId);
+      moduleRef.registerRequestByContextId(
+        durable ? contextId.payload : Object.assign(request, contextId.payload),
+        contextId,
+      );
     }
     this.#byRequest.set(request, contextId);
     return contextId;

@@ -5,7 +5,7 @@ import { forbiddenResult } from "../control/approval";
 import type { MethodCall, MethodInvoker } from "../runtime/decorated";
 import { invalidArguments } from "../runtime/run-contract";
 import { carryingThrown, errorResult } from "../runtime/result";
-import type { ToolContext, ToolResult } from "../types";
+import type { ToolContext, ToolResult } from "../core/types";
 import { TOOLNEXUS_CONTEXT_TYPE, type ToolCallInfo } from "./execution-context";
 import { REQUEST_STATE_KEY } from "./options";
 
@@ -53,7 +53,8 @@ class PipelineCall implements ToolCallInfo {
 }
 
 const argumentsFromCall: ParamsFactory = {
-  exchangeKeyForValue: (index: number, _data: unknown, hostArgs: unknown[]) => (hostArgs[2] as PipelineCall).argumentAt(index),
+  exchangeKeyForValue: (index: number, _data: unknown, hostArgs: unknown[]) =>
+    (hostArgs[2] as PipelineCall).argumentAt(index),
 };
 
 /**
@@ -89,9 +90,22 @@ export class ToolPipeline {
     return async (call) => run(this.#handler(await resolve(call.ctx), call), call);
   }
 
-  #handler({ instance, contextId, inquirerId }: CallTarget, call: MethodCall): (...hostArgs: unknown[]) => Promise<unknown> {
+  #handler(
+    { instance, contextId, inquirerId }: CallTarget,
+    call: MethodCall,
+  ): (...hostArgs: unknown[]) => Promise<unknown> {
     const key = this.#handlerKey(instance, call);
-    return this.contextCreator.create(instance, call.method, key, PARAMETERS_METADATA, argumentsFromCall, contextId, inquirerId, ENHANCERS, TOOLNEXUS_CONTEXT_TYPE);
+    return this.contextCreator.create(
+      instance,
+      call.method,
+      key,
+      PARAMETERS_METADATA,
+      argumentsFromCall,
+      contextId,
+      inquirerId,
+      ENHANCERS,
+      TOOLNEXUS_CONTEXT_TYPE,
+    );
   }
 
   /**
@@ -116,7 +130,10 @@ export class ToolPipeline {
     const key = `toolnexus:${id}:${call.methodName}`;
     if (!Reflect.hasOwnMetadata(PARAMETERS_METADATA, host, key)) {
       const positions = Math.max(call.positional.length, 1);
-      const entries = Array.from({ length: positions }, (_, index) => [`${index}:${index}`, { index, data: undefined, pipes: [] }]);
+      const entries = Array.from({ length: positions }, (_, index) => [
+        `${index}:${index}`,
+        { index, data: undefined, pipes: [] },
+      ]);
       Reflect.defineMetadata(PARAMETERS_METADATA, Object.fromEntries(entries), host, key);
       const types: unknown = Reflect.getMetadata("design:paramtypes", prototype, call.methodName);
       if (Array.isArray(types)) Reflect.defineMetadata("design:paramtypes", types, host.prototype as object, key);
@@ -144,7 +161,8 @@ function failure(call: PipelineCall, thrown: unknown): ToolResult {
   if (!call.reachedHandler) return refused(call.tool, thrown);
   if (thrown instanceof HttpException) {
     const status = thrown.getStatus();
-    if (status === 400 || status === 422) return carryingThrown(invalidArguments(call.tool, messagesOf(thrown)), thrown);
+    if (status === 400 || status === 422)
+      return carryingThrown(invalidArguments(call.tool, messagesOf(thrown)), thrown);
     if (status === 401 || status === 403) return refused(call.tool, thrown);
   }
   throw thrown;
@@ -154,13 +172,21 @@ function failure(call: PipelineCall, thrown: unknown): ToolResult {
 function refused(tool: string, thrown: unknown): ToolResult {
   if (!(thrown instanceof HttpException)) return forbiddenResult(tool, thrown);
   const reason = thrown.message === GUARD_REFUSED ? "" : ` (${messagesOf(thrown).join("; ")})`;
-  return carryingThrown(errorResult("forbidden", `The call to tool "${tool}" is not allowed for this user${reason}. Do not retry it; tell the user.`, { tool }), thrown);
+  return carryingThrown(
+    errorResult(
+      "forbidden",
+      `The call to tool "${tool}" is not allowed for this user${reason}. Do not retry it; tell the user.`,
+      { tool },
+    ),
+    thrown,
+  );
 }
 
 /** The messages of an HttpException: `ValidationPipe` and others give a list in `response.message`. */
 function messagesOf(exception: HttpException): string[] {
   const response = exception.getResponse();
-  const message = typeof response === "object" && response !== null ? (response as { message?: unknown }).message : undefined;
+  const message =
+    typeof response === "object" && response !== null ? (response as { message?: unknown }).message : undefined;
   if (Array.isArray(message) && message.every((item) => typeof item === "string") && message.length > 0) return message;
   return [typeof message === "string" ? message : exception.message];
 }

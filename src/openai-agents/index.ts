@@ -7,14 +7,14 @@
 import { adapterStepFailure } from "../control/seam-failure";
 import { tool, type FunctionTool, type RunContext, type UnknownContext } from "@openai/agents";
 import { mayNeedApproval } from "../control/approval";
-import { ToolDefinitionError } from "../errors";
+import { ToolDefinitionError } from "../core/errors";
 import { codecOf, exportTools, type ExportOptions } from "../providers/adapter";
 import { decodeWith, type MaybeCodec } from "../providers/codec";
 import { openaiResponses, type OpenAIResponsesFunctionTool } from "../providers/openai-responses";
 import { checkedHostState } from "../runtime/host-state";
 import { errorMessage } from "../runtime/result";
 import type { ExecuteOptions } from "../toolkit";
-import { isObject, type Tool, type ToolContext, type ToolResult } from "../types";
+import { isObject, type Tool, type ToolContext, type ToolResult } from "../core/types";
 import { agentsOutputOf, type AgentsToolOutput } from "./output";
 
 export { agentsOutputOf, type AgentsToolOutput, type AgentsToolOutputPart } from "./output";
@@ -58,8 +58,18 @@ export type AgentsFunctionTool<TContext = UnknownContext> = FunctionTool<TContex
 
 /** The parameters of an adapted tool: a JSON Schema object, in strict mode or not. */
 export type AgentsParameters = StrictParameters | LooseParameters;
-type StrictParameters = { type: "object"; properties: Record<string, Record<string, unknown>>; required: string[]; additionalProperties: false };
-type LooseParameters = { type: "object"; properties: Record<string, Record<string, unknown>>; required: string[]; additionalProperties: true };
+type StrictParameters = {
+  type: "object";
+  properties: Record<string, Record<string, unknown>>;
+  required: string[];
+  additionalProperties: false;
+};
+type LooseParameters = {
+  type: "object";
+  properties: Record<string, Record<string, unknown>>;
+  required: string[];
+  additionalProperties: true;
+};
 
 /**
  * The toolkit's tools (every tool registered so far) as the Agents SDK's function tools, for
@@ -70,7 +80,10 @@ type LooseParameters = { type: "object"; properties: Record<string, Record<strin
  * disabled for that run. Throws `ToolDefinitionError` when two tools get one name in the SDK
  * (it writes every character other than a-z, A-Z and 0-9 as `_`).
  */
-export function toAgentsTools<TContext = UnknownContext>(toolkit: AgentsToolkit, options: AgentsToolsOptions<TContext> = {}): AgentsFunctionTool<TContext>[] {
+export function toAgentsTools<TContext = UnknownContext>(
+  toolkit: AgentsToolkit,
+  options: AgentsToolsOptions<TContext> = {},
+): AgentsFunctionTool<TContext>[] {
   checkOptions(toolkit, options);
   const made = toolkit.tools().map((each) => adaptTool(toolkit, each, options));
   checkDistinctNames(made);
@@ -82,7 +95,11 @@ interface Made<TContext> {
   adapted: AgentsFunctionTool<TContext>;
 }
 
-function adaptTool<TContext>(toolkit: AgentsToolkit, source: Tool, options: AgentsToolsOptions<TContext>): Made<TContext> {
+function adaptTool<TContext>(
+  toolkit: AgentsToolkit,
+  source: Tool,
+  options: AgentsToolsOptions<TContext>,
+): Made<TContext> {
   const strict = options.strict !== false;
   try {
     return { source, adapted: functionTool(toolkit, source, declarationOf(source, { strict }), options) };
@@ -108,7 +125,12 @@ function declarationOf(source: Tool, { strict }: { strict: boolean }): Declarati
 }
 
 /** The SDK's function tool for one toolkit tool: every call through `toolkit.execute`. */
-function functionTool<TContext>(toolkit: AgentsToolkit, source: Tool, { declared, codec }: Declaration, options: AgentsToolsOptions<TContext>): AgentsFunctionTool<TContext> {
+function functionTool<TContext>(
+  toolkit: AgentsToolkit,
+  source: Tool,
+  { declared, codec }: Declaration,
+  options: AgentsToolsOptions<TContext>,
+): AgentsFunctionTool<TContext> {
   const name = source.name;
   const contextOf = contextReader(options);
   const argumentsOf = (input: unknown) => decodeWith(codec(), input);
@@ -116,9 +138,16 @@ function functionTool<TContext>(toolkit: AgentsToolkit, source: Tool, { declared
   // Only a call the SDK's approval flow let through is run as approved; the name is the SDK's (set below).
   let sdkName = declared.name;
   const approvedInRun =
-    approval === undefined ? () => false : (runContext: RunContext<TContext> | undefined, callId: string | undefined) => isApproved(runContext, sdkName, callId);
+    approval === undefined
+      ? () => false
+      : (runContext: RunContext<TContext> | undefined, callId: string | undefined) =>
+          isApproved(runContext, sdkName, callId);
 
-  const execute = async (input: unknown, runContext?: RunContext<TContext>, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }): Promise<AgentsToolOutput> => {
+  const execute = async (
+    input: unknown,
+    runContext?: RunContext<TContext>,
+    details?: { toolCall?: { callId?: string }; signal?: AbortSignal },
+  ): Promise<AgentsToolOutput> => {
     let ctx: ToolContext;
     try {
       ctx = contextOf(runContext, details?.toolCall?.callId, details?.signal);
@@ -135,28 +164,46 @@ function functionTool<TContext>(toolkit: AgentsToolkit, source: Tool, { declared
     description: declared.description,
     execute,
     ...(approval !== undefined ? { needsApproval: approval } : {}),
-    isEnabled: ({ runContext }: { runContext: RunContext<TContext> }) => isVisible(toolkit, name, () => contextOf(runContext)),
-    // Only what the toolkit cannot answer reaches here (arguments that are not JSON, when the tool is invoked directly).
+    isEnabled: ({ runContext }: { runContext: RunContext<TContext> }) =>
+      isVisible(toolkit, name, () => contextOf(runContext)),
+    // Only what the toolkit cannot answer reaches here (arguments that are not JSON, when the tool is invoked
+    // directly).
     errorFunction: (_runContext: RunContext<TContext>, error: unknown) => `Error: ${errorMessage(error)}`,
   };
   // The SDK passes JSON Schema parameters on as they are; its types tie strict mode to closed objects.
   const made: AgentsFunctionTool<TContext> = declared.strict
-    ? tool<StrictParameters, TContext, AgentsToolOutput>({ ...common, parameters: declared.parameters as StrictParameters, strict: true })
-    : tool<LooseParameters, TContext, AgentsToolOutput>({ ...common, parameters: declared.parameters as LooseParameters, strict: false });
+    ? tool<StrictParameters, TContext, AgentsToolOutput>({
+        ...common,
+        parameters: declared.parameters as StrictParameters,
+        strict: true,
+      })
+    : tool<LooseParameters, TContext, AgentsToolOutput>({
+        ...common,
+        parameters: declared.parameters as LooseParameters,
+        strict: false,
+      });
   sdkName = made.name;
   return made;
 }
 
-type ContextReader<TContext> = (runContext: RunContext<TContext> | undefined, callId?: string, signal?: AbortSignal) => ToolContext;
+type ContextReader<TContext> = (
+  runContext: RunContext<TContext> | undefined,
+  callId?: string,
+  signal?: AbortSignal,
+) => ToolContext;
 
 /** How a call's ctx is read from what the SDK hands a tool. */
 function contextReader<TContext>({ state }: AgentsToolsOptions<TContext>): ContextReader<TContext> {
   const stateOf =
     typeof state === "function"
-      ? (runContext: RunContext<TContext> | undefined) => (runContext === undefined ? undefined : checkedHostState(state(runContext), "the state option of toAgentsTools"))
+      ? (runContext: RunContext<TContext> | undefined) =>
+          runContext === undefined
+            ? undefined
+            : checkedHostState(state(runContext), "the state option of toAgentsTools")
       : state !== undefined
         ? () => state
-        : (runContext: RunContext<TContext> | undefined) => (isObject(runContext?.context) ? runContext.context : undefined);
+        : (runContext: RunContext<TContext> | undefined) =>
+            isObject(runContext?.context) ? runContext.context : undefined;
   return (runContext, callId, signal) => {
     const shared = stateOf(runContext);
     return {
@@ -185,7 +232,11 @@ function approvalPolicy<TContext>(
   return async (runContext, input, callId) => {
     try {
       // The SDK types an approval policy's run context without the agent's context type; it is the run's.
-      return await toolkit.needsApproval(source.name, argumentsOf(input), contextOf(runContext as RunContext<TContext>, callId));
+      return await toolkit.needsApproval(
+        source.name,
+        argumentsOf(input),
+        contextOf(runContext as RunContext<TContext>, callId),
+      );
     } catch {
       return true;
     }
@@ -193,7 +244,11 @@ function approvalPolicy<TContext>(
 }
 
 /** Whether a person approved this very call through the SDK (`state.approve`); a call with no id never was. */
-function isApproved<TContext>(runContext: RunContext<TContext> | undefined, toolName: string, callId: string | undefined): boolean {
+function isApproved<TContext>(
+  runContext: RunContext<TContext> | undefined,
+  toolName: string,
+  callId: string | undefined,
+): boolean {
   if (runContext === undefined || callId === undefined || typeof runContext.isToolApproved !== "function") return false;
   return runContext.isToolApproved({ toolName, callId }) === true;
 }
@@ -213,10 +268,15 @@ function checkOptions<TContext>(toolkit: AgentsToolkit, options: AgentsToolsOpti
   }
   const { state, approvals } = options;
   if (state !== undefined && typeof state !== "function" && !isObject(state)) {
-    throw new ToolDefinitionError(`toAgentsTools: state must be an object or a function (runContext) => object (got ${state === null ? "null" : typeof state}).`);
+    throw new ToolDefinitionError(
+      "toAgentsTools: state must be an object or a function (runContext) => object (got " +
+        `${state === null ? "null" : typeof state}).`,
+    );
   }
   if (approvals !== undefined && approvals !== "interrupt" && approvals !== "toolkit") {
-    throw new ToolDefinitionError(`toAgentsTools: approvals must be "interrupt" or "toolkit" (got ${JSON.stringify(approvals)}).`);
+    throw new ToolDefinitionError(
+      `toAgentsTools: approvals must be "interrupt" or "toolkit" (got ${JSON.stringify(approvals)}).`,
+    );
   }
 }
 
@@ -226,7 +286,8 @@ function checkDistinctNames<TContext>(made: readonly Made<TContext>[]): void {
     const clash = seen.get(adapted.name);
     if (clash !== undefined) {
       throw new ToolDefinitionError(
-        `Tools "${clash}" and "${source.name}" both become "${adapted.name}" in the Agents SDK (it writes every character other than a-z, A-Z and 0-9 as _); rename one of them.`,
+        `Tools "${clash}" and "${source.name}" both become "${adapted.name}" in the Agents SDK (it writes every ` +
+          "character other than a-z, A-Z and 0-9 as _); rename one of them.",
       );
     }
     seen.set(adapted.name, source.name);

@@ -3,7 +3,7 @@ import { fitResult, textForModel } from "../providers/adapter";
 import { filenameOf } from "../providers/openai";
 import { openaiResponses } from "../providers/openai-responses";
 import { describePart } from "../runtime/content";
-import type { ToolContent, ToolResult } from "../types";
+import type { ToolContent, ToolResult } from "../core/types";
 
 /** One part of a tool's output as the Agents SDK takes it: text, an image or a file. */
 export type AgentsToolOutputPart = ToolOutputText | ToolOutputImage | ToolOutputFileContent;
@@ -29,9 +29,13 @@ function outputPart(part: ToolContent): AgentsToolOutputPart {
     case "text":
       return { type: "text", text: part.text };
     case "image":
-      return { type: "image", image: "url" in part ? { url: part.url } : { data: part.data, mediaType: part.mimeType } };
+      return {
+        type: "image",
+        image: "url" in part ? { url: part.url } : { data: part.data, mediaType: part.mimeType },
+      };
     case "file":
-      if ("url" in part) return { type: "file", file: { url: part.url, ...(part.name !== undefined ? { filename: part.name } : {}) } };
+      if ("url" in part)
+        return { type: "file", file: { url: part.url, ...(part.name !== undefined ? { filename: part.name } : {}) } };
       return { type: "file", file: { data: part.data, mediaType: part.mimeType, filename: filenameOf(part) } };
     default:
       // fitResult has replaced every part the Responses API cannot carry by a note already.

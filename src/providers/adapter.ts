@@ -1,10 +1,11 @@
-import { ExportError } from "../errors";
-import { sanitizedName, type NameRule } from "../names";
+import { ExportError } from "../core/errors";
+import { noUsableName, sanitizedName, type NameRule } from "../core/names";
 import { errorMessage, errorResult } from "../runtime/result";
-import { validatesArguments } from "../runtime/run-contract";
+import { once, validatesArguments } from "../runtime/run-contract";
+import { withoutDocumentKeywords, type DroppedKeywords } from "../schema/document-keywords";
 import { ChangeLog, type SchemaChange } from "../schema/lowering";
 import { describePart, textForm, type UnsentContent } from "../runtime/content";
-import type { JSONSchemaObject, Tool, ToolContent, ToolContext, ToolErrorKind, ToolResult } from "../types";
+import type { JSONSchemaObject, Tool, ToolContent, ToolContext, ToolErrorKind, ToolResult } from "../core/types";
 import { decodeWith, type MaybeCodec } from "./codec";
 
 /** Options every exporter takes. */
@@ -55,10 +56,19 @@ export interface ParsedCall {
  * is lowered to its dialect (with the way back), its declarations, how calls are read out of
  * its responses, and how results are written back. Adding a provider is one such object.
  */
-export interface ProviderAdapter<Declarations = unknown, Options extends ExportOptions = ExportOptions, Reply = unknown> {
+export interface ProviderAdapter<
+  Declarations = unknown,
+  Options extends ExportOptions = ExportOptions,
+  Reply = unknown,
+> {
   readonly id: string;
   readonly names: NameRule;
   lower(schema: JSONSchemaObject, log: ChangeLog, options: Options): Lowering;
+  /**
+   * Every export option `lower` reads: exports that agree on them (read as the options give
+   * them) reuse one another's lowerings. Left out, a toolkit lowers on every export.
+   */
+  readonly loweringOptions?: readonly string[];
   declare(tools: readonly DeclaredTool[], options: Options): Declarations;
   /** The calls in a response. May throw on input it cannot read; callers guard it. */
   readCalls(input: unknown): ParsedCall[];
@@ -74,22 +84,69 @@ export interface ProviderAdapter<Declarations = unknown, Options extends ExportO
   carries?(part: Exclude<ToolContent, { type: "text" }>, options: Options): string | undefined;
 }
 
+/** The types of a provider's exports and round trips, from which its functions and methods are typed. */
+export interface ProviderTypes {
+  declarations: unknown;
+  options: ExportOptions;
+  /** Declarations that options matching `when` give instead (Gemini's `{ jsonSchema: true }`). */
+  variant?: { when: object; declarations: unknown };
+  /**
+   * What `run<Name>` takes. Left out for a provider whose calls toolnexus does not answer itself (MCP's are served).
+   */
+  callsInput?: unknown;
+  /** What `run<Name>` answers with. */
+  reply?: unknown;
+}
+
+/** Every declaration type a provider's export may give. */
+export type DeclarationsOf<T extends ProviderTypes> =
+  T["declarations"] | (T extends { variant: { declarations: infer V } } ? V : never);
+
+/**
+ * A provider as the registry lists it: its adapter, the name its functions and methods carry
+ * (`to${name}`, `run${name}`, `Adapters.to${name}`), and, as types only, what they take and give.
+ */
+export interface Provider<
+  Id extends string = string,
+  Name extends string = string,
+  T extends ProviderTypes = ProviderTypes,
+> extends ProviderAdapter<DeclarationsOf<T>, T["options"], T["reply"]> {
+  readonly id: Id;
+  readonly name: Name;
+  /** Whether toolnexus answers its calls: a `run${name}` method, and approvals that resume. */
+  readonly answersCalls: "callsInput" extends keyof T ? true : false;
+  /** Never set: it carries the types. */
+  readonly types?: T;
+}
+
 /**
  * `result` as `adapter` can send it: each part it cannot carry replaced by a text note the
  * model reads, and listed in `metadata.unsentContent`. Nothing is dropped silently.
  */
-export function fitResult<O extends ExportOptions>(adapter: ProviderAdapter<unknown, O>, result: ToolResult, options: O): ToolResult {
+export function fitResult<O extends ExportOptions>(
+  adapter: ProviderAdapter<unknown, O>,
+  result: ToolResult,
+  options: O,
+): ToolResult {
   if (result.content === undefined) return result;
   const unsent: UnsentContent[] = [];
   const content = result.content.map((part, index): ToolContent => {
     if (part.type === "text") return part;
-    const reason = adapter.carries === undefined ? `${adapter.id} tool results carry text only` : adapter.carries(part, options);
+    const reason =
+      adapter.carries === undefined ? `${adapter.id} tool results carry text only` : adapter.carries(part, options);
     if (reason === undefined) return part;
-    unsent.push({ index, type: part.type, ...("mimeType" in part && part.mimeType !== undefined ? { mimeType: part.mimeType } : {}), reason });
+    unsent.push({
+      index,
+      type: part.type,
+      ...("mimeType" in part && part.mimeType !== undefined ? { mimeType: part.mimeType } : {}),
+      reason,
+    });
     return { type: "text", text: `[${describePart(part)} not sent: ${reason}]` };
   });
   if (unsent.length === 0) return result;
-  const earlier = Array.isArray(result.metadata?.unsentContent) ? (result.metadata.unsentContent as UnsentContent[]) : [];
+  const earlier = Array.isArray(result.metadata?.unsentContent)
+    ? (result.metadata.unsentContent as UnsentContent[])
+    : [];
   // A text form made from the parts is made again, so that it says what was not sent; one the tool wrote stays.
   const output = result.output === textForm(result.content) ? textForm(content) : result.output;
   return { ...result, output, content, metadata: { ...result.metadata, unsentContent: [...earlier, ...unsent] } };
@@ -108,16 +165,39 @@ export interface Export<D> extends ExportReport<D> {
   binding: ExportBinding;
 }
 
+/** A tool's lowering for one provider and one set of export options, with the changes it made. */
+export interface LoweredTool {
+  lowering: Lowering;
+  changes: readonly SchemaChange[];
+  /** The document keywords taken out before lowering, reported once per export. */
+  dropped: DroppedKeywords;
+}
+
+/**
+ * Lowerings kept for reuse by exports with the same provider and options: a tool is lowered
+ * once, and every later export reuses its schema (declarations share it: treat them as read-only).
+ */
+export type LoweringCache = Map<Tool, LoweredTool>;
+
 /** The declarations of `tools` for `adapter`, the change report, and the binding its calls are read with. */
-export function exportTools<D, O extends ExportOptions>(adapter: ProviderAdapter<D, O>, tools: readonly Tool[], options: O): Export<D> {
+export function exportTools<D, O extends ExportOptions>(
+  adapter: ProviderAdapter<D, O>,
+  tools: readonly Tool[],
+  options: O,
+  cache?: LoweringCache,
+): Export<D> {
   const names = exportedNames(adapter, tools, options);
   const changes: SchemaChange[] = [];
   const declared = tools.map((tool) => {
-    const log = new ChangeLog(tool.name, validatesArguments(tool));
-    const lowering = adapter.lower(tool.inputSchema, log, options);
-    changes.push(...log.changes);
-    return { tool, name: names.get(tool.name)!, lowering };
+    let lowered = cache?.get(tool);
+    if (lowered === undefined) {
+      lowered = lowerTool(adapter, tool, options);
+      cache?.set(tool, lowered);
+    }
+    changes.push(...lowered.changes);
+    return { tool, name: names.get(tool.name)!, lowering: lowered.lowering, dropped: lowered.dropped };
   });
+  changes.push(...droppedOnce(declared));
   let binding: ExportBinding | undefined;
   return {
     declarations: adapter.declare(declared, options),
@@ -129,6 +209,50 @@ export function exportTools<D, O extends ExportOptions>(adapter: ProviderAdapter
   };
 }
 
+function lowerTool<O extends ExportOptions>(adapter: ProviderAdapter<unknown, O>, tool: Tool, options: O): LoweredTool {
+  const log = new ChangeLog(tool.name, validatesArguments(tool));
+  const { schema, dropped } = withoutDocumentKeywords(tool.inputSchema);
+  const { codec, ...rest } = adapter.lower(schema, log, options);
+  // The way back is made once however many exports bind this lowering.
+  return {
+    lowering: { ...rest, codec: typeof codec === "function" ? once(codec) : codec },
+    changes: log.changes,
+    dropped,
+  };
+}
+
+/**
+ * One change per document keyword an export took out, naming the tools it was taken from (the first few; the rest
+ * counted).
+ */
+function droppedOnce(declared: ReadonlyArray<{ tool: Tool; dropped: DroppedKeywords }>): SchemaChange[] {
+  const toolsBy = new Map<string, string[]>();
+  for (const { tool, dropped } of declared) {
+    for (const keyword of dropped.keys()) {
+      const tools = toolsBy.get(keyword);
+      if (tools === undefined) toolsBy.set(keyword, [tool.name]);
+      else tools.push(tool.name);
+    }
+  }
+  return [...toolsBy].map(([keyword, tools]) => {
+    const named = tools
+      .slice(0, 5)
+      .map((name) => `"${name}"`)
+      .join(", ");
+    const rest = tools.length > 5 ? ` and ${tools.length - 5} more` : "";
+    const what = keyword === "required" ? "empty required lists" : keyword;
+    return {
+      tool: "*",
+      pointer: "",
+      keyword,
+      action: "dropped",
+      detail:
+        `${what} taken out of ${tools.length} tool${tools.length > 1 ? "s" : ""} (${named}${rest}): no model ` +
+        "reads it",
+    };
+  });
+}
+
 /**
  * The binding for running calls when the toolkit made no export for this provider: each
  * tool under its own name, with the way back of its default lowering. Never throws: a tool
@@ -138,7 +262,7 @@ export function defaultBinding(adapter: ProviderAdapter, tools: readonly Tool[])
   return bindingOf(
     tools.map((tool) => {
       try {
-        return { tool, name: tool.name, lowering: adapter.lower(tool.inputSchema, new ChangeLog(tool.name, validatesArguments(tool)), {}) };
+        return { tool, name: tool.name, lowering: lowerTool(adapter, tool, {}).lowering };
       } catch {
         return { tool, name: tool.name, lowering: { schema: tool.inputSchema, codec: undefined } };
       }
@@ -167,7 +291,9 @@ function exportedNames(adapter: ProviderAdapter, tools: readonly Tool[], options
     if (rejected.length > 0) {
       const plural = rejected.length > 1 ? "s" : "";
       throw new ExportError(
-        `${adapter.id} rejects the tool name${plural} ${rejected.join(", ")} (${adapter.id} names: ${rule.text}). Rename the tool${plural} (a letter first, then letters, digits, _ or -, at most 64 characters), or export with { names: "sanitize" } to map names reversibly.`,
+        `${adapter.id} rejects the tool name${plural} ${rejected.join(", ")} (${adapter.id} names: ${rule.text}). ` +
+          `Rename the tool${plural} (a letter first, then letters, digits, _ or -, at most 64 characters), or export ` +
+          `with { names: "sanitize" } to map names reversibly.`,
       );
     }
     return new Map(tools.map((tool) => [tool.name, tool.name]));
@@ -176,14 +302,23 @@ function exportedNames(adapter: ProviderAdapter, tools: readonly Tool[], options
   const seen = new Map<string, string>();
   for (const [original, exported] of names) {
     const clash = seen.get(exported);
-    if (clash !== undefined) throw new ExportError(`Tools "${clash}" and "${original}" both become "${exported}" for ${adapter.id}; rename one of them.`);
+    if (clash !== undefined)
+      throw new ExportError(
+        `Tools "${clash}" and "${original}" both become "${exported}" for ${adapter.id}; rename one of them.`,
+      );
     seen.set(exported, original);
   }
   return names;
 }
 
 /** What the run side needs from a toolkit: a call by tool name, with arguments as sent. */
-export type CallRunner = (toolName: string, args: unknown, ctx: ToolContext, decode?: (args: Record<string, unknown>) => unknown, sentName?: string) => Promise<ToolResult>;
+export type CallRunner = (
+  toolName: string,
+  args: unknown,
+  ctx: ToolContext,
+  decode?: (args: Record<string, unknown>) => unknown,
+  sentName?: string,
+) => Promise<ToolResult>;
 
 /**
  * Runs every call in `input` concurrently, each isolated (whatever one call does stays with
@@ -204,15 +339,24 @@ export async function runCalls(
     calls = [];
   }
   const results = calls.map((call) => {
-    const failed = (thrown: unknown) => errorResult("execution_failed", `Tool "${call.name}" could not run: ${errorMessage(thrown)}`);
+    const failed = (thrown: unknown) =>
+      errorResult("execution_failed", `Tool "${call.name}" could not run: ${errorMessage(thrown)}`);
     try {
-      if (call.refusal !== undefined) return Promise.resolve(errorResult(call.refusal.kind, call.refusal.message, { tool: call.name }));
+      if (call.refusal !== undefined)
+        return Promise.resolve(errorResult(call.refusal.kind, call.refusal.message, { tool: call.name }));
       const bound = binding.get(call.name);
       const callCtx: ToolContext = { ...ctx, callId: call.id, provider: adapter.id };
       // A name this export did not declare runs as it is: the toolkit answers for unknown tools.
-      if (bound === undefined) return run(call.name, call.arguments, callCtx, undefined, call.name).then(undefined, failed);
+      if (bound === undefined)
+        return run(call.name, call.arguments, callCtx, undefined, call.name).then(undefined, failed);
       const codec = codecOf(bound);
-      return run(bound.tool, call.arguments, callCtx, codec === undefined ? undefined : (args) => decodeWith(codec, args), call.name).then(undefined, failed);
+      return run(
+        bound.tool,
+        call.arguments,
+        callCtx,
+        codec === undefined ? undefined : (args) => decodeWith(codec, args),
+        call.name,
+      ).then(undefined, failed);
     } catch (thrown) {
       return Promise.resolve(failed(thrown));
     }
@@ -224,7 +368,10 @@ export async function runCalls(
  * Reads a list of entries where any read may throw (a host's Proxy, a getter): each entry
  * that cannot be read becomes a refused call; a list that cannot be read is no calls.
  */
-export function readEntries(list: unknown, read: (entry: unknown, index: number) => ParsedCall | undefined): ParsedCall[] {
+export function readEntries(
+  list: unknown,
+  read: (entry: unknown, index: number) => ParsedCall | undefined,
+): ParsedCall[] {
   if (!Array.isArray(list)) return [];
   const calls: ParsedCall[] = [];
   const length = list.length;
@@ -236,7 +383,12 @@ export function readEntries(list: unknown, read: (entry: unknown, index: number)
       calls.push({
         name: "",
         arguments: undefined,
-        refusal: { kind: "invalid_arguments", message: `Tool call ${index + 1} could not be read (${errorMessage(thrown)}); send it again as a plain JSON object.` },
+        refusal: {
+          kind: "invalid_arguments",
+          message:
+            `Tool call ${index + 1} could not be read (${errorMessage(thrown)}); send it again as a plain ` +
+            "JSON object.",
+        },
       });
     }
   }
@@ -260,15 +412,25 @@ export function callFrom(source: unknown, fields: CallFields): ParsedCall {
   const id = fields.id === undefined ? undefined : readField(source, fields.id);
   const name = readField(source, fields.name);
   const args = readField(source, fields.args);
-  const call: ParsedCall = { name: name.ok && typeof name.value === "string" ? name.value : "", arguments: args.ok ? args.value : undefined };
+  const call: ParsedCall = {
+    name: name.ok && typeof name.value === "string" ? name.value : "",
+    arguments: args.ok ? args.value : undefined,
+  };
   if (id?.ok && typeof id.value === "string") call.id = id.value;
   if (!name.ok)
-    call.refusal = { kind: "unknown_tool", message: `The name of a tool call could not be read (${errorMessage(name.error)}); call one of the declared tools by its name.` };
+    call.refusal = {
+      kind: "unknown_tool",
+      message:
+        `The name of a tool call could not be read (${errorMessage(name.error)}); call one of the declared ` +
+        "tools by its name.",
+    };
   else if (typeof name.value !== "string") call.refusal = { kind: "unknown_tool", message: noUsableName(name.value) };
   else if (!args.ok)
     call.refusal = {
       kind: "invalid_arguments",
-      message: `The arguments of the call to tool "${call.name}" could not be read (${errorMessage(args.error)}); send them as one JSON object.`,
+      message:
+        `The arguments of the call to tool "${call.name}" could not be read (${errorMessage(args.error)}); ` +
+        "send them as one JSON object.",
     };
   return call;
 }
@@ -281,19 +443,11 @@ function readField(source: unknown, key: string): { ok: true; value: unknown } |
   }
 }
 
-/** What a call whose name is not a string is told; `name` is only looked at with `typeof` (it may be any value, a Proxy that throws included). */
-export function noUsableName(name: unknown): string {
-  return `A tool call has no usable name (got ${describeName(name)}); call one of the declared tools by its name.`;
-}
-
-function describeName(name: unknown): string {
-  if (name === null || name === undefined) return String(name);
-  return typeof name === "object" ? "an object" : typeof name;
-}
-
 /** A property of a value a provider sent: `undefined` unless it is a plain object that has it. */
 export function field(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /** An error result's text for providers whose result message has no error flag. */

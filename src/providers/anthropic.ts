@@ -1,7 +1,7 @@
-import type { NameRule } from "../names";
+import type { NameRule } from "../core/names";
 import { plainObjectRoot } from "../schema/lowering";
-import type { FileContent, ImageContent, JSONSchemaObject, ToolContent, ToolResult } from "../types";
-import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
+import type { FileContent, ImageContent, JSONSchemaObject, ToolContent, ToolResult } from "../core/types";
+import { callFrom, field, readEntries, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations ----------------------------------------------------------------------
 
@@ -19,25 +19,44 @@ export type AnthropicCallsInput = AnthropicMessageLike | readonly AnthropicBlock
 /** The image types Anthropic reads. */
 export type AnthropicImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
-/** A block of a `tool_result`'s content: text, an image (inline or by URL), a document (a PDF inline or by URL, or plain text). */
+/**
+ * A block of a `tool_result`'s content: text, an image (inline or by URL), a document (a PDF inline or by URL, or plain
+ * text).
+ */
 export type AnthropicToolResultContent =
   | { type: "text"; text: string }
-  | { type: "image"; source: { type: "base64"; media_type: AnthropicImageMediaType; data: string } | { type: "url"; url: string } }
+  | {
+      type: "image";
+      source: { type: "base64"; media_type: AnthropicImageMediaType; data: string } | { type: "url"; url: string };
+    }
   | {
       type: "document";
-      source: { type: "base64"; media_type: "application/pdf"; data: string } | { type: "text"; media_type: "text/plain"; data: string } | { type: "url"; url: string };
+      source:
+        | { type: "base64"; media_type: "application/pdf"; data: string }
+        | { type: "text"; media_type: "text/plain"; data: string }
+        | { type: "url"; url: string };
       title?: string;
     };
 
 /** `content` is the result's text, or its blocks when the result has parts. */
-export type AnthropicToolResultBlock = { type: "tool_result"; tool_use_id: string; content: string | AnthropicToolResultContent[]; is_error?: boolean };
+export type AnthropicToolResultBlock = {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string | AnthropicToolResultContent[];
+  is_error?: boolean;
+};
 
 /** The one user turn that answers every `tool_use` block. */
 export type AnthropicToolResultMessage = { role: "user"; content: AnthropicToolResultBlock[] };
 
 // ---- Result parts ----------------------------------------------------------------------
 
-const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"] satisfies AnthropicImageMediaType[];
+const IMAGE_TYPES: readonly string[] = [
+  "image/jpeg",
+  "image/png",
+  "image/gif",
+  "image/webp",
+] satisfies AnthropicImageMediaType[];
 
 function isAnthropicImageType(mimeType: string): mimeType is AnthropicImageMediaType {
   return IMAGE_TYPES.includes(mimeType);
@@ -47,9 +66,14 @@ function isAnthropicImageType(mimeType: string): mimeType is AnthropicImageMedia
 function unsupported(part: Exclude<ToolContent, { type: "text" }>): string | undefined {
   switch (part.type) {
     case "image":
-      return imageSource(part) === undefined ? `Anthropic reads JPEG, PNG, GIF and WebP images, not ${part.mimeType}` : undefined;
+      return imageSource(part) === undefined
+        ? `Anthropic reads JPEG, PNG, GIF and WebP images, not ${part.mimeType}`
+        : undefined;
     case "file":
-      return !takesDocument(part) ? `Anthropic documents are PDFs (inline or by URL) and inline plain text, not ${part.mimeType}${"url" in part ? " by URL" : ""}` : undefined;
+      return !takesDocument(part)
+        ? "Anthropic documents are PDFs (inline or by URL) and inline plain text, not " +
+            `${part.mimeType}${"url" in part ? " by URL" : ""}`
+        : undefined;
     case "audio":
       return "Anthropic tool results carry no audio";
     case "resource_link":
@@ -61,8 +85,11 @@ function unsupported(part: Exclude<ToolContent, { type: "text" }>): string | und
 function imageSource(part: ImageContent): Extract<AnthropicToolResultContent, { type: "image" }>["source"] | undefined {
   const mediaType = part.mimeType?.toLowerCase();
   // A URL image without a declared type is left to Anthropic to read.
-  if ("url" in part) return mediaType === undefined || isAnthropicImageType(mediaType) ? { type: "url", url: part.url } : undefined;
-  return mediaType !== undefined && isAnthropicImageType(mediaType) ? { type: "base64", media_type: mediaType, data: part.data } : undefined;
+  if ("url" in part)
+    return mediaType === undefined || isAnthropicImageType(mediaType) ? { type: "url", url: part.url } : undefined;
+  return mediaType !== undefined && isAnthropicImageType(mediaType)
+    ? { type: "base64", media_type: mediaType, data: part.data }
+    : undefined;
 }
 
 /** Whether Anthropic takes a file as a document: a PDF, inline or by URL, or inline plain text. */
@@ -73,7 +100,8 @@ function takesDocument(part: FileContent): boolean {
 
 function documentSource(part: FileContent): Extract<AnthropicToolResultContent, { type: "document" }>["source"] {
   if ("url" in part) return { type: "url", url: part.url };
-  if (part.mimeType.toLowerCase() === "application/pdf") return { type: "base64", media_type: "application/pdf", data: part.data };
+  if (part.mimeType.toLowerCase() === "application/pdf")
+    return { type: "base64", media_type: "application/pdf", data: part.data };
   // Plain text goes as the text itself, not as base64.
   return { type: "text", media_type: "text/plain", data: Buffer.from(part.data, "base64").toString("utf8") };
 }
@@ -83,7 +111,10 @@ function documentBlock(part: FileContent): AnthropicToolResultContent | undefine
   return { type: "document", source: documentSource(part), ...(part.name !== undefined ? { title: part.name } : {}) };
 }
 
-/** A part as a `tool_result` content block; `undefined` for what is not sent (empty text: Anthropic refuses empty text blocks). */
+/**
+ * A part as a `tool_result` content block; `undefined` for what is not sent (empty text: Anthropic refuses empty text
+ * blocks).
+ */
 function contentBlock(part: ToolContent): AnthropicToolResultContent | undefined {
   switch (part.type) {
     case "text":
@@ -112,14 +143,33 @@ function resultContent(result: ToolResult): AnthropicToolResultBlock["content"] 
 const NAMES: NameRule = { max: 128, pattern: /^[a-zA-Z0-9_-]{1,128}$/, text: "1-128 characters from a-z A-Z 0-9 _ -" };
 
 /** `input_schema` must be an object with no combinator at its root; nothing else is rewritten. */
-export const anthropic: ProviderAdapter<AnthropicTool[], ExportOptions, AnthropicToolResultMessage | undefined> = {
+export const anthropic: Provider<
+  "anthropic",
+  "Anthropic",
+  {
+    declarations: AnthropicTool[];
+    options: ExportOptions;
+    callsInput: AnthropicCallsInput;
+    reply: AnthropicToolResultMessage | undefined;
+  }
+> = {
   id: "anthropic",
+  name: "Anthropic",
+  answersCalls: true,
   names: NAMES,
   lower: (schema, log) => ({ schema: plainObjectRoot(schema, log), codec: undefined }),
-  declare: (tools) => tools.map(({ tool, name, lowering }) => ({ name, description: tool.description, input_schema: lowering.schema as AnthropicInputSchema })),
+  loweringOptions: [],
+  declare: (tools) =>
+    tools.map(({ tool, name, lowering }) => ({
+      name,
+      description: tool.description,
+      input_schema: lowering.schema as AnthropicInputSchema,
+    })),
   readCalls(input) {
     const blocks = Array.isArray(input) ? input : field(input, "content");
-    return readEntries(blocks, (block) => (field(block, "type") === "tool_use" ? callFrom(block, { name: "name", args: "input", id: "id" }) : undefined));
+    return readEntries(blocks, (block) =>
+      field(block, "type") === "tool_use" ? callFrom(block, { name: "name", args: "input", id: "id" }) : undefined,
+    );
   },
   emptyReply() {
     return { role: "user", content: [] };

@@ -1,7 +1,7 @@
-import type { NameRule } from "../names";
+import type { NameRule } from "../core/names";
 import { plainObjectRoot } from "../schema/lowering";
-import type { FileContent, JSONSchemaObject, ToolContent, ToolResult } from "../types";
-import { callFrom, field, readEntries, type ExportOptions, type ProviderAdapter } from "./adapter";
+import type { FileContent, JSONSchemaObject, ToolContent, ToolResult } from "../core/types";
+import { callFrom, field, readEntries, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations (Converse API) -------------------------------------------------------
 
@@ -37,12 +37,24 @@ export type BedrockDocumentFormat = "pdf" | "csv" | "doc" | "docx" | "xls" | "xl
 export type BedrockToolResultContentBlock =
   | { text: string; json?: never; image?: never; document?: never }
   | { json: BedrockJson; text?: never; image?: never; document?: never }
-  | { image: { format: BedrockImageFormat; source: { bytes: Uint8Array } }; text?: never; json?: never; document?: never }
-  | { document: { format: BedrockDocumentFormat; name: string; source: { bytes: Uint8Array } }; text?: never; json?: never; image?: never };
+  | {
+      image: { format: BedrockImageFormat; source: { bytes: Uint8Array } };
+      text?: never;
+      json?: never;
+      document?: never;
+    }
+  | {
+      document: { format: BedrockDocumentFormat; name: string; source: { bytes: Uint8Array } };
+      text?: never;
+      json?: never;
+      image?: never;
+    };
 
 export type BedrockToolResultMessage = {
   role: "user";
-  content: Array<{ toolResult: { toolUseId: string; content: BedrockToolResultContentBlock[]; status: "success" | "error" } }>;
+  content: Array<{
+    toolResult: { toolUseId: string; content: BedrockToolResultContentBlock[]; status: "success" | "error" };
+  }>;
 };
 
 // ---- Result parts ----------------------------------------------------------------------
@@ -76,10 +88,14 @@ function unsupported(part: Exclude<ToolContent, { type: "text" }>): string | und
   switch (part.type) {
     case "image":
       if ("url" in part) return "Bedrock tool results carry images as bytes, not URLs";
-      return formatOf(IMAGE_FORMATS, part.mimeType) === undefined ? `Bedrock reads PNG, JPEG, GIF and WebP images, not ${part.mimeType}` : undefined;
+      return formatOf(IMAGE_FORMATS, part.mimeType) === undefined
+        ? `Bedrock reads PNG, JPEG, GIF and WebP images, not ${part.mimeType}`
+        : undefined;
     case "file":
       if ("url" in part) return "Bedrock tool results carry documents as bytes, not URLs";
-      return formatOf(DOCUMENT_FORMATS, part.mimeType) === undefined ? `Bedrock documents are PDF, CSV, DOC, DOCX, XLS, XLSX, HTML, TXT or MD, not ${part.mimeType}` : undefined;
+      return formatOf(DOCUMENT_FORMATS, part.mimeType) === undefined
+        ? `Bedrock documents are PDF, CSV, DOC, DOCX, XLS, XLSX, HTML, TXT or MD, not ${part.mimeType}`
+        : undefined;
     case "audio":
       return "Bedrock tool results carry no audio";
     case "resource_link":
@@ -126,13 +142,21 @@ function imageBlock(part: { data: string; mimeType: string }): BedrockToolResult
   return format === undefined ? undefined : { image: { format, source: { bytes: bytesOf(part.data) } } };
 }
 
-function documentBlock(part: Extract<FileContent, { data: string }>, nameDocument: (part: FileContent) => string): BedrockToolResultContentBlock | undefined {
+function documentBlock(
+  part: Extract<FileContent, { data: string }>,
+  nameDocument: (part: FileContent) => string,
+): BedrockToolResultContentBlock | undefined {
   const format = formatOf(DOCUMENT_FORMATS, part.mimeType);
-  return format === undefined ? undefined : { document: { format, name: nameDocument(part), source: { bytes: bytesOf(part.data) } } };
+  return format === undefined
+    ? undefined
+    : { document: { format, name: nameDocument(part), source: { bytes: bytesOf(part.data) } } };
 }
 
 /** A part as a `toolResult` content block; `undefined` for what is not sent (empty text: Converse refuses it). */
-function contentBlock(part: ToolContent, nameDocument: (part: FileContent) => string): BedrockToolResultContentBlock | undefined {
+function contentBlock(
+  part: ToolContent,
+  nameDocument: (part: FileContent) => string,
+): BedrockToolResultContentBlock | undefined {
   switch (part.type) {
     case "text":
       return part.text === "" ? undefined : { text: part.text };
@@ -162,7 +186,10 @@ function structuredJson(result: ToolResult): BedrockJson | undefined {
  * `json` block (its text would say the same again), else its text; never empty, since
  * Converse refuses empty text blocks, which would wedge the conversation.
  */
-function resultContent(result: ToolResult, nameDocument: (part: FileContent) => string): BedrockToolResultContentBlock[] {
+function resultContent(
+  result: ToolResult,
+  nameDocument: (part: FileContent) => string,
+): BedrockToolResultContentBlock[] {
   const blocks = result.content?.flatMap((part) => contentBlock(part, nameDocument) ?? []) ?? [];
   if (blocks.length > 0) return blocks;
   const json = result.content === undefined ? structuredJson(result) : undefined;
@@ -175,11 +202,27 @@ function resultContent(result: ToolResult, nameDocument: (part: FileContent) => 
 const NAMES: NameRule = { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" };
 
 /** The schema goes under `inputSchema.json`, an object at the root with no combinators. */
-export const bedrock: ProviderAdapter<BedrockToolConfig, ExportOptions, BedrockToolResultMessage | undefined> = {
+export const bedrock: Provider<
+  "bedrock",
+  "Bedrock",
+  {
+    declarations: BedrockToolConfig;
+    options: ExportOptions;
+    callsInput: BedrockCallsInput;
+    reply: BedrockToolResultMessage | undefined;
+  }
+> = {
   id: "bedrock",
+  name: "Bedrock",
+  answersCalls: true,
   names: NAMES,
   lower: (schema, log) => ({ schema: plainObjectRoot(schema, log), codec: undefined }),
-  declare: (tools) => ({ tools: tools.map(({ tool, name, lowering }) => ({ toolSpec: { name, description: tool.description, inputSchema: { json: lowering.schema } } })) }),
+  loweringOptions: [],
+  declare: (tools) => ({
+    tools: tools.map(({ tool, name, lowering }) => ({
+      toolSpec: { name, description: tool.description, inputSchema: { json: lowering.schema } },
+    })),
+  }),
   readCalls(input) {
     let blocks: unknown = input;
     if (!Array.isArray(input)) {

@@ -1,5 +1,5 @@
 import { compileSchema } from "../runtime/validation";
-import { isObject, type JSONSchemaObject } from "../types";
+import { isObject, type JSONSchemaObject } from "../core/types";
 
 /**
  * How values cross a schema a provider's dialect rewrote. `encode` writes a value the tool
@@ -30,7 +30,10 @@ export interface ObjectCodecSpec {
   properties: ReadonlyMap<string, MaybeCodec>;
   /** Properties the provider must send, with `null` standing for "not given". */
   nullMeansAbsent?: ReadonlySet<string>;
-  /** Properties the provider must send, which take `null` as a value of their own: "not given" is sent as null, and null stays null. */
+  /**
+   * Properties the provider must send, which take `null` as a value of their own: "not given" is sent as null, and null
+   * stays null.
+   */
   absentSentAsNull?: ReadonlySet<string>;
   /** Undeclared keys (`additionalProperties`, `patternProperties`). */
   rest?: (key: string) => MaybeCodec;
@@ -39,7 +42,13 @@ export interface ObjectCodecSpec {
 /** An object's codec from its properties'; copy-on-write, so the caller's object is never changed. */
 export function objectCodec({ properties, nullMeansAbsent, absentSentAsNull, rest }: ObjectCodecSpec): MaybeCodec {
   // Checked before anything is allocated: most objects need no way back.
-  if (rest === undefined && !nullMeansAbsent?.size && !absentSentAsNull?.size && ![...properties.values()].some((codec) => codec !== undefined)) return undefined;
+  if (
+    rest === undefined &&
+    !nullMeansAbsent?.size &&
+    !absentSentAsNull?.size &&
+    ![...properties.values()].some((codec) => codec !== undefined)
+  )
+    return undefined;
   const declared = [...properties].filter(([, codec]) => codec !== undefined) as Array<[string, Codec]>;
   const absentAsNull = [...(nullMeansAbsent ?? [])];
   const sentAsNull = [...(absentSentAsNull ?? [])];
@@ -50,7 +59,8 @@ export function objectCodec({ properties, nullMeansAbsent, absentSentAsNull, res
     const set = (key: string, next: unknown) => {
       if (next !== value[key]) (copy ??= { ...value })[key] = next;
     };
-    if (direction === "encode") for (const key of sentAsNull) if (!hasOwn.call(value, key)) (copy ??= { ...value })[key] = null;
+    if (direction === "encode")
+      for (const key of sentAsNull) if (!hasOwn.call(value, key)) (copy ??= { ...value })[key] = null;
     for (const key of absentAsNull) {
       if (direction === "encode" && !hasOwn.call(value, key)) (copy ??= { ...value })[key] = null;
       else if (direction === "decode" && hasOwn.call(value, key) && value[key] === null) {
@@ -168,7 +178,10 @@ export function tokenCodec(entries: ReadonlyArray<readonly [token: string, value
   return {
     encode: (value) => byValue.get(valueKey(value)) ?? value,
     // A fresh copy per answer: the tool may change what it is given.
-    decode: (value) => (typeof value === "string" && byToken.has(value) ? (JSON.parse(JSON.stringify(byToken.get(value))) as unknown) : value),
+    decode: (value) =>
+      typeof value === "string" && byToken.has(value)
+        ? (JSON.parse(JSON.stringify(byToken.get(value))) as unknown)
+        : value,
   };
 }
 
@@ -207,7 +220,10 @@ export function acceptsLazily(schema: unknown, root: JSONSchemaObject): (value: 
     if (check === undefined) {
       if (typeof schema === "boolean") check = () => schema;
       else {
-        const definitions = { ...(root.$defs !== undefined ? { $defs: root.$defs } : {}), ...(root.definitions !== undefined ? { definitions: root.definitions } : {}) };
+        const definitions = {
+          ...(root.$defs !== undefined ? { $defs: root.$defs } : {}),
+          ...(root.definitions !== undefined ? { definitions: root.definitions } : {}),
+        };
         try {
           const validate = compileSchema({ ...definitions, ...(schema as JSONSchemaObject) });
           check = (candidate) => validate(candidate) === true;

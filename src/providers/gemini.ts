@@ -1,13 +1,32 @@
-import { ExportError } from "../errors";
-import type { NameRule } from "../names";
+import { ExportError } from "../core/errors";
+import type { NameRule } from "../core/names";
 import { canonicalSchema } from "../schema/canonical";
 import { SchemaSizeError } from "../schema/schema-size";
-import { appendSentence, ChangeLog, inlineAllRefs, mergeAllOf, plainObjectRoot, tupleOf, distinctSchemas } from "../schema/lowering";
-import { childPointer } from "../subschemas";
+import {
+  appendSentence,
+  ChangeLog,
+  inlineAllRefs,
+  mergeAllOf,
+  plainObjectRoot,
+  tupleOf,
+  distinctSchemas,
+} from "../schema/lowering";
+import { childPointer } from "../core/subschemas";
 import { textForm } from "../runtime/content";
-import { isSchemaObject, type JSONSchemaObject, type ToolContent, type ToolResult } from "../types";
-import { callFrom, field, readEntries, type ExportOptions, type ParsedCall, type ProviderAdapter } from "./adapter";
-import { acceptsLazily, arrayCodec, JSON_TEXT, objectCodec, renamedKeys, tokenCodec, unionCodec, valueKey, type MaybeCodec, type UnionBranch } from "./codec";
+import { isSchemaObject, type JSONSchemaObject, type ToolContent, type ToolResult } from "../core/types";
+import { callFrom, field, readEntries, type ExportOptions, type ParsedCall, type Provider } from "./adapter";
+import {
+  acceptsLazily,
+  arrayCodec,
+  JSON_TEXT,
+  objectCodec,
+  renamedKeys,
+  tokenCodec,
+  unionCodec,
+  valueKey,
+  type MaybeCodec,
+  type UnionBranch,
+} from "./codec";
 
 // ---- Declarations ----------------------------------------------------------------------
 
@@ -46,7 +65,11 @@ export type GeminiSchema = {
 };
 
 export type GeminiFunctionDeclaration = { name: string; description: string; parameters: GeminiSchema };
-export type GeminiJsonSchemaFunctionDeclaration = { name: string; description: string; parametersJsonSchema: JSONSchemaObject };
+export type GeminiJsonSchemaFunctionDeclaration = {
+  name: string;
+  description: string;
+  parametersJsonSchema: JSONSchemaObject;
+};
 
 /** Gemini's `tools` array: always exactly ONE wrapper holding every declaration. */
 export type GeminiTools = [{ functionDeclarations: GeminiFunctionDeclaration[] }];
@@ -76,10 +99,12 @@ export type GeminiContentLike = { role?: string; parts?: GeminiPartLike[] | null
 export type GeminiResponseLike = { candidates?: Array<{ content?: GeminiContentLike }> | null };
 
 /** A `generateContent` response, the model's `Content`, its parts, or bare `functionCall`s. */
-export type GeminiCallsInput = GeminiResponseLike | GeminiContentLike | ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike>;
+export type GeminiCallsInput =
+  GeminiResponseLike | GeminiContentLike | ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike>;
 
 /** Media in a function response: base64 bytes inline, or a file by URI, each with its mime type. */
-export type GeminiFunctionResponseMedia = { inlineData: { mimeType: string; data: string } } | { fileData: { fileUri: string; mimeType: string } };
+export type GeminiFunctionResponseMedia =
+  { inlineData: { mimeType: string; data: string } } | { fileData: { fileUri: string; mimeType: string } };
 
 export type GeminiFunctionResponsePart = {
   functionResponse: {
@@ -97,17 +122,51 @@ export type GeminiToolResponseContent = { role: "user"; parts: GeminiFunctionRes
 
 // ---- The adapter -----------------------------------------------------------------------
 
-const NAMES: NameRule = { max: 128, pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/, text: "starts with a letter or _, then a-z A-Z 0-9 _ . : -, at most 128 characters" };
+const NAMES: NameRule = {
+  max: 128,
+  pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/,
+  text: "starts with a letter or _, then a-z A-Z 0-9 _ . : -, at most 128 characters",
+};
 
-export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, GeminiExportOptions, GeminiToolResponseContent | undefined> = {
+export const gemini: Provider<
+  "gemini",
+  "Gemini",
+  {
+    declarations: GeminiTools;
+    options: GeminiExportOptions;
+    variant: { when: { jsonSchema: true }; declarations: GeminiJsonSchemaTools };
+    callsInput: GeminiCallsInput;
+    reply: GeminiToolResponseContent | undefined;
+  }
+> = {
   id: "gemini",
+  name: "Gemini",
+  answersCalls: true,
   names: NAMES,
-  lower: (schema, log, options) => (options.jsonSchema ? { schema, codec: undefined } : lowerGeminiParameters(schema, log)),
+  loweringOptions: ["jsonSchema"],
+  lower: (schema, log, options) =>
+    options.jsonSchema ? { schema, codec: undefined } : lowerGeminiParameters(schema, log),
   declare(tools, options) {
     if (options.jsonSchema) {
-      return [{ functionDeclarations: tools.map(({ tool, name, lowering }) => ({ name, description: tool.description, parametersJsonSchema: lowering.schema })) }];
+      return [
+        {
+          functionDeclarations: tools.map(({ tool, name, lowering }) => ({
+            name,
+            description: tool.description,
+            parametersJsonSchema: lowering.schema,
+          })),
+        },
+      ];
     }
-    return [{ functionDeclarations: tools.map(({ tool, name, lowering }) => ({ name, description: tool.description, parameters: lowering.schema as GeminiSchema })) }];
+    return [
+      {
+        functionDeclarations: tools.map(({ tool, name, lowering }) => ({
+          name,
+          description: tool.description,
+          parameters: lowering.schema as GeminiSchema,
+        })),
+      },
+    ];
   },
   readCalls(input) {
     let items: unknown = input;
@@ -117,7 +176,12 @@ export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, Gemini
     }
     return readEntries(items, (item) => {
       const part = field(item, "functionCall");
-      const call = part !== undefined ? part : typeof field(item, "name") === "string" && field(item, "text") === undefined ? item : undefined;
+      const call =
+        part !== undefined
+          ? part
+          : typeof field(item, "name") === "string" && field(item, "text") === undefined
+            ? item
+            : undefined;
       // Text, thoughts and other parts are not calls.
       if (call === undefined) return undefined;
       return callFrom(call, { name: "name", args: "args", id: "id" });
@@ -131,7 +195,8 @@ export const gemini: ProviderAdapter<GeminiTools | GeminiJsonSchemaTools, Gemini
     if (calls.length === 0) return undefined;
     return { role: "user", parts: calls.map((call, i) => functionResponsePart(call, results[i]!)) };
   },
-  carries: (part, options) => (options.multimodalResults === false ? "this model takes no media in function responses" : refusedMedia(part)),
+  carries: (part, options) =>
+    options.multimodalResults === false ? "this model takes no media in function responses" : refusedMedia(part),
 };
 
 // ---- Results out: media in function responses ----------------------------------------------
@@ -188,7 +253,8 @@ function refusedMedia(part: Exclude<ToolContent, { type: "text" }>): string | un
   if (part.type === "audio") return `Gemini function responses carry no audio (${TAKEN_MEDIA})`;
   const mimeType = mediaTypeOf(part);
   if (mimeType === undefined) return `Gemini needs the mime type of media sent by URL (${TAKEN_MEDIA})`;
-  if (!RESPONSE_MEDIA_TYPES.has(mimeType.toLowerCase())) return `Gemini function responses take no ${mimeType} (${TAKEN_MEDIA})`;
+  if (!RESPONSE_MEDIA_TYPES.has(mimeType.toLowerCase()))
+    return `Gemini function responses take no ${mimeType} (${TAKEN_MEDIA})`;
   return undefined;
 }
 
@@ -248,8 +314,28 @@ const TYPE_KEYWORDS: Record<string, readonly string[]> = {
   string: ["minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"],
   number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"],
   integer: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"],
-  array: ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"],
-  object: ["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas"],
+  array: [
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+  ],
+  object: [
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+  ],
   boolean: [],
 };
 const TYPED_KEYWORDS = new Set(Object.values(TYPE_KEYWORDS).flat());
@@ -272,7 +358,9 @@ const TYPE_BOUND_KEYWORDS = [
 
 const ANY_JSON = "Any JSON value, written as JSON text.";
 
-/** One tool's lowering: its change log, and every string literal its schema holds (no value's string may pass for one). */
+/**
+ * One tool's lowering: its change log, and every string literal its schema holds (no value's string may pass for one).
+ */
 interface Walk {
   log: ChangeLog;
   /** Made on first use: most schemas have no enum value to write as a string. */
@@ -289,7 +377,10 @@ interface Lowered {
  * A tool's JSON Schema lowered to what Gemini's `parameters` accepts, with the way back for
  * the answers, every change logged. A schema already inside the subset is returned as it is.
  */
-function lowerGeminiParameters(schema: JSONSchemaObject, log: ChangeLog): { schema: JSONSchemaObject; codec: MaybeCodec } {
+function lowerGeminiParameters(
+  schema: JSONSchemaObject,
+  log: ChangeLog,
+): { schema: JSONSchemaObject; codec: MaybeCodec } {
   const before = log.changes.length;
   const root = inlinedForGemini(plainObjectRoot(schema, log), log);
   let literals: ReadonlySet<string> | undefined;
@@ -302,26 +393,35 @@ function lowerGeminiParameters(schema: JSONSchemaObject, log: ChangeLog): { sche
   const { node, codec } = lowerNode(root, "", walk);
   if (log.changes.length === before) return { schema, codec };
   const lowered: JSONSchemaObject = node ?? { type: "object" };
-  if (lowered.type !== "object") throw new ExportError(`Tool "${log.tool}": its root schema cannot be an OBJECT for Gemini; declare the arguments as one object.`);
+  if (lowered.type !== "object")
+    throw new ExportError(
+      `Tool "${log.tool}": its root schema cannot be an OBJECT for Gemini; declare the arguments as one object.`,
+    );
   return { schema: canonicalSchema(lowered), codec };
 }
 
-/** `parameters` takes no references: they are inlined, and a schema that grows past `MAX_SCHEMA_SIZE` doing so fails the export, naming the tool. */
+/**
+ * `parameters` takes no references: they are inlined, and a schema that grows past `MAX_SCHEMA_SIZE` doing so fails the
+ * export, naming the tool.
+ */
 function inlinedForGemini(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   try {
     return inlineAllRefs(schema, log);
   } catch (error) {
     if (!(error instanceof SchemaSizeError)) throw error;
     throw new ExportError(
-      `Tool "${log.tool}": its inputSchema cannot be declared as Gemini's parameters, which take no $refs: ${error.message}. ` +
-        "Export with { jsonSchema: true } (parametersJsonSchema keeps the $refs), or refer to large definitions from fewer places.",
+      `Tool "${log.tool}": its inputSchema cannot be declared as Gemini's parameters, which take no $refs: ` +
+        `${error.message}. ` +
+        "Export with { jsonSchema: true } (parametersJsonSchema keeps the $refs), or refer to large definitions from " +
+        "fewer places.",
     );
   }
 }
 
 function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
   if (input === false) return { node: undefined, codec: undefined };
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return anything({}, pointer, walk, input === true ? "true" : "{}");
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return anything({}, pointer, walk, input === true ? "true" : "{}");
   if (isGeminiLeaf(input as JSONSchemaObject)) return { node: input as JSONSchemaObject, codec: undefined };
   let node = { ...(input as JSONSchemaObject) };
 
@@ -332,7 +432,8 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
       childPointer(pointer, key),
       key,
       "dropped",
-      `${key} is not supported by Gemini${key === "$defs" || key === "definitions" ? " (nothing refers to these definitions)" : ""}`,
+      `${key} is not supported by ` +
+        `Gemini${key === "$defs" || key === "definitions" ? " (nothing refers to these definitions)" : ""}`,
     );
   }
   if (Array.isArray(node.examples)) {
@@ -375,16 +476,30 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
       return lowerUnion({ ...rest, anyOf: types.map((type) => ({ type })) }, pointer, walk, false);
     }
     walk.log.add(pointer, "type", "rewritten", `type ${JSON.stringify(node.type)} → "${nonNull[0]}" + nullable`);
-    node = { ...node, type: nonNull[0] as JSONSchemaObject["type"], ...(types.includes("null") ? { nullable: true } : {}) };
+    node = {
+      ...node,
+      type: nonNull[0] as JSONSchemaObject["type"],
+      ...(types.includes("null") ? { nullable: true } : {}),
+    };
   }
   if (node.type === undefined) {
     const inferred = inferType(node);
     if (inferred === undefined) return anything(node, pointer, walk, "a schema without a type");
-    walk.log.add(childPointer(pointer, "type"), "type", "added", `type "${inferred}" added (Gemini needs a type on every schema)`);
+    walk.log.add(
+      childPointer(pointer, "type"),
+      "type",
+      "added",
+      `type "${inferred}" added (Gemini needs a type on every schema)`,
+    );
     node.type = inferred as JSONSchemaObject["type"];
   }
   if (node.type === "null") {
-    walk.log.add(pointer, "type", "rewritten", 'type "null" → nullable string (Gemini has no null type; only null is accepted)');
+    walk.log.add(
+      pointer,
+      "type",
+      "rewritten",
+      'type "null" → nullable string (Gemini has no null type; only null is accepted)',
+    );
     node = { ...withoutTyped(node), type: "string", nullable: true };
   }
 
@@ -392,7 +507,12 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
     if (!(exclusive in node)) continue;
     const { [exclusive]: bound, ...rest } = node;
     if (typeof bound === "number" && rest[inclusive] === undefined) {
-      walk.log.add(pointer, exclusive, "rewritten", `${exclusive} ${bound} → ${inclusive} ${bound} (${walk.log.holds("the exclusive bound")})`);
+      walk.log.add(
+        pointer,
+        exclusive,
+        "rewritten",
+        `${exclusive} ${bound} → ${inclusive} ${bound} (${walk.log.holds("the exclusive bound")})`,
+      );
       node = { ...rest, [inclusive]: bound };
     } else {
       walk.log.add(pointer, exclusive, "dropped", `${exclusive} is not supported${walk.log.whenRun}`);
@@ -404,7 +524,8 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
       childPointer(pointer, "format"),
       "format",
       "moved",
-      `format "${node.format}" is not supported for ${String(node.type)}; stated in the description instead${walk.log.whenRun}`,
+      `format "${node.format}" is not supported for ${String(node.type)}; stated in the description ` +
+        `instead${walk.log.whenRun}`,
     );
     const { format, ...rest } = node;
     node = { ...rest, description: appendSentence(rest.description, `Format: ${format}.`) };
@@ -415,26 +536,42 @@ function lowerNode(input: unknown, pointer: string, walk: Walk): Lowered {
   // A tuple's keywords are rewritten by the array's own step, not dropped.
   const tupleKeys = node.type === "array" && tupleOf(node) !== undefined ? ["prefixItems", "additionalItems"] : [];
   const unknown = Object.keys(node).filter((key) => !GEMINI_KEYWORDS.has(key) && !tupleKeys.includes(key));
-  for (const key of unknown) walk.log.add(childPointer(pointer, key), key, "dropped", `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`);
+  for (const key of unknown)
+    walk.log.add(
+      childPointer(pointer, key),
+      key,
+      "dropped",
+      `${key} is not supported by Gemini${CHECKED_AT_RUN.has(key) ? walk.log.whenRun : ""}`,
+    );
   // Keywords of objects on a node of another type, and of arrays likewise, say nothing.
   for (const [type, keys] of TYPE_BOUND_KEYWORDS) {
     if (node.type === type) continue;
     for (const key of keys.filter((k) => k in node)) {
-      walk.log.add(childPointer(pointer, key), key, "dropped", `${key} applies to ${type}s only, and this schema is of type ${String(node.type)}`);
+      walk.log.add(
+        childPointer(pointer, key),
+        key,
+        "dropped",
+        `${key} applies to ${type}s only, and this schema is of type ${String(node.type)}`,
+      );
       node = Object.fromEntries(Object.entries(node).filter(([k]) => k !== key)) as JSONSchemaObject;
     }
   }
   let codec: MaybeCodec;
   if (node.type === "object") ({ node, codec } = lowerObject(node, pointer, walk));
   else if (node.type === "array") ({ node, codec } = lowerArray(node, pointer, walk));
-  if (unknown.length > 0) node = Object.fromEntries(Object.entries(node).filter(([key]) => GEMINI_KEYWORDS.has(key))) as JSONSchemaObject;
+  if (unknown.length > 0)
+    node = Object.fromEntries(Object.entries(node).filter(([key]) => GEMINI_KEYWORDS.has(key))) as JSONSchemaObject;
   return { node, codec };
 }
 
 /** `enum` (and `const`, made an enum): Gemini takes non-empty strings only, so other values get a string each. */
 function lowerEnum(node: JSONSchemaObject, pointer: string, walk: Walk): Lowered {
   const values = node.enum as unknown[];
-  const nullable = node.nullable === true || values.includes(null) || (Array.isArray(node.type) && node.type.includes("null")) || node.type === "null";
+  const nullable =
+    node.nullable === true ||
+    values.includes(null) ||
+    (Array.isArray(node.type) && node.type.includes("null")) ||
+    node.type === "null";
   const tokens = enumTokens(
     values.filter((v) => v !== null),
     walk.literals,
@@ -443,23 +580,41 @@ function lowerEnum(node: JSONSchemaObject, pointer: string, walk: Walk): Lowered
   const out: JSONSchemaObject = {};
   for (const key of ["title", "description"]) if (typeof node[key] === "string") out[key] = node[key];
   out.type = "string";
-  if (values.includes(null)) walk.log.add(childPointer(pointer, "enum"), "enum", "rewritten", "null → nullable (Gemini enums hold strings only)");
+  if (values.includes(null))
+    walk.log.add(
+      childPointer(pointer, "enum"),
+      "enum",
+      "rewritten",
+      "null → nullable (Gemini enums hold strings only)",
+    );
   if (codec !== undefined) {
     out.format = "enum";
     walk.log.add(
       childPointer(pointer, "enum"),
       "enum",
       "rewritten",
-      `values ${JSON.stringify(values)} → strings ${JSON.stringify(tokens.map(([t]) => t))} (answers are read back as the declared values before the call)`,
+      `values ${JSON.stringify(values)} → strings ${JSON.stringify(tokens.map(([t]) => t))} (answers are read back ` +
+        "as the declared values before the call)",
     );
-  } else if (node.type !== "string" || Object.keys(node).some((key) => !["enum", "type", "title", "description", "default", "example", "nullable"].includes(key))) {
-    walk.log.add(pointer, "enum", "rewritten", "enum of strings written as a STRING enum (other keywords are implied by the values)");
+  } else if (
+    node.type !== "string" ||
+    Object.keys(node).some(
+      (key) => !["enum", "type", "title", "description", "default", "example", "nullable"].includes(key),
+    )
+  ) {
+    walk.log.add(
+      pointer,
+      "enum",
+      "rewritten",
+      "enum of strings written as a STRING enum (other keywords are implied by the values)",
+    );
   }
   if (tokens.length > 0) out.enum = tokens.map(([token]) => token);
   else out.description = appendSentence(out.description, "Always null.");
   if (nullable) out.nullable = true;
   for (const key of ["default", "example"]) {
-    if (node[key] !== undefined) out[key] = node[key] === null ? null : codec === undefined ? node[key] : codec.encode(node[key]);
+    if (node[key] !== undefined)
+      out[key] = node[key] === null ? null : codec === undefined ? node[key] : codec.encode(node[key]);
   }
   return { node: out, codec };
 }
@@ -483,7 +638,8 @@ function enumTokens(values: readonly unknown[], literals: ReadonlySet<string>): 
     if (tokens.has(value)) continue;
     const base = value === "" ? "(empty string)" : typeof value === "object" ? JSON.stringify(value) : String(value);
     let token = base;
-    for (let n = 1; taken.has(token); n++) token = `${base} (${Array.isArray(value) ? "array" : typeof value}${n > 1 ? ` ${n}` : ""})`;
+    for (let n = 1; taken.has(token); n++)
+      token = `${base} (${Array.isArray(value) ? "array" : typeof value}${n > 1 ? ` ${n}` : ""})`;
     taken.add(token);
     tokens.set(value, token);
   }
@@ -500,30 +656,64 @@ function lowerUnion(node: JSONSchemaObject, pointer: string, walk: Walk, logMove
   const sharedNullable = siblings.nullable === true;
   delete siblings.nullable;
   const hasSiblings = Object.keys(siblings).some((key) => key !== "description" && key !== "title");
-  if (logMoves && hasSiblings) walk.log.add(pointer, "anyOf", "moved", `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`);
-  const branches = (anyOf as unknown[]).map((branch) => (branch === true ? {} : branch)).filter((branch) => branch !== false);
-  if (branches.length < (anyOf as unknown[]).length) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "dropped", "branches that accept nothing (false) removed");
-  const full = branches.map((branch) => (isSchemaObject(branch) ? (Object.keys(siblings).length > 0 ? mergeAllOf({ ...siblings }, [branch]) : branch) : {}));
+  if (logMoves && hasSiblings)
+    walk.log.add(
+      pointer,
+      "anyOf",
+      "moved",
+      `${Object.keys(siblings).join(", ")} moved into each anyOf branch (anyOf must be alone on its node)`,
+    );
+  const branches = (anyOf as unknown[])
+    .map((branch) => (branch === true ? {} : branch))
+    .filter((branch) => branch !== false);
+  if (branches.length < (anyOf as unknown[]).length)
+    walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "dropped", "branches that accept nothing (false) removed");
+  const full = branches.map((branch) =>
+    isSchemaObject(branch) ? (Object.keys(siblings).length > 0 ? mergeAllOf({ ...siblings }, [branch]) : branch) : {},
+  );
   const isNull = (branch: JSONSchemaObject) =>
-    branch.type === "null" || (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null) || branch.const === null;
+    branch.type === "null" ||
+    (Array.isArray(branch.enum) && branch.enum.length === 1 && branch.enum[0] === null) ||
+    branch.const === null;
   const nonNull = full.filter((branch) => !isNull(branch));
   const nullable = sharedNullable || nonNull.length < full.length;
-  if (nonNull.length < full.length) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "null branch → nullable");
-  if (nonNull.length === 0) return { node: { type: "string", nullable: true, description: appendSentence(siblings.description, "Always null.") }, codec: undefined };
+  if (nonNull.length < full.length)
+    walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "null branch → nullable");
+  if (nonNull.length === 0)
+    return {
+      node: { type: "string", nullable: true, description: appendSentence(siblings.description, "Always null.") },
+      codec: undefined,
+    };
   if (nonNull.length === 1) {
-    if ((anyOf as unknown[]).length === 1 && !reported) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
+    if ((anyOf as unknown[]).length === 1 && !reported)
+      walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "rewritten", "anyOf with one branch → that branch");
     const only = lowerNode(nullable ? { ...nonNull[0], nullable: true } : nonNull[0], pointer, walk);
     return only;
   }
-  const lowered = nonNull.map((branch) => lowerNode(nullable ? { ...branch, nullable: true } : branch, childPointer(pointer, "anyOf", full.indexOf(branch)), walk));
+  const lowered = nonNull.map((branch) =>
+    lowerNode(
+      nullable ? { ...branch, nullable: true } : branch,
+      childPointer(pointer, "anyOf", full.indexOf(branch)),
+      walk,
+    ),
+  );
   // A branch that takes any value makes the union take any value: one JSON text, nothing lost.
   if (lowered.some((branch) => branch.codec === JSON_TEXT))
-    return anything({ ...siblings, ...(nullable ? { nullable: true } : {}) }, pointer, walk, "a union with a branch that takes any value");
+    return anything(
+      { ...siblings, ...(nullable ? { nullable: true } : {}) },
+      pointer,
+      walk,
+      "a union with a branch that takes any value",
+    );
   const kept = lowered.filter((branch) => branch.node !== undefined);
   const union: UnionBranch[] = full.map((branch) => {
     const index = nonNull.indexOf(branch);
     const sentAs = index === -1 ? new Set(["null"]) : sentTypes(lowered[index]!.node);
-    return { codec: index === -1 ? undefined : lowered[index]!.codec, accepts: acceptsLazily(branch, {}), ...(sentAs !== undefined ? { sentAs } : {}) };
+    return {
+      codec: index === -1 ? undefined : lowered[index]!.codec,
+      accepts: acceptsLazily(branch, {}),
+      ...(sentAs !== undefined ? { sentAs } : {}),
+    };
   });
   const codec = unionCodec(union);
   if (codec !== undefined) reportOverlaps(full, lowered, nonNull, pointer, walk);
@@ -558,7 +748,8 @@ function stringLiterals(schema: unknown, into = new Set<string>(), isMap = false
         for (const v of value) if (typeof v === "string") into.add(v);
       } else if (!isMap && key === "const") {
         if (typeof value === "string") into.add(value);
-      } else if (isMap || !["default", "examples", "example"].includes(key)) stringLiterals(value, into, !isMap && SCHEMA_MAPS.has(key));
+      } else if (isMap || !["default", "examples", "example"].includes(key))
+        stringLiterals(value, into, !isMap && SCHEMA_MAPS.has(key));
     }
   }
   return into;
@@ -571,7 +762,13 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "defini
  * another branch also accepts, an answer could mean either: it is read by the first branch
  * that accepts it, and the report says so.
  */
-function reportOverlaps(branches: readonly JSONSchemaObject[], lowered: readonly Lowered[], nonNull: readonly JSONSchemaObject[], pointer: string, walk: Walk): void {
+function reportOverlaps(
+  branches: readonly JSONSchemaObject[],
+  lowered: readonly Lowered[],
+  nonNull: readonly JSONSchemaObject[],
+  pointer: string,
+  walk: Walk,
+): void {
   const lost: string[] = [];
   nonNull.forEach((branch, j) => {
     const { tokens, jsonText } = writtenStrings(lowered[j]!.node, walk.literals);
@@ -582,24 +779,40 @@ function reportOverlaps(branches: readonly JSONSchemaObject[], lowered: readonly
         const accepts = acceptsLazily(leaf, {});
         const clash = jsonText ? "any JSON text" : tokens.find((token) => accepts(token));
         if (clash !== undefined) {
-          lost.push(`anyOf branch ${branches.indexOf(branch)} writes ${JSON.stringify(clash)}, which a string of anyOf branch ${i} also accepts`);
+          lost.push(
+            `anyOf branch ${branches.indexOf(branch)} writes ${JSON.stringify(clash)}, which a string of anyOf ` +
+              `branch ${i} also accepts`,
+          );
           return;
         }
       }
     });
   });
-  if (lost.length > 0) walk.log.add(childPointer(pointer, "anyOf"), "anyOf", "lossy", `${lost.join("; ")}: such an answer is read by the first branch that accepts it`);
+  if (lost.length > 0)
+    walk.log.add(
+      childPointer(pointer, "anyOf"),
+      "anyOf",
+      "lossy",
+      `${lost.join("; ")}: such an answer is read by the first branch that accepts it`,
+    );
 }
 
-/** The strings a lowered schema writes in place of other values: enum tokens, and whether it holds JSON text anywhere. */
-function writtenStrings(node: unknown, literals: ReadonlySet<string>, out = { tokens: [] as string[], jsonText: false }): { tokens: string[]; jsonText: boolean } {
+/**
+ * The strings a lowered schema writes in place of other values: enum tokens, and whether it holds JSON text anywhere.
+ */
+function writtenStrings(
+  node: unknown,
+  literals: ReadonlySet<string>,
+  out = { tokens: [] as string[], jsonText: false },
+): { tokens: string[]; jsonText: boolean } {
   if (typeof node !== "object" || node === null) return out;
   if (Array.isArray(node)) {
     for (const item of node) writtenStrings(item, literals, out);
     return out;
   }
   const n = node as JSONSchemaObject;
-  if (Array.isArray(n.enum)) for (const value of n.enum) if (typeof value === "string" && !literals.has(value)) out.tokens.push(value);
+  if (Array.isArray(n.enum))
+    for (const value of n.enum) if (typeof value === "string" && !literals.has(value)) out.tokens.push(value);
   if (typeof n.description === "string" && n.description.endsWith(ANY_JSON)) out.jsonText = true;
   for (const child of [...Object.values(n.properties ?? {}), n.items, n.anyOf]) writtenStrings(child, literals, out);
   return out;
@@ -617,14 +830,30 @@ function freeStrings(schema: unknown, out: JSONSchemaObject[] = []): JSONSchemaO
   const takesStrings =
     node.type === "string" ||
     (Array.isArray(node.type) && node.type.includes("string")) ||
-    (node.type === undefined && inferType(node) === undefined && !Array.isArray(node.anyOf) && !Array.isArray(node.oneOf) && !Array.isArray(node.allOf));
+    (node.type === undefined &&
+      inferType(node) === undefined &&
+      !Array.isArray(node.anyOf) &&
+      !Array.isArray(node.oneOf) &&
+      !Array.isArray(node.allOf));
   if (takesStrings && !literal) out.push(node);
-  for (const child of [...Object.values(node.properties ?? {}), node.items, node.prefixItems, node.additionalProperties, node.anyOf, node.oneOf, node.allOf])
+  for (const child of [
+    ...Object.values(node.properties ?? {}),
+    node.items,
+    node.prefixItems,
+    node.additionalProperties,
+    node.anyOf,
+    node.oneOf,
+    node.allOf,
+  ])
     freeStrings(child, out);
   return out;
 }
 
-function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { node: JSONSchemaObject; codec: MaybeCodec } {
+function lowerObject(
+  input: JSONSchemaObject,
+  pointer: string,
+  walk: Walk,
+): { node: JSONSchemaObject; codec: MaybeCodec } {
   let node = input;
   const codecs = new Map<string, MaybeCodec>();
   const renames = new Map<string, string>();
@@ -645,7 +874,9 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
       }
       const at = childPointer(pointer, "properties", name);
       const lowered = lowerNode(child, at, walk);
-      properties ??= Object.fromEntries(names.slice(0, i).map((earlier) => [renames.get(earlier) ?? earlier, declared[earlier] as JSONSchemaObject]));
+      properties ??= Object.fromEntries(
+        names.slice(0, i).map((earlier) => [renames.get(earlier) ?? earlier, declared[earlier] as JSONSchemaObject]),
+      );
       if (lowered.node === undefined) {
         dropped.add(name);
         walk.log.add(at, "properties", "dropped", `"${name}" accepts no value (false), so it is not declared`);
@@ -658,25 +889,41 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
           at,
           "properties",
           "rewritten",
-          `property "${name}" declared as "${sent}" (Gemini takes letters, digits and _ only, at most 64); answers are read back under "${name}"`,
+          `property "${name}" declared as "${sent}" (Gemini takes letters, digits and _ only, at most 64); answers ` +
+            `are read back under "${name}"`,
         );
       }
       properties[sent] = lowered.node;
       codecs.set(name, lowered.codec);
     }
     if (names.length === 0 || (properties !== undefined && Object.keys(properties).length === 0)) {
-      if (names.length === 0) walk.log.add(childPointer(pointer, "properties"), "properties", "dropped", "an empty properties map is rejected for OBJECT type");
+      if (names.length === 0)
+        walk.log.add(
+          childPointer(pointer, "properties"),
+          "properties",
+          "dropped",
+          "an empty properties map is rejected for OBJECT type",
+        );
       const { properties: _p, ...rest } = node;
       node = rest;
     } else if (properties !== undefined) node = { ...node, properties };
   }
   if (Array.isArray(node.required)) {
-    const declared = (name: string) => input.properties !== undefined && Object.prototype.hasOwnProperty.call(input.properties, name) && !dropped.has(name);
+    const declared = (name: string) =>
+      input.properties !== undefined &&
+      Object.prototype.hasOwnProperty.call(input.properties, name) &&
+      !dropped.has(name);
     const known = node.required.filter(declared);
-    if (node.required.length === 0) walk.log.add(childPointer(pointer, "required"), "required", "dropped", "an empty required list says nothing");
+    if (node.required.length === 0)
+      walk.log.add(childPointer(pointer, "required"), "required", "dropped", "an empty required list says nothing");
     else if (known.length < node.required.length) {
       const unknown = node.required.filter((name) => !known.includes(name));
-      walk.log.add(childPointer(pointer, "required"), "required", "dropped", `${unknown.map((n) => `"${n}"`).join(", ")} named no declared property${walk.log.whenRun}`);
+      walk.log.add(
+        childPointer(pointer, "required"),
+        "required",
+        "dropped",
+        `${unknown.map((n) => `"${n}"`).join(", ")} named no declared property${walk.log.whenRun}`,
+      );
     }
     if (known.length < node.required.length || known.length === 0 || renames.size > 0) {
       const { required: _r, ...rest } = node;
@@ -684,10 +931,16 @@ function lowerObject(input: JSONSchemaObject, pointer: string, walk: Walk): { no
     }
   }
   const rest = restCodec(node, pointer, walk);
-  return { node, codec: renamedKeys(objectCodec({ properties: codecs, ...(rest !== undefined ? { rest } : {}) }), renames) };
+  return {
+    node,
+    codec: renamedKeys(objectCodec({ properties: codecs, ...(rest !== undefined ? { rest } : {}) }), renames),
+  };
 }
 
-/** A property name Gemini takes for `name`: other characters as "_", a letter or _ first, at most 64, unique among its siblings. */
+/**
+ * A property name Gemini takes for `name`: other characters as "_", a letter or _ first, at most 64, unique among its
+ * siblings.
+ */
 function propertyNameFor(name: string, siblings: readonly string[], renames: ReadonlyMap<string, string>): string {
   let base = name.replace(/[^A-Za-z0-9_]/g, "_");
   if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
@@ -698,21 +951,29 @@ function propertyNameFor(name: string, siblings: readonly string[], renames: Rea
   return candidate;
 }
 
-/** Undeclared keys (`patternProperties`, `additionalProperties`) keep their way back, though Gemini cannot declare them. */
+/**
+ * Undeclared keys (`patternProperties`, `additionalProperties`) keep their way back, though Gemini cannot declare them.
+ */
 function restCodec(node: JSONSchemaObject, pointer: string, walk: Walk): ((key: string) => MaybeCodec) | undefined {
   if (node.patternProperties === undefined && !isSchemaObject(node.additionalProperties)) return undefined;
   const scratch = { log: new ChangeLog(walk.log.tool, walk.log.enforced), literals: walk.literals };
   const patterns: Array<[RegExp, MaybeCodec]> = [];
-  for (const [pattern, schema] of Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {})) {
+  for (const [pattern, schema] of Object.entries(
+    (node.patternProperties as Record<string, unknown> | undefined) ?? {},
+  )) {
     try {
       patterns.push([new RegExp(pattern), lowerNode(schema, "", scratch).codec]);
     } catch {
       // A pattern JavaScript cannot compile matches nothing here; validation reports it.
     }
   }
-  const additional = isSchemaObject(node.additionalProperties) ? lowerNode(node.additionalProperties, "", scratch).codec : undefined;
+  const additional = isSchemaObject(node.additionalProperties)
+    ? lowerNode(node.additionalProperties, "", scratch).codec
+    : undefined;
   // Undeclared keys are not in the declaration, but what their values lose still is.
-  for (const change of scratch.log.changes) if (change.action === "lossy") walk.log.add(`${pointer}/(undeclared keys)${change.pointer}`, change.keyword, "lossy", change.detail);
+  for (const change of scratch.log.changes)
+    if (change.action === "lossy")
+      walk.log.add(`${pointer}/(undeclared keys)${change.pointer}`, change.keyword, "lossy", change.detail);
   if (additional === undefined && patterns.every(([, codec]) => codec === undefined)) return undefined;
   return (key) => {
     const matched = patterns.filter(([pattern]) => pattern.test(key));
@@ -720,7 +981,11 @@ function restCodec(node: JSONSchemaObject, pointer: string, walk: Walk): ((key: 
   };
 }
 
-function lowerArray(input: JSONSchemaObject, pointer: string, walk: Walk): { node: JSONSchemaObject; codec: MaybeCodec } {
+function lowerArray(
+  input: JSONSchemaObject,
+  pointer: string,
+  walk: Walk,
+): { node: JSONSchemaObject; codec: MaybeCodec } {
   const tuple = tupleOf(input);
   const { prefixItems: _p, additionalItems: _a, ...node } = input;
   if (tuple !== undefined) {
@@ -734,15 +999,22 @@ function lowerArray(input: JSONSchemaObject, pointer: string, walk: Walk): { nod
       : tuple.rest === undefined
         ? anything({}, restAt, walk, "elements after the tuple")
         : lowerNode(tuple.rest, restAt, walk);
-    const items = distinctSchemas([...positions, rest].map((p) => p.node).filter((n): n is JSONSchemaObject => n !== undefined));
+    const items = distinctSchemas(
+      [...positions, rest].map((p) => p.node).filter((n): n is JSONSchemaObject => n !== undefined),
+    );
     walk.log.add(
       childPointer(pointer, key),
       key,
       "rewritten",
-      `tuple → one item schema${items.length > 1 ? " (anyOf of the positions)" : ""}; each answer is read back by its position's schema, and ${walk.log.holds("the order")}`,
+      `tuple → one item schema${items.length > 1 ? " (anyOf of the positions)" : ""}; each answer is read back by ` +
+        `its position's schema, and ${walk.log.holds("the order")}`,
     );
-    const lowered: JSONSchemaObject = { ...node, items: items.length === 1 ? items[0]! : items.length === 0 ? { type: "string" } : { anyOf: items } };
-    if (closed && (typeof lowered.maxItems !== "number" || lowered.maxItems > positions.length)) lowered.maxItems = positions.length;
+    const lowered: JSONSchemaObject = {
+      ...node,
+      items: items.length === 1 ? items[0]! : items.length === 0 ? { type: "string" } : { anyOf: items },
+    };
+    if (closed && (typeof lowered.maxItems !== "number" || lowered.maxItems > positions.length))
+      lowered.maxItems = positions.length;
     return {
       node: lowered,
       codec: arrayCodec(
@@ -752,15 +1024,28 @@ function lowerArray(input: JSONSchemaObject, pointer: string, walk: Walk): { nod
     };
   }
   if (node.items === undefined || (node.items as unknown) === true) {
-    const what = anything({}, childPointer(pointer, "items"), walk, node.items === undefined ? "an array without items" : "items: true");
+    const what = anything(
+      {},
+      childPointer(pointer, "items"),
+      walk,
+      node.items === undefined ? "an array without items" : "items: true",
+    );
     return { node: { ...node, items: what.node }, codec: arrayCodec([], what.codec) };
   }
   const items = lowerNode(node.items, childPointer(pointer, "items"), walk);
   if (items.node === undefined) {
-    walk.log.add(childPointer(pointer, "items"), "items", "rewritten", "items: false → an array that must be empty (maxItems 0)");
+    walk.log.add(
+      childPointer(pointer, "items"),
+      "items",
+      "rewritten",
+      "items: false → an array that must be empty (maxItems 0)",
+    );
     return { node: { ...node, items: { type: "string" }, maxItems: 0 }, codec: undefined };
   }
-  return { node: items.node === node.items ? node : { ...node, items: items.node }, codec: arrayCodec([], items.codec) };
+  return {
+    node: items.node === node.items ? node : { ...node, items: items.node },
+    codec: arrayCodec([], items.codec),
+  };
 }
 
 /**
@@ -768,7 +1053,12 @@ function lowerArray(input: JSONSchemaObject, pointer: string, walk: Walk): { nod
  * JSON text, parsed back before the call. Nothing is lost: every value has its JSON text.
  */
 function anything(node: JSONSchemaObject, pointer: string, walk: Walk, what: string): Lowered {
-  walk.log.add(pointer, "type", "rewritten", `${what} (any value) → a string holding JSON text (answers are parsed back before the call)`);
+  walk.log.add(
+    pointer,
+    "type",
+    "rewritten",
+    `${what} (any value) → a string holding JSON text (answers are parsed back before the call)`,
+  );
   const out: JSONSchemaObject = { type: "string", description: appendSentence(node.description, ANY_JSON) };
   if (typeof node.title === "string") out.title = node.title;
   if (node.nullable === true) out.nullable = true;
@@ -776,10 +1066,27 @@ function anything(node: JSONSchemaObject, pointer: string, walk: Walk, what: str
 }
 
 function inferType(node: JSONSchemaObject): string | undefined {
-  if (["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames"].some((key) => key in node)) return "object";
-  if (["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains"].some((key) => key in node)) return "array";
+  if (
+    [
+      "properties",
+      "required",
+      "additionalProperties",
+      "patternProperties",
+      "minProperties",
+      "maxProperties",
+      "propertyNames",
+    ].some((key) => key in node)
+  )
+    return "object";
+  if (
+    ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains"].some(
+      (key) => key in node,
+    )
+  )
+    return "array";
   if (["minLength", "maxLength", "pattern"].some((key) => key in node)) return "string";
-  if (["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].some((key) => key in node)) return "number";
+  if (["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].some((key) => key in node))
+    return "number";
   return undefined;
 }
 
@@ -817,8 +1124,18 @@ const CHECKED_AT_RUN = new Set([
 function isGeminiLeaf(node: JSONSchemaObject): boolean {
   const { type, format, enum: values } = node;
   if (typeof type !== "string" || type === "null" || type === "object" || type === "array") return false;
-  for (const key in node) if (!GEMINI_KEYWORDS.has(key) || key === "anyOf" || key === "properties" || key === "items" || key === "required") return false;
-  if (values !== undefined && !(Array.isArray(values) && values.length > 0 && type === "string" && values.every((value) => typeof value === "string" && value !== "")))
+  for (const key in node)
+    if (!GEMINI_KEYWORDS.has(key) || key === "anyOf" || key === "properties" || key === "items" || key === "required")
+      return false;
+  if (
+    values !== undefined &&
+    !(
+      Array.isArray(values) &&
+      values.length > 0 &&
+      type === "string" &&
+      values.every((value) => typeof value === "string" && value !== "")
+    )
+  )
     return false;
   return format === undefined || (typeof format === "string" && GEMINI_FORMATS[type]?.includes(format) === true);
 }

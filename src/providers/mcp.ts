@@ -1,10 +1,10 @@
-import type { NameRule } from "../names";
+import type { NameRule } from "../core/names";
 import { fileNameOfUri } from "../runtime/content";
 import { invalidOutput } from "../runtime/result";
 import { ChangeLog, plainObjectRoot } from "../schema/lowering";
-import { mapSubschemas } from "../subschemas";
-import type { ContentAnnotations, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../types";
-import { callFrom, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { mapSubschemas } from "../core/subschemas";
+import type { ContentAnnotations, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../core/types";
+import { callFrom, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
 
@@ -28,18 +28,33 @@ export type McpTool = {
 
 // ---- Results out (`tools/call`) --------------------------------------------------------
 
-/** A content block of a `CallToolResult`, with the part's `annotations` (audience, priority, lastModified) when it has them. */
+/**
+ * A content block of a `CallToolResult`, with the part's `annotations` (audience, priority, lastModified) when it has
+ * them.
+ */
 export type McpContent =
   | { type: "text"; text: string; annotations?: ContentAnnotations }
   | { type: "image"; data: string; mimeType: string; annotations?: ContentAnnotations }
   | { type: "audio"; data: string; mimeType: string; annotations?: ContentAnnotations }
   | { type: "resource"; resource: McpEmbeddedResource; annotations?: ContentAnnotations }
-  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string; annotations?: ContentAnnotations };
+  | {
+      type: "resource_link";
+      uri: string;
+      name: string;
+      mimeType?: string;
+      description?: string;
+      annotations?: ContentAnnotations;
+    };
 
 /** A file carried in the result itself: its text (for readable text files) or its bytes as base64 `blob`. */
-export type McpEmbeddedResource = { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
+export type McpEmbeddedResource =
+  { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
 
-export type McpCallToolResult = { content: McpContent[]; structuredContent?: Record<string, unknown>; isError: boolean };
+export type McpCallToolResult = {
+  content: McpContent[];
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+};
 
 /**
  * `tool`'s result as the `CallToolResult` an MCP server answers with. A tool that declares an
@@ -59,10 +74,17 @@ export function mcpCallResult(tool: Tool | undefined, result: ToolResult): McpCa
  * tool failure is a result with `isError: true`, never a JSON-RPC error.
  */
 export function toMcpResult(result: ToolResult): McpCallToolResult {
-  const content = result.content !== undefined && result.content.length > 0 ? result.content.map(mcpContent) : [textBlock(result.output)];
+  const content =
+    result.content !== undefined && result.content.length > 0
+      ? result.content.map(mcpContent)
+      : [textBlock(result.output)];
   // Clients check any structuredContent against the tool's output schema, and an error's need not match it.
   if (result.structuredContent === undefined || result.isError) return { content, isError: result.isError };
-  return { content: withJsonText(content, result.structuredContent), structuredContent: result.structuredContent, isError: false };
+  return {
+    content: withJsonText(content, result.structuredContent),
+    structuredContent: result.structuredContent,
+    isError: false,
+  };
 }
 
 function mcpContent(part: ToolContent, index: number): McpContent {
@@ -75,13 +97,20 @@ function contentBlock(part: ToolContent, index: number): McpContent {
     case "text":
       return textBlock(part.text);
     case "image":
-      return "data" in part ? { type: "image", data: part.data, mimeType: part.mimeType } : resourceLinkBlock(part.url, undefined, part.mimeType);
+      return "data" in part
+        ? { type: "image", data: part.data, mimeType: part.mimeType }
+        : resourceLinkBlock(part.url, undefined, part.mimeType);
     case "audio":
       return { type: "audio", data: part.data, mimeType: part.mimeType };
     case "file":
-      return "data" in part ? { type: "resource", resource: embeddedFile(part, index) } : resourceLinkBlock(part.url, part.name, part.mimeType);
+      return "data" in part
+        ? { type: "resource", resource: embeddedFile(part, index) }
+        : resourceLinkBlock(part.url, part.name, part.mimeType);
     case "resource_link":
-      return { ...resourceLinkBlock(part.uri, part.name, part.mimeType), ...(part.description !== undefined ? { description: part.description } : {}) };
+      return {
+        ...resourceLinkBlock(part.uri, part.name, part.mimeType),
+        ...(part.description !== undefined ? { description: part.description } : {}),
+      };
   }
 }
 
@@ -90,8 +119,17 @@ function textBlock(text: string): McpContent {
 }
 
 /** MCP requires a link's `name`: the part's, else the last segment of its address. */
-function resourceLinkBlock(uri: string, name: string | undefined, mimeType: string | undefined): Extract<McpContent, { type: "resource_link" }> {
-  return { type: "resource_link", uri, name: name ?? fileNameOfUri(uri) ?? uri, ...(mimeType !== undefined ? { mimeType } : {}) };
+function resourceLinkBlock(
+  uri: string,
+  name: string | undefined,
+  mimeType: string | undefined,
+): Extract<McpContent, { type: "resource_link" }> {
+  return {
+    type: "resource_link",
+    uri,
+    name: name ?? fileNameOfUri(uri) ?? uri,
+    ...(mimeType !== undefined ? { mimeType } : {}),
+  };
 }
 
 /**
@@ -101,7 +139,9 @@ function resourceLinkBlock(uri: string, name: string | undefined, mimeType: stri
 function embeddedFile(part: { data: string; mimeType: string; name?: string }, index: number): McpEmbeddedResource {
   const uri = `toolnexus://result/${encodeURIComponent(part.name ?? String(index))}`;
   const text = part.mimeType.startsWith("text/") ? utf8Text(part.data) : undefined;
-  return text !== undefined ? { uri, mimeType: part.mimeType, text } : { uri, mimeType: part.mimeType, blob: part.data };
+  return text !== undefined
+    ? { uri, mimeType: part.mimeType, text }
+    : { uri, mimeType: part.mimeType, blob: part.data };
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -115,15 +155,24 @@ function utf8Text(data: string): string | undefined {
   }
 }
 
-/** The MCP specification asks for structured content's JSON text in a text block too: added unless a text block already is it. */
+/**
+ * The MCP specification asks for structured content's JSON text in a text block too: added unless a text block already
+ * is it.
+ */
 function withJsonText(content: McpContent[], structured: Record<string, unknown>): McpContent[] {
   const json = JSON.stringify(structured);
-  return content.some((block) => block.type === "text" && block.text === json) ? content : [...content, textBlock(json)];
+  return content.some((block) => block.type === "text" && block.text === json)
+    ? content
+    : [...content, textBlock(json)];
 }
 
 // ---- The adapter -----------------------------------------------------------------------
 
-const NAMES: NameRule = { max: 128, pattern: /^[A-Za-z0-9._-]{1,128}$/, text: "1-128 characters from A-Z a-z 0-9 . _ -" };
+const NAMES: NameRule = {
+  max: 128,
+  pattern: /^[A-Za-z0-9._-]{1,128}$/,
+  text: "1-128 characters from A-Z a-z 0-9 . _ -",
+};
 
 /**
  * MCP takes full JSON Schema with an object at the root; the SDK's `Tool` schema wants every
@@ -131,10 +180,17 @@ const NAMES: NameRule = { max: 128, pattern: /^[A-Za-z0-9._-]{1,128}$/, text: "1
  * mean (`true` → `{}`, `false` → `{ not: {} }`). Annotations come from `@Tool`. A call is a
  * `tools/call` request's `params`; the reply is its `CallToolResult`.
  */
-export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | undefined> = {
+export const mcp: Provider<
+  "mcp",
+  "Mcp",
+  { declarations: McpTool[]; options: ExportOptions; reply: McpCallToolResult | undefined }
+> = {
   id: "mcp",
+  name: "Mcp",
+  answersCalls: false,
   names: NAMES,
   lower: (schema, log) => ({ schema: withSchemaObjects(plainObjectRoot(schema, log), log), codec: undefined }),
+  loweringOptions: [],
   declare: (tools) =>
     tools.map(({ tool, name, lowering }) => {
       const annotations = mcpAnnotations(tool);
@@ -160,7 +216,8 @@ export const mcp: ProviderAdapter<McpTool[], ExportOptions, McpCallToolResult | 
  */
 function mcpOutputSchema(tool: string, schema: JSONSchemaObject): McpTool["outputSchema"] & object {
   // Nothing here changes what the schema accepts, so there is nothing to report.
-  return withSchemaObjects({ ...schema, type: "object" }, new ChangeLog(tool, undefined)) as McpTool["outputSchema"] & object;
+  return withSchemaObjects({ ...schema, type: "object" }, new ChangeLog(tool, undefined)) as McpTool["outputSchema"] &
+    object;
 }
 
 /**
@@ -171,7 +228,12 @@ function mcpOutputSchema(tool: string, schema: JSONSchemaObject): McpTool["outpu
 function withSchemaObjects(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   return mapSubschemas(schema, (node, pointer, inCollection) => {
     if (typeof node !== "boolean" || !inCollection) return node;
-    log.add(pointer(), "schema", "rewritten", node ? "true → {} (the same: any value)" : "false → { not: {} } (the same: no value)");
+    log.add(
+      pointer(),
+      "schema",
+      "rewritten",
+      node ? "true → {} (the same: any value)" : "false → { not: {} } (the same: no value)",
+    );
     return node ? {} : { not: {} };
   }) as JSONSchemaObject;
 }

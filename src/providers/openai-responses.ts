@@ -1,6 +1,6 @@
 import { dataUrl, describePart } from "../runtime/content";
-import type { FileContent, JSONSchemaObject, ToolContent, ToolResult } from "../types";
-import { callFrom, field, readEntries, textForModel, type ProviderAdapter } from "./adapter";
+import type { FileContent, JSONSchemaObject, ToolContent, ToolResult } from "../core/types";
+import { callFrom, field, readEntries, textForModel, type Provider } from "./adapter";
 import { filenameOf, lowerOpenAI, OPENAI_NAMES, unsupportedImageType, type OpenAIExportOptions } from "./openai";
 
 // ---- Declarations (Responses API: flat) ------------------------------------------------
@@ -34,21 +34,48 @@ export type OpenAIFunctionCallOutputPart =
  * The answer to one call. `output` is the result's text (`"Error: ..."` for a failure), or,
  * when the result has parts, the list of them (a failure's first text then starts with "Error:").
  */
-export type OpenAIFunctionCallOutput = { type: "function_call_output"; call_id: string; output: string | OpenAIFunctionCallOutputPart[] };
+export type OpenAIFunctionCallOutput = {
+  type: "function_call_output";
+  call_id: string;
+  output: string | OpenAIFunctionCallOutputPart[];
+};
 
 // ---- The adapter: Chat Completions' dialect, flat declarations, `strict` always sent ----------
 
-export const openaiResponses: ProviderAdapter<OpenAIResponsesFunctionTool[], OpenAIExportOptions, OpenAIFunctionCallOutput[]> = {
+export const openaiResponses: Provider<
+  "openai-responses",
+  "OpenAIResponses",
+  {
+    declarations: OpenAIResponsesFunctionTool[];
+    options: OpenAIExportOptions;
+    callsInput: OpenAIResponsesCallsInput;
+    reply: OpenAIFunctionCallOutput[];
+  }
+> = {
   id: "openai-responses",
+  name: "OpenAIResponses",
+  answersCalls: true,
   names: OPENAI_NAMES,
   lower: lowerOpenAI,
+  loweringOptions: ["strict"],
   declare: (tools) =>
-    tools.map(({ tool, name, lowering }) => ({ type: "function", name, description: tool.description, parameters: lowering.schema, strict: lowering.strict === true })),
+    tools.map(({ tool, name, lowering }) => ({
+      type: "function",
+      name,
+      description: tool.description,
+      parameters: lowering.schema,
+      strict: lowering.strict === true,
+    })),
   readCalls(input) {
     const items = Array.isArray(input) ? input : field(input, "output");
-    return readEntries(items, (item) => (field(item, "type") === "function_call" ? callFrom(item, { name: "name", args: "arguments", id: "call_id" }) : undefined));
+    return readEntries(items, (item) =>
+      field(item, "type") === "function_call"
+        ? callFrom(item, { name: "name", args: "arguments", id: "call_id" })
+        : undefined,
+    );
   },
-  reply: (calls, results) => calls.map((call, i) => ({ type: "function_call_output", call_id: call.id ?? "", output: outputOf(results[i]!) })),
+  reply: (calls, results) =>
+    calls.map((call, i) => ({ type: "function_call_output", call_id: call.id ?? "", output: outputOf(results[i]!) })),
   carries: carriedByFunctionOutput,
 };
 
@@ -79,7 +106,8 @@ function outputPart(part: ToolContent): OpenAIFunctionCallOutputPart {
   if (part.type === "text") return { type: "input_text", text: part.text };
   // The toolkit replaces what is not carried by a note first; a part handed here unfitted still reads as one.
   if (carriedByFunctionOutput(part) !== undefined) return { type: "input_text", text: `[${describePart(part)}]` };
-  if (part.type === "image") return { type: "input_image", image_url: "url" in part ? part.url : dataUrl(part), detail: "auto" };
+  if (part.type === "image")
+    return { type: "input_image", image_url: "url" in part ? part.url : dataUrl(part), detail: "auto" };
   return fileItem(part as FileContent);
 }
 

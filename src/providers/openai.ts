@@ -1,9 +1,34 @@
-import type { NameRule } from "../names";
+import type { NameRule } from "../core/names";
 import { dataUrl, describePart } from "../runtime/content";
-import { appendSentence, ChangeLog, distinctSchemas, mergeAllOf, mergedObject, plainObjectRoot, tupleOf, withRefResolved, definitionAt } from "../schema/lowering";
-import { childPointer, mapSubschemas } from "../subschemas";
-import { isSchemaObject, type FileContent, type ImageContent, type JSONSchemaObject, type ToolContent, type ToolResult } from "../types";
-import { callFrom, field, readEntries, type ExportOptions, type Lowering, type ParsedCall, type ProviderAdapter } from "./adapter";
+import {
+  appendSentence,
+  ChangeLog,
+  distinctSchemas,
+  mergeAllOf,
+  mergedObject,
+  plainObjectRoot,
+  tupleOf,
+  withRefResolved,
+  definitionAt,
+} from "../schema/lowering";
+import { childPointer, mapSubschemas } from "../core/subschemas";
+import {
+  isSchemaObject,
+  type FileContent,
+  type ImageContent,
+  type JSONSchemaObject,
+  type ToolContent,
+  type ToolResult,
+} from "../core/types";
+import {
+  callFrom,
+  field,
+  readEntries,
+  type ExportOptions,
+  type Lowering,
+  type ParsedCall,
+  type Provider,
+} from "./adapter";
 import { acceptsLazily, arrayCodec, lazyCodec, objectCodec, unionCodec, type MaybeCodec } from "./codec";
 
 // ---- Declarations (Chat Completions) ---------------------------------------------------
@@ -64,16 +89,37 @@ export type OpenAIReplyMessage = OpenAIToolMessage | OpenAIAttachmentsMessage;
 
 // ---- The adapter -----------------------------------------------------------------------
 
-export const OPENAI_NAMES: NameRule = { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" };
+export const OPENAI_NAMES: NameRule = {
+  max: 64,
+  pattern: /^[a-zA-Z0-9_-]{1,64}$/,
+  text: "1-64 characters from a-z A-Z 0-9 _ -",
+};
 
-export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, OpenAIReplyMessage[]> = {
+export const openai: Provider<
+  "openai",
+  "OpenAI",
+  {
+    declarations: OpenAIFunctionTool[];
+    options: OpenAIExportOptions;
+    callsInput: OpenAICallsInput;
+    reply: OpenAIReplyMessage[];
+  }
+> = {
   id: "openai",
+  name: "OpenAI",
+  answersCalls: true,
   names: OPENAI_NAMES,
   lower: lowerOpenAI,
+  loweringOptions: ["strict"],
   declare: (tools, options) =>
     tools.map(({ tool, name, lowering }) => ({
       type: "function",
-      function: { name, description: tool.description, parameters: lowering.schema, ...(options.strict ? { strict: lowering.strict === true } : {}) },
+      function: {
+        name,
+        description: tool.description,
+        parameters: lowering.schema,
+        ...(options.strict ? { strict: lowering.strict === true } : {}),
+      },
     })),
   readCalls(input) {
     let list: unknown = input;
@@ -92,14 +138,20 @@ export const openai: ProviderAdapter<OpenAIFunctionTool[], OpenAIExportOptions, 
       if (type !== "function" || fn === undefined) {
         call.refusal ??= {
           kind: "unknown_tool",
-          message: `Tool "${call.name}" was called as a ${typeof type === "string" ? type : "non-function"} tool, but only function tools are declared; call it as a function with JSON arguments.`,
+          message:
+            `Tool "${call.name}" was called as a ${typeof type === "string" ? type : "non-function"} tool, ` +
+            "but only function tools are declared; call it as a function with JSON arguments.",
         };
       }
       return call;
     });
   },
   reply(calls, results) {
-    const toolMessages = calls.map((call, i): OpenAIToolMessage => ({ role: "tool", tool_call_id: call.id ?? "", content: toolMessageText(results[i]!) }));
+    const toolMessages = calls.map((call, i): OpenAIToolMessage => ({
+      role: "tool",
+      tool_call_id: call.id ?? "",
+      content: toolMessageText(results[i]!),
+    }));
     const attachments = attachmentsMessage(calls, results);
     return attachments === undefined ? toolMessages : [...toolMessages, attachments];
   },
@@ -123,10 +175,14 @@ function carriedByChat(part: Exclude<ToolContent, { type: "text" }>): string | u
     case "image":
       return unsupportedImageType(part);
     case "audio":
-      return !AUDIO_FORMATS.has(part.mimeType) ? `OpenAI Chat Completions takes wav and mp3 audio only (not ${part.mimeType})` : undefined;
+      return !AUDIO_FORMATS.has(part.mimeType)
+        ? `OpenAI Chat Completions takes wav and mp3 audio only (not ${part.mimeType})`
+        : undefined;
     case "file":
       if ("url" in part) return "OpenAI Chat Completions takes files as inline data, not by URL";
-      return part.mimeType === "application/pdf" ? undefined : `OpenAI Chat Completions takes PDF files only (not ${part.mimeType})`;
+      return part.mimeType === "application/pdf"
+        ? undefined
+        : `OpenAI Chat Completions takes PDF files only (not ${part.mimeType})`;
     case "resource_link":
       return "OpenAI Chat Completions messages carry no resource links";
   }
@@ -140,11 +196,16 @@ function toolMessageText(result: ToolResult): string {
 
 function partText(part: ToolContent): string {
   if (part.type === "text") return part.text;
-  return carriedByChat(part) === undefined ? `[${describePart(part)}, attached in the user message after the tool results]` : `[${describePart(part)}]`;
+  return carriedByChat(part) === undefined
+    ? `[${describePart(part)}, attached in the user message after the tool results]`
+    : `[${describePart(part)}]`;
 }
 
 /** The user message carrying every call's attachments, in call order; none when no result has any. */
-function attachmentsMessage(calls: readonly ParsedCall[], results: readonly ToolResult[]): OpenAIAttachmentsMessage | undefined {
+function attachmentsMessage(
+  calls: readonly ParsedCall[],
+  results: readonly ToolResult[],
+): OpenAIAttachmentsMessage | undefined {
   const content = calls.flatMap((call, i) => {
     const parts = (results[i]!.content ?? []).flatMap(attachmentPart);
     return parts.length === 0 ? [] : [{ type: "text" as const, text: `Attachments of ${callLabel(call)}:` }, ...parts];
@@ -214,7 +275,8 @@ export function lowerOpenAI(schema: JSONSchemaObject, log: ChangeLog, options: O
     log.changes.push(...strict.log.changes);
     return { schema: strict.schema, codec: strict.codec, strict: true };
   }
-  if (strict !== undefined) log.add("", "strict", "disabled", `${strict.unstrictable}; this tool is sent with strict: false`);
+  if (strict !== undefined)
+    log.add("", "strict", "disabled", `${strict.unstrictable}; this tool is sent with strict: false`);
   // The model writes the declared form; only the strict reading of nulls applies, made when first needed.
   const decodeOnly = (): MaybeCodec => {
     const { codec } = strict ?? walkStrict();
@@ -226,8 +288,20 @@ export function lowerOpenAI(schema: JSONSchemaObject, log: ChangeLog, options: O
 /** OpenAI refuses an array schema without `items`, strict or not: such arrays take items of any value. */
 function withArrayItems(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   return mapSubschemas(schema, (node, pointer) => {
-    if (typeof node !== "object" || node === null || !hasType(node as JSONSchemaObject, "array") || "items" in node || "prefixItems" in node) return node;
-    log.add(childPointer(pointer(), "items"), "items", "added", "items: {} (OpenAI needs an item schema on every array; any value, as before)");
+    if (
+      typeof node !== "object" ||
+      node === null ||
+      !hasType(node as JSONSchemaObject, "array") ||
+      "items" in node ||
+      "prefixItems" in node
+    )
+      return node;
+    log.add(
+      childPointer(pointer(), "items"),
+      "items",
+      "added",
+      "items: {} (OpenAI needs an item schema on every array; any value, as before)",
+    );
     return { ...node, items: {} };
   }) as JSONSchemaObject;
 }
@@ -262,7 +336,14 @@ const STRICT_UNSUPPORTED = new Set([
 const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 
 /** OpenAI's documented structured-outputs limits. */
-const STRICT_LIMITS = { depth: 10, properties: 5_000, enumValues: 1_000, stringLength: 120_000, largeEnum: 250, largeEnumLength: 15_000 } as const;
+const STRICT_LIMITS = {
+  depth: 10,
+  properties: 5_000,
+  enumValues: 1_000,
+  stringLength: 120_000,
+  largeEnum: 250,
+  largeEnumLength: 15_000,
+} as const;
 
 interface Walked {
   node: JSONSchemaObject | undefined;
@@ -303,7 +384,12 @@ class StrictWalk {
 
   node(input: unknown, pointer: string): Walked {
     if (input === false) return { node: undefined, codec: undefined };
-    if (typeof input !== "object" || input === null || Array.isArray(input) || Object.keys(input).every((key) => key === "description" || key === "title")) {
+    if (
+      typeof input !== "object" ||
+      input === null ||
+      Array.isArray(input) ||
+      Object.keys(input).every((key) => key === "description" || key === "title")
+    ) {
       this.#refuse(pointer, "a schema that accepts any value (strict mode needs a type on every schema)");
       return { node: input === true ? {} : (input as JSONSchemaObject), codec: undefined };
     }
@@ -313,12 +399,19 @@ class StrictWalk {
       this.#dropUnsupported(node, pointer);
       return { node, codec: lazyCodec(() => this.#definitions.get(ref)) };
     }
-    const isObjectNode = hasType(node, "object") || (node.type === undefined && ("properties" in node || "required" in node));
+    const isObjectNode =
+      hasType(node, "object") || (node.type === undefined && ("properties" in node || "required" in node));
     // An object with combinators: strict mode closes every object, so the branches become one object.
-    if (isObjectNode && ["allOf", "anyOf", "oneOf"].some((key) => Array.isArray(node[key]))) node = mergedObject(node, this.root, pointer, this.log);
+    if (isObjectNode && ["allOf", "anyOf", "oneOf"].some((key) => Array.isArray(node[key])))
+      node = mergedObject(node, this.root, pointer, this.log);
     if (Array.isArray(node.allOf)) {
       const { allOf, ...rest } = node;
-      this.log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", "allOf merged into one schema (strict mode has no allOf)");
+      this.log.add(
+        childPointer(pointer, "allOf"),
+        "allOf",
+        "rewritten",
+        "allOf merged into one schema (strict mode has no allOf)",
+      );
       // A branch that refers to a definition is merged as that definition.
       node = mergeAllOf(
         rest,
@@ -327,20 +420,34 @@ class StrictWalk {
     }
     if (Array.isArray(node.oneOf)) {
       const { oneOf, ...rest } = node;
-      this.log.add(childPointer(pointer, "oneOf"), "oneOf", "rewritten", `oneOf → anyOf (${this.log.holds("exactly-one")})`);
+      this.log.add(
+        childPointer(pointer, "oneOf"),
+        "oneOf",
+        "rewritten",
+        `oneOf → anyOf (${this.log.holds("exactly-one")})`,
+      );
       node = { ...rest, anyOf: [...((rest.anyOf as unknown[] | undefined) ?? []), ...(oneOf as unknown[])] };
     }
     this.#dropUnsupported(node, pointer);
-    if ("patternProperties" in node || (node.additionalProperties !== undefined && node.additionalProperties !== false)) {
+    if (
+      "patternProperties" in node ||
+      (node.additionalProperties !== undefined && node.additionalProperties !== false)
+    ) {
       this.#refuse(pointer, "an object that takes keys beyond its declared properties");
     }
     const values = "const" in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
     if (values !== undefined) {
-      if (values.some((value) => typeof value === "object" && value !== null)) this.#refuse(pointer, "an enum or const with object or array values");
+      if (values.some((value) => typeof value === "object" && value !== null))
+        this.#refuse(pointer, "an enum or const with object or array values");
       if (node.type === undefined) {
         const types = [...new Set(values.map(jsonType))];
         node.type = (types.length === 1 ? types[0] : types) as JSONSchemaObject["type"];
-        this.log.add(childPointer(pointer, "type"), "type", "added", `type ${JSON.stringify(node.type)} added from the values (strict mode needs a type on every schema)`);
+        this.log.add(
+          childPointer(pointer, "type"),
+          "type",
+          "added",
+          `type ${JSON.stringify(node.type)} added from the values (strict mode needs a type on every schema)`,
+        );
       }
     }
     let codec: MaybeCodec;
@@ -348,13 +455,25 @@ class StrictWalk {
       const branches = node.anyOf as unknown[];
       const walked = branches.map((branch, i) => this.node(branch, childPointer(pointer, "anyOf", i)));
       node.anyOf = walked.filter((w) => w.node !== undefined).map((w) => w.node!);
-      codec = unionCodec(branches.map((branch, i) => ({ codec: walked[i]!.codec, accepts: acceptsLazily(branch, this.root) })));
+      codec = unionCodec(
+        branches.map((branch, i) => ({ codec: walked[i]!.codec, accepts: acceptsLazily(branch, this.root) })),
+      );
     } else if (node.type === undefined) {
-      const inferred = "properties" in node || "required" in node ? "object" : "items" in node || "prefixItems" in node ? "array" : undefined;
+      const inferred =
+        "properties" in node || "required" in node
+          ? "object"
+          : "items" in node || "prefixItems" in node
+            ? "array"
+            : undefined;
       if (inferred === undefined) this.#refuse(pointer, "a schema without a type");
       else {
         node.type = inferred;
-        this.log.add(childPointer(pointer, "type"), "type", "added", `type "${inferred}" added (strict mode needs a type on every schema)`);
+        this.log.add(
+          childPointer(pointer, "type"),
+          "type",
+          "added",
+          `type "${inferred}" added (strict mode needs a type on every schema)`,
+        );
       }
     }
     if (typeof node.format === "string" && !STRICT_FORMATS.has(node.format)) {
@@ -375,7 +494,12 @@ class StrictWalk {
   #dropUnsupported(node: JSONSchemaObject, pointer: string): void {
     for (const key of Object.keys(node)) {
       if (!STRICT_UNSUPPORTED.has(key)) continue;
-      this.log.add(childPointer(pointer, key), key, "dropped", `${key} is not allowed in strict mode${this.log.whenRun}`);
+      this.log.add(
+        childPointer(pointer, key),
+        key,
+        "dropped",
+        `${key} is not allowed in strict mode${this.log.whenRun}`,
+      );
       delete node[key];
     }
   }
@@ -383,11 +507,17 @@ class StrictWalk {
   /** Every property required, the optional ones nullable (null read back as "not given"), the object closed. */
   #object(node: JSONSchemaObject, pointer: string): MaybeCodec {
     const declared = (node.properties ?? {}) as Record<string, unknown>;
-    if (Object.keys(declared).length === 0 && node.additionalProperties !== false) this.#refuse(pointer, "an object with no declared properties (a free-form object)");
+    if (Object.keys(declared).length === 0 && node.additionalProperties !== false)
+      this.#refuse(pointer, "an object with no declared properties (a free-form object)");
     const required = new Set(node.required ?? []);
     const ghosts = [...required].filter((name) => !Object.prototype.hasOwnProperty.call(declared, name));
     if (ghosts.length > 0)
-      this.log.add(childPointer(pointer, "required"), "required", "dropped", `${ghosts.map((n) => `"${n}"`).join(", ")} named no declared property${this.log.whenRun}`);
+      this.log.add(
+        childPointer(pointer, "required"),
+        "required",
+        "dropped",
+        `${ghosts.map((n) => `"${n}"`).join(", ")} named no declared property${this.log.whenRun}`,
+      );
     const properties: Record<string, JSONSchemaObject> = {};
     const codecs = new Map<string, MaybeCodec>();
     const nullMeansAbsent = new Set<string>();
@@ -407,7 +537,12 @@ class StrictWalk {
       properties[name] = this.#acceptsNull(walked.node) ? walked.node : nullable(walked.node);
       if (this.#acceptsNull(child)) {
         absentSentAsNull.add(name);
-        this.log.add(at, "required", "lossy", `optional and nullable: "not given" can only be sent as null, which is passed on as null`);
+        this.log.add(
+          at,
+          "required",
+          "lossy",
+          `optional and nullable: "not given" can only be sent as null, which is passed on as null`,
+        );
       } else {
         nullMeansAbsent.add(name);
         this.log.add(at, "required", "rewritten", "optional → required and nullable (a null answer means not given)");
@@ -420,7 +555,8 @@ class StrictWalk {
         childPointer(pointer, "additionalProperties"),
         "additionalProperties",
         "lossy",
-        "additionalProperties: false added (strict mode closes every object): keys the schema does not declare can no longer be sent",
+        "additionalProperties: false added (strict mode closes every object): keys the schema does not declare can " +
+          "no longer be sent",
       );
       node.additionalProperties = false;
     }
@@ -438,7 +574,10 @@ class StrictWalk {
     if (typeof schema !== "object" || schema === null) return acceptsNull(schema);
     const { anyOf, oneOf, allOf, ...own } = schema as JSONSchemaObject;
     if (Array.isArray(allOf) && !allOf.every((branch) => this.#acceptsNull(branch, seen))) return false;
-    if (Array.isArray(anyOf) || Array.isArray(oneOf)) return [...((anyOf as unknown[]) ?? []), ...((oneOf as unknown[]) ?? [])].some((branch) => this.#acceptsNull(branch, seen));
+    if (Array.isArray(anyOf) || Array.isArray(oneOf))
+      return [...((anyOf as unknown[]) ?? []), ...((oneOf as unknown[]) ?? [])].some((branch) =>
+        this.#acceptsNull(branch, seen),
+      );
     return acceptsNull(own);
   }
 
@@ -450,24 +589,46 @@ class StrictWalk {
       const positions = tuple.positions.map((schema, i) => this.node(schema, childPointer(pointer, key, i)));
       const closed = tuple.rest === false || (typeof node.maxItems === "number" && node.maxItems <= positions.length);
       if (!closed && tuple.rest === undefined) this.#refuse(pointer, "a tuple that takes any further elements");
-      const rest = closed || tuple.rest === undefined ? { node: undefined, codec: undefined } : this.node(tuple.rest, childPointer(pointer, "items"));
-      const items = distinctSchemas([...positions, rest].map((p) => p.node).filter((n): n is JSONSchemaObject => n !== undefined));
+      const rest =
+        closed || tuple.rest === undefined
+          ? { node: undefined, codec: undefined }
+          : this.node(tuple.rest, childPointer(pointer, "items"));
+      const items = distinctSchemas(
+        [...positions, rest].map((p) => p.node).filter((n): n is JSONSchemaObject => n !== undefined),
+      );
       delete node.prefixItems;
       delete node.additionalItems;
       node.items = items.length === 1 ? items[0]! : { anyOf: items };
-      if (closed && (typeof node.maxItems !== "number" || node.maxItems > positions.length)) node.maxItems = positions.length;
-      this.log.add(childPointer(pointer, key), key, "rewritten", `tuple → one item schema; each answer is read back by its position's schema, and ${this.log.holds("the order")}`);
+      if (closed && (typeof node.maxItems !== "number" || node.maxItems > positions.length))
+        node.maxItems = positions.length;
+      this.log.add(
+        childPointer(pointer, key),
+        key,
+        "rewritten",
+        "tuple → one item schema; each answer is read back by its position's schema, and " +
+          `${this.log.holds("the order")}`,
+      );
       return arrayCodec(
         positions.map((p) => p.codec),
         rest.codec,
       );
     }
     if ("additionalItems" in node) {
-      this.log.add(childPointer(pointer, "additionalItems"), "additionalItems", "dropped", `additionalItems without a tuple says nothing`);
+      this.log.add(
+        childPointer(pointer, "additionalItems"),
+        "additionalItems",
+        "dropped",
+        `additionalItems without a tuple says nothing`,
+      );
       delete node.additionalItems;
     }
     if ((node.items as unknown) === false) {
-      this.log.add(childPointer(pointer, "items"), "items", "rewritten", "items: false → an array that must be empty (maxItems 0)");
+      this.log.add(
+        childPointer(pointer, "items"),
+        "items",
+        "rewritten",
+        "items: false → an array that must be empty (maxItems 0)",
+      );
       node.items = { type: "string" };
       node.maxItems = 0;
       return undefined;
@@ -511,14 +672,23 @@ function limitPassed(schema: JSONSchemaObject): string | undefined {
     const length = values.reduce<number>((sum, v) => sum + (typeof v === "string" ? v.length : 0), 0);
     stringLength += length;
     if (Array.isArray(n.enum) && n.enum.length > STRICT_LIMITS.largeEnum && length > STRICT_LIMITS.largeEnumLength)
-      largeEnum ??= `an enum of ${n.enum.length} values whose strings total ${length} characters (more than ${STRICT_LIMITS.largeEnumLength} for over ${STRICT_LIMITS.largeEnum} values)`;
+      largeEnum ??=
+        `an enum of ${n.enum.length} values whose strings total ${length} characters (more than ` +
+        `${STRICT_LIMITS.largeEnumLength} for over ${STRICT_LIMITS.largeEnum} values)`;
     for (const key of ["items", "anyOf"]) visit(n[key], level);
   };
   visit(schema, 0);
-  if (deepest > STRICT_LIMITS.depth) return `objects nested ${deepest} levels deep (strict mode allows ${STRICT_LIMITS.depth})`;
-  if (properties > STRICT_LIMITS.properties) return `${properties} properties in all (strict mode allows ${STRICT_LIMITS.properties})`;
-  if (enumValues > STRICT_LIMITS.enumValues) return `${enumValues} enum values in all (strict mode allows ${STRICT_LIMITS.enumValues})`;
-  if (stringLength > STRICT_LIMITS.stringLength) return `${stringLength} characters of property names and enum values (strict mode allows ${STRICT_LIMITS.stringLength})`;
+  if (deepest > STRICT_LIMITS.depth)
+    return `objects nested ${deepest} levels deep (strict mode allows ${STRICT_LIMITS.depth})`;
+  if (properties > STRICT_LIMITS.properties)
+    return `${properties} properties in all (strict mode allows ${STRICT_LIMITS.properties})`;
+  if (enumValues > STRICT_LIMITS.enumValues)
+    return `${enumValues} enum values in all (strict mode allows ${STRICT_LIMITS.enumValues})`;
+  if (stringLength > STRICT_LIMITS.stringLength)
+    return (
+      `${stringLength} characters of property names and enum values (strict mode allows ` +
+      `${STRICT_LIMITS.stringLength})`
+    );
   return largeEnum;
 }
 
@@ -530,7 +700,8 @@ function nullable(schema: JSONSchemaObject): JSONSchemaObject {
   const withNull = Array.isArray(values) ? { enum: [...values, null] } : {};
   if (typeof rest.type === "string") return { ...rest, type: [rest.type, "null"], ...withNull };
   if (Array.isArray(rest.type)) return { ...rest, type: [...rest.type, "null"], ...withNull };
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...(schema.anyOf as JSONSchemaObject[]), { type: "null" }] };
+  if (Array.isArray(schema.anyOf))
+    return { ...schema, anyOf: [...(schema.anyOf as JSONSchemaObject[]), { type: "null" }] };
   return { anyOf: [schema, { type: "null" }] };
 }
 
@@ -542,7 +713,8 @@ function acceptsNull(schema: unknown): boolean {
   if ("const" in node) return node.const === null;
   if (Array.isArray(node.enum)) return node.enum.includes(null);
   if (node.type === "null" || (Array.isArray(node.type) && node.type.includes("null"))) return true;
-  if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) return [...((node.anyOf as unknown[]) ?? []), ...((node.oneOf as unknown[]) ?? [])].some(acceptsNull);
+  if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf))
+    return [...((node.anyOf as unknown[]) ?? []), ...((node.oneOf as unknown[]) ?? [])].some(acceptsNull);
   // No type, no values, no union: nothing refuses null (a `$ref` is assumed to).
   return node.type === undefined && node.$ref === undefined;
 }

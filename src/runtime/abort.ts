@@ -7,7 +7,10 @@
  */
 const fanOuts = new WeakMap<AbortSignal, FanOut>();
 
-/** Calls `callback` once when `signal` aborts; returns the way to stop waiting. May throw for a signal-like object that cannot be listened to. */
+/**
+ * Calls `callback` once when `signal` aborts; returns the way to stop waiting. May throw for a signal-like object that
+ * cannot be listened to.
+ */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   const known = fanOuts.get(signal);
   if (known !== undefined) return known.join(callback);
@@ -22,7 +25,10 @@ export function listenedBefore(signal: AbortSignal): boolean {
   return fanOuts.has(signal);
 }
 
-/** The calls waiting on one signal; listening to it only while there are some. Kept with the signal, so a signal used call after call makes one. */
+/**
+ * The calls waiting on one signal; listening to it only while there are some. Kept with the signal, so a signal used
+ * call after call makes one.
+ */
 class FanOut {
   readonly #callbacks = new Set<() => void>();
   #listening = false;

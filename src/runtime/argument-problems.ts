@@ -1,4 +1,6 @@
-/** One thing wrong with a call's arguments: where (`items[0].name`, "" for the whole call) and the sentence saying it. */
+/**
+ * One thing wrong with a call's arguments: where (`items[0].name`, "" for the whole call) and the sentence saying it.
+ */
 export interface ArgumentProblem {
   path: string;
   text: string;
@@ -16,10 +18,14 @@ export function problemTexts(problems: readonly ArgumentProblem[]): string[] {
  * element `first` reported, an object whose property it reported): there `second` judged a
  * value that was wrong, or was taken away as unsafe, before it looked.
  */
-export function problemsTogether(first: readonly ArgumentProblem[], second: readonly ArgumentProblem[]): ArgumentProblem[] {
+export function problemsTogether(
+  first: readonly ArgumentProblem[],
+  second: readonly ArgumentProblem[],
+): ArgumentProblem[] {
   if (second.length === 0) return [...first];
   const reported = new Set<string>();
-  for (const { path } of first) for (let at: string | undefined = path; at !== undefined; at = parentPath(at)) reported.add(at);
+  for (const { path } of first)
+    for (let at: string | undefined = path; at !== undefined; at = parentPath(at)) reported.add(at);
   return [...first, ...second.filter(({ path }) => !reported.has(path))];
 }
 

@@ -28,7 +28,12 @@ export function acceptArguments(raw: unknown): ArgumentsCheck {
     }
     const forbidden = findForbiddenKey(value);
     if (forbidden !== undefined) {
-      return { ok: false, problem: `argument key "${forbidden.key}" ${forbidden.path ? `at ${cutText(forbidden.path, MAX_ECHOED_PATH)}` : "at the top level"} is not allowed` };
+      return {
+        ok: false,
+        problem:
+          `argument key "${forbidden.key}" ` +
+          `${forbidden.path ? `at ${cutText(forbidden.path, MAX_ECHOED_PATH)}` : "at the top level"} is not allowed`,
+      };
     }
     return { ok: true, args: ownData(value) };
   } catch (error) {
@@ -81,8 +86,10 @@ function escapePointer(key: string): string {
 export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === "string") return `string ${JSON.stringify(value.length > 60 ? `${wholeCharacters(value, 57)}...` : value)}`;
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return `${typeof value} ${String(value)}`;
+  if (typeof value === "string")
+    return `string ${JSON.stringify(value.length > 60 ? `${wholeCharacters(value, 57)}...` : value)}`;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return `${typeof value} ${String(value)}`;
   if (typeof value === "object") return "an object";
   return typeof value;
 }

@@ -9,7 +9,8 @@ const NOT_BASE64 = /[^A-Za-z0-9+/]/;
  */
 export function canonicalBase64(text: string): string | undefined {
   let data = /[\t\n\f\r ]/.test(text) ? text.replace(/[\t\n\f\r ]+/g, "") : text;
-  if (data.length % 4 === 0) data = data.endsWith("==") ? data.slice(0, -2) : data.endsWith("=") ? data.slice(0, -1) : data;
+  if (data.length % 4 === 0)
+    data = data.endsWith("==") ? data.slice(0, -2) : data.endsWith("=") ? data.slice(0, -1) : data;
   if (data.length % 4 === 1 || NOT_BASE64.test(data)) return undefined;
   return data + "=".repeat((4 - (data.length % 4)) % 4);
 }

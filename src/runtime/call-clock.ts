@@ -21,7 +21,8 @@ export function preciseNow(): number {
   return performance.timeOrigin + performance.now();
 }
 
-// clock[0]: the time (ms). flags[0]: the thread's state (STOPPED, TICKING, STARTING); flags[1]: 1 when read since its last tick.
+// clock[0]: the time (ms). flags[0]: the thread's state (STOPPED, TICKING, STARTING); flags[1]: 1 when read since its
+// last tick.
 const STOPPED = 0;
 const TICKING = 1;
 const STARTING = 2;

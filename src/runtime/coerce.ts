@@ -1,4 +1,4 @@
-import { elementSchema, type JSONSchemaObject } from "../types";
+import { elementSchema, type JSONSchemaObject } from "../core/types";
 
 // Unambiguous alternatives: no catastrophic backtracking on long digit runs.
 const NUMERIC = /^\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
@@ -96,7 +96,10 @@ export function dropNullOptionals(schema: JSONSchemaObject | undefined, value: u
  * once: one pass over the declared properties, nothing allocated unless a value changes.
  * Deeper levels use the general functions.
  */
-export function compileArgumentCleaner(schema: JSONSchemaObject, { coerce }: { coerce: boolean }): (args: Record<string, unknown>) => Record<string, unknown> {
+export function compileArgumentCleaner(
+  schema: JSONSchemaObject,
+  { coerce }: { coerce: boolean },
+): (args: Record<string, unknown>) => Record<string, unknown> {
   const properties = schema.properties;
   if (properties === undefined) return (args) => args;
   const required = new Set(schema.required ?? []);
@@ -105,7 +108,10 @@ export function compileArgumentCleaner(schema: JSONSchemaObject, { coerce }: { c
       key,
       child,
       dropNull: !required.has(key) && !acceptsNull(child),
-      scalar: coerce && !admits(child, "string") && (admits(child, "number") || admits(child, "integer") || admits(child, "boolean")),
+      scalar:
+        coerce &&
+        !admits(child, "string") &&
+        (admits(child, "number") || admits(child, "integer") || admits(child, "boolean")),
       deep: child.properties !== undefined || child.items !== undefined,
     }))
     // A required string, say, is never changed: it needs no step at all.

@@ -1,6 +1,13 @@
-import type { ToolContent } from "../types";
+import type { ToolContent } from "../core/types";
 import { decodedSize } from "./base64";
-import { describePart, formatBytes, MAX_CONTENT_BYTES, MAX_RESULT_CONTENT_BYTES, text, type UnsentContent } from "./content";
+import {
+  describePart,
+  formatBytes,
+  MAX_CONTENT_BYTES,
+  MAX_RESULT_CONTENT_BYTES,
+  text,
+  type UnsentContent,
+} from "./content";
 import { bytesProblem, mediaTypeProblem, shapedPart, type AnnotationProblem } from "./content-rules";
 
 /** An annotation field of a part that was left out of it, as the result's `metadata.unsentAnnotations` lists it. */
@@ -35,7 +42,9 @@ export function checkedContent(parts: readonly ToolContent[]): CheckedContent {
     const refuse = (reason: string, shown: ToolContent | undefined) => {
       const named = shown ?? part;
       const mimeType =
-        "mimeType" in named && typeof named.mimeType === "string" && mediaTypeProblem(named.mimeType) === undefined ? { mimeType: named.mimeType.toLowerCase() } : {};
+        "mimeType" in named && typeof named.mimeType === "string" && mediaTypeProblem(named.mimeType) === undefined
+          ? { mimeType: named.mimeType.toLowerCase() }
+          : {};
       unsent.push({ index, type: part.type, ...mimeType, reason });
       // A part that broke a rule is named by its kind alone: its fields are what was wrong.
       return text(`[${shown !== undefined ? describePart(shown) : kindOf(part)} not sent: ${reason}]`);
@@ -43,11 +52,16 @@ export function checkedContent(parts: readonly ToolContent[]): CheckedContent {
     const shaped = shapedPart(part);
     if (!shaped.ok) return refuse(shaped.problem, undefined);
     const size = "data" in shaped.part ? decodedSize(shaped.part.data) : 0;
-    if (size > MAX_CONTENT_BYTES) return refuse(`${formatBytes(size)} is over the ${formatBytes(MAX_CONTENT_BYTES)} a part may have`, shaped.part);
+    if (size > MAX_CONTENT_BYTES)
+      return refuse(`${formatBytes(size)} is over the ${formatBytes(MAX_CONTENT_BYTES)} a part may have`, shaped.part);
     const problem = bytesProblem(shaped.part);
     if (problem !== undefined) return refuse(problem, undefined);
     if (total + size > MAX_RESULT_CONTENT_BYTES) {
-      return refuse(`${formatBytes(size)} more would take the result's parts over the ${formatBytes(MAX_RESULT_CONTENT_BYTES)} a result may carry`, shaped.part);
+      return refuse(
+        `${formatBytes(size)} more would take the result's parts over the ${formatBytes(MAX_RESULT_CONTENT_BYTES)} a ` +
+          "result may carry",
+        shaped.part,
+      );
     }
     total += size;
     unsentAnnotations.push(...shaped.annotationProblems.map((dropped) => ({ index, type: part.type, ...dropped })));

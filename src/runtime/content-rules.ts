@@ -1,4 +1,4 @@
-import type { ContentAnnotations, ToolContent } from "../types";
+import type { ContentAnnotations, ToolContent } from "../core/types";
 import { canonicalBase64, decodedSize, headBytes } from "./base64";
 import { dataUrlContent } from "./data-url";
 import { looksLikeMarkup, MARKUP_HEAD_BYTES, recognizedFormat, scriptInSvg, sniffMimeType } from "./media-bytes";
@@ -24,14 +24,20 @@ export function mediaTypeProblem(mimeType: unknown): string | undefined {
   return `the mime type must look like "type/subtype"${parameters}, e.g. "image/png" (got ${shown(mimeType)})`;
 }
 
-/** Path separators, control characters (C0, DEL, C1) and the bidirectional controls that disguise a name's extension. */
+/**
+ * Path separators, control characters (C0, DEL, C1) and the bidirectional controls that disguise a name's extension.
+ */
 const NOT_IN_FILE_NAME = /[/\\\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
-/** What is wrong with a file name: a non-empty name of at most `MAX_FILE_NAME` characters, no path, no control characters. */
+/**
+ * What is wrong with a file name: a non-empty name of at most `MAX_FILE_NAME` characters, no path, no control
+ * characters.
+ */
 export function fileNameProblem(name: unknown): string | undefined {
   if (typeof name !== "string" || name === "") return "the name must be a non-empty string when given";
   if (name.length > MAX_FILE_NAME) return `the name must be at most ${MAX_FILE_NAME} characters (got ${name.length})`;
-  if (NOT_IN_FILE_NAME.test(name) || name === "." || name === "..") return `the name must be a file name, without "/", "\\" or control characters (got ${shown(name)})`;
+  if (NOT_IN_FILE_NAME.test(name) || name === "." || name === "..")
+    return `the name must be a file name, without "/", "\\" or control characters (got ${shown(name)})`;
   return undefined;
 }
 
@@ -48,17 +54,32 @@ const AUDIENCES: readonly unknown[] = ["user", "assistant"];
  * and "assistant", `priority` a number from 0 to 1, `lastModified` an RFC 3339 date-time. Every
  * other field, and every field that is not so, is left out and reported.
  */
-export function checkedAnnotations(value: unknown): { annotations?: ContentAnnotations; problems: AnnotationProblem[] } {
+export function checkedAnnotations(value: unknown): {
+  annotations?: ContentAnnotations;
+  problems: AnnotationProblem[];
+} {
   if (value === undefined) return { problems: [] };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { problems: [{ field: "annotations", reason: `annotations must be an object (got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value})` }] };
+    return {
+      problems: [
+        {
+          field: "annotations",
+          reason:
+            "annotations must be an object (got " +
+            `${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value})`,
+        },
+      ],
+    };
   }
   const annotations: ContentAnnotations = {};
   const problems: AnnotationProblem[] = [];
   for (const [field, given] of Object.entries(value)) {
-    if (field === "audience" && Array.isArray(given) && given.every((entry) => AUDIENCES.includes(entry))) annotations.audience = [...(given as Array<"user" | "assistant">)];
-    else if (field === "priority" && typeof given === "number" && given >= 0 && given <= 1) annotations.priority = given;
-    else if (field === "lastModified" && typeof given === "string" && isDateTime(given)) annotations.lastModified = given;
+    if (field === "audience" && Array.isArray(given) && given.every((entry) => AUDIENCES.includes(entry)))
+      annotations.audience = [...(given as Array<"user" | "assistant">)];
+    else if (field === "priority" && typeof given === "number" && given >= 0 && given <= 1)
+      annotations.priority = given;
+    else if (field === "lastModified" && typeof given === "string" && isDateTime(given))
+      annotations.lastModified = given;
     else problems.push({ field, reason: annotationReason(field, given) });
   }
   return { ...(Object.keys(annotations).length > 0 ? { annotations } : {}), problems };
@@ -89,7 +110,8 @@ function isDateTime(text: string): boolean {
 }
 
 /** A part made to the shape it is sent in, with the annotation fields left out of it; or why it cannot be sent. */
-export type ShapedPart = { ok: true; part: ToolContent; annotationProblems: AnnotationProblem[] } | { ok: false; problem: string };
+export type ShapedPart =
+  { ok: true; part: ToolContent; annotationProblems: AnnotationProblem[] } | { ok: false; problem: string };
 
 /**
  * `part` (well formed: `isToolContent`) as it is sent, or what is wrong with it. The part is
@@ -102,7 +124,11 @@ export function shapedPart(part: ToolContent): ShapedPart {
   const { annotations, problems } = checkedAnnotations(part.annotations);
   const shaped = fieldsOf(part);
   if (typeof shaped === "string") return { ok: false, problem: shaped };
-  return { ok: true, part: annotations !== undefined ? { ...shaped, annotations } : shaped, annotationProblems: problems };
+  return {
+    ok: true,
+    part: annotations !== undefined ? { ...shaped, annotations } : shaped,
+    annotationProblems: problems,
+  };
 }
 
 type Fields<P> = P extends unknown ? Omit<P, "annotations"> : never;
@@ -114,7 +140,8 @@ function fieldsOf(part: ToolContent): PartFields | string {
     case "text":
       return { type: "text", text: part.text };
     case "resource_link": {
-      const problem = resourceUriProblem(part.uri) ?? (part.mimeType !== undefined ? mediaTypeProblem(part.mimeType) : undefined);
+      const problem =
+        resourceUriProblem(part.uri) ?? (part.mimeType !== undefined ? mediaTypeProblem(part.mimeType) : undefined);
       if (problem !== undefined) return problem;
       return {
         type: "resource_link",
@@ -137,23 +164,45 @@ function fieldsOf(part: ToolContent): PartFields | string {
 }
 
 /** An image or file by URL: at an `https:` or `http:` address, or a `data:` URL read as its bytes. */
-function urlFields(kind: BinaryKind, url: string, declared: string | undefined, name: string | undefined): PartFields | string {
+function urlFields(
+  kind: BinaryKind,
+  url: string,
+  declared: string | undefined,
+  name: string | undefined,
+): PartFields | string {
   const parsed = parsedUrl(url);
   if (parsed === undefined) return `its url ${shown(url)} is not an absolute URL`;
   if (parsed.protocol === "data:") return dataUrlFields(kind, parsed.href, declared, name);
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
-    return `${kind === "image" ? "an image" : "a file"} by URL must be at an https:, http: or data: address (got a ${shown(parsed.protocol)} one)`;
+    return (
+      `${kind === "image" ? "an image" : "a file"} by URL must be at an https:, http: or data: address (got a ` +
+      `${shown(parsed.protocol)} one)`
+    );
   if (declared !== undefined) {
     const problem = mediaTypeProblem(declared) ?? kindProblem(kind, declared.toLowerCase());
     if (problem !== undefined) return problem;
   }
   const mimeType = declared !== undefined ? { mimeType: declared.toLowerCase() } : {};
-  if (kind === "file") return { type: "file", url: parsed.href, mimeType: declared!.toLowerCase(), ...(name !== undefined ? { name } : {}) };
+  if (kind === "file")
+    return {
+      type: "file",
+      url: parsed.href,
+      mimeType: declared!.toLowerCase(),
+      ...(name !== undefined ? { name } : {}),
+    };
   return { type: "image", url: parsed.href, ...mimeType };
 }
 
-/** A `data:` URL's bytes as an inline part: its type the one the URL names, else the part's, else the one its bytes are recognized as. */
-function dataUrlFields(kind: BinaryKind, href: string, declared: string | undefined, name: string | undefined): PartFields | string {
+/**
+ * A `data:` URL's bytes as an inline part: its type the one the URL names, else the part's, else the one its bytes are
+ * recognized as.
+ */
+function dataUrlFields(
+  kind: BinaryKind,
+  href: string,
+  declared: string | undefined,
+  name: string | undefined,
+): PartFields | string {
   const content = dataUrlContent(href);
   if (!content.ok) return content.problem;
   if (content.mimeType !== undefined && mediaTypeProblem(content.mimeType) !== undefined) {
@@ -165,7 +214,11 @@ function dataUrlFields(kind: BinaryKind, href: string, declared: string | undefi
     return `its data: URL holds ${shown(content.mimeType)} and the part says ${shown(stated)}`;
   }
   const mimeType = content.mimeType ?? stated ?? sniffMimeType(headBytes(content.data, 16));
-  if (mimeType === undefined) return "its data: URL names no mime type and its bytes are of no recognized format; give the type in the URL (data:image/png;base64,...)";
+  if (mimeType === undefined)
+    return (
+      "its data: URL names no mime type and its bytes are of no recognized format; give the type in the URL " +
+      "(data:image/png;base64,...)"
+    );
   return dataFields(kind, content.data, mimeType, name);
 }
 
@@ -183,7 +236,8 @@ function dataFields(kind: BinaryKind, data: string, declared: string, name: stri
 }
 
 function kindProblem(kind: BinaryKind, mimeType: string): string | undefined {
-  if (kind === "image" && !mimeType.startsWith("image/")) return `${shown(mimeType)} is not an image type; use file() for documents`;
+  if (kind === "image" && !mimeType.startsWith("image/"))
+    return `${shown(mimeType)} is not an image type; use file() for documents`;
   if (kind === "audio" && !mimeType.startsWith("audio/")) return `${shown(mimeType)} is not an audio type`;
   return undefined;
 }
@@ -199,17 +253,22 @@ const REFUSED_LINK_SCHEMES = new Set(["javascript:", "vbscript:", "data:"]);
  * it, is refused, since it is sent as it is.
  */
 export function resourceUriProblem(uri: string): string | undefined {
-  if (/\p{Cc}/u.test(uri) || uri.trim() !== uri) return `its uri ${shown(uri)} has control characters or spaces around it`;
+  if (/\p{Cc}/u.test(uri) || uri.trim() !== uri)
+    return `its uri ${shown(uri)} has control characters or spaces around it`;
   const parsed = parsedUrl(uri);
   if (parsed === undefined) return `its uri ${shown(uri)} is not an absolute URI`;
-  if (REFUSED_LINK_SCHEMES.has(parsed.protocol)) return `a resource link's uri must not be a ${parsed.protocol} address`;
+  if (REFUSED_LINK_SCHEMES.has(parsed.protocol))
+    return `a resource link's uri must not be a ${parsed.protocol} address`;
   return undefined;
 }
 
 /** Binary formats: markup in their place is something else posing as them. */
 function isBinaryType(mimeType: string): boolean {
   return (
-    (mimeType.startsWith("image/") && mimeType !== "image/svg+xml") || mimeType.startsWith("audio/") || mimeType.startsWith("video/") || recognizedFormat(mimeType) !== undefined
+    (mimeType.startsWith("image/") && mimeType !== "image/svg+xml") ||
+    mimeType.startsWith("audio/") ||
+    mimeType.startsWith("video/") ||
+    recognizedFormat(mimeType) !== undefined
   );
 }
 
@@ -225,11 +284,14 @@ export function bytesProblem(part: ToolContent): string | undefined {
   const head = headBytes(part.data, MARKUP_HEAD_BYTES);
   const declared = recognizedFormat(part.mimeType);
   const sniffed = sniffMimeType(head);
-  if (declared !== undefined && sniffed !== undefined && sniffed !== declared) return `its bytes are ${sniffed}, not ${part.mimeType}`;
-  if (isBinaryType(part.mimeType) && looksLikeMarkup(head)) return `its bytes are text markup (HTML, XML or SVG), not ${part.mimeType}`;
+  if (declared !== undefined && sniffed !== undefined && sniffed !== declared)
+    return `its bytes are ${sniffed}, not ${part.mimeType}`;
+  if (isBinaryType(part.mimeType) && looksLikeMarkup(head))
+    return `its bytes are text markup (HTML, XML or SVG), not ${part.mimeType}`;
   if (part.mimeType === "image/svg+xml" && decodedSize(part.data) > 0) {
     const script = scriptInSvg(Buffer.from(part.data, "base64").toString("utf8"));
-    if (script !== undefined) return `the SVG image has ${script}, which can run script; send the image as a PNG instead`;
+    if (script !== undefined)
+      return `the SVG image has ${script}, which can run script; send the image as a PNG instead`;
   }
   return undefined;
 }

@@ -1,4 +1,12 @@
-import type { AudioContent, ContentAnnotations, FileContent, ImageContent, ResourceLinkContent, TextContent, ToolContent } from "../types";
+import type {
+  AudioContent,
+  ContentAnnotations,
+  FileContent,
+  ImageContent,
+  ResourceLinkContent,
+  TextContent,
+  ToolContent,
+} from "../core/types";
 import { canonicalBase64, decodedSize } from "./base64";
 import { bytesProblem, fileNameProblem, mediaTypeProblem, shapedPart } from "./content-rules";
 import { sniffMimeType } from "./media-bytes";
@@ -43,11 +51,16 @@ export function image(source: BinarySource, mimeType?: string): Extract<ImageCon
 export function image(source: BinarySource | URL, mimeType?: string): ImageContent;
 export function image(source: BinarySource | URL, mimeType?: string): ImageContent {
   if (source instanceof URL) {
-    return acceptable("image", { type: "image", url: source.href, ...(mimeType !== undefined ? { mimeType: checkedMimeType("image", mimeType) } : {}) });
+    return acceptable("image", {
+      type: "image",
+      url: source.href,
+      ...(mimeType !== undefined ? { mimeType: checkedMimeType("image", mimeType) } : {}),
+    });
   }
   const { data, sniffed } = base64Of("image", source);
   const type = checkedMimeType("image", mimeType ?? sniffed ?? missingMimeType("image"));
-  if (!type.startsWith("image/")) throw new TypeError(`image(): "${type}" is not an image type; use file() for documents.`);
+  if (!type.startsWith("image/"))
+    throw new TypeError(`image(): "${type}" is not an image type; use file() for documents.`);
   return acceptable("image", { type: "image", data, mimeType: type });
 }
 
@@ -79,11 +92,15 @@ export function file(source: BinarySource | URL, mimeType: string, name?: string
  * A link to a resource the client can read (MCP `resource_link`): any scheme the client
  * resolves (`file:`, `https:`, custom ones), but no `javascript:`, `vbscript:` or `data:`.
  */
-export function resourceLink(uri: string | URL, details: { name?: string; mimeType?: string; description?: string; annotations?: ContentAnnotations } = {}): ResourceLinkContent {
+export function resourceLink(
+  uri: string | URL,
+  details: { name?: string; mimeType?: string; description?: string; annotations?: ContentAnnotations } = {},
+): ResourceLinkContent {
   const href = uri instanceof URL ? uri.href : uri;
   if (typeof href !== "string" || href === "") throw new TypeError("resourceLink() takes a URI.");
   const part: unknown = { type: "resource_link", uri: href, ...details };
-  if (!isToolContent(part) || part.type !== "resource_link") throw new TypeError("resourceLink(): name, mimeType and description must be strings when given.");
+  if (!isToolContent(part) || part.type !== "resource_link")
+    throw new TypeError("resourceLink(): name, mimeType and description must be strings when given.");
   return acceptable("resourceLink", part);
 }
 
@@ -106,7 +123,9 @@ export function binaryPart(bytes: Uint8Array | ArrayBuffer, declared: string | u
   const mimeType = (declared ?? sniffMimeType(view))?.toLowerCase();
   if (mimeType === undefined) {
     throw new TypeError(
-      `The tool returned ${view.byteLength} bytes of an unrecognized format. Declare what they are with @Tool({ mimeType }) or defineTool({ mimeType }), or return image(bytes, "image/png") / file(bytes, "application/pdf", "name.pdf").`,
+      `The tool returned ${view.byteLength} bytes of an unrecognized format. Declare what they are with ` +
+        `@Tool({ mimeType }) or defineTool({ mimeType }), or return image(bytes, "image/png") / file(bytes, ` +
+        `"application/pdf", "name.pdf").`,
     );
   }
   const data = Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("base64");
@@ -167,15 +186,23 @@ export function describePart(part: ToolContent): string {
     case "text":
       return `text, ${part.text.length} characters`;
     case "image":
-      return "url" in part ? `image at ${shortAddress(part.url)}` : `${part.mimeType} image, ${formatBytes(decodedSize(part.data))}`;
+      return "url" in part
+        ? `image at ${shortAddress(part.url)}`
+        : `${part.mimeType} image, ${formatBytes(decodedSize(part.data))}`;
     case "audio":
       return `${part.mimeType} audio, ${formatBytes(decodedSize(part.data))}`;
     case "file": {
       const what = `file${part.name !== undefined ? ` ${part.name}` : ""}`;
-      return "url" in part ? `${what} (${part.mimeType}) at ${shortAddress(part.url)}` : `${what} (${part.mimeType}, ${formatBytes(decodedSize(part.data))})`;
+      return "url" in part
+        ? `${what} (${part.mimeType}) at ${shortAddress(part.url)}`
+        : `${what} (${part.mimeType}, ${formatBytes(decodedSize(part.data))})`;
     }
     case "resource_link":
-      return `resource ${part.name ?? part.uri}${part.name !== undefined ? ` at ${part.uri}` : ""}${part.mimeType !== undefined ? ` (${part.mimeType})` : ""}`;
+      return (
+        "resource " +
+        `${part.name ?? part.uri}${part.name !== undefined ? ` at ${part.uri}` : ""}` +
+        `${part.mimeType !== undefined ? ` (${part.mimeType})` : ""}`
+      );
   }
 }
 
@@ -201,14 +228,23 @@ function base64Of(helper: string, source: BinarySource): { data: string; sniffed
   if (typeof source === "string") {
     const data = canonicalBase64(source);
     if (data === undefined)
-      throw new TypeError(`${helper}(): a string is read as base64, and this one is not base64. Pass the bytes (a Buffer or Uint8Array), or a URL object for an address.`);
+      throw new TypeError(
+        `${helper}(): a string is read as base64, and this one is not base64. Pass the bytes (a Buffer or ` +
+          "Uint8Array), or a URL object for an address.",
+      );
     return { data, sniffed: sniffMimeType(Buffer.from(data.slice(0, 64), "base64")) };
   }
   if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
     const view = source instanceof Uint8Array ? source : new Uint8Array(source);
-    return { data: Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("base64"), sniffed: sniffMimeType(view) };
+    return {
+      data: Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("base64"),
+      sniffed: sniffMimeType(view),
+    };
   }
-  throw new TypeError(`${helper}() takes bytes (a Buffer, Uint8Array or ArrayBuffer) or a base64 string${helper === "audio" ? "" : ", or a URL"}.`);
+  throw new TypeError(
+    `${helper}() takes bytes (a Buffer, Uint8Array or ArrayBuffer) or a base64 ` +
+      `string${helper === "audio" ? "" : ", or a URL"}.`,
+  );
 }
 
 function checkedMimeType(helper: string, mimeType: unknown): string {
@@ -218,7 +254,10 @@ function checkedMimeType(helper: string, mimeType: unknown): string {
 }
 
 function missingMimeType(helper: string): never {
-  throw new TypeError(`${helper}(): the format of these bytes is not recognized; pass the mime type, e.g. ${helper}(bytes, "${helper === "audio" ? "audio/wav" : "image/png"}").`);
+  throw new TypeError(
+    `${helper}(): the format of these bytes is not recognized; pass the mime type, e.g. ${helper}(bytes, ` +
+      `"${helper === "audio" ? "audio/wav" : "image/png"}").`,
+  );
 }
 
 /**

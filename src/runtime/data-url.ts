@@ -1,6 +1,8 @@
 import { canonicalBase64 } from "./base64";
 
-/** What a `data:` URL holds: its bytes as canonical base64, and the media type it names (lower case), if it names one. */
+/**
+ * What a `data:` URL holds: its bytes as canonical base64, and the media type it names (lower case), if it names one.
+ */
 export type DataUrlContent = { ok: true; data: string; mimeType?: string } | { ok: false; problem: string };
 
 /**
@@ -19,7 +21,9 @@ export function dataUrlContent(href: string): DataUrlContent {
   const mimeType = type === "" ? {} : { mimeType: type };
   if (header.length > 1 && header[header.length - 1]!.trim().toLowerCase() === "base64") {
     const data = canonicalBase64(payload.includes("%") ? percentDecoded(payload).toString("latin1") : payload);
-    return data === undefined ? { ok: false, problem: "its data: URL says base64, and its data is not base64" } : { ok: true, data, ...mimeType };
+    return data === undefined
+      ? { ok: false, problem: "its data: URL says base64, and its data is not base64" }
+      : { ok: true, data, ...mimeType };
   }
   return { ok: true, data: percentDecoded(payload).toString("base64"), ...mimeType };
 }

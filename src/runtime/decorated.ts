@@ -1,6 +1,20 @@
 import type { ValidationError } from "class-validator";
-import { invalidArguments, thenOrNow, type ArgumentsVerdict, type CheckArguments, type RunAccepted, type ToolRunner } from "./run-contract";
-import { isObject, type JSONSchemaObject, type StandardSchemaV1, type ToolContext, type ToolResult } from "../types";
+import {
+  invalidArguments,
+  once,
+  thenOrNow,
+  type ArgumentsVerdict,
+  type CheckArguments,
+  type RunAccepted,
+  type ToolRunner,
+} from "./run-contract";
+import {
+  isObject,
+  type JSONSchemaObject,
+  type StandardSchemaV1,
+  type ToolContext,
+  type ToolResult,
+} from "../core/types";
 import { problemsTogether, problemTexts, type ArgumentProblem } from "./argument-problems";
 import { describeValue } from "./arguments";
 import { compileArgumentCleaner } from "./coerce";
@@ -32,7 +46,10 @@ export interface MethodCall {
   methodName: string;
   /** The method's positional arguments, converted (DTO instances, `Date`s, the ctx) and checked. */
   positional: unknown[];
-  /** The accepted arguments by name, as the model sent them after validation (a parameter's Standard Schema output in place of its value). */
+  /**
+   * The accepted arguments by name, as the model sent them after validation (a parameter's Standard Schema output in
+   * place of its value).
+   */
   args: Record<string, unknown>;
   ctx: ToolContext;
 }
@@ -75,14 +92,19 @@ export function decoratedRunner(plan: DecoratedToolPlan): ToolRunner {
   // Compiled on the first call (scanning thousands of tools stays cheap), then kept. A schema
   // Ajv cannot compile throws there, on each call; the toolkit turns it into an error result.
   let compiled: Compiled | undefined;
-  const hasDtos = bindings.some((b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert));
+  // A schema that cannot compile fails every call alike, without compiling again.
+  const compileOnce = once(() => compile(plan));
+  const hasDtos = bindings.some(
+    (b) => b.kind === "args" || (b.kind === "param" && b.convert !== undefined && "dto" in b.convert),
+  );
   const standardParams = bindings.filter((b): b is StandardParameter => b.kind === "param" && b.standard !== undefined);
   // Only the tool's schema judges the arguments: nothing to await, nothing else to ask.
   const schemaOnly = !hasDtos && standardParams.length === 0;
   const invoked =
     invoke === undefined
       ? (positional: unknown[]) => method.apply(instance, positional)
-      : (positional: unknown[], args: Record<string, unknown>, ctx: ToolContext) => invoke({ tool: name, method, methodName, positional, args, ctx });
+      : (positional: unknown[], args: Record<string, unknown>, ctx: ToolContext) =>
+          invoke({ tool: name, method, methodName, positional, args, ctx });
   const call = shapedBody(invoked, plan.shape);
   // Problems of the Standard Schemas, then class-validator's: every problem in one answer.
   const refused = (problems: ArgumentProblem[], checkable: Record<string, unknown>) =>
@@ -100,30 +122,43 @@ export function decoratedRunner(plan: DecoratedToolPlan): ToolRunner {
     standardParams.length === 0
       ? withValues
       : (args: Record<string, unknown>, ctx: ToolContext): Prepared | ToolResult | Promise<Prepared | ToolResult> => {
-          const couldNotCheck = (thrown: unknown) => failedWith(thrown, `Tool "${name}" could not check its arguments: a parameter's schema threw: ${errorMessage(thrown)}`);
+          const couldNotCheck = (thrown: unknown) =>
+            failedWith(
+              thrown,
+              `Tool "${name}" could not check its arguments: a parameter's schema threw: ${errorMessage(thrown)}`,
+            );
           let outcome: StandardOutcome | Promise<StandardOutcome>;
           try {
             outcome = checkStandardParameters(standardParams, args);
           } catch (thrown) {
             return couldNotCheck(thrown);
           }
-          const next = ({ problems, args: checked }: StandardOutcome) => (problems.length > 0 ? refused(problems, args) : withValues(checked, ctx));
+          const next = ({ problems, args: checked }: StandardOutcome) =>
+            problems.length > 0 ? refused(problems, args) : withValues(checked, ctx);
           return isThenable(outcome) ? Promise.resolve(outcome).then(next, couldNotCheck) : next(outcome);
         };
   const body = schemaOnly
     ? // Nothing to await before the call: call in the same tick.
       (args: Record<string, unknown>, ctx: ToolContext) => call(compiled!.positional(args, ctx), args, ctx)
-    : (args: Record<string, unknown>, ctx: ToolContext) => thenOrNow(prepare(args, ctx), (ready) => (ready instanceof Prepared ? call(ready.values, ready.args, ctx) : ready));
-  /** The arguments as the method reads them (null-for-optional removed, scalars coerced), and what the tool's schema finds wrong with them. */
+    : (args: Record<string, unknown>, ctx: ToolContext) =>
+        thenOrNow(prepare(args, ctx), (ready) =>
+          ready instanceof Prepared ? call(ready.values, ready.args, ctx) : ready,
+        );
+  /**
+   * The arguments as the method reads them (null-for-optional removed, scalars coerced), and what the tool's schema
+   * finds wrong with them.
+   */
   const screened = (rawArgs: Record<string, unknown>) => {
-    const { clean, check } = (compiled ??= compile(plan));
+    const { clean, check } = (compiled ??= compileOnce());
     const args = clean(rawArgs);
     return { args, findings: check(args) };
   };
   // When the schema refuses a call, the Standard Schemas and class-validator still check what
   // it left safe to read.
   const refusedBySchema = (findings: SchemaFindings) =>
-    schemaOnly ? invalidArguments(name, problemTexts(findings.problems)) : withOtherProblems(standardParams, findings, refused);
+    schemaOnly
+      ? invalidArguments(name, problemTexts(findings.problems))
+      : withOtherProblems(standardParams, findings, refused);
   const run: RunAccepted = (rawArgs, ctx, fallbackTimeout) => {
     const { args, findings } = screened(rawArgs);
     if (findings === undefined) return invokeWithLimits(name, body, args, ctx, plan.timeout ?? fallbackTimeout);
@@ -135,12 +170,23 @@ export function decoratedRunner(plan: DecoratedToolPlan): ToolRunner {
     const refusal = (result: ToolResult): ArgumentsVerdict => ({ ok: false, result });
     if (findings !== undefined) return thenOrNow(refusedBySchema(findings), refusal);
     if (schemaOnly) return { ok: true, args };
-    return thenOrNow(prepare(args, ctx), (ready): ArgumentsVerdict => (ready instanceof Prepared ? { ok: true, args } : refusal(ready)));
+    return thenOrNow(prepare(args, ctx), (ready): ArgumentsVerdict =>
+      ready instanceof Prepared ? { ok: true, args } : refusal(ready),
+    );
   };
-  return { run, check };
+  return {
+    run,
+    check,
+    warm: () => {
+      compiled ??= compileOnce();
+    },
+  };
 }
 
-/** A call's arguments made ready for the method: its positional values (DTO instances, `Date`s, the ctx), and its arguments by name with Standard Schema outputs. */
+/**
+ * A call's arguments made ready for the method: its positional values (DTO instances, `Date`s, the ctx), and its
+ * arguments by name with Standard Schema outputs.
+ */
 class Prepared {
   constructor(
     readonly values: unknown[],
@@ -161,7 +207,10 @@ interface StandardOutcome {
  * default. A parameter left out whose schema refuses `undefined` stays left out (the tool's
  * schema already said whether it may be); one whose schema takes it gets its output (a default).
  */
-function checkStandardParameters(params: StandardParameter[], args: Record<string, unknown>): StandardOutcome | Promise<StandardOutcome> {
+function checkStandardParameters(
+  params: StandardParameter[],
+  args: Record<string, unknown>,
+): StandardOutcome | Promise<StandardOutcome> {
   const values = params.map(({ name, defaultValue }) => {
     const sent = hasOwn.call(args, name) ? args[name] : undefined;
     return sent === undefined && defaultValue !== undefined ? structuredClone(defaultValue) : sent;
@@ -239,7 +288,9 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * per tool. Methods of up to four parameters (nearly all) get a closure of their own arity,
  * which keeps the call free of a loop and of an array grown element by element.
  */
-function compilePositional(bindings: ParameterBinding[]): (args: Record<string, unknown>, ctx: ToolContext) => unknown[] {
+function compilePositional(
+  bindings: ParameterBinding[],
+): (args: Record<string, unknown>, ctx: ToolContext) => unknown[] {
   const binders = bindings.map(binderFor);
   const [a, b, c, d] = binders;
   switch (binders.length) {
@@ -268,7 +319,10 @@ function binderFor(binding: ParameterBinding): Binder {
   const { name, defaultValue, convert: how } = binding;
   // Arguments are plain (or null-prototype) objects: only a name Object.prototype also has
   // (`toString`, ...) can be read from elsewhere than the arguments themselves.
-  const sent = name in Object.prototype ? (args: Record<string, unknown>) => (hasOwn.call(args, name) ? args[name] : undefined) : (args: Record<string, unknown>) => args[name];
+  const sent =
+    name in Object.prototype
+      ? (args: Record<string, unknown>) => (hasOwn.call(args, name) ? args[name] : undefined)
+      : (args: Record<string, unknown>) => args[name];
   // A declared `@Param({ default })` is what the schema promised the model; copy it per call.
   const given =
     defaultValue === undefined
@@ -278,7 +332,10 @@ function binderFor(binding: ParameterBinding): Binder {
           return value === undefined ? structuredClone(defaultValue) : value;
         };
   if (how === undefined) return given;
-  const convert = "date" in how ? (item: unknown) => new Date(item as string) : (item: unknown) => classTransformer().plainToInstance(how.dto as new () => object, copyOf(item));
+  const convert =
+    "date" in how
+      ? (item: unknown) => new Date(item as string)
+      : (item: unknown) => classTransformer().plainToInstance(how.dto as new () => object, copyOf(item));
   return (args) => {
     const value = given(args);
     if (value === undefined) return value;
@@ -294,7 +351,9 @@ async function validateDtos(bindings: ParameterBinding[], positional: unknown[])
     if (binding.kind === "ctx" || value === undefined) continue;
     if (binding.kind === "param" && (binding.convert === undefined || "date" in binding.convert)) continue;
     const prefix = binding.kind === "args" ? "" : binding.name;
-    const items = Array.isArray(value) ? value.map((item, i) => ({ item, path: `${prefix}[${i}]` })) : [{ item: value, path: prefix }];
+    const items = Array.isArray(value)
+      ? value.map((item, i) => ({ item, path: `${prefix}[${i}]` }))
+      : [{ item: value, path: prefix }];
     for (const { item, path } of items) problems.push(...(await instanceProblems(item as object, path)));
   }
   return problems;
@@ -305,7 +364,11 @@ async function validateDtos(bindings: ParameterBinding[], positional: unknown[])
  * added: it checks the DTO values the schema left checkable (objects, made into instances as
  * the call would make them), and says only what the schema did not already say.
  */
-async function withDtoProblems(toolName: string, bindings: ParameterBinding[], findings: SchemaFindings): Promise<ToolResult> {
+async function withDtoProblems(
+  toolName: string,
+  bindings: ParameterBinding[],
+  findings: SchemaFindings,
+): Promise<ToolResult> {
   let dtoProblems: ArgumentProblem[] = [];
   try {
     dtoProblems = await checkableDtoProblems(bindings, findings.checkable);
@@ -316,11 +379,15 @@ async function withDtoProblems(toolName: string, bindings: ParameterBinding[], f
   return invalidArguments(toolName, problemTexts(problemsTogether(findings.problems, dtoProblems)));
 }
 
-async function checkableDtoProblems(bindings: ParameterBinding[], args: Record<string, unknown>): Promise<ArgumentProblem[]> {
+async function checkableDtoProblems(
+  bindings: ParameterBinding[],
+  args: Record<string, unknown>,
+): Promise<ArgumentProblem[]> {
   const { plainToInstance } = classTransformer();
   const problems: ArgumentProblem[] = [];
   const check = async (dto: Function, plain: unknown, path: string) => {
-    if (isObject(plain)) problems.push(...(await instanceProblems(plainToInstance(dto as new () => object, copyOf(plain)), path)));
+    if (isObject(plain))
+      problems.push(...(await instanceProblems(plainToInstance(dto as new () => object, copyOf(plain)), path)));
   };
   for (const binding of bindings) {
     if (binding.kind === "args") await check(binding.dto, args, "");
@@ -328,7 +395,8 @@ async function checkableDtoProblems(bindings: ParameterBinding[], args: Record<s
     const value = hasOwn.call(args, binding.name) ? args[binding.name] : undefined;
     const { dto, each } = binding.convert;
     if (!each) await check(dto, value, binding.name);
-    else if (Array.isArray(value)) for (const [i, item] of value.entries()) await check(dto, item, `${binding.name}[${i}]`);
+    else if (Array.isArray(value))
+      for (const [i, item] of value.entries()) await check(dto, item, `${binding.name}[${i}]`);
   }
   return problems;
 }
@@ -350,17 +418,32 @@ async function instanceProblems(item: object, path: string): Promise<ArgumentPro
  */
 function withoutUnknownInstances(error: ValidationError): ValidationError | undefined {
   const target: unknown = error.target;
-  if (error.constraints?.unknownValue !== undefined && typeof target === "object" && target !== null && Object.getPrototypeOf(target) !== Object.prototype) return undefined;
+  if (
+    error.constraints?.unknownValue !== undefined &&
+    typeof target === "object" &&
+    target !== null &&
+    Object.getPrototypeOf(target) !== Object.prototype
+  )
+    return undefined;
   if (error.children === undefined || error.children.length === 0) return error;
   const children = error.children.map(withoutUnknownInstances).filter((child) => child !== undefined);
   if (children.length === error.children.length) return error;
-  return children.length === 0 && error.constraints === undefined ? undefined : ({ ...error, children } as ValidationError);
+  return children.length === 0 && error.constraints === undefined
+    ? undefined
+    : ({ ...error, children } as ValidationError);
 }
 
 /** class-validator's errors, flattened to one problem per failed constraint with its path. */
 function describeValidationError(error: ValidationError, parent: string): ArgumentProblem[] {
-  const path = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
+  const path = /^\d+$/.test(error.property)
+    ? `${parent}[${error.property}]`
+    : parent
+      ? `${parent}.${error.property}`
+      : error.property;
   const shown = cutText(path, MAX_ECHOED_PATH);
-  const own = Object.values(error.constraints ?? {}).map((message) => ({ path, text: `"${shown}": ${message}, got ${describeValue(error.value)}` }));
+  const own = Object.values(error.constraints ?? {}).map((message) => ({
+    path,
+    text: `"${shown}": ${message}, got ${describeValue(error.value)}`,
+  }));
   return [...own, ...(error.children ?? []).flatMap((child) => describeValidationError(child, path))];
 }

@@ -26,7 +26,9 @@ export function classTransformer(): typeof ClassTransformer {
 
 /** Where class-transformer keeps `@Type` metadata: a storage its typings only declare under types/. */
 export function classTransformerStorage(): TransformerMetadataStorage {
-  return (transformerStorage ??= (require("class-transformer/cjs/storage") as typeof import("class-transformer/types/storage")).defaultMetadataStorage);
+  return (transformerStorage ??= (
+    require("class-transformer/cjs/storage") as typeof import("class-transformer/types/storage")
+  ).defaultMetadataStorage);
 }
 
 export function classValidatorJsonSchema(): typeof ClassValidatorJsonSchema {

@@ -1,4 +1,4 @@
-import { isObject } from "../types";
+import { isObject } from "../core/types";
 
 /**
  * What a host's `state` function gave for one call, checked: an object, or `undefined` for no

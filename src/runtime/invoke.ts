@@ -1,13 +1,11 @@
-import type { ToolCallContext, ToolContext, ToolResult } from "../types";
+import { MAX_TIMER_MS } from "../core/timers";
+import type { ToolCallContext, ToolContext, ToolResult } from "../core/types";
 import { listenedBefore, onAbort } from "./abort";
 import { clockFor, preciseNow } from "./call-clock";
 import { errorMessage, errorResult, failedWith, toToolResult } from "./result";
 
 /** Milliseconds a call may run when neither the call, the tool nor the toolkit sets a timeout. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
-
-/** Node fires timers longer than 2^31-1 ms at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** A deadline in milliseconds, or `false` for none. */
 export type Timeout = number | false;
@@ -41,14 +39,22 @@ export function invokeWithLimits<Args>(
   const requested = ctx?.timeout ?? fallbackTimeout ?? DEFAULT_TIMEOUT_MS;
   if (requested !== false && !(typeof requested === "number" && requested > 0)) {
     return Promise.resolve(
-      errorResult("execution_failed", `Tool "${toolName}" was not run: the timeout must be a positive number of milliseconds or false (got ${String(requested)}).`),
+      errorResult(
+        "execution_failed",
+        `Tool "${toolName}" was not run: the timeout must be a positive number of milliseconds or false (got ` +
+          `${String(requested)}).`,
+      ),
     );
   }
   const timeout = requested !== false && requested <= MAX_TIMER_MS ? wholeMs(requested) : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
   if (timeout === undefined && outerSignal === undefined)
-    return settleUnlimited(body, args, ctx?.reportProgress !== undefined ? (ctx as ToolCallContext) : { ...ctx, reportProgress: ignoreProgress });
+    return settleUnlimited(
+      body,
+      args,
+      ctx?.reportProgress !== undefined ? (ctx as ToolCallContext) : { ...ctx, reportProgress: ignoreProgress },
+    );
 
   const now = timeout === undefined ? preciseNow : clockFor(timeout);
   const started = now();
@@ -61,7 +67,8 @@ export function invokeWithLimits<Args>(
     // before is listened to once the body returns a promise: until the body returns, only the
     // body itself can abort it, and that is seen when it returns. A synchronous tool called with
     // the same signal call after call then never adds and removes a listener.
-    if (outerSignal !== undefined && !listenedBefore(outerSignal)) watched = new WatchedCall(toolName, timeout, now, started, callCtx, outerSignal);
+    if (outerSignal !== undefined && !listenedBefore(outerSignal))
+      watched = new WatchedCall(toolName, timeout, now, started, callCtx, outerSignal);
   } catch (thrown) {
     return Promise.resolve(errorResult("execution_failed", `Tool "${toolName}" was not run: ${errorMessage(thrown)}`));
   }
@@ -71,18 +78,32 @@ export function invokeWithLimits<Args>(
     value = body(args, callCtx);
     // Reading `then` can throw (a getter, a Proxy): inside the try, as `await` would have it.
     if (!isThenable(value))
-      return Promise.resolve(abortedWhileRunning(toolName, watched, outerSignal, callCtx) ?? overran(toolName, timeout, now, started, callCtx) ?? toToolResult(value));
+      return Promise.resolve(
+        abortedWhileRunning(toolName, watched, outerSignal, callCtx) ??
+          overran(toolName, timeout, now, started, callCtx) ??
+          toToolResult(value),
+      );
   } catch (thrown) {
-    return Promise.resolve(abortedWhileRunning(toolName, watched, outerSignal, callCtx) ?? overran(toolName, timeout, now, started, callCtx) ?? failedWith(thrown));
+    return Promise.resolve(
+      abortedWhileRunning(toolName, watched, outerSignal, callCtx) ??
+        overran(toolName, timeout, now, started, callCtx) ??
+        failedWith(thrown),
+    );
   }
   if (watched !== undefined) return watched.settle(value);
   try {
     return new WatchedCall(toolName, timeout, now, started, callCtx, outerSignal).settle(value);
   } catch (thrown) {
-    // A signal-like object listened to before that refuses now: the call ends here, and the body's outcome is discarded.
+    // A signal-like object listened to before that refuses now: the call ends here, and the body's outcome is
+    // discarded.
     callCtx.end(thrown);
     PROMISE_THEN.call(Promise.resolve(value), undefined, () => {});
-    return Promise.resolve(errorResult("execution_failed", `Tool "${toolName}" was stopped: its signal cannot be listened to: ${errorMessage(thrown)}`));
+    return Promise.resolve(
+      errorResult(
+        "execution_failed",
+        `Tool "${toolName}" was stopped: its signal cannot be listened to: ${errorMessage(thrown)}`,
+      ),
+    );
   }
 }
 
@@ -90,7 +111,12 @@ export function invokeWithLimits<Args>(
  * For a body that returned synchronously: the `aborted` result when the caller's signal
  * aborted while it ran, else `undefined`. Leaves the signal either way.
  */
-function abortedWhileRunning(toolName: string, watched: WatchedCall | undefined, outerSignal: AbortSignal | undefined, ctx: CallContext): ToolResult | undefined {
+function abortedWhileRunning(
+  toolName: string,
+  watched: WatchedCall | undefined,
+  outerSignal: AbortSignal | undefined,
+  ctx: CallContext,
+): ToolResult | undefined {
   if (watched !== undefined) return watched.leave();
   if (outerSignal === undefined || !outerSignal.aborted) return undefined;
   ctx.end(reasonOf(outerSignal));
@@ -103,7 +129,14 @@ function abortedWhileRunning(toolName: string, watched: WatchedCall | undefined,
  * deadline may not have been the body (other calls of its batch, other work): the text says only
  * when its result came.
  */
-function overran(toolName: string, timeout: number | undefined, now: () => number, started: number, ctx: CallContext, waited = false): ToolResult | undefined {
+function overran(
+  toolName: string,
+  timeout: number | undefined,
+  now: () => number,
+  started: number,
+  ctx: CallContext,
+  waited = false,
+): ToolResult | undefined {
   if (timeout === undefined) return undefined;
   const took = now() - started;
   if (took <= timeout) return undefined;
@@ -151,7 +184,8 @@ class WatchedCall {
   /** The body returned a thenable: the first of its outcome, the deadline and an abort. */
   settle(value: PromiseLike<unknown>): Promise<ToolResult> {
     if (this.#early !== undefined) {
-      // Ended (aborted) while the body was still synchronous: its outcome is discarded, and a later rejection must not go unhandled.
+      // Ended (aborted) while the body was still synchronous: its outcome is discarded, and a later rejection must not
+      // go unhandled.
       PROMISE_THEN.call(Promise.resolve(value), undefined, () => {});
       return Promise.resolve(this.leave()!);
     }
@@ -172,7 +206,8 @@ class WatchedCall {
       // The prototype's `then`, not the value's own: a promise carrying its own `then` must not answer for us.
       PROMISE_THEN.call(
         Promise.resolve(value),
-        (settled: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx, waited) ?? toToolResult(settled)),
+        (settled: unknown) =>
+          this.#finish(overran(toolName, timeout, now, started, ctx, waited) ?? toToolResult(settled)),
         (thrown: unknown) => this.#finish(overran(toolName, timeout, now, started, ctx, waited) ?? failedWith(thrown)),
       );
     });
@@ -201,7 +236,8 @@ class CallContext implements ToolCallContext {
 
   constructor(ctx: ToolContext | undefined) {
     if (ctx !== undefined) {
-      for (const key of Object.keys(ctx)) if (key !== "signal") (this as Record<string, unknown>)[key] = (ctx as Record<string, unknown>)[key];
+      for (const key of Object.keys(ctx))
+        if (key !== "signal") (this as Record<string, unknown>)[key] = (ctx as Record<string, unknown>)[key];
     }
   }
 
@@ -212,7 +248,12 @@ class CallContext implements ToolCallContext {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#ended !== undefined) this.#controller.abort(this.#ended.reason);
-      Object.defineProperty(this, "signal", { value: this.#controller.signal, enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(this, "signal", {
+        value: this.#controller.signal,
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
     }
     return this.#controller.signal;
   }
@@ -229,14 +270,22 @@ const PROMISE_THEN = Promise.prototype.then;
 function ignoreProgress(): void {}
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return ((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function";
+  return (
+    ((typeof value === "object" && value !== null) || typeof value === "function") &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
 }
 
 /** A call with neither deadline nor signal (timeouts turned off): the body's outcome, settled. */
-function settleUnlimited<Args>(body: (args: Args, ctx: ToolCallContext) => unknown, args: Args, ctx: ToolCallContext): Promise<ToolResult> {
+function settleUnlimited<Args>(
+  body: (args: Args, ctx: ToolCallContext) => unknown,
+  args: Args,
+  ctx: ToolCallContext,
+): Promise<ToolResult> {
   try {
     const value = body(args, ctx);
-    if (isThenable(value)) return PROMISE_THEN.call(Promise.resolve(value), toToolResult, failedWith) as Promise<ToolResult>;
+    if (isThenable(value))
+      return PROMISE_THEN.call(Promise.resolve(value), toToolResult, failedWith) as Promise<ToolResult>;
     return Promise.resolve(toToolResult(value));
   } catch (thrown) {
     return Promise.resolve(failedWith(thrown));
@@ -251,10 +300,16 @@ export function timeoutResult(toolName: string, timeoutMs: number): ToolResult {
 /** The `aborted` result of a call whose `signal` aborted, with the reason when it can be read. */
 export function abortedResult(toolName: string, signal: AbortSignal): ToolResult {
   const reason = reasonOf(signal);
-  return errorResult("aborted", `Tool "${toolName}" was aborted${reason === undefined ? "" : `: ${errorMessage(reason)}`}`);
+  return errorResult(
+    "aborted",
+    `Tool "${toolName}" was aborted${reason === undefined ? "" : `: ${errorMessage(reason)}`}`,
+  );
 }
 
-/** Why `signal` aborted; `undefined` when it says nothing or its `reason` cannot be read (a signal-like object's getter that throws still aborted the call). */
+/**
+ * Why `signal` aborted; `undefined` when it says nothing or its `reason` cannot be read (a signal-like object's getter
+ * that throws still aborted the call).
+ */
 function reasonOf(signal: AbortSignal): unknown {
   try {
     return signal.reason;

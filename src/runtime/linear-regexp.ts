@@ -31,7 +31,10 @@ function compile(source: string): LinearPattern {
     return { ok: true, regexp: engine.compile(engine.translateRegExp(withEcmaClasses(source)), engine.LOOKBEHINDS) };
   } catch (error) {
     const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : String(error);
-    return { ok: false, reason: `RE2 cannot run it (${detail}); backreferences and lookahead need a backtracking engine` };
+    return {
+      ok: false,
+      reason: `RE2 cannot run it (${detail}); backreferences and lookahead need a backtracking engine`,
+    };
   }
 }
 
@@ -59,7 +62,10 @@ export function withEcmaClasses(source: string): string {
     if (char === "\\") {
       const next = source[i + 1] ?? "";
       // re2js's translation reads `\k<name>` as the letter k: say what it is instead.
-      if (next === "k" && source[i + 2] === "<") throw new Error(`a backreference to a named group: \`${source.slice(i, source.indexOf(">", i) + 1 || undefined)}\``);
+      if (next === "k" && source[i + 2] === "<")
+        throw new Error(
+          `a backreference to a named group: \`${source.slice(i, source.indexOf(">", i) + 1 || undefined)}\``,
+        );
       out += next === "s" ? `[${ECMA_SPACE}]` : next === "S" ? `[^${ECMA_SPACE}]` : char + next;
       i += 2;
     } else if (char === "[") {
@@ -103,7 +109,10 @@ function ecmaClass(body: string): string {
   }
   if (!nonSpace) return `[${negated ? "^" : ""}${members}]`;
   // [^...\S] is "white space and none of the rest": no RE2 class says that; [a\S] is a union.
-  if (negated && members !== "") throw new Error("a negated class holding \\S and other members has no RE2 form; write the white space it allows instead");
+  if (negated && members !== "")
+    throw new Error(
+      "a negated class holding \\S and other members has no RE2 form; write the white space it allows instead",
+    );
   if (negated) return `[${ECMA_SPACE}]`;
   return members === "" ? `[^${ECMA_SPACE}]` : `(?:[${members}]|[^${ECMA_SPACE}])`;
 }

@@ -18,7 +18,8 @@ const SIGNATURES: Array<{ mimeType: string; at?: number; bytes: number[] }> = [
 
 /** The recognized format of `bytes`, from their first bytes. */
 export function sniffMimeType(bytes: Uint8Array): string | undefined {
-  return SIGNATURES.find(({ at = 0, bytes: signature }) => signature.every((byte, i) => bytes[at + i] === byte))?.mimeType;
+  return SIGNATURES.find(({ at = 0, bytes: signature }) => signature.every((byte, i) => bytes[at + i] === byte))
+    ?.mimeType;
 }
 
 /** Other names tools and servers give the recognized formats. */
@@ -66,7 +67,10 @@ export function looksLikeMarkup(head: Uint8Array): boolean {
 const ACTIVE_ELEMENT = /<(?:[\w.-]+:)?(script|foreignobject|iframe|embed|object)\b|<!(entity)\b/i;
 /** An event-handler attribute (`onload=`, `onclick =`). */
 const EVENT_ATTRIBUTE = /\s(on[a-z]+)\s*=/i;
-/** A script address, once character references are decoded and tabs and line breaks removed (as URL parsers remove them). */
+/**
+ * A script address, once character references are decoded and tabs and line breaks removed (as URL parsers remove
+ * them).
+ */
 const SCRIPT_ADDRESS = /(java|vb)script:/i;
 
 /**
@@ -77,7 +81,8 @@ const SCRIPT_ADDRESS = /(java|vb)script:/i;
  */
 export function scriptInSvg(text: string): string | undefined {
   const element = ACTIVE_ELEMENT.exec(text);
-  if (element !== null) return element[1] !== undefined ? `a <${element[1].toLowerCase()}> element` : "an <!ENTITY> declaration";
+  if (element !== null)
+    return element[1] !== undefined ? `a <${element[1].toLowerCase()}> element` : "an <!ENTITY> declaration";
   const attribute = EVENT_ATTRIBUTE.exec(text);
   if (attribute !== null) return `an ${attribute[1]!.toLowerCase()} attribute`;
   const address = SCRIPT_ADDRESS.exec(withoutReferences(text).replace(/[\t\n\r]/g, ""));
@@ -85,7 +90,10 @@ export function scriptInSvg(text: string): string | undefined {
   return undefined;
 }
 
-/** `text` with its numeric character references (`&#106;`, `&#x6A;`) and the named ones that hide a scheme (`&colon;`, `&Tab;`, `&NewLine;`) decoded. */
+/**
+ * `text` with its numeric character references (`&#106;`, `&#x6A;`) and the named ones that hide a scheme (`&colon;`,
+ * `&Tab;`, `&NewLine;`) decoded.
+ */
 function withoutReferences(text: string): string {
   return text.replace(
     /&#x([0-9a-f]{1,6});?|&#(\d{1,7});?|&(colon|tab|newline);/gi,

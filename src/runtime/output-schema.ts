@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 import type { ResultShape } from "./result";
 import { compileValidator } from "./validation";
 
@@ -19,7 +19,10 @@ export function resultShapeOf(tool: string, { outputSchema, mimeType }: ResultDe
     tool,
     ...(mimeType !== undefined ? { mimeType } : {}),
     ...(outputSchema !== undefined
-      ? { checkOutput: (value: Record<string, unknown>) => (check ??= compileValidator(outputSchema, { backtrackingPatterns: true }))(value).map(aboutTheResult) }
+      ? {
+          checkOutput: (value: Record<string, unknown>) =>
+            (check ??= compileValidator(outputSchema, { backtrackingPatterns: true }))(value).map(aboutTheResult),
+        }
       : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { isObject, type ToolContent, type ToolErrorKind, type ToolResult } from "../types";
+import { isObject, type ToolContent, type ToolErrorKind, type ToolResult } from "../core/types";
 import { binaryPart, isToolContent, textForm, type UnsentContent } from "./content";
 import { checkedContent, type CheckedContent, type UnsentAnnotation } from "./content-check";
 
@@ -23,7 +23,10 @@ export function cutText(text: string, max: number): string {
   return wholeCharacters(text, Math.max(0, max - note.length)) + note;
 }
 
-/** The first `length` UTF-16 units of `text`, one fewer when the last would be a lone high surrogate (providers refuse those in JSON). */
+/**
+ * The first `length` UTF-16 units of `text`, one fewer when the last would be a lone high surrogate (providers refuse
+ * those in JSON).
+ */
 export function wholeCharacters(text: string, length: number): string {
   const code = text.charCodeAt(length - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
@@ -53,11 +56,18 @@ export function carryingThrown(result: ToolResult, thrown: unknown): ToolResult 
 
 /** What the body of the call that produced `result` threw, if it threw. */
 export function thrownBy(result: ToolResult): { thrown: unknown } | undefined {
-  return Object.prototype.hasOwnProperty.call(result, THROWN) ? { thrown: (result as unknown as { [THROWN]: unknown })[THROWN] } : undefined;
+  return Object.prototype.hasOwnProperty.call(result, THROWN)
+    ? { thrown: (result as unknown as { [THROWN]: unknown })[THROWN] }
+    : undefined;
 }
 
 export function isToolResult(value: unknown): value is ToolResult {
-  return typeof value === "object" && value !== null && typeof (value as ToolResult).output === "string" && typeof (value as ToolResult).isError === "boolean";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as ToolResult).output === "string" &&
+    typeof (value as ToolResult).isError === "boolean"
+  );
 }
 
 /** What a tool says about its results: the mime type of bytes it returns, and the check of structured results. */
@@ -103,12 +113,17 @@ export function toToolResult(value: unknown, shape?: ResultShape): ToolResult {
  * mime type of its bytes), before the call's limits take it over as it is. Throws and
  * rejections pass through.
  */
-export function shapedBody<P extends unknown[]>(body: (...args: P) => unknown, shape: ResultShape | undefined): (...args: P) => unknown {
+export function shapedBody<P extends unknown[]>(
+  body: (...args: P) => unknown,
+  shape: ResultShape | undefined,
+): (...args: P) => unknown {
   if (shape === undefined) return body;
   const convert = (value: unknown) => toToolResult(value, shape);
   return (...args) => {
     const value = body(...args);
-    return typeof (value as PromiseLike<unknown> | null)?.then === "function" ? Promise.resolve(value).then(convert) : convert(value);
+    return typeof (value as PromiseLike<unknown> | null)?.then === "function"
+      ? Promise.resolve(value).then(convert)
+      : convert(value);
   };
 }
 
@@ -134,11 +149,19 @@ function partsOf(value: unknown): ToolContent[] | undefined {
   return isToolContent(copy) ? [copy] : undefined;
 }
 
-/** A result of parts: their text form as `output`, each part that cannot be sent replaced by a note (see `checkedContent`). */
+/**
+ * A result of parts: their text form as `output`, each part that cannot be sent replaced by a note (see
+ * `checkedContent`).
+ */
 function contentResult(parts: ToolContent[]): ToolResult {
   const checked = checkedContent(parts);
   const metadata = withRefusals(undefined, checked);
-  return { output: textForm(checked.content), isError: false, content: checked.content, ...(metadata !== undefined ? { metadata } : {}) };
+  return {
+    output: textForm(checked.content),
+    isError: false,
+    content: checked.content,
+    ...(metadata !== undefined ? { metadata } : {}),
+  };
 }
 
 /**
@@ -146,13 +169,18 @@ function contentResult(parts: ToolContent[]): ToolResult {
  * `unsentAnnotations` (after those already there: a result checked twice lists each once, as
  * the second check refuses nothing); undefined when there is neither metadata nor a refusal.
  */
-function withRefusals(metadata: Record<string, unknown> | undefined, { unsent, unsentAnnotations }: CheckedContent): Record<string, unknown> | undefined {
+function withRefusals(
+  metadata: Record<string, unknown> | undefined,
+  { unsent, unsentAnnotations }: CheckedContent,
+): Record<string, unknown> | undefined {
   if (unsent.length === 0 && unsentAnnotations.length === 0) return metadata;
   const earlier = <T>(key: string) => (Array.isArray(metadata?.[key]) ? (metadata[key] as T[]) : []);
   return {
     ...metadata,
     ...(unsent.length > 0 ? { unsentContent: [...earlier<UnsentContent>("unsentContent"), ...unsent] } : {}),
-    ...(unsentAnnotations.length > 0 ? { unsentAnnotations: [...earlier<UnsentAnnotation>("unsentAnnotations"), ...unsentAnnotations] } : {}),
+    ...(unsentAnnotations.length > 0
+      ? { unsentAnnotations: [...earlier<UnsentAnnotation>("unsentAnnotations"), ...unsentAnnotations] }
+      : {}),
   };
 }
 
@@ -174,23 +202,30 @@ function takenResult(value: Record<string, unknown>, shape: ResultShape | undefi
     if (parts === undefined && !(Array.isArray(content) && content.length === 0)) {
       return errorResult(
         "execution_failed",
-        'The tool returned a result whose content is not a list of parts ({ type: "text" | "image" | "audio" | "file" | "resource_link", ... }).',
+        "The tool returned a result whose content is not a list of parts " +
+          '({ type: "text" | "image" | "audio" | "file" | "resource_link", ... }).',
       );
     }
     if (parts !== undefined) {
       // Parts are what providers that take them get: text the tool wrote only in `output` goes in front, not lost.
-      const ownText = result.output !== "" && result.output !== textForm(parts) && !parts.some((part) => part.type === "text");
+      const ownText =
+        result.output !== "" && result.output !== textForm(parts) && !parts.some((part) => part.type === "text");
       const withText = ownText ? [{ type: "text" as const, text: result.output }, ...parts] : parts;
       const checked = checkedContent(withText);
       // An empty text form would leave providers that take text only with nothing to read; one
       // made from the parts is made again, so that it says what was not sent. One the tool wrote stays.
-      const output = result.output === "" || result.output === textForm(withText) ? textForm(checked.content) : result.output;
+      const output =
+        result.output === "" || result.output === textForm(withText) ? textForm(checked.content) : result.output;
       const metadata = withRefusals(result.metadata, checked);
       result = { ...result, output, content: checked.content, ...(metadata !== undefined ? { metadata } : {}) };
     }
   }
   if (structuredContent !== undefined) {
-    if (!isObject(structuredContent)) return errorResult("execution_failed", "The tool returned a result whose structuredContent is not a JSON object.");
+    if (!isObject(structuredContent))
+      return errorResult(
+        "execution_failed",
+        "The tool returned a result whose structuredContent is not a JSON object.",
+      );
     const structured = plainCopy(structuredContent);
     const problems = isError ? [] : (shape?.checkOutput?.(structured) ?? []);
     if (problems.length > 0) return invalidOutput(shape!.tool, problems);
@@ -224,7 +259,14 @@ function structuredResult(value: unknown, shape: ResultShape): ToolResult {
   const json = safeJsonStringify(value);
   const structured: unknown = json === undefined ? undefined : JSON.parse(json);
   if (!isObject(structured) || Array.isArray(value) || value instanceof Uint8Array || isToolContent(value)) {
-    const got = structured === undefined ? "nothing" : Array.isArray(structured) ? "a list" : isObject(structured) ? "content parts" : typeof structured;
+    const got =
+      structured === undefined
+        ? "nothing"
+        : Array.isArray(structured)
+          ? "a list"
+          : isObject(structured)
+            ? "content parts"
+            : typeof structured;
     return invalidOutput(shape.tool, [`the result must be an object that matches the output schema, got ${got}`]);
   }
   const problems = shape.checkOutput!(structured);
@@ -236,11 +278,17 @@ function plainCopy(value: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(safeJsonStringify(value) ?? "{}") as Record<string, unknown>;
 }
 
-/** The result of a tool whose structured result does not match its output schema (a fault of the tool, not the model). */
+/**
+ * The result of a tool whose structured result does not match its output schema (a fault of the tool, not the model).
+ */
 export function invalidOutput(tool: string, problems: string[]): ToolResult {
   const listed = problems.slice(0, 20).map((problem) => `- ${cutText(problem, 400)}`);
   const more = problems.length > listed.length ? [`... and ${problems.length - listed.length} more`] : [];
-  return errorResult("invalid_output", [`Tool "${tool}" returned a result that does not match its output schema:`, ...listed, ...more].join("\n"), { tool });
+  return errorResult(
+    "invalid_output",
+    [`Tool "${tool}" returned a result that does not match its output schema:`, ...listed, ...more].join("\n"),
+    { tool },
+  );
 }
 
 /**
@@ -277,7 +325,11 @@ export function errorMessage(thrown: unknown): string {
   // Reading `message` runs user code (getters, Proxies): never let it throw from here.
   try {
     if (thrown instanceof Error) return String(thrown.message || thrown.name);
-    if (typeof thrown === "object" && thrown !== null && typeof (thrown as { message?: unknown }).message === "string") {
+    if (
+      typeof thrown === "object" &&
+      thrown !== null &&
+      typeof (thrown as { message?: unknown }).message === "string"
+    ) {
       return (thrown as { message: string }).message;
     }
     return safeJsonStringify(thrown) ?? String(thrown);

@@ -1,4 +1,4 @@
-import type { Tool, ToolContext, ToolResult } from "../types";
+import type { Tool, ToolContext, ToolResult } from "../core/types";
 import { acceptArguments } from "./arguments";
 import { invokeWithLimits, isThenable, type Timeout } from "./invoke";
 import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT } from "./result";
@@ -7,7 +7,11 @@ import { cutText, errorMessage, errorResult, failedWith, MAX_ERROR_TEXT } from "
  * Runs a call whose arguments already passed `acceptArguments`. `fallbackTimeout` (the
  * toolkit's) applies when neither the call nor the tool sets one.
  */
-export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | undefined, fallbackTimeout?: Timeout) => Promise<ToolResult>;
+export type RunAccepted = (
+  args: Record<string, unknown>,
+  ctx: ToolContext | undefined,
+  fallbackTimeout?: Timeout,
+) => Promise<ToolResult>;
 
 /**
  * Checks accepted arguments the way the tool's run checks them, without running it: the
@@ -16,26 +20,39 @@ export type RunAccepted = (args: Record<string, unknown>, ctx: ToolContext | und
  * failed). The toolkit checks here before it sends a call elsewhere (an executor), so that a
  * call that is refused never leaves the process it arrived at.
  */
-export type CheckArguments = (args: Record<string, unknown>, ctx: ToolContext) => ArgumentsVerdict | Promise<ArgumentsVerdict>;
+export type CheckArguments = (
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+) => ArgumentsVerdict | Promise<ArgumentsVerdict>;
 
 export type ArgumentsVerdict = { ok: true; args: Record<string, unknown> } | { ok: false; result: ToolResult };
 
-/** The two sides of a toolnexus-made tool: its run, and the check of its arguments alone (none: the arguments go as they are). */
+/**
+ * The two sides of a toolnexus-made tool: its run, and the check of its arguments alone (none: the arguments go as they
+ * are).
+ */
 export interface ToolRunner {
   run: RunAccepted;
   check?: CheckArguments;
+  /** Pays now what the first call would (compiling its validator); throws what that compile throws. */
+  warm?: () => void;
 }
 
 const RUN_ACCEPTED = Symbol("toolnexus.runAccepted");
 const CHECK_ARGUMENTS = Symbol("toolnexus.checkArguments");
 const VALIDATES = Symbol("toolnexus.validates");
+const WARM = Symbol("toolnexus.warm");
 
 /**
  * A Tool made by toolnexus: `execute` accepts raw arguments, and the toolkit can skip that
  * step (it already did it) through a non-enumerable symbol, so the object stays a plain Tool.
  * `validates` says whether calls are checked against `inputSchema`.
  */
-export function managedTool(fields: Omit<Tool, "execute">, { run: unguardedRun, check }: ToolRunner, validates: boolean): Tool {
+export function managedTool(
+  fields: Omit<Tool, "execute">,
+  { run: unguardedRun, check, warm }: ToolRunner,
+  validates: boolean,
+): Tool {
   const run = guarded(fields.name, unguardedRun);
   const tool: Tool = {
     ...fields,
@@ -46,6 +63,7 @@ export function managedTool(fields: Omit<Tool, "execute">, { run: unguardedRun, 
   };
   Object.defineProperty(tool, RUN_ACCEPTED, { value: run });
   if (check !== undefined) Object.defineProperty(tool, CHECK_ARGUMENTS, { value: check });
+  if (warm !== undefined) Object.defineProperty(tool, WARM, { value: warm });
   Object.defineProperty(tool, VALIDATES, { value: validates });
   return tool;
 }
@@ -71,6 +89,31 @@ export function runAcceptedOf(tool: Tool): RunAccepted | undefined {
   return (tool as unknown as { [RUN_ACCEPTED]?: RunAccepted })[RUN_ACCEPTED];
 }
 
+/** What compiles a toolnexus-made tool's validator ahead of its first call, if it has one to compile. */
+export function warmOf(tool: Tool): (() => void) | undefined {
+  return (tool as unknown as { [WARM]?: () => void })[WARM];
+}
+
+/**
+ * `make` run on the first call of the function returned, its value (or what it threw) kept for
+ * every later call: a validator is compiled once, and a schema that cannot compile fails each
+ * call alike without compiling again.
+ */
+export function once<T>(make: () => T): () => T {
+  let made: { value: T } | { thrown: unknown } | undefined;
+  return () => {
+    if (made === undefined) {
+      try {
+        made = { value: make() };
+      } catch (thrown) {
+        made = { thrown };
+      }
+    }
+    if ("thrown" in made) throw made.thrown;
+    return made.value;
+  };
+}
+
 /** The argument check of a toolnexus-made tool that has one. */
 export function checkArgumentsOf(tool: Tool): CheckArguments | undefined {
   return (tool as unknown as { [CHECK_ARGUMENTS]?: CheckArguments })[CHECK_ARGUMENTS];
@@ -86,9 +129,16 @@ export function thenOrNow<T, R>(value: T | Promise<T>, next: (settled: T) => R |
  * signal): its verdict, or the result that ends the call (refused, timed out, aborted, or a
  * check that threw, as `execution_failed`).
  */
-export async function checkedWithinLimits(toolName: string, check: CheckArguments, args: Record<string, unknown>, ctx: ToolContext, timeout: Timeout): Promise<ArgumentsVerdict> {
+export async function checkedWithinLimits(
+  toolName: string,
+  check: CheckArguments,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  timeout: Timeout,
+): Promise<ArgumentsVerdict> {
   let passed: Record<string, unknown> | undefined;
-  const pass = (verdict: ArgumentsVerdict): ToolResult => (verdict.ok ? ((passed = verdict.args), PASSED) : verdict.result);
+  const pass = (verdict: ArgumentsVerdict): ToolResult =>
+    verdict.ok ? ((passed = verdict.args), PASSED) : verdict.result;
   // Worded as the run's own failures, should the check throw.
   const checked = guarded(toolName, (sent, callCtx) => Promise.resolve(thenOrNow(check(sent, callCtx ?? {}), pass)));
   const result = await invokeWithLimits(toolName, checked, args, ctx, timeout);
@@ -114,7 +164,8 @@ const MAX_PROBLEM_TEXT = 400;
  */
 export function invalidArguments(toolName: string, allProblems: string[]): ToolResult {
   const head = `Invalid arguments for tool "${toolName}":`;
-  if (allProblems.length === 1) return errorResult("invalid_arguments", `${head} ${allProblems[0]}`, { tool: toolName });
+  if (allProblems.length === 1)
+    return errorResult("invalid_arguments", `${head} ${allProblems[0]}`, { tool: toolName });
   const lines: string[] = [];
   // Kept back for the line that counts the problems left out.
   let room = MAX_ERROR_TEXT - head.length - 64;

@@ -1,5 +1,5 @@
-import type { StandardSchemaV1 } from "../types";
-import { isObject } from "../types";
+import type { StandardSchemaV1 } from "../core/types";
+import { isObject } from "../core/types";
 import type { ArgumentProblem } from "./argument-problems";
 import { describeValue } from "./arguments";
 import { isThenable } from "./invoke";
@@ -13,19 +13,28 @@ export type StandardVerdict = { ok: true; value: unknown } | { ok: false; proble
  * value stands in the arguments: "" for the arguments themselves, a parameter's name for a
  * parameter. A validate that throws, or answers with something that is no result, throws.
  */
-export function standardVerdict(schema: StandardSchemaV1, value: unknown, at = ""): StandardVerdict | Promise<StandardVerdict> {
+export function standardVerdict(
+  schema: StandardSchemaV1,
+  value: unknown,
+  at = "",
+): StandardVerdict | Promise<StandardVerdict> {
   const result: unknown = schema["~standard"].validate(value);
   return isThenable(result) ? Promise.resolve(result).then((settled) => verdictOf(settled, at)) : verdictOf(result, at);
 }
 
 function verdictOf(result: unknown, at: string): StandardVerdict {
   // An object, maybe an array: arktype answers a failure with its list of errors, which has `issues` too.
-  if (typeof result !== "object" || result === null) throw new TypeError(`its validate answered ${describeValue(result)}, not a Standard Schema result ({ value } or { issues })`);
+  if (typeof result !== "object" || result === null)
+    throw new TypeError(
+      `its validate answered ${describeValue(result)}, not a Standard Schema result ({ value } or { issues })`,
+    );
   const { issues, value } = result as { issues?: unknown; value?: unknown };
   // A falsy `issues` is success (the spec's words); anything else is a failure, even an empty list.
   if (!issues) return { ok: true, value };
   const problems = Array.from(issues as ArrayLike<unknown>, (issue) => problemOf(issue, at));
-  return problems.length > 0 ? { ok: false, problems } : { ok: false, problems: [{ path: at, text: located(at, "was refused by its schema, which gave no reason") }] };
+  return problems.length > 0
+    ? { ok: false, problems }
+    : { ok: false, problems: [{ path: at, text: located(at, "was refused by its schema, which gave no reason") }] };
 }
 
 /** One issue as a sentence a model can act on: where (the issue's path below `at`), then the library's message. */

@@ -11,7 +11,9 @@ import type { CodeKeywordDefinition } from "ajv";
 
 let codePoints: ((text: string) => number) | undefined;
 
-/** The number of characters in `text` as Ajv counts them (its own counter, loaded with the first string that needs it). */
+/**
+ * The number of characters in `text` as Ajv counts them (its own counter, loaded with the first string that needs it).
+ */
 function codePointLength(text: string): number {
   codePoints ??= (require("ajv/dist/runtime/ucs2length") as typeof import("ajv/dist/runtime/ucs2length")).default;
   return codePoints(text);
@@ -40,14 +42,18 @@ export function shorterThan(text: string, limit: number): boolean {
  */
 export function lengthKeywords(): CodeKeywordDefinition[] {
   const { _, str } = require("ajv") as typeof import("ajv");
-  const keyword = (name: "maxLength" | "minLength", refuses: (text: string, limit: number) => boolean): CodeKeywordDefinition => ({
+  const keyword = (
+    name: "maxLength" | "minLength",
+    refuses: (text: string, limit: number) => boolean,
+  ): CodeKeywordDefinition => ({
     keyword: name,
     type: "string",
     schemaType: "number",
     $data: true,
     before: "pattern",
     error: {
-      message: ({ schemaCode }) => str`must NOT have ${name === "maxLength" ? "more" : "fewer"} than ${schemaCode} characters`,
+      message: ({ schemaCode }) =>
+        str`must NOT have ${name === "maxLength" ? "more" : "fewer"} than ${schemaCode} characters`,
       params: ({ schemaCode }) => _`{limit: ${schemaCode}}`,
     },
     code(cxt) {

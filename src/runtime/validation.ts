@@ -1,7 +1,7 @@
 import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { RegExpEngine } from "ajv/dist/types";
-import { mapSubschemas } from "../subschemas";
-import { isSchemaObject, type JSONSchemaObject } from "../types";
+import { mapSubschemas } from "../core/subschemas";
+import { isSchemaObject, type JSONSchemaObject } from "../core/types";
 import { describeValue } from "./arguments";
 import { problemsTogether, problemTexts, type ArgumentProblem } from "./argument-problems";
 import { knowFormatsOf } from "./formats";
@@ -10,7 +10,9 @@ import { unsafeValues, withoutValuesAt } from "./refused-values";
 import { cutText, MAX_ECHOED_PATH } from "./result";
 import { lengthKeywords } from "./string-length";
 
-/** How a tool's `pattern`s may run: on RE2 only (the default), or on JavaScript's backtracking engine where RE2 cannot. */
+/**
+ * How a tool's `pattern`s may run: on RE2 only (the default), or on JavaScript's backtracking engine where RE2 cannot.
+ */
 export interface PatternOptions {
   /**
    * Run the patterns RE2 cannot (backreferences, lookahead) on JavaScript's own engine. Such a
@@ -70,7 +72,8 @@ function ajv(backtracking = false): Ajv {
       code: { regExp: linearEngineFor(backtracking) },
     });
     // String lengths decided by `.length` where it can: a huge string is refused without being walked.
-    for (const definition of lengthKeywords()) instance.removeKeyword(definition.keyword as string).addKeyword(definition);
+    for (const definition of lengthKeywords())
+      instance.removeKeyword(definition.keyword as string).addKeyword(definition);
     sharedAjv.set(backtracking, instance);
   }
   return instance;
@@ -91,7 +94,10 @@ export function compileValidator(schema: JSONSchemaObject, options: PatternOptio
 /** What the schema found wrong with a call's arguments. */
 export interface SchemaFindings {
   problems: ArgumentProblem[];
-  /** The arguments without the values the schema refused as unsafe to read further (see refused-values): what other checks may still look at. */
+  /**
+   * The arguments without the values the schema refused as unsafe to read further (see refused-values): what other
+   * checks may still look at.
+   */
   checkable: Record<string, unknown>;
 }
 
@@ -168,12 +174,14 @@ export function withoutScans(schema: JSONSchemaObject): JSONSchemaObject {
   return mapSubschemas(schema, (node) => {
     if (!isSchemaObject(node)) return node;
     const { pattern, patternProperties, ...rest } = node;
-    const boundedFormat = typeof rest.format === "string" && (typeof rest.maxLength === "number" || typeof pattern === "string");
+    const boundedFormat =
+      typeof rest.format === "string" && (typeof rest.maxLength === "number" || typeof pattern === "string");
     if (typeof pattern !== "string" && patternProperties === undefined && !boundedFormat) return node;
     const bounded: JSONSchemaObject = rest;
     if (boundedFormat) delete bounded.format;
     if (typeof pattern !== "string" && pattern !== undefined) bounded.pattern = pattern;
-    else if (typeof pattern === "string" && typeof rest.maxLength !== "number") Object.assign(bounded, { maxLength: PATTERN_INPUT_LIMIT, [PATTERN_LIMIT_MARK]: true });
+    else if (typeof pattern === "string" && typeof rest.maxLength !== "number")
+      Object.assign(bounded, { maxLength: PATTERN_INPUT_LIMIT, [PATTERN_LIMIT_MARK]: true });
     if (patternProperties !== undefined) {
       delete bounded.additionalProperties;
       delete bounded.unevaluatedProperties;
@@ -199,13 +207,18 @@ export function backtrackingPatterns(schema: JSONSchemaObject): Array<{ pointer:
   const check = (pattern: unknown, pointer: string) => {
     if (typeof pattern !== "string" || !isRegExpSource(pattern)) return;
     const linear = linearPattern(pattern);
-    if (!linear.ok) found.push({ pointer, problem: `the pattern ${JSON.stringify(pattern)} (at ${pointer}) cannot run in linear time: ${linear.reason}` });
+    if (!linear.ok)
+      found.push({
+        pointer,
+        problem: `the pattern ${JSON.stringify(pattern)} (at ${pointer}) cannot run in linear time: ${linear.reason}`,
+      });
   };
   mapSubschemas(schema, (node, pointer) => {
     if (!isSchemaObject(node)) return node;
     const { pattern, patternProperties } = node;
     check(pattern, `${pointer()}/pattern`);
-    if (typeof patternProperties === "object" && patternProperties !== null) for (const key of Object.keys(patternProperties)) check(key, `${pointer()}/patternProperties`);
+    if (typeof patternProperties === "object" && patternProperties !== null)
+      for (const key of Object.keys(patternProperties)) check(key, `${pointer()}/patternProperties`);
     return node;
   });
   return found;
@@ -235,7 +248,9 @@ const MAX_ECHOED_NAME = 64;
 const MAX_LISTED = 20;
 
 function listed(items: string[]): string {
-  return items.length <= MAX_LISTED ? items.join(", ") : `${items.slice(0, MAX_LISTED).join(", ")} and ${items.length - MAX_LISTED} more`;
+  return items.length <= MAX_LISTED
+    ? items.join(", ")
+    : `${items.slice(0, MAX_LISTED).join(", ")} and ${items.length - MAX_LISTED} more`;
 }
 
 /** `/items/0/name` → `items[0].name`, cut to a readable length. */
@@ -250,7 +265,10 @@ function fullArgumentPath(instancePath: string): string {
     .slice(1)
     .split("/")
     .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), "");
+    .reduce(
+      (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment),
+      "",
+    );
 }
 
 /** The whole path (never cut) of what `error` is about: for a missing or unknown key, the key's own. */
@@ -269,7 +287,8 @@ function join(parent: string, child: string): string {
 function typeOfSchema(schema: unknown): string | undefined {
   if (typeof schema !== "object" || schema === null) return undefined;
   const { type, enum: values } = schema as JSONSchemaObject;
-  if (Array.isArray(values)) return `one of ${listed(values.map((v) => cutText(JSON.stringify(v) ?? String(v), MAX_ECHOED_NAME)))}`;
+  if (Array.isArray(values))
+    return `one of ${listed(values.map((v) => cutText(JSON.stringify(v) ?? String(v), MAX_ECHOED_NAME)))}`;
   if (typeof type === "string") return type;
   if (Array.isArray(type)) return type.join(" or ");
   return undefined;
@@ -289,21 +308,34 @@ export function describeAjvError(error: ErrorObject): string {
     case "additionalProperties": {
       const extra = cutText((error.params as { additionalProperty: string }).additionalProperty, MAX_ECHOED_NAME);
       const allowed = Object.keys(parentProperties ?? {});
-      return `unknown argument "${join(path, extra)}"; ${allowed.length ? `expected only: ${listed(allowed)}` : "this object takes no arguments"}`;
+      return (
+        `unknown argument "${join(path, extra)}"; ` +
+        `${allowed.length ? `expected only: ${listed(allowed)}` : "this object takes no arguments"}`
+      );
     }
     case "type":
       return `${where} must be ${(error.params as { type: string }).type}, got ${describeValue(error.data)}`;
     case "enum": {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
-      return `${where} must be one of ${listed(allowed.map((v) => cutText(JSON.stringify(v) ?? String(v), MAX_ECHOED_NAME)))}, got ${describeValue(error.data)}`;
+      return (
+        `${where} must be one of ` +
+        `${listed(allowed.map((v) => cutText(JSON.stringify(v) ?? String(v), MAX_ECHOED_NAME)))}, got ` +
+        `${describeValue(error.data)}`
+      );
     }
     case "maxLength":
       if ((error.parentSchema as JSONSchemaObject | undefined)?.[PATTERN_LIMIT_MARK] === true) {
-        return `${where} is too long to be checked against its pattern (at most ${PATTERN_INPUT_LIMIT} characters), got ${describeValue(error.data)}`;
+        return (
+          `${where} is too long to be checked against its pattern (at most ${PATTERN_INPUT_LIMIT} characters), ` +
+          `got ${describeValue(error.data)}`
+        );
       }
       return `${where} ${error.message ?? "is too long"}, got ${describeValue(error.data)}`;
     case "const":
-      return `${where} must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}, got ${describeValue(error.data)}`;
+      return (
+        `${where} must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}, got ` +
+        `${describeValue(error.data)}`
+      );
     default:
       return `${where} ${error.message ?? "is invalid"}, got ${describeValue(error.data)}`;
   }

@@ -7,9 +7,15 @@ import { toolMethodsOf } from "../decorators/metadata";
  */
 export function functionInsteadOfInstance(value: Function): string {
   const name = value.name || "(anonymous)";
-  if (toolMethodsOf((value as { prototype?: unknown }).prototype).length > 0) return `got the class ${name} itself: pass an instance, new ${name}()`;
+  if (toolMethodsOf((value as { prototype?: unknown }).prototype).length > 0)
+    return `got the class ${name} itself: pass an instance, new ${name}()`;
   if (/^class\b/.test(Function.prototype.toString.call(value))) {
-    return `got the class ${name} itself, which has no @Tool methods: pass an instance of a class whose methods are decorated with @Tool`;
+    return (
+      `got the class ${name} itself, which has no @Tool methods: pass an instance of a class whose methods are ` +
+      "decorated with @Tool"
+    );
   }
-  return `got the function ${name}: make a function a tool with defineTool({ name, description, inputSchema, execute })`;
+  return (
+    `got the function ${name}: make a function a tool with ` + "defineTool({ name, description, inputSchema, execute })"
+  );
 }

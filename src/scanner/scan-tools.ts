@@ -1,11 +1,29 @@
-import { checkDescription, checkName, checkTask, checkTimeout } from "../define-tool";
+import { checkDescription, checkName, checkTask, checkTimeout, policyOf } from "../core/checks";
 import { managedTool } from "../runtime/run-contract";
-import { policyOf } from "../control/policy";
-import { markScanned, ownParameterRecords, toolMethodsOf, type ParameterRecord, type ParamOptions, type ToolMethodRecord, type ToolOptions } from "../decorators/metadata";
-import { ScanError } from "../errors";
+import {
+  markScanned,
+  ownParameterRecords,
+  toolMethodsOf,
+  type ParameterRecord,
+  type ParamOptions,
+  type ToolMethodRecord,
+  type ToolOptions,
+} from "../decorators/metadata";
+import { ScanError } from "../core/errors";
 import { ManifestError } from "../manifest/errors";
-import { manifestForClass, resolveManifest, type ClassManifest, type ManifestIndex, type ManifestOption } from "../manifest/load";
-import { argsSchemaWithManifest, parameterSchemaWithManifest, staleReason, type RuntimeParameter } from "../manifest/merge";
+import {
+  manifestForClass,
+  resolveManifest,
+  type ClassManifest,
+  type ManifestIndex,
+  type ManifestOption,
+} from "../manifest/load";
+import {
+  argsSchemaWithManifest,
+  parameterSchemaWithManifest,
+  staleReason,
+  type RuntimeParameter,
+} from "../manifest/merge";
 import { KEEP_CLASS_NAMES, KEEP_PARAMETER_NAMES, looksMinified, methodLooksMinified } from "../manifest/minified";
 import { MANIFEST_ENV, MANIFEST_FILE, type ManifestParameter, type ManifestTool } from "../manifest/types";
 import { decoratedRunner, type MethodInvoker, type ParameterBinding } from "../runtime/decorated";
@@ -23,12 +41,15 @@ import { sourceParameters } from "../schema/parameter-names";
 import { isStandardSchema } from "../schema/standard-schema";
 import { functionInsteadOfInstance } from "./instance-expected";
 import { isUserClass } from "../schema/scalars";
-import type { JSONSchemaObject, Tool, ToolPolicy } from "../types";
+import type { JSONSchemaObject, Tool, ToolPolicy } from "../core/types";
 
 const MISSING_METADATA_FIX =
-  "This happens when the code is compiled without decorator metadata (esbuild, tsx, swc or Babel without their metadata options) or when `reflect-metadata` is not loaded. " +
-  'Fix: compile with tsc / ts-node / ts-jest and "emitDecoratorMetadata": true (swc: jsc.transform.decoratorMetadata), ' +
-  "or give each parameter its type explicitly (@Param({ type: String }), @Args(Dto)), or run `toolnexus generate` and use the manifest";
+  "This happens when the code is compiled without decorator metadata (esbuild, tsx, swc or Babel without their " +
+  "metadata options) or when `reflect-metadata` is not loaded. " +
+  'Fix: compile with tsc / ts-node / ts-jest and "emitDecoratorMetadata": true (swc: ' +
+  "jsc.transform.decoratorMetadata), " +
+  "or give each parameter its type explicitly (@Param({ type: String }), @Args(Dto)), or run `toolnexus generate` " +
+  "and use the manifest";
 
 export interface ScanOptions {
   /**
@@ -55,12 +76,19 @@ export interface ScanOptions {
  * for one of its methods.
  */
 export function scanTools(instance: object, options: ScanOptions = {}): Tool[] {
-  if (typeof instance === "function") throw new ScanError(`scanTools takes an instance of a class with @Tool methods; ${functionInsteadOfInstance(instance)}.`);
+  if (typeof instance === "function")
+    throw new ScanError(
+      `scanTools takes an instance of a class with @Tool methods; ${functionInsteadOfInstance(instance)}.`,
+    );
   if (typeof instance !== "object" || instance === null) {
-    throw new ScanError(`scanTools takes an instance of a class with @Tool methods; got ${instance === null ? "null" : typeof instance}.`);
+    throw new ScanError(
+      `scanTools takes an instance of a class with @Tool methods; got ${instance === null ? "null" : typeof instance}.`,
+    );
   }
   if (typeof Reflect.getOwnMetadata !== "function") {
-    throw new ScanError('Reflect metadata is not available: add `import "reflect-metadata";` once at the top of your entry file.');
+    throw new ScanError(
+      'Reflect metadata is not available: add `import "reflect-metadata";` once at the top of your entry file.',
+    );
   }
   return scanPrototype(Object.getPrototypeOf(instance) as object, { ...options, instance });
 }
@@ -80,11 +108,14 @@ export interface PrototypeScanOptions extends ScanOptions {
  */
 export function scanPrototype(prototype: object, options: PrototypeScanOptions): Tool[] {
   const { instance, invoke } = options;
-  if (instance === undefined && invoke === undefined) throw new TypeError("scanPrototype needs an instance or an invoke function.");
+  if (instance === undefined && invoke === undefined)
+    throw new TypeError("scanPrototype needs an instance or an invoke function.");
   const className = (prototype as { constructor?: Function } | null)?.constructor?.name || "(anonymous class)";
   const found = toolMethodsOf(prototype);
   if (found.length === 0) {
-    throw new ScanError(`${className} has no @Tool methods. Decorate the methods models may call with @Tool("what it does").`);
+    throw new ScanError(
+      `${className} has no @Tool methods. Decorate the methods models may call with @Tool("what it does").`,
+    );
   }
   const manifest = resolveManifest(options.manifest);
   // Each declaring class has its own (inherited tools may come from another package).
@@ -97,10 +128,20 @@ export function scanPrototype(prototype: object, options: PrototypeScanOptions):
       classManifest = manifestForClass(manifest, declaring);
       manifests.set(declaring, classManifest);
     }
-    const tool = buildTool({ instance, invoke, lookup: instance ?? prototype }, className, declaring, record, classManifest, options.namePrefix ?? "");
+    const tool = buildTool(
+      { instance, invoke, lookup: instance ?? prototype },
+      className,
+      declaring,
+      record,
+      classManifest,
+      options.namePrefix ?? "",
+    );
     const other = methodOfName.get(tool.name);
     if (other !== undefined) {
-      throw new ScanError(`${className}.${other} and ${className}.${record.propertyKey} both declare the tool "${tool.name}"; give one of them another name with @Tool({ name }).`);
+      throw new ScanError(
+        `${className}.${other} and ${className}.${record.propertyKey} both declare the tool "${tool.name}"; give one ` +
+          "of them another name with @Tool({ name }).",
+      );
     }
     methodOfName.set(tool.name, record.propertyKey);
     tools.push(tool);
@@ -127,21 +168,30 @@ function buildTool(
 ): Tool {
   const where = `${className}.${propertyKey}`;
   const method = (lookup as Record<string, unknown>)[propertyKey];
-  if (typeof method !== "function") throw new ScanError(`${where} is decorated with @Tool but is not a method on the ${instance === undefined ? "class" : "instance"}.`);
+  if (typeof method !== "function")
+    throw new ScanError(
+      `${where} is decorated with @Tool but is not a method on the ${instance === undefined ? "class" : "instance"}.`,
+    );
   const ownName = options.name ?? propertyKey;
   const name = namePrefix + ownName;
   // The manifest is keyed by the class that declares the method (inherited tools included).
   const declaringClass = (prototype as { constructor?: Function }).constructor?.name || className;
   const index = manifest?.index;
   const entry = index?.entry(declaringClass, propertyKey, manifest!.definingFile);
-  if (index !== undefined && entry === undefined) refuseMinifiedClassName(where, declaringClass, propertyKey, method as Function, index);
+  if (index !== undefined && entry === undefined)
+    refuseMinifiedClassName(where, declaringClass, propertyKey, method as Function, index);
   // What errors a manifest would have prevented add: where none was found, or that it lacks this tool.
   const note =
     manifest === undefined || entry !== undefined
       ? ""
       : manifest.index === undefined
-        ? ` ${manifest.missing.charAt(0).toUpperCase()}${manifest.missing.slice(1)}. Fix: run \`npx toolnexus generate\` and put ${MANIFEST_FILE} next to the code or at its package root, pass { manifest: "path/to/${MANIFEST_FILE}" }, or set ${MANIFEST_ENV} to its path.`
-        : ` (The manifest ${manifest.index.source} has no entry for ${declaringClass}.${propertyKey}: run \`npx toolnexus generate\` to add it.${looksMinified(declaringClass) ? ` If "${declaringClass}" is a minified name: ${KEEP_CLASS_NAMES}.` : ""})`;
+        ? ` ${manifest.missing.charAt(0).toUpperCase()}${manifest.missing.slice(1)}. Fix: run ` +
+          `\`npx toolnexus generate\` and put ${MANIFEST_FILE} next to the code or at its package root, pass ` +
+          `{ manifest: "path/to/${MANIFEST_FILE}" }, or set ${MANIFEST_ENV} to its path.`
+        : ` (The manifest ${manifest.index.source} has no entry for ${declaringClass}.${propertyKey}: run ` +
+          `\`npx toolnexus generate\` to add ` +
+          "it." +
+          `${looksMinified(declaringClass) ? ` If "${declaringClass}" is a minified name: ${KEEP_CLASS_NAMES}.` : ""})`;
   const description = options.description ?? entry?.description;
   let policy: ToolPolicy;
   try {
@@ -151,12 +201,21 @@ function buildTool(
     checkTask(`Tool "${name}"`, options.task);
     policy = policyOf(`Tool "${name}"`, options);
   } catch (error) {
-    throw new ScanError(`${where}: ${(error as Error).message}${description === undefined ? ` Use @Tool("what it does").${note}` : ""}`);
+    throw new ScanError(
+      `${where}: ${(error as Error).message}${description === undefined ? ` Use @Tool("what it does").${note}` : ""}`,
+    );
   }
   const outputSchema = outputSchemaOf(where, options.output, entry?.output);
   const declarationProblem = resultDeclarationProblem({ outputSchema, mimeType: options.mimeType });
   if (declarationProblem !== undefined) throw new ScanError(`${where}: ${declarationProblem}.`);
-  const built = buildParameters(where, prototype, propertyKey, method as Function, entry && { entry, name: ownName, source: index!.source }, note);
+  const built = buildParameters(
+    where,
+    prototype,
+    propertyKey,
+    method as Function,
+    entry && { entry, name: ownName, source: index!.source },
+    note,
+  );
   const { inputSchema, bindings } = built;
   // What the arguments are checked against: parameters with a Standard Schema are its to judge.
   const checkedSchema = withoutStandardParameters(inputSchema, bindings);
@@ -192,10 +251,18 @@ function buildTool(
 }
 
 /** `@Tool({ output })` (a DTO class or a schema) wins over the manifest's, inferred from the return type. */
-function outputSchemaOf(where: string, declared: ToolOptions["output"], fromManifest: JSONSchemaObject | undefined): JSONSchemaObject | undefined {
+function outputSchemaOf(
+  where: string,
+  declared: ToolOptions["output"],
+  fromManifest: JSONSchemaObject | undefined,
+): JSONSchemaObject | undefined {
   if (declared === undefined) return fromManifest;
   if (typeof declared !== "function") return declared;
-  if (!isUserClass(declared)) throw new ScanError(`${where}: @Tool({ output }) takes a DTO class or a JSON Schema (got ${(declared as Function).name || "a function"}).`);
+  if (!isUserClass(declared))
+    throw new ScanError(
+      `${where}: @Tool({ output }) takes a DTO class or a JSON Schema (got ` +
+        `${(declared as Function).name || "a function"}).`,
+    );
   try {
     refuseReservedPropertyNames(declared);
     return schemaForClass(declared);
@@ -237,7 +304,12 @@ function buildParameters(
       const dto = record.type ?? designType;
       if (typeof dto !== "function" || !isUserClass(dto)) {
         throw new ScanError(
-          `${parameterLabel(where, index)}: @Args needs a DTO class, but ${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write @Args(TheDto) or type the parameter with a class. ${designTypes === undefined ? `${MISSING_METADATA_FIX}.${manifestNote}` : ""}`.trim(),
+          (
+            `${parameterLabel(where, index)}: @Args needs a DTO class, but ` +
+            `${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write ` +
+            "@Args(TheDto) or type the parameter with a class. " +
+            `${designTypes === undefined ? `${MISSING_METADATA_FIX}.${manifestNote}` : ""}`
+          ).trim(),
         );
       }
       try {
@@ -252,34 +324,54 @@ function buildParameters(
     const fromManifest = listed?.kind === "param" ? listed : undefined;
     const name = record.name ?? fromManifest?.name ?? fromSource[index]?.name;
     if (name === undefined) {
-      throw new ScanError(`${parameterLabel(where, index)}: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").${manifestNote}`);
+      throw new ScanError(
+        `${parameterLabel(where, index)}: its name cannot be read from the source (destructuring or rest). Name it: ` +
+          `@Param("name").${manifestNote}`,
+      );
     }
     if (designTypes === undefined && !explicitlyTyped(record.options) && fromManifest?.schema === undefined) {
-      throw new ScanError(`${parameterLabel(where, index, name)}: no type metadata was emitted for this method. ${MISSING_METADATA_FIX}.${manifestNote}`);
+      throw new ScanError(
+        `${parameterLabel(where, index, name)}: no type metadata was emitted for this method. ` +
+          `${MISSING_METADATA_FIX}.${manifestNote}`,
+      );
     }
     if (name === "__proto__" || name === "constructor" || name === "prototype") {
       throw new ScanError(
-        `${parameterLabel(where, index, name)}: "${name}" cannot be an argument name (calls carrying that key are refused as prototype pollution). Name it otherwise: @Param("other").`,
+        `${parameterLabel(where, index, name)}: "${name}" cannot be an argument name (calls carrying that key are ` +
+          `refused as prototype pollution). Name it otherwise: @Param("other").`,
       );
     }
-    if (Object.hasOwn(properties, name)) throw new ScanError(`${parameterLabel(where, index, name)}: another parameter of this tool is also named "${name}".`);
+    if (Object.hasOwn(properties, name))
+      throw new ScanError(
+        `${parameterLabel(where, index, name)}: another parameter of this tool is also named "${name}".`,
+      );
     const standard = isStandardSchema(record.options.schema) ? record.options.schema : undefined;
     try {
       // Checked even when a JSON Schema is given: the argument is still made into the DTO.
       const dto = standard === undefined ? conversionFor(record.options.type ?? designType) : undefined;
       if (dto !== undefined && "dto" in dto) refuseReservedPropertyNames(dto.dto);
-      properties[name] = fromManifest !== undefined ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema) : schemaForParameter(designType, record.options);
+      properties[name] =
+        fromManifest !== undefined
+          ? parameterSchemaWithManifest(designType, record.options, fromManifest.schema)
+          : schemaForParameter(designType, record.options);
     } catch (error) {
       throw located(parameterLabel(where, index, name), error);
     }
-    // An explicit `optional` wins over what the default value, the source, the manifest or a Standard Schema that takes `undefined` say.
+    // An explicit `optional` wins over what the default value, the source, the manifest or a Standard Schema that takes
+    // `undefined` say.
     const optional =
       record.options.optional ??
-      (record.options.default !== undefined || fromSource[index]?.hasDefault === true || fromManifest?.optional === true || (standard !== undefined && acceptsUndefined(standard)));
+      (record.options.default !== undefined ||
+        fromSource[index]?.hasDefault === true ||
+        fromManifest?.optional === true ||
+        (standard !== undefined && acceptsUndefined(standard)));
     if (!optional) required.push(name);
     const binding: ParameterBinding = { kind: "param", name };
     // A Standard Schema's output is what the method gets: no conversion after it.
-    const convert = standard === undefined ? conversionWithManifest(where, index, name, record.options, designType, fromManifest) : undefined;
+    const convert =
+      standard === undefined
+        ? conversionWithManifest(where, index, name, record.options, designType, fromManifest)
+        : undefined;
     if (convert !== undefined) binding.convert = convert;
     if (standard !== undefined) binding.standard = standard;
     if (record.options.default !== undefined) binding.defaultValue = record.options.default;
@@ -288,17 +380,30 @@ function buildParameters(
 
   if (argsSchema !== undefined) {
     if (Object.keys(properties).length > 0) {
-      throw new ScanError(`${where}: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.`);
+      throw new ScanError(
+        `${where}: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them ` +
+          "into the DTO.",
+      );
     }
     return { inputSchema: canonicalSchema(argsSchema), bindings };
   }
-  const inputSchema: JSONSchemaObject = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  const inputSchema: JSONSchemaObject = {
+    type: "object",
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
   return { inputSchema: canonicalSchema(inputSchema), bindings };
 }
 
-/** `inputSchema` with any value allowed for the parameters a Standard Schema checks (whether they are there is still the tool schema's). */
+/**
+ * `inputSchema` with any value allowed for the parameters a Standard Schema checks (whether they are there is still the
+ * tool schema's).
+ */
 function withoutStandardParameters(inputSchema: JSONSchemaObject, bindings: ParameterBinding[]): JSONSchemaObject {
-  const names = bindings.flatMap((binding) => (binding.kind === "param" && binding.standard !== undefined ? [binding.name] : []));
+  const names = bindings.flatMap((binding) =>
+    binding.kind === "param" && binding.standard !== undefined ? [binding.name] : [],
+  );
   if (names.length === 0) return inputSchema;
   const properties = { ...inputSchema.properties };
   for (const name of names) properties[name] = {};
@@ -311,9 +416,12 @@ function refuseBacktrackingPatterns(where: string, inputSchema: JSONSchemaObject
   if (first === undefined) return;
   const top = /^\/properties\/([^/]+)/.exec(first.pointer)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
   const index = bindings.findIndex((binding) => binding.kind === "param" && binding.name === top);
-  const label = index >= 0 ? parameterLabel(where, index, top) : top !== undefined ? `${where}, @Args property "${top}"` : where;
+  const label =
+    index >= 0 ? parameterLabel(where, index, top) : top !== undefined ? `${where}, @Args property "${top}"` : where;
   throw new ScanError(
-    `${label}: ${first.problem}. ` + "Rewrite it without backreferences or lookahead, or opt in with @Tool({ backtrackingPatterns: true }) and bound its input with maxLength.",
+    `${label}: ${first.problem}. ` +
+      "Rewrite it without backreferences or lookahead, or opt in with @Tool({ backtrackingPatterns: true }) and " +
+      "bound its input with maxLength.",
   );
 }
 
@@ -337,11 +445,13 @@ function checkFresh(
   if (stale === undefined) return;
   if (stale.minified) {
     throw new ManifestError(
-      `${where}: the manifest ${manifest.source} does not fit this method (${stale.reason}), and the code's parameter names look minified. ${KEEP_PARAMETER_NAMES}.`,
+      `${where}: the manifest ${manifest.source} does not fit this method (${stale.reason}), and the code's ` +
+        `parameter names look minified. ${KEEP_PARAMETER_NAMES}.`,
     );
   }
   throw new ManifestError(
-    `${where}: the manifest ${manifest.source} is stale for this method (${stale.reason}). Run \`npx toolnexus generate\` again, or scan without it ({ manifest: false }).`,
+    `${where}: the manifest ${manifest.source} is stale for this method (${stale.reason}). Run ` +
+      `\`npx toolnexus generate\` again, or scan without it ({ manifest: false }).`,
   );
 }
 
@@ -351,12 +461,20 @@ function checkFresh(
  * regenerating would not help. A short name in readable code (`AI`, `Db`, `S3`) is a real one:
  * its tools are built from run-time metadata, as for any class the manifest lacks.
  */
-function refuseMinifiedClassName(where: string, declaringClass: string, methodName: string, method: Function, index: ManifestIndex): void {
+function refuseMinifiedClassName(
+  where: string,
+  declaringClass: string,
+  methodName: string,
+  method: Function,
+  index: ManifestIndex,
+): void {
   if (!looksMinified(declaringClass) || !methodLooksMinified(method)) return;
   const others = index.classesWithMethod(methodName).filter((name) => name !== declaringClass);
   if (others.length === 0) return;
   throw new ManifestError(
-    `${where}: the class name "${declaringClass}" looks minified: the manifest ${index.source} has no class of that name, and lists ${methodName} under ${others.join(", ")}. ${KEEP_CLASS_NAMES}. (If ${declaringClass} is its real name, run \`npx toolnexus generate\` to add it.)`,
+    `${where}: the class name "${declaringClass}" looks minified: the manifest ${index.source} has no class of that ` +
+      `name, and lists ${methodName} under ${others.join(", ")}. ${KEEP_CLASS_NAMES}. (If ${declaringClass} is its ` +
+      `real name, run \`npx toolnexus generate\` to add it.)`,
   );
 }
 
@@ -381,7 +499,10 @@ function conversionWithManifest(
       const many = fromManifest.convert === "class[]";
       const cls = fromManifest.className ?? "a class";
       throw new ScanError(
-        `${parameterLabel(where, index, name)}: its type is ${many ? `an array of ${cls} instances` : `a ${cls} instance`}, and the class itself is not known at run time${designType === undefined ? " (no type metadata was emitted)" : ""}. Say it with @Param({ type: ${many ? `[${cls}]` : cls} }).`,
+        `${parameterLabel(where, index, name)}: its type is ` +
+          `${many ? `an array of ${cls} instances` : `a ${cls} instance`}, and the class itself is not known at run ` +
+          `time${designType === undefined ? " (no type metadata was emitted)" : ""}. Say it with ` +
+          `@Param({ type: ${many ? `[${cls}]` : cls} }).`,
       );
     }
   }
@@ -411,6 +532,7 @@ function describe(value: unknown): string {
 
 /** A schema builder's complaint, re-thrown as a ScanError saying where it happened; other errors as they are. */
 function located(label: string, error: unknown): unknown {
-  if (error instanceof ParameterSchemaError || error instanceof DtoSchemaError) return new ScanError(`${label}: ${error.message}.`.replace(/\.\.$/, "."));
+  if (error instanceof ParameterSchemaError || error instanceof DtoSchemaError)
+    return new ScanError(`${label}: ${error.message}.`.replace(/\.\.$/, "."));
   return error;
 }

@@ -1,5 +1,5 @@
-import type { JSONSchemaObject } from "../types";
-import { childPointer } from "../subschemas";
+import type { JSONSchemaObject } from "../core/types";
+import { childPointer } from "../core/subschemas";
 import { SchemaSizeCounter } from "./schema-size";
 
 /** Keywords first in this order, then the rest alphabetically: exports are byte-stable and read naturally. */
@@ -70,7 +70,8 @@ function canonicalNode(node: unknown): unknown {
   }
   if (ordered && changed === undefined) return node;
   const out: Record<string, unknown> = {};
-  for (const key of ordered ? keys : keys.sort(compareKeys)) out[key] = changed?.has(key) ? changed.get(key) : (node as Record<string, unknown>)[key];
+  for (const key of ordered ? keys : keys.sort(compareKeys))
+    out[key] = changed?.has(key) ? changed.get(key) : (node as Record<string, unknown>)[key];
   return out;
 }
 
@@ -96,7 +97,11 @@ function sameOrCopy(original: unknown[], mapped: unknown[]): unknown[] {
  * there, or `undefined` to unfold once more. The copy is counted as it is made: one that
  * grows past `MAX_SCHEMA_SIZE` throws `SchemaSizeError` at once, naming where.
  */
-export function inlineRefs(node: unknown, definitions: Record<string, unknown>, onRepeat: (chain: string[], pointer: string) => unknown): unknown {
+export function inlineRefs(
+  node: unknown,
+  definitions: Record<string, unknown>,
+  onRepeat: (chain: string[], pointer: string) => unknown,
+): unknown {
   return inlined(node, { definitions, onRepeat, size: new SchemaSizeCounter() }, [], "");
 }
 
@@ -119,7 +124,8 @@ function inlined(node: unknown, inlining: Inlining, chain: string[], pointer: st
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === "string") {
     const name = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(ref)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (name === undefined || !(name in definitions)) throw new Error(`unresolvable $ref "${ref}" at ${pointer || "/"}`);
+    if (name === undefined || !(name in definitions))
+      throw new Error(`unresolvable $ref "${ref}" at ${pointer || "/"}`);
     if (chain.includes(name)) {
       const standIn = inlining.onRepeat([...chain, name], pointer);
       if (standIn !== undefined) {
@@ -148,7 +154,12 @@ function inlined(node: unknown, inlining: Inlining, chain: string[], pointer: st
       // A map of name → schema: its names are not keywords (a property may be called "enum").
       const names = Object.keys(value);
       size.object(names, at);
-      out[key] = Object.fromEntries(names.map((name) => [name, inlined((value as Record<string, unknown>)[name], inlining, chain, childPointer(at, name))]));
+      out[key] = Object.fromEntries(
+        names.map((name) => [
+          name,
+          inlined((value as Record<string, unknown>)[name], inlining, chain, childPointer(at, name)),
+        ]),
+      );
     } else out[key] = inlined(value, inlining, chain, at);
   }
   return out;

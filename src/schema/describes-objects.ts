@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 import { definitionAt } from "./lowering";
 
 /**
@@ -9,6 +9,15 @@ export function describesObjects(schema: JSONSchemaObject, root: JSONSchemaObjec
   if (schema.type !== undefined) return schema.type === "object";
   const target = definitionAt(root, schema.$ref);
   if (target !== undefined) return describesObjects(target, root);
-  const branches = [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? []), ...((schema.allOf as unknown[]) ?? [])];
-  return branches.length > 0 && branches.every((branch) => typeof branch === "object" && branch !== null && describesObjects(branch as JSONSchemaObject, root));
+  const branches = [
+    ...((schema.anyOf as unknown[]) ?? []),
+    ...((schema.oneOf as unknown[]) ?? []),
+    ...((schema.allOf as unknown[]) ?? []),
+  ];
+  return (
+    branches.length > 0 &&
+    branches.every(
+      (branch) => typeof branch === "object" && branch !== null && describesObjects(branch as JSONSchemaObject, root),
+    )
+  );
 }

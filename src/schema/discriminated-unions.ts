@@ -1,5 +1,5 @@
-import { mapSubschemas } from "../subschemas";
-import { isSchemaObject, type JSONSchemaObject } from "../types";
+import { mapSubschemas } from "../core/subschemas";
+import { isSchemaObject, type JSONSchemaObject } from "../core/types";
 
 /** What may stand beside a discriminated `anyOf` and still mean the same once it is rewritten. */
 const ANNOTATIONS = new Set(["anyOf", "description", "title", "default", "examples", "$comment"]);
@@ -30,10 +30,17 @@ function conditionalUnion(out: JSONSchemaObject): JSONSchemaObject {
   // A shared property is checked once, on the object; the branches keep only its name (they
   // are closed), so a problem with it is said once and not again as the branch failing.
   const shared = sharedProperties(branches, property);
-  const everywhere = new Set(Object.keys(shared).filter((name) => branches.every((branch) => (branch.required ?? []).includes(name))));
+  const everywhere = new Set(
+    Object.keys(shared).filter((name) => branches.every((branch) => (branch.required ?? []).includes(name))),
+  );
   const slim = (branch: JSONSchemaObject): JSONSchemaObject => {
     const required = (branch.required ?? []).filter((name) => !everywhere.has(name));
-    const properties = Object.fromEntries(Object.entries(branch.properties ?? {}).map(([name, schema]) => [name, Object.hasOwn(shared, name) ? {} : schema]));
+    const properties = Object.fromEntries(
+      Object.entries(branch.properties ?? {}).map(([name, schema]) => [
+        name,
+        Object.hasOwn(shared, name) ? {} : schema,
+      ]),
+    );
     const { required: _required, ...rest } = branch;
     return { ...rest, properties, ...(required.length > 0 ? { required } : {}) };
   };
@@ -43,14 +50,20 @@ function conditionalUnion(out: JSONSchemaObject): JSONSchemaObject {
     properties: { [property]: { type: "string", enum: values }, ...shared },
     required: [property, ...everywhere],
     // `type` in the condition: a value that is no object must not reach a branch (it fails `type` above, once).
-    allOf: branches.map((branch, i) => ({ if: { type: "object", properties: { [property]: { const: values[i] } }, required: [property] }, then: slim(branch) })),
+    allOf: branches.map((branch, i) => ({
+      if: { type: "object", properties: { [property]: { const: values[i] } }, required: [property] },
+      then: slim(branch),
+    })),
   };
 }
 
 /** The discriminator of `node`'s `anyOf` and each branch's value, when it is a union this rewrite keeps equivalent. */
-function discriminated(node: JSONSchemaObject): { property: string; values: string[]; branches: JSONSchemaObject[] } | undefined {
+function discriminated(
+  node: JSONSchemaObject,
+): { property: string; values: string[]; branches: JSONSchemaObject[] } | undefined {
   const branches = node.anyOf as unknown[] | undefined;
-  if (!Array.isArray(branches) || branches.length === 0 || !Object.keys(node).every((key) => ANNOTATIONS.has(key))) return undefined;
+  if (!Array.isArray(branches) || branches.length === 0 || !Object.keys(node).every((key) => ANNOTATIONS.has(key)))
+    return undefined;
   const closed = (branch: unknown) =>
     typeof branch === "object" &&
     branch !== null &&
@@ -61,7 +74,8 @@ function discriminated(node: JSONSchemaObject): { property: string; values: stri
   const objects = branches as JSONSchemaObject[];
   for (const property of Object.keys(objects[0]!.properties ?? {})) {
     const values = objects.map((branch) => fixedString(branch, property));
-    if (values.every((value): value is string => value !== undefined) && new Set(values).size === values.length) return { property, values, branches: objects };
+    if (values.every((value): value is string => value !== undefined) && new Set(values).size === values.length)
+      return { property, values, branches: objects };
   }
   return undefined;
 }
@@ -84,9 +98,12 @@ function sharedProperties(branches: JSONSchemaObject[], discriminator: string): 
 
 /** The one string `branch` requires `property` to be, if it requires it and allows exactly one string. */
 function fixedString(branch: JSONSchemaObject, property: string): string | undefined {
-  if (!Object.hasOwn(branch.properties ?? {}, property) || !(branch.required ?? []).includes(property)) return undefined;
+  if (!Object.hasOwn(branch.properties ?? {}, property) || !(branch.required ?? []).includes(property))
+    return undefined;
   const schema = branch.properties![property]!;
   const keys = Object.keys(schema);
   const only = Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : undefined;
-  return schema.type === "string" && keys.length === 2 && keys.includes("enum") && typeof only === "string" ? only : undefined;
+  return schema.type === "string" && keys.length === 2 && keys.includes("enum") && typeof only === "string"
+    ? only
+    : undefined;
 }

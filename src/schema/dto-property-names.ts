@@ -25,7 +25,10 @@ export function refuseReservedPropertyNames(dto: Function): void {
     seen.add(ctor);
     const properties = new Map<string, boolean>();
     for (const meta of getMetadataStorage().getTargetValidationMetadatas(ctor, "", true, false)) {
-      properties.set(meta.propertyName, properties.get(meta.propertyName) === true || meta.type === ValidationTypes.NESTED_VALIDATION);
+      properties.set(
+        meta.propertyName,
+        properties.get(meta.propertyName) === true || meta.type === ValidationTypes.NESTED_VALIDATION,
+      );
     }
     for (const key of properties.keys()) if (reserved(key)) throw refusal(ctor, path, key, "");
     for (const [key, validatesNested] of properties) {
@@ -49,7 +52,8 @@ function refusal(dto: Function, path: readonly string[], key: string, role: stri
   const why = PROTOTYPE_KEYS.has(key)
     ? "a key calls may not carry (they are refused as prototype pollution), so it could never be filled"
     : role === ""
-      ? `which every object already has (Object.prototype.${key}): class-transformer would not fill it from the arguments and class-validator would check the inherited member instead`
+      ? `which every object already has (Object.prototype.${key}): class-transformer would not fill it from the ` +
+        "arguments and class-validator would check the inherited member instead"
       : `which every object already has (Object.prototype.${key}): a value without it would still seem to have one`;
   return new DtoSchemaError(`DTO ${dto.name}${at} has a property named "${key}"${role}, ${why}. Rename the property.`);
 }

@@ -3,8 +3,8 @@ import type { IOptions } from "class-validator-jsonschema/build/options";
 import type { ISchemaConverters } from "class-validator-jsonschema/build/defaultConverters";
 import { classTransformerStorage, classValidator, classValidatorJsonSchema } from "../runtime/dto-libraries";
 import { LinearRegExp, linearPattern } from "../runtime/linear-regexp";
-import { childPointer } from "../subschemas";
-import type { JSONSchemaObject } from "../types";
+import { childPointer } from "../core/subschemas";
+import type { JSONSchemaObject } from "../core/types";
 import { enumSchema, enumValues } from "./enum-values";
 import { flagsProblem, isUserClass, patternSource, SCALAR_SCHEMAS } from "./scalars";
 import { SchemaSizeCounter, SchemaSizeError } from "./schema-size";
@@ -34,18 +34,23 @@ function converters(): ISchemaConverters {
 function matchesPattern(meta: ValidationMetadata): string {
   const result = patternSource(meta.constraints[0], meta.constraints[1]);
   if ("flags" in result) {
-    throw new DtoSchemaError(`${meta.target instanceof Function ? meta.target.name : "DTO"}.${meta.propertyName}: ${flagsProblem(result.flags)}.`);
+    throw new DtoSchemaError(
+      `${meta.target instanceof Function ? meta.target.name : "DTO"}.${meta.propertyName}: ` +
+        `${flagsProblem(result.flags)}.`,
+    );
   }
   // class-validator then runs the same pattern on RE2 too (a pattern RE2 cannot run is refused
   // with the tool, or left to JavaScript's engine when the tool opted in).
   const linear = linearPattern(result.source);
-  if (linear.ok && !(meta.constraints[0] instanceof LinearRegExp)) meta.constraints[0] = new LinearRegExp(result.source, linear.regexp);
+  if (linear.ok && !(meta.constraints[0] instanceof LinearRegExp))
+    meta.constraints[0] = new LinearRegExp(result.source, linear.regexp);
   return result.source;
 }
 
 /** Built with the first DTO schema: the DTO libraries load only when a DTO needs them. */
 let options: Partial<IOptions> | undefined;
-const schemaOptions = () => (options ??= { additionalConverters: converters(), classTransformerMetadataStorage: classTransformerStorage() });
+const schemaOptions = () =>
+  (options ??= { additionalConverters: converters(), classTransformerMetadataStorage: classTransformerStorage() });
 
 /** Thrown with a sentence a developer can act on; the scanner adds where it happened. */
 export class DtoSchemaError extends Error {}
@@ -63,8 +68,10 @@ export function schemaForClass(ctor: Function): JSONSchemaObject {
   } catch (error) {
     if (!(error instanceof SchemaSizeError)) throw error;
     throw new DtoSchemaError(
-      `DTO ${ctor.name} is too large to inline: with each nested class written out wherever it is used, its schema grows past ${error.limit.toLocaleString("en-US")} characters of JSON ` +
-        `(toolnexus's limit, MAX_SCHEMA_SIZE) at ${error.pointer === "" ? "the root" : error.pointer}: classes nested in many places multiply. Nest large classes in fewer places`,
+      `DTO ${ctor.name} is too large to inline: with each nested class written out wherever it is used, its schema ` +
+        `grows past ${error.limit.toLocaleString("en-US")} characters of JSON ` +
+        `(toolnexus's limit, MAX_SCHEMA_SIZE) at ${error.pointer === "" ? "the root" : error.pointer}: classes ` +
+        "nested in many places multiply. Nest large classes in fewer places",
     );
   }
 }
@@ -78,7 +85,8 @@ interface Place {
 function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: boolean, at: Place): JSONSchemaObject {
   if (chain.includes(ctor)) {
     throw new DtoSchemaError(
-      `DTO ${[...chain, ctor].map((c) => c.name).join(" → ")} refers back to itself; recursive types cannot be inlined into a tool schema. Give the parameter an explicit schema with @Param({ schema }) instead.`,
+      `DTO ${[...chain, ctor].map((c) => c.name).join(" → ")} refers back to itself; recursive types cannot be ` +
+        "inlined into a tool schema. Give the parameter an explicit schema with @Param({ schema }) instead.",
     );
   }
   const raw = classValidatorJsonSchema().targetConstructorToSchema(ctor, schemaOptions()) as JSONSchemaObject;
@@ -87,13 +95,21 @@ function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: bo
   const entries = Object.entries(raw.properties ?? {});
   if (entries.length === 0 && !allowEmpty) {
     throw new DtoSchemaError(
-      `DTO class ${ctor.name} has no properties with class-validator decorators, so its schema would be empty. Decorate its properties (@IsString(), @IsInt(), ...) or give an explicit schema.`,
+      `DTO class ${ctor.name} has no properties with class-validator decorators, so its schema would be empty. ` +
+        "Decorate its properties (@IsString(), @IsInt(), ...) or give an explicit schema.",
     );
   }
   const properties: Record<string, JSONSchemaObject> = {};
   for (const [key, property] of entries) {
-    const resolved = resolveNested(ctor, key, property as JSONSchemaObject, [...chain, ctor], { size: at.size, pointer: childPointer(at.pointer, "properties", key) });
-    const untyped = resolved.type === undefined && resolved.enum === undefined && resolved.anyOf === undefined && resolved.oneOf === undefined;
+    const resolved = resolveNested(ctor, key, property as JSONSchemaObject, [...chain, ctor], {
+      size: at.size,
+      pointer: childPointer(at.pointer, "properties", key),
+    });
+    const untyped =
+      resolved.type === undefined &&
+      resolved.enum === undefined &&
+      resolved.anyOf === undefined &&
+      resolved.oneOf === undefined;
     const designed = untyped ? SCALAR_SCHEMAS.get(Reflect.getMetadata("design:type", ctor.prototype, key)) : undefined;
     properties[key] = designed ? { ...designed, ...resolved } : resolved;
   }
@@ -105,14 +121,26 @@ function objectSchema(ctor: Function, chain: readonly Function[], allowEmpty: bo
   };
 }
 
-function resolveNested(owner: Function, key: string, property: JSONSchemaObject, chain: Function[], at: Place): JSONSchemaObject {
+function resolveNested(
+  owner: Function,
+  key: string,
+  property: JSONSchemaObject,
+  chain: Function[],
+  at: Place,
+): JSONSchemaObject {
   if (typeof property.$ref === "string") {
     const { $ref: _ref, ...siblings } = property;
     return { ...siblings, ...nestedSchema(owner, key, chain, at) };
   }
   if (property.items !== undefined && !Array.isArray(property.items) && typeof property.items.$ref === "string") {
     const { $ref: _ref, ...siblings } = property.items;
-    return { ...property, items: { ...siblings, ...nestedSchema(owner, key, chain, { size: at.size, pointer: childPointer(at.pointer, "items") }) } };
+    return {
+      ...property,
+      items: {
+        ...siblings,
+        ...nestedSchema(owner, key, chain, { size: at.size, pointer: childPointer(at.pointer, "items") }),
+      },
+    };
   }
   return property;
 }
@@ -125,7 +153,10 @@ function nestedSchema(owner: Function, key: string, chain: Function[], at: Place
     for (const { value } of subTypes) {
       if (requires(value, property)) {
         throw new DtoSchemaError(
-          `${owner.name}.${key}: class-transformer removes "${property}" from each value before validation (keepDiscriminatorProperty is false), but ${value.name}.${property} has validators that require it, so every call would fail. Set keepDiscriminatorProperty: true, or make ${value.name}.${property} @IsOptional().`,
+          `${owner.name}.${key}: class-transformer removes "${property}" from each value before validation ` +
+            `(keepDiscriminatorProperty is false), but ${value.name}.${property} has validators that require it, so ` +
+            `every call would fail. Set keepDiscriminatorProperty: true, or make ${value.name}.${property} ` +
+            "@IsOptional().",
         );
       }
     }
@@ -134,7 +165,10 @@ function nestedSchema(owner: Function, key: string, chain: Function[], at: Place
   // enum, which every provider takes as it is (`const` is rewritten by some).
   return {
     anyOf: subTypes.map(({ name, value }, index) => {
-      const own = objectSchema(value, chain, true, { size: at.size, pointer: childPointer(at.pointer, "anyOf", index) });
+      const own = objectSchema(value, chain, true, {
+        size: at.size,
+        pointer: childPointer(at.pointer, "anyOf", index),
+      });
       const { [property]: _declared, ...others } = own.properties!;
       return {
         type: "object",
@@ -146,7 +180,10 @@ function nestedSchema(owner: Function, key: string, chain: Function[], at: Place
   };
 }
 
-/** Whether class-validator fails an instance of `ctor` that lacks `property` (validators on it, none making it optional). */
+/**
+ * Whether class-validator fails an instance of `ctor` that lacks `property` (validators on it, none making it
+ * optional).
+ */
 function requires(ctor: Function, property: string): boolean {
   const { getMetadataStorage, ValidationTypes } = classValidator();
   const metadata = getMetadataStorage()
@@ -155,7 +192,9 @@ function requires(ctor: Function, property: string): boolean {
   return metadata.length > 0 && !metadata.some((meta) => meta.type === ValidationTypes.CONDITIONAL_VALIDATION);
 }
 
-/** class-transformer's `@Type(() => Base, { discriminator })`: the subclass a value becomes is named by one of its keys. */
+/**
+ * class-transformer's `@Type(() => Base, { discriminator })`: the subclass a value becomes is named by one of its keys.
+ */
 export interface Discriminator {
   property: string;
   subTypes: ReadonlyArray<{ name: string; value: Function }>;
@@ -163,7 +202,10 @@ export interface Discriminator {
   keep: boolean;
 }
 
-/** The discriminator declared on `owner.key`, checked (a DtoSchemaError says what is wrong with it); undefined without one. */
+/**
+ * The discriminator declared on `owner.key`, checked (a DtoSchemaError says what is wrong with it); undefined without
+ * one.
+ */
 export function discriminatorOf(owner: Function, key: string): Discriminator | undefined {
   const typeOptions = classTransformerStorage().findTypeMetadata(owner, key)?.options;
   const declared = typeOptions?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
@@ -171,24 +213,39 @@ export function discriminatorOf(owner: Function, key: string): Discriminator | u
   const where = `${owner.name}.${key}`;
   const { property, subTypes } = declared;
   if (typeof property !== "string" || property === "") {
-    throw new DtoSchemaError(`${where}: @Type's discriminator needs the name of the key that tells the subtypes apart (discriminator.property).`);
+    throw new DtoSchemaError(
+      `${where}: @Type's discriminator needs the name of the key that tells the subtypes apart ` +
+        "(discriminator.property).",
+    );
   }
   if (!Array.isArray(subTypes) || subTypes.length === 0) {
-    throw new DtoSchemaError(`${where}: @Type's discriminator lists no subTypes; list each subtype as { value: TheClass, name: "its-kind" }.`);
+    throw new DtoSchemaError(
+      `${where}: @Type's discriminator lists no subTypes; list each subtype as { value: TheClass, name: "its-kind" }.`,
+    );
   }
   const byName = new Map<string, Function>();
   for (const subType of subTypes as Array<{ name?: unknown; value?: unknown }>) {
     const { name, value } = subType ?? {};
     if (typeof name !== "string" || name === "" || typeof value !== "function") {
-      throw new DtoSchemaError(`${where}: each of @Type's discriminator subTypes needs a class and a non-empty name: { value: TheClass, name: "its-kind" }.`);
+      throw new DtoSchemaError(
+        `${where}: each of @Type's discriminator subTypes needs a class and a non-empty name: ` +
+          `{ value: TheClass, name: "its-kind" }.`,
+      );
     }
     const other = byName.get(name);
     if (other !== undefined) {
-      throw new DtoSchemaError(`${where}: @Type's discriminator names two subTypes "${name}" (${other.name} and ${value.name}); give each a name of its own.`);
+      throw new DtoSchemaError(
+        `${where}: @Type's discriminator names two subTypes "${name}" (${other.name} and ${value.name}); give each a ` +
+          "name of its own.",
+      );
     }
     byName.set(name, value);
   }
-  return { property, subTypes: [...byName].map(([name, value]) => ({ name, value })), keep: Boolean(typeOptions?.keepDiscriminatorProperty) };
+  return {
+    property,
+    subTypes: [...byName].map(([name, value]) => ({ name, value })),
+    keep: Boolean(typeOptions?.keepDiscriminatorProperty),
+  };
 }
 
 /**
@@ -210,7 +267,10 @@ function nestedClass(owner: Function, key: string): Function {
   const designed = Reflect.getMetadata("design:type", owner.prototype, key) as Function | undefined;
   const nested = declared ?? (designed !== Array ? designed : undefined);
   if (typeof nested !== "function" || nested === Object) {
-    throw new DtoSchemaError(`Property ${owner.name}.${key} is a nested object, but its class is unknown: add @Type(() => TheClass) from class-transformer.`);
+    throw new DtoSchemaError(
+      `Property ${owner.name}.${key} is a nested object, but its class is unknown: add @Type(() => TheClass) from ` +
+        "class-transformer.",
+    );
   }
   return nested;
 }

@@ -1,5 +1,5 @@
 import type { EnumLike } from "../decorators/metadata";
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 
 /** The values of an array or of a TypeScript enum object (numeric enums' reverse keys left out). */
 export function enumValues(source: EnumLike): Array<string | number | boolean> {

@@ -1,9 +1,10 @@
-import { isSchemaObject, type JSONSchemaObject } from "../types";
+import { isSchemaObject, type JSONSchemaObject } from "../core/types";
 import { canonicalSchema, inlineRefs } from "./canonical";
-import { childPointer } from "../subschemas";
+import { childPointer } from "../core/subschemas";
 
 /** One change a provider dialect made to a tool's schema. */
 export interface SchemaChange {
+  /** The tool whose schema changed; `"*"` for a change made to several tools at once, which the detail names. */
   tool: string;
   /** JSON Pointer into the tool's `inputSchema` ("" is the root). */
   pointer: string;
@@ -65,12 +66,21 @@ export const RECURSION_DEPTH = 3;
  * grows past `MAX_SCHEMA_SIZE` throws `SchemaSizeError` (see `inlineRefs`).
  */
 export function inlineAllRefs(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
-  const definitions = { ...(schema.definitions as object | undefined), ...(schema.$defs as object | undefined) } as Record<string, unknown>;
+  const definitions = {
+    ...(schema.definitions as object | undefined),
+    ...(schema.$defs as object | undefined),
+  } as Record<string, unknown>;
   if (!containsRef(schema)) return schema;
   const inlined = inlineRefs(schema, definitions, (chain, pointer) => {
     const name = chain[chain.length - 1]!;
     if (chain.filter((n) => n === name).length <= RECURSION_DEPTH) return undefined;
-    log.add(pointer, "$ref", "cut", `recursive reference ${chain.join(" → ")} cut after ${RECURSION_DEPTH} levels: deeper levels are declared as any value${log.whenRun}`);
+    log.add(
+      pointer,
+      "$ref",
+      "cut",
+      `recursive reference ${chain.join(" → ")} cut after ${RECURSION_DEPTH} levels: deeper levels are declared as ` +
+        `any value${log.whenRun}`,
+    );
     // No type: a dialect that cannot say "any value" writes it its own way (Gemini: JSON text).
     return { description: `(${name}, nested deeper than ${RECURSION_DEPTH} levels)` };
   }) as JSONSchemaObject;
@@ -91,9 +101,16 @@ const NOT_AT_ROOT = ["allOf", "anyOf", "oneOf", "not", "enum", "const"] as const
  */
 export function plainObjectRoot(input: JSONSchemaObject, log: ChangeLog): JSONSchemaObject & { type: "object" } {
   const schema = rootWithoutRef(input, log);
-  if (schema.type === "object" && !NOT_AT_ROOT.some((key) => key in schema)) return schema as JSONSchemaObject & { type: "object" };
+  if (schema.type === "object" && !NOT_AT_ROOT.some((key) => key in schema))
+    return schema as JSONSchemaObject & { type: "object" };
   let root: JSONSchemaObject = { ...schema };
-  if (schema.type !== "object") log.add("/type", "type", schema.type === undefined ? "added" : "rewritten", `root type ${JSON.stringify(schema.type)} → "object"`);
+  if (schema.type !== "object")
+    log.add(
+      "/type",
+      "type",
+      schema.type === undefined ? "added" : "rewritten",
+      `root type ${JSON.stringify(schema.type)} → "object"`,
+    );
   root.type = "object";
   for (const key of ["not", "enum", "const"] as const) {
     if (!(key in root)) continue;
@@ -111,7 +128,8 @@ export function plainObjectRoot(input: JSONSchemaObject, log: ChangeLog): JSONSc
  */
 function rootWithoutRef(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   const resolved = withRefResolved(schema, schema);
-  if (resolved !== schema) log.add("/$ref", "$ref", "inlined", `the root reference ${String(schema.$ref)} replaced by its definition`);
+  if (resolved !== schema)
+    log.add("/$ref", "$ref", "inlined", `the root reference ${String(schema.$ref)} replaced by its definition`);
   return resolved;
 }
 
@@ -125,7 +143,10 @@ export function definitionAt(root: JSONSchemaObject, ref: unknown): JSONSchemaOb
   return isSchemaObject(target) ? target : undefined;
 }
 
-/** A schema that is a reference to a definition of `root`, as that definition (its other keywords kept); any other as it is. */
+/**
+ * A schema that is a reference to a definition of `root`, as that definition (its other keywords kept); any other as it
+ * is.
+ */
 export function withRefResolved(schema: JSONSchemaObject, root: JSONSchemaObject): JSONSchemaObject {
   const target = definitionAt(root, schema.$ref);
   if (target === undefined) return schema;
@@ -139,7 +160,12 @@ export function withRefResolved(schema: JSONSchemaObject, root: JSONSchemaObject
  * schemas; only what every branch requires is required). Every value valid before stays valid;
  * which combinations are allowed is logged as no longer said. `root` resolves `$ref` branches.
  */
-export function mergedObject(node: JSONSchemaObject, root: JSONSchemaObject, pointer: string, log: ChangeLog): JSONSchemaObject {
+export function mergedObject(
+  node: JSONSchemaObject,
+  root: JSONSchemaObject,
+  pointer: string,
+  log: ChangeLog,
+): JSONSchemaObject {
   let out = node;
   // Branches that are references to definitions are merged as the definitions they name.
   const resolved = (branch: JSONSchemaObject) => withRefResolved(branch, root);
@@ -154,12 +180,16 @@ export function mergedObject(node: JSONSchemaObject, root: JSONSchemaObject, poi
     const objects = (branches as unknown[])
       .filter(isSchemaObject)
       .map(resolved)
-      .map((branch) => (Array.isArray(branch.allOf) ? mergeAllOf(branch, branch.allOf.filter(isSchemaObject).map(resolved)) : branch));
+      .map((branch) =>
+        Array.isArray(branch.allOf) ? mergeAllOf(branch, branch.allOf.filter(isSchemaObject).map(resolved)) : branch,
+      );
     log.add(
       childPointer(pointer, key),
       key,
       "rewritten",
-      `${key} of ${objects.length} object${objects.length === 1 ? "" : "s"} merged into one object (a property of several branches takes any of their schemas; only what every branch requires is required); ${log.holds("which combinations are allowed")}`,
+      `${key} of ${objects.length} object${objects.length === 1 ? "" : "s"} merged into one object (a property of ` +
+        "several branches takes any of their schemas; only what every branch requires is required); " +
+        `${log.holds("which combinations are allowed")}`,
     );
     out = mergeUnion(rest, objects);
   }
@@ -176,12 +206,15 @@ function mergeUnion(base: JSONSchemaObject, branches: JSONSchemaObject[]): JSONS
     }
   }
   const required = new Set(base.required ?? []);
-  const common = branches.length === 0 ? [] : branches.map((b) => new Set([...(b.required ?? []), ...(base.required ?? [])]));
+  const common =
+    branches.length === 0 ? [] : branches.map((b) => new Set([...(b.required ?? []), ...(base.required ?? [])]));
   const allRequire = (name: string) => common.length > 0 && common.every((set) => set.has(name));
   for (const name of Object.keys(properties)) if (allRequire(name)) required.add(name);
   const out: JSONSchemaObject = { ...base };
   if (Object.keys(properties).length > 0) {
-    out.properties = Object.fromEntries(Object.entries(properties).map(([name, list]) => [name, list.length === 1 ? list[0]! : { anyOf: list }]));
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([name, list]) => [name, list.length === 1 ? list[0]! : { anyOf: list }]),
+    );
   }
   if (required.size > 0) out.required = [...required];
   else delete out.required;
@@ -199,11 +232,17 @@ export function mergeAllOf(node: JSONSchemaObject, branches: JSONSchemaObject[])
   return branches.reduce<JSONSchemaObject>((into, next) => {
     const merged: JSONSchemaObject = { ...next, ...into };
     if (into.properties || next.properties) merged.properties = mergedProperties(into.properties, next.properties);
-    if (into.required || next.required) merged.required = [...new Set([...(into.required ?? []), ...(next.required ?? [])])];
-    for (const key of ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]) tighten(merged, into, next, key, Math.max);
-    for (const key of ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]) tighten(merged, into, next, key, Math.min);
+    if (into.required || next.required)
+      merged.required = [...new Set([...(into.required ?? []), ...(next.required ?? [])])];
+    for (const key of ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"])
+      tighten(merged, into, next, key, Math.max);
+    for (const key of ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"])
+      tighten(merged, into, next, key, Math.min);
     if (Array.isArray(into.allOf) || Array.isArray(next.allOf)) {
-      const nested = [...((into.allOf as JSONSchemaObject[] | undefined) ?? []), ...((next.allOf as JSONSchemaObject[] | undefined) ?? [])];
+      const nested = [
+        ...((into.allOf as JSONSchemaObject[] | undefined) ?? []),
+        ...((next.allOf as JSONSchemaObject[] | undefined) ?? []),
+      ];
       delete merged.allOf;
       return mergeAllOf(merged, nested.filter(isSchemaObject));
     }
@@ -211,15 +250,29 @@ export function mergeAllOf(node: JSONSchemaObject, branches: JSONSchemaObject[])
   }, node);
 }
 
-function tighten(out: JSONSchemaObject, a: JSONSchemaObject, b: JSONSchemaObject, key: string, pick: (x: number, y: number) => number): void {
+function tighten(
+  out: JSONSchemaObject,
+  a: JSONSchemaObject,
+  b: JSONSchemaObject,
+  key: string,
+  pick: (x: number, y: number) => number,
+): void {
   if (typeof a[key] === "number" && typeof b[key] === "number") out[key] = pick(a[key] as number, b[key] as number);
 }
 
-function mergedProperties(first: JSONSchemaObject["properties"], second: JSONSchemaObject["properties"]): Record<string, JSONSchemaObject> {
+function mergedProperties(
+  first: JSONSchemaObject["properties"],
+  second: JSONSchemaObject["properties"],
+): Record<string, JSONSchemaObject> {
   const out = { ...first };
   for (const [name, schema] of Object.entries(second ?? {})) {
     const known = out[name];
-    out[name] = known === undefined ? schema : isSchemaObject(known) && isSchemaObject(schema) ? mergeAllOf(known, [schema]) : schema;
+    out[name] =
+      known === undefined
+        ? schema
+        : isSchemaObject(known) && isSchemaObject(schema)
+          ? mergeAllOf(known, [schema])
+          : schema;
   }
   return out;
 }

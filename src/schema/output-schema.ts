@@ -12,8 +12,16 @@ export function resultDeclarationProblem({ outputSchema, mimeType }: ResultDecla
     return `mimeType must look like "type/subtype", e.g. "image/png" (got ${JSON.stringify(mimeType)})`;
   }
   if (outputSchema === undefined) return undefined;
-  if (typeof outputSchema !== "object" || outputSchema === null || Array.isArray(outputSchema) || !describesObjects(outputSchema)) {
-    return 'the output schema must describe an object (type "object" at its root): a structured result is a JSON object. Return other values as text or content parts';
+  if (
+    typeof outputSchema !== "object" ||
+    outputSchema === null ||
+    Array.isArray(outputSchema) ||
+    !describesObjects(outputSchema)
+  ) {
+    return (
+      'the output schema must describe an object (type "object" at its root): a structured result is a JSON ' +
+      "object. Return other values as text or content parts"
+    );
   }
   try {
     assertValidSchema(outputSchema);

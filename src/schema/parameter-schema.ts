@@ -1,5 +1,5 @@
 import type { Constructor, ParamOptions } from "../decorators/metadata";
-import type { JSONSchemaObject, StandardSchemaV1 } from "../types";
+import type { JSONSchemaObject, StandardSchemaV1 } from "../core/types";
 import { schemaForClass } from "./dto-schema";
 import { enumSchema, enumValues } from "./enum-values";
 import { flagsProblem, patternSource, SCALAR_SCHEMAS } from "./scalars";
@@ -12,7 +12,8 @@ export class ParameterSchemaError extends Error {}
 const OPAQUE = new Set<unknown>([undefined, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
 
 const UNKNOWN_TYPE_FIX =
-  "Say what it is with @Param({ type: TheClass }) / @Param({ type: [String] }) / @Param({ enum: [...] }) / @Param({ schema: {...} }), or run `toolnexus generate` so the manifest supplies it";
+  "Say what it is with @Param({ type: TheClass }) / @Param({ type: [String] }) / @Param({ enum: [...] }) / " +
+  "@Param({ schema: {...} }), or run `toolnexus generate` so the manifest supplies it";
 
 /**
  * The JSON Schema of one `@Param`, from the emitted design type and the options
@@ -22,23 +23,31 @@ export function schemaForParameter(designType: unknown, options: ParamOptions): 
   if (options.schema !== undefined) {
     // The schema given wins; `description` and `default` fill in what it leaves out. A copy:
     // the tool's schema must not change when the caller's object does.
-    const given = isStandardSchema(options.schema) ? standardSchema(options.schema) : plainCopy(options.schema, "schema");
+    const given = isStandardSchema(options.schema)
+      ? standardSchema(options.schema)
+      : plainCopy(options.schema, "schema");
     return {
       ...given,
-      ...(options.description !== undefined && given.description === undefined ? { description: options.description } : {}),
+      ...(options.description !== undefined && given.description === undefined
+        ? { description: options.description }
+        : {}),
       ...(options.default !== undefined && given.default === undefined ? { default: options.default } : {}),
     };
   }
   let schema = baseSchema(options.type ?? designType, options);
   if (options.integer) {
-    if (schema.type !== "number" && schema.type !== "integer") throw new ParameterSchemaError(`integer: true applies to numbers, but this parameter is ${describeType(schema)}`);
+    if (schema.type !== "number" && schema.type !== "integer")
+      throw new ParameterSchemaError(`integer: true applies to numbers, but this parameter is ${describeType(schema)}`);
     schema = { ...schema, type: "integer" };
   }
   schema = withConstraints(schema, options);
   if (options.description !== undefined) {
     // Right after `type`, where the canonical order puts it: the scanner need not re-sort.
     const { type, ...rest } = schema;
-    schema = type === undefined ? { description: options.description, ...rest } : { type, description: options.description, ...rest };
+    schema =
+      type === undefined
+        ? { description: options.description, ...rest }
+        : { type, description: options.description, ...rest };
   }
   return options.default === undefined ? schema : { ...schema, default: options.default };
 }
@@ -50,12 +59,15 @@ function baseSchema(type: unknown, options: ParamOptions): JSONSchemaObject {
     return enumSchema(values);
   }
   if (Array.isArray(type)) {
-    if (type.length !== 1) throw new ParameterSchemaError("type: [Ctor] takes exactly one element type, e.g. type: [String]");
+    if (type.length !== 1)
+      throw new ParameterSchemaError("type: [Ctor] takes exactly one element type, e.g. type: [String]");
     return { type: "array", items: itemSchema(type[0]) };
   }
   if (type === Array) {
     if (options.items !== undefined) return { type: "array", items: plainCopy(options.items, "items") };
-    throw new ParameterSchemaError("it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})");
+    throw new ParameterSchemaError(
+      "it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})",
+    );
   }
   return itemSchema(type);
 }
@@ -66,10 +78,12 @@ function itemSchema(type: unknown): JSONSchemaObject {
   if (OPAQUE.has(type) || typeof type !== "function") {
     const seen = typeof type === "function" ? type.name : String(type);
     throw new ParameterSchemaError(
-      `its type cannot be known (metadata says ${seen}: a parameter without a type annotation, an interface, a type alias, a union, any or unknown look like this). ${UNKNOWN_TYPE_FIX}`,
+      `its type cannot be known (metadata says ${seen}: a parameter without a type annotation, an interface, a type ` +
+        `alias, a union, any or unknown look like this). ${UNKNOWN_TYPE_FIX}`,
     );
   }
-  if (type === Array) throw new ParameterSchemaError("nested arrays need an explicit schema: @Param({ schema: {...} })");
+  if (type === Array)
+    throw new ParameterSchemaError("nested arrays need an explicit schema: @Param({ schema: {...} })");
   return schemaForClass(type as Constructor);
 }
 
@@ -92,7 +106,9 @@ function withConstraints(schema: JSONSchemaObject, options: ParamOptions): JSONS
     if (value === undefined) continue;
     out ??= { ...schema };
     if (!applies.includes(schema.type as JSONSchemaObject["type"])) {
-      throw new ParameterSchemaError(`${key} applies to ${applies.join("/")} parameters, but this parameter is ${describeType(schema)}`);
+      throw new ParameterSchemaError(
+        `${key} applies to ${applies.join("/")} parameters, but this parameter is ${describeType(schema)}`,
+      );
     }
     (out as Record<string, unknown>)[key] = value instanceof RegExp ? regexSource(value) : value;
   }

@@ -1,4 +1,4 @@
-import type { JSONSchemaObject } from "../types";
+import type { JSONSchemaObject } from "../core/types";
 
 /** The schema each runtime type that metadata reports maps to (a `Date` travels as a date-time string). */
 export const SCALAR_SCHEMAS: ReadonlyMap<unknown, JSONSchemaObject> = new Map<unknown, JSONSchemaObject>([
@@ -9,7 +9,22 @@ export const SCALAR_SCHEMAS: ReadonlyMap<unknown, JSONSchemaObject> = new Map<un
 ]);
 
 /** Built-in constructors metadata can report; any other function is a user's class (a DTO). */
-const BUILTINS = new Set<unknown>([String, Number, Boolean, Date, Array, Object, Function, Promise, Symbol, BigInt, Map, Set, WeakMap, WeakSet]);
+const BUILTINS = new Set<unknown>([
+  String,
+  Number,
+  Boolean,
+  Date,
+  Array,
+  Object,
+  Function,
+  Promise,
+  Symbol,
+  BigInt,
+  Map,
+  Set,
+  WeakMap,
+  WeakSet,
+]);
 
 export function isUserClass(value: unknown): value is Function {
   return typeof value === "function" && !BUILTINS.has(value);
@@ -20,11 +35,17 @@ export function isUserClass(value: unknown): value is Function {
  * Flags other than `u`/`g` cannot be expressed: they come back instead, for the caller to refuse.
  */
 export function patternSource(pattern: unknown, modifiers?: unknown): { source: string } | { flags: string } {
-  const flags = (pattern instanceof RegExp ? pattern.flags : typeof modifiers === "string" ? modifiers : "").replace(/[gu]/g, "");
+  const flags = (pattern instanceof RegExp ? pattern.flags : typeof modifiers === "string" ? modifiers : "").replace(
+    /[gu]/g,
+    "",
+  );
   if (flags !== "") return { flags };
   return { source: pattern instanceof RegExp ? pattern.source : String(pattern) };
 }
 
 export function flagsProblem(flags: string): string {
-  return `the pattern's flags "${flags}" cannot be expressed in JSON Schema; write the pattern without them (e.g. [A-Za-z] instead of the i flag)`;
+  return (
+    `the pattern's flags "${flags}" cannot be expressed in JSON Schema; write the pattern without them (e.g. ` +
+    "[A-Za-z] instead of the i flag)"
+  );
 }

@@ -10,7 +10,10 @@ export const MAX_SCHEMA_SIZE = 1_000_000;
 /** What to do about a schema that grows past the limit as it is inlined. */
 export const FEWER_COPIES = "Refer to large definitions from fewer places, or split the tool";
 
-/** A schema that grew past `limit` characters of JSON while its references were inlined, at `pointer` (in the inlined schema). */
+/**
+ * A schema that grew past `limit` characters of JSON while its references were inlined, at `pointer` (in the inlined
+ * schema).
+ */
 export class SchemaSizeError extends Error {
   override name = "SchemaSizeError";
 
@@ -19,7 +22,8 @@ export class SchemaSizeError extends Error {
     readonly limit: number,
   ) {
     super(
-      `with its $refs inlined it grows past ${limit.toLocaleString("en-US")} characters of JSON (toolnexus's limit, MAX_SCHEMA_SIZE) at ${pointer === "" ? "the root" : pointer}: ` +
+      `with its $refs inlined it grows past ${limit.toLocaleString("en-US")} characters of JSON (toolnexus's limit, ` +
+        `MAX_SCHEMA_SIZE) at ${pointer === "" ? "the root" : pointer}: ` +
         "each $ref becomes a copy of its definition, so definitions referenced from many places multiply",
     );
   }
@@ -34,7 +38,10 @@ export class SchemaSizeError extends Error {
 export class SchemaSizeCounter {
   #left = MAX_SCHEMA_SIZE;
 
-  /** An object of `keys` (its braces, commas, quoted names and colons) written at `pointer`; its values are counted on their own. */
+  /**
+   * An object of `keys` (its braces, commas, quoted names and colons) written at `pointer`; its values are counted on
+   * their own.
+   */
   object(keys: readonly string[], pointer: string): void {
     this.#spend(containerSize(keys.length) + namesSize(keys), pointer);
   }

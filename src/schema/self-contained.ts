@@ -1,5 +1,5 @@
-import { mapSubschemas } from "../subschemas";
-import { isSchemaObject, type JSONSchemaObject } from "../types";
+import { mapSubschemas } from "../core/subschemas";
+import { isSchemaObject, type JSONSchemaObject } from "../core/types";
 import { inlineRefs } from "./canonical";
 import { RECURSION_DEPTH } from "./lowering";
 import { SchemaSizeError } from "./schema-size";
@@ -43,7 +43,9 @@ function containsRef(schema: unknown): boolean {
 
 /** `$ref: "#"` (the whole schema, as zod writes recursion) made a reference to the root's definition. */
 function renameRootRefs(schema: JSONSchemaObject, rootRef: string): unknown {
-  return mapSubschemas(schema, (node) => (isSchemaObject(node) && node.$ref === "#" ? { ...node, $ref: rootRef } : node));
+  return mapSubschemas(schema, (node) =>
+    isSchemaObject(node) && node.$ref === "#" ? { ...node, $ref: rootRef } : node,
+  );
 }
 
 /**

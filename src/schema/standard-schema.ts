@@ -1,4 +1,4 @@
-import { isObject, type JSONSchemaObject, type StandardSchemaV1 } from "../types";
+import { isObject, type JSONSchemaObject, type StandardSchemaV1 } from "../core/types";
 import { canonicalSchema } from "./canonical";
 import { FEWER_COPIES, SchemaSizeError } from "./schema-size";
 import { selfContained } from "./self-contained";
@@ -9,7 +9,10 @@ import { selfContained } from "./self-contained";
  * the program's dependencies) only for a schema of that library without one of its own.
  */
 
-/** Whether `value` is a Standard Schema (v1): a `~standard` property with a `validate` function. arktype's types are functions. */
+/**
+ * Whether `value` is a Standard Schema (v1): a `~standard` property with a `validate` function. arktype's types are
+ * functions.
+ */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
   const props = (value as { "~standard"?: unknown })["~standard"];
@@ -43,12 +46,15 @@ export function jsonSchemaOfStandard(schema: StandardSchemaV1): JSONSchemaObject
   } catch (error) {
     throw new Error(`the JSON Schema its library wrote is not JSON data (${(error as Error).message})`);
   }
-  if (!isObject(data)) throw new Error(`its library wrote ${data === null ? "null" : typeof data} for its JSON Schema, not an object`);
+  if (!isObject(data))
+    throw new Error(`its library wrote ${data === null ? "null" : typeof data} for its JSON Schema, not an object`);
   try {
     return canonicalSchema(selfContained(data as JSONSchemaObject));
   } catch (error) {
     if (!(error instanceof SchemaSizeError)) throw error;
-    throw new Error(`${describeStandardSchema(schema)} whose JSON Schema is too large: ${error.message}. ${FEWER_COPIES}`);
+    throw new Error(
+      `${describeStandardSchema(schema)} whose JSON Schema is too large: ${error.message}. ${FEWER_COPIES}`,
+    );
   }
 }
 
@@ -63,7 +69,8 @@ function writtenJsonSchema(schema: StandardSchemaV1): unknown {
     }
   };
   const own = props.jsonSchema;
-  if (own !== undefined && own !== null && typeof own.input === "function") return convert(() => own.input({ target: "draft-07" }));
+  if (own !== undefined && own !== null && typeof own.input === "function")
+    return convert(() => own.input({ target: "draft-07" }));
   if (props.vendor === "zod") {
     const toJSONSchema = zodConverter(schema);
     // "draft-7": how zod 4 releases before the Standard JSON Schema name the target.
@@ -74,7 +81,8 @@ function writtenJsonSchema(schema: StandardSchemaV1): unknown {
     return convert(() => toJsonSchema(schema, { target: "draft-07" }));
   }
   throw new Error(
-    `${describeStandardSchema(schema)} that writes no JSON Schema (it has no ~standard.jsonSchema, the Standard JSON Schema interface), so the model cannot be told the arguments. ` +
+    `${describeStandardSchema(schema)} that writes no JSON Schema (it has no ~standard.jsonSchema, the Standard JSON ` +
+      "Schema interface), so the model cannot be told the arguments. " +
       "Use a version of the library that implements Standard JSON Schema, or pass a JSON Schema as the schema",
   );
 }
@@ -84,10 +92,14 @@ type Converter = (schema: unknown, options: Record<string, unknown>) => unknown;
 /** zod 4's own converter, from the program's zod; zod 3 schemas (no `_zod`) have none. */
 function zodConverter(schema: StandardSchemaV1): Converter {
   if (!isObject((schema as unknown as { _zod?: unknown })._zod)) {
-    throw new Error("a zod 3 schema, which writes no JSON Schema: use zod 4 (or `zod/v4` of zod 3.25), or pass a JSON Schema as the schema");
+    throw new Error(
+      "a zod 3 schema, which writes no JSON Schema: use zod 4 (or `zod/v4` of zod 3.25), or pass a JSON Schema as " +
+        "the schema",
+    );
   }
   const found = optionalExport("zod/v4/core", "toJSONSchema") ?? optionalExport("zod", "toJSONSchema");
-  if (found === undefined) throw new Error("a zod 4 schema, but zod's toJSONSchema could not be loaded from the program's dependencies");
+  if (found === undefined)
+    throw new Error("a zod 4 schema, but zod's toJSONSchema could not be loaded from the program's dependencies");
   return found;
 }
 
@@ -96,7 +108,8 @@ function valibotConverter(): Converter {
   if (found === undefined) {
     throw new Error(
       "a valibot schema: valibot writes JSON Schema only through @valibot/to-json-schema. " +
-        "Install it (npm install @valibot/to-json-schema) and toolnexus uses it, or wrap the schema with its toStandardJsonSchema(schema), or pass a JSON Schema as the schema",
+        "Install it (npm install @valibot/to-json-schema) and toolnexus uses it, or wrap the schema with its " +
+        "toStandardJsonSchema(schema), or pass a JSON Schema as the schema",
     );
   }
   return found;

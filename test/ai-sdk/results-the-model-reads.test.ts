@@ -10,8 +10,15 @@ import { toAiSdkTools } from "toolnexus/ai-sdk";
 import { scriptedModel, text, toolCall, toolResultsIn } from "./scripted-model";
 
 // A 1×1 PNG.
-const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63706afd020002c801bc96b789c40000000049454e44ae426082", "hex");
-const chart = defineTool({ name: "sales_chart", description: "Draws this year's sales", execute: () => [{ type: "text", text: "Sales 2025, by month" }, image(png)] });
+const png = Buffer.from(
+  "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63706afd020002c801bc96b789c40000000049454e44ae426082",
+  "hex",
+);
+const chart = defineTool({
+  name: "sales_chart",
+  description: "Draws this year's sales",
+  execute: () => [{ type: "text", text: "Sales 2025, by month" }, image(png)],
+});
 
 /** Runs one call of tool `name` in the AI SDK's loop and gives what the model read about it, and the call's output. */
 async function oneCall(tools: ReturnType<typeof toAiSdkTools>, name: string, input: unknown = {}) {
@@ -69,7 +76,12 @@ describe("toAiSdkTools: what the model reads", () => {
       type: "content",
       value: [
         { type: "file-data", data: wav.toString("base64"), mediaType: "audio/wav" },
-        { type: "file-data", data: Buffer.from("a,b\n1,2\n").toString("base64"), mediaType: "text/csv", filename: "data.csv" },
+        {
+          type: "file-data",
+          data: Buffer.from("a,b\n1,2\n").toString("base64"),
+          mediaType: "text/csv",
+          filename: "data.csv",
+        },
         { type: "file-url", url: "https://example.com/report.pdf", mediaType: "application/pdf" },
         { type: "image-url", url: "https://example.com/chart.png" },
         { type: "text", text: "[resource Order 1001 at https://example.com/orders/1001 (application/json)]" },
@@ -97,21 +109,40 @@ describe("toAiSdkTools: what the model reads", () => {
     const tools = toAiSdkTools(new Toolkit([hello]));
     expect((await oneCall(tools, "hello")).read).toEqual({ type: "text", value: "hello" });
     const toModelOutput = tools.hello!.toModelOutput!;
-    expect(await toModelOutput({ toolCallId: "call_1", input: {}, output: "plain" as unknown as ToolResult })).toEqual({ type: "text", value: "plain" });
-    expect(await toModelOutput({ toolCallId: "call_1", input: {}, output: { n: 1 } as unknown as ToolResult })).toEqual({ type: "json", value: { n: 1 } });
+    expect(await toModelOutput({ toolCallId: "call_1", input: {}, output: "plain" as unknown as ToolResult })).toEqual({
+      type: "text",
+      value: "plain",
+    });
+    expect(await toModelOutput({ toolCallId: "call_1", input: {}, output: { n: 1 } as unknown as ToolResult })).toEqual(
+      { type: "json", value: { n: 1 } },
+    );
   });
 
   it("sends the same from a chat's UI messages: convertToModelMessages with the tool set uses its toModelOutput", async () => {
     const tools = toAiSdkTools(new Toolkit([chart]));
-    const failed: ToolResult = { output: "the chart service is down", isError: true, metadata: { error: "execution_failed" } };
+    const failed: ToolResult = {
+      output: "the chart service is down",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    };
     const messages: UIMessage[] = [
       { id: "1", role: "user", parts: [{ type: "text", text: "chart?" }] },
-      { id: "2", role: "assistant", parts: [{ type: "tool-sales_chart", toolCallId: "call_1", state: "output-available", input: {}, output: failed }] },
+      {
+        id: "2",
+        role: "assistant",
+        parts: [
+          { type: "tool-sales_chart", toolCallId: "call_1", state: "output-available", input: {}, output: failed },
+        ],
+      },
     ];
     const model = await convertToModelMessages(messages, { tools });
     const toolMessage = model.find((message) => message.role === "tool");
     expect(toolMessage?.content).toEqual([
-      expect.objectContaining({ type: "tool-result", toolCallId: "call_1", output: { type: "error-text", value: "the chart service is down" } }),
+      expect.objectContaining({
+        type: "tool-result",
+        toolCallId: "call_1",
+        output: { type: "error-text", value: "the chart service is down" },
+      }),
     ]);
   });
 });

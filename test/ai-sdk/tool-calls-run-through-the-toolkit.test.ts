@@ -13,7 +13,12 @@ const weather = defineTool({
   name: "get_weather",
   description: "Current weather for a city",
   annotations: { title: "Weather", readOnly: true },
-  inputSchema: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { city: { type: "string", minLength: 2 } },
+    required: ["city"],
+    additionalProperties: false,
+  },
   validate: true,
   execute: ({ city }) => `sunny in ${String(city)}`,
 });
@@ -39,21 +44,38 @@ describe("toAiSdkTools: the tools the AI SDK is given", () => {
 
     const model = scriptedModel([text("hello")]);
     await generateText({ model, tools, prompt: "hi" });
-    expect(model.doGenerateCalls[0]!.tools).toEqual([{ type: "function", name: "get_weather", description: "Current weather for a city", inputSchema: weather.inputSchema }]);
+    expect(model.doGenerateCalls[0]!.tools).toEqual([
+      {
+        type: "function",
+        name: "get_weather",
+        description: "Current weather for a city",
+        inputSchema: weather.inputSchema,
+      },
+    ]);
   });
 
   it("gives a hidden tool to a ctx that may see it (ctx.state or an object state)", () => {
-    expect(Object.keys(toAiSdkTools(toolkit, { ctx: { state: { role: "admin" } } }))).toEqual(["get_weather", "delete_customer"]);
-    expect(Object.keys(toAiSdkTools(toolkit, { state: { role: "admin" } }))).toEqual(["get_weather", "delete_customer"]);
+    expect(Object.keys(toAiSdkTools(toolkit, { ctx: { state: { role: "admin" } } }))).toEqual([
+      "get_weather",
+      "delete_customer",
+    ]);
+    expect(Object.keys(toAiSdkTools(toolkit, { state: { role: "admin" } }))).toEqual([
+      "get_weather",
+      "delete_customer",
+    ]);
   });
 
   it("narrows the set with include and exclude, and refuses a name the toolkit does not have", () => {
     const admin = { state: { role: "admin" } };
-    expect(Object.keys(toAiSdkTools(toolkit, { ctx: admin, include: ["delete_customer"] }))).toEqual(["delete_customer"]);
+    expect(Object.keys(toAiSdkTools(toolkit, { ctx: admin, include: ["delete_customer"] }))).toEqual([
+      "delete_customer",
+    ]);
     expect(Object.keys(toAiSdkTools(toolkit, { ctx: admin, exclude: ["delete_customer"] }))).toEqual(["get_weather"]);
     // Included but hidden from this ctx: not given, as everywhere else.
     expect(Object.keys(toAiSdkTools(toolkit, { include: ["delete_customer"] }))).toEqual([]);
-    expect(() => toAiSdkTools(toolkit, { include: ["get_wether"] })).toThrow(new ToolDefinitionError('toAiSdkTools: include names no tool of this toolkit: "get_wether".'));
+    expect(() => toAiSdkTools(toolkit, { include: ["get_wether"] })).toThrow(
+      new ToolDefinitionError('toAiSdkTools: include names no tool of this toolkit: "get_wether".'),
+    );
     expect(() => toAiSdkTools(toolkit, { exclude: ["nope"] })).toThrow(ToolDefinitionError);
   });
 });
@@ -70,11 +92,17 @@ describe("toAiSdkTools: failures are results the model reads", () => {
       },
       (prompt) => [text(`It is ${String((toolResultsIn(prompt)[0]?.output as { value: string }).value)}.`)],
     );
-    const result = await generateText({ model, tools: toAiSdkTools(toolkit), prompt: "Weather in Chennai?", stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools: toAiSdkTools(toolkit),
+      prompt: "Weather in Chennai?",
+      stopWhen: stepCountIs(5),
+    });
 
     expect(read).toEqual({
       type: "error-text",
-      value: 'Invalid arguments for tool "get_weather":\n- unknown argument "country"; expected only: city\n- "city" must be string, got number 42',
+      value:
+        'Invalid arguments for tool "get_weather":\n- unknown argument "country"; expected only: city\n- "city" must be string, got number 42',
     });
     expect(result.text).toBe("It is sunny in Chennai.");
     const [first, second] = result.steps.slice(0, 2).map((step) => step.toolResults[0]!.output as ToolResult);
@@ -91,12 +119,25 @@ describe("toAiSdkTools: failures are results the model reads", () => {
         throw new Error("upstream answered 503");
       },
     });
-    const toolkit = new Toolkit([flaky], { onError: (failure) => void failures.push(`${failure.kind} ${failure.provider} ${failure.callId}`) });
-    const model = scriptedModel([toolCall("get_rate", {}, "call_rate")], (prompt) => [text(JSON.stringify(toolResultsIn(prompt)[0]!.output))]);
-    const result = await generateText({ model, tools: toAiSdkTools(toolkit), prompt: "rate?", stopWhen: stepCountIs(5) });
+    const toolkit = new Toolkit([flaky], {
+      onError: (failure) => void failures.push(`${failure.kind} ${failure.provider} ${failure.callId}`),
+    });
+    const model = scriptedModel([toolCall("get_rate", {}, "call_rate")], (prompt) => [
+      text(JSON.stringify(toolResultsIn(prompt)[0]!.output)),
+    ]);
+    const result = await generateText({
+      model,
+      tools: toAiSdkTools(toolkit),
+      prompt: "rate?",
+      stopWhen: stepCountIs(5),
+    });
 
     expect(JSON.parse(result.text)).toEqual({ type: "error-text", value: "upstream answered 503" });
-    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ output: "upstream answered 503", isError: true, metadata: { error: "execution_failed" } });
+    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
+      output: "upstream answered 503",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
     // A result, not a throw: the AI SDK records no tool error.
     expect(result.steps[0]!.content.some((part) => part.type === "tool-error")).toBe(false);
     expect(failures).toEqual(["execution_failed ai-sdk call_rate"]);
@@ -113,13 +154,23 @@ describe("toAiSdkTools: failures are results the model reads", () => {
         return new Promise((resolve) => setTimeout(() => resolve("too late"), 5_000).unref());
       },
     });
-    const model = scriptedModel([toolCall("slow_report", {})], (prompt) => [text(JSON.stringify(toolResultsIn(prompt)[0]!.output))]);
+    const model = scriptedModel([toolCall("slow_report", {})], (prompt) => [
+      text(JSON.stringify(toolResultsIn(prompt)[0]!.output)),
+    ]);
     const started = Date.now();
-    const result = await generateText({ model, tools: toAiSdkTools(new Toolkit([slow])), prompt: "report", stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools: toAiSdkTools(new Toolkit([slow])),
+      prompt: "report",
+      stopWhen: stepCountIs(5),
+    });
 
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(JSON.parse(result.text)).toEqual({ type: "error-text", value: 'Tool "slow_report" timed out after 50 ms' });
-    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ isError: true, metadata: { error: "timeout", timeoutMs: 50 } });
+    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
+      isError: true,
+      metadata: { error: "timeout", timeoutMs: 50 },
+    });
     expect(toolSignal?.aborted).toBe(true);
   });
 
@@ -127,11 +178,20 @@ describe("toAiSdkTools: failures are results the model reads", () => {
     const slow = defineTool({
       name: "slow",
       description: "Slow",
-      execute: (_args, ctx) => new Promise((resolve) => ctx.signal?.addEventListener("abort", () => resolve("stopped"))),
+      execute: (_args, ctx) =>
+        new Promise((resolve) => ctx.signal?.addEventListener("abort", () => resolve("stopped"))),
     });
     const tools = toAiSdkTools(new Toolkit([slow]), { ctx: { timeout: 30 } });
-    const result = await generateText({ model: scriptedModel([toolCall("slow", {})], [text("done")]), tools, prompt: "go", stopWhen: stepCountIs(5) });
-    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ isError: true, metadata: { error: "timeout", timeoutMs: 30 } });
+    const result = await generateText({
+      model: scriptedModel([toolCall("slow", {})], [text("done")]),
+      tools,
+      prompt: "go",
+      stopWhen: stepCountIs(5),
+    });
+    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
+      isError: true,
+      metadata: { error: "timeout", timeoutMs: 30 },
+    });
   });
 
   it("aborts a running call through generateText's abortSignal: the tool's signal fires and the toolkit answers aborted", async () => {
@@ -159,7 +219,9 @@ describe("toAiSdkTools: failures are results the model reads", () => {
     // The AI SDK stops its loop on the aborted signal; the call itself ended as data.
     await expect(run).rejects.toThrow("the user left");
     expect(toolSignal?.aborted).toBe(true);
-    expect(finished).toEqual([{ output: 'Tool "wait_for_payment" was aborted: the user left', isError: true, metadata: { error: "aborted" } }]);
+    expect(finished).toEqual([
+      { output: 'Tool "wait_for_payment" was aborted: the user left', isError: true, metadata: { error: "aborted" } },
+    ]);
   });
   it("aborts a running call through options.ctx.signal too, beside the AI SDK's abortSignal", async () => {
     const shutdown = new AbortController();
@@ -179,7 +241,11 @@ describe("toAiSdkTools: failures are results the model reads", () => {
       abortSignal: new AbortController().signal,
       stopWhen: stepCountIs(5),
     });
-    expect(result.steps[0]!.toolResults[0]!.output).toEqual({ output: 'Tool "wait" was aborted: server shutting down', isError: true, metadata: { error: "aborted" } });
+    expect(result.steps[0]!.toolResults[0]!.output).toEqual({
+      output: 'Tool "wait" was aborted: server shutting down',
+      isError: true,
+      metadata: { error: "aborted" },
+    });
   });
 });
 
@@ -195,7 +261,12 @@ describe("toAiSdkTools: the ctx a tool gets", () => {
   });
   const toolkit = new Toolkit([whoami]);
   const ask = (options: Parameters<typeof toAiSdkTools>[1], experimental_context?: unknown) =>
-    generateText({ model: scriptedModel([toolCall("whoami", {}, "call_who")], [text("ok")]), tools: toAiSdkTools(toolkit, options), prompt: "who am I?", experimental_context });
+    generateText({
+      model: scriptedModel([toolCall("whoami", {}, "call_who")], [text("ok")]),
+      tools: toAiSdkTools(toolkit, options),
+      prompt: "who am I?",
+      experimental_context,
+    });
 
   beforeEach(() => (seen.length = 0));
 
@@ -227,14 +298,20 @@ describe("toAiSdkTools: the ctx a tool gets", () => {
 
   it("checks visibility per call with the call's state: a hidden tool is an unknown tool", async () => {
     const admin = new Toolkit([deleteCustomer]);
-    const tools = toAiSdkTools(admin, { ctx: { state: { role: "admin" } }, state: (call) => call.experimental_context as Record<string, unknown> });
+    const tools = toAiSdkTools(admin, {
+      ctx: { state: { role: "admin" } },
+      state: (call) => call.experimental_context as Record<string, unknown>,
+    });
     const result = await generateText({
       model: scriptedModel([toolCall("delete_customer", {})], [text("ok")]),
       tools,
       prompt: "delete",
       experimental_context: { role: "customer" },
     });
-    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({ isError: true, metadata: { error: "unknown_tool" } });
+    expect(result.steps[0]!.toolResults[0]!.output).toMatchObject({
+      isError: true,
+      metadata: { error: "unknown_tool" },
+    });
   });
 
   it("answers as data when the state function gives something that is no object, telling the host what is wrong", async () => {
@@ -246,7 +323,9 @@ describe("toAiSdkTools: the ctx a tool gets", () => {
     expect(output.output).toBe(
       `Tool "whoami" could not run: the state function of toAiSdkTools failed (error id ${String(output.metadata?.errorId)}). Tell the user the tool is failing.`,
     );
-    expect(String(warn.mock.calls[0]![0])).toContain(`(error id ${String(output.metadata?.errorId)}): state must give an object or undefined (got string)`);
+    expect(String(warn.mock.calls[0]![0])).toContain(
+      `(error id ${String(output.metadata?.errorId)}): state must give an object or undefined (got string)`,
+    );
     warn.mockRestore();
   });
 

@@ -30,7 +30,11 @@ afterAll(async () => {
 /** A fresh queue with `count` worker processes on it, and the executor that sends calls there. */
 async function queueWith(count: number, options: { lockMs?: number; concurrency?: number; tasksPrefix?: string } = {}) {
   const queue = `calls-${++queueCount}`;
-  const started = await Promise.all(Array.from({ length: count }, (_, index) => startWorkerProcess(`worker-${index + 1}`, { port: redis.port, queue, ...options })));
+  const started = await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      startWorkerProcess(`worker-${index + 1}`, { port: redis.port, queue, ...options }),
+    ),
+  );
   workers.push(...started);
   const executor = queueExecutor({ connection: redis.connection, queueName: queue });
   executors.push(executor);
@@ -43,7 +47,8 @@ describe("calls through a queue", () => {
   const sharedExecutor = () => shared.executor;
   /** Resolves once some shared worker printed `line`. */
   const somePrinted = (line: string) => Promise.race(shared.workers.map((worker) => worker.printed(line)));
-  const printedTimes = (line: string) => shared.workers.flatMap((worker) => worker.lines).filter((seen) => seen === line).length;
+  const printedTimes = (line: string) =>
+    shared.workers.flatMap((worker) => worker.lines).filter((seen) => seen === line).length;
 
   beforeAll(async () => {
     shared = await queueWith(2, { concurrency: 1 });
@@ -60,7 +65,11 @@ describe("calls through a queue", () => {
     const executor = sharedExecutor();
     const toolkit = queueTestToolkit({ executor });
     expect(await toolkit.execute("add", { a: 2, b: 3 })).toEqual({ output: "5", isError: false });
-    const who = await toolkit.execute("whoami", {}, { callId: "c-1", provider: "test", state: { user: "ada", hook: () => 1 } });
+    const who = await toolkit.execute(
+      "whoami",
+      {},
+      { callId: "c-1", provider: "test", state: { user: "ada", hook: () => 1 } },
+    );
     expect(JSON.parse(who.output)).toMatchObject({ callId: "c-1", provider: "test", state: { user: "ada" } });
   });
 
@@ -70,7 +79,11 @@ describe("calls through a queue", () => {
     const toolkit = queueTestToolkit({ executor, onError: (failure) => void failures.push(failure) });
     expect((await toolkit.execute("add", { a: "two", b: 3 })).metadata?.error).toBe("invalid_arguments");
     const thrown = await toolkit.execute("explode", {});
-    expect(thrown).toMatchObject({ isError: true, output: "boom on the worker", metadata: { error: "execution_failed" } });
+    expect(thrown).toMatchObject({
+      isError: true,
+      output: "boom on the worker",
+      metadata: { error: "execution_failed" },
+    });
     expect(failures.map((failure) => failure.kind)).toEqual(["invalid_arguments", "execution_failed"]);
     expect(failures[1]!.error).toMatchObject({ name: "RangeError", message: "boom on the worker" });
 
@@ -83,7 +96,13 @@ describe("calls through a queue", () => {
     const executor = sharedExecutor();
     const toolkit = queueTestToolkit({ executor });
     const reply = await toolkit.runOpenAI({
-      choices: [{ message: { tool_calls: [{ id: "call_1", type: "function", function: { name: "add", arguments: '{"a":1,"b":1}' } }] } }],
+      choices: [
+        {
+          message: {
+            tool_calls: [{ id: "call_1", type: "function", function: { name: "add", arguments: '{"a":1,"b":1}' } }],
+          },
+        },
+      ],
     });
     expect(reply).toEqual([{ role: "tool", tool_call_id: "call_1", content: "2" }]);
   });
@@ -91,7 +110,10 @@ describe("calls through a queue", () => {
   it("runs a repeated call once: the same call id, arguments and state join the first call's job", async () => {
     const executor = sharedExecutor();
     const toolkit = queueTestToolkit({ executor });
-    const [first, second] = await Promise.all([toolkit.execute("charge", { ms: 300 }, { callId: "pay-1" }), toolkit.execute("charge", { ms: 300 }, { callId: "pay-1" })]);
+    const [first, second] = await Promise.all([
+      toolkit.execute("charge", { ms: 300 }, { callId: "pay-1" }),
+      toolkit.execute("charge", { ms: 300 }, { callId: "pay-1" }),
+    ]);
     expect(first).toEqual(second);
     const third = await toolkit.execute("charge", { ms: 300 }, { callId: "pay-1" });
     expect(third).toEqual(first);
@@ -107,7 +129,10 @@ describe("calls through a queue", () => {
     executors.push(other);
     const serverA = queueTestToolkit({ executor: sharedExecutor() });
     const serverB = queueTestToolkit({ executor: other });
-    const [a, b] = await Promise.all([serverA.execute("charge", { ms: 300 }, { callId: "twice-1" }), serverB.execute("charge", { ms: 300 }, { callId: "twice-1" })]);
+    const [a, b] = await Promise.all([
+      serverA.execute("charge", { ms: 300 }, { callId: "twice-1" }),
+      serverB.execute("charge", { ms: 300 }, { callId: "twice-1" }),
+    ]);
     expect(b).toEqual(a);
     expect(printedTimes("ran charge twice-1")).toBe(1);
     expect((await serverB.execute("add", { a: 20, b: 22 })).output).toBe("42");
@@ -115,7 +140,9 @@ describe("calls through a queue", () => {
 
   it("spreads calls over several workers", async () => {
     const toolkit = queueTestToolkit({ executor: sharedExecutor() });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, index) => toolkit.execute("whoami", { ms: 200 }, { callId: `spread-${index}` })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => toolkit.execute("whoami", { ms: 200 }, { callId: `spread-${index}` })),
+    );
     const ranOn = new Set(results.map((result) => (JSON.parse(result.output) as { worker: string }).worker));
     expect(ranOn).toEqual(new Set(["worker-1", "worker-2"]));
   });
@@ -124,7 +151,11 @@ describe("calls through a queue", () => {
     const executor = sharedExecutor();
     const toolkit = queueTestToolkit({ executor });
     const result = await toolkit.execute("wait_for_abort", {}, { callId: "slow-1", timeout: 500 });
-    expect(result).toMatchObject({ isError: true, output: 'Tool "wait_for_abort" timed out after 500 ms', metadata: { error: "timeout", timeoutMs: 500 } });
+    expect(result).toMatchObject({
+      isError: true,
+      output: 'Tool "wait_for_abort" timed out after 500 ms',
+      metadata: { error: "timeout", timeoutMs: 500 },
+    });
     await somePrinted("aborted slow-1");
   });
 
@@ -147,7 +178,11 @@ describe("calls through a queue", () => {
     const pending = toolkit.execute("wait_for_abort", {}, { callId: "abort-1", signal: controller.signal });
     await somePrinted("started abort-1");
     controller.abort(new Error("user left"));
-    expect(await pending).toMatchObject({ isError: true, output: 'Tool "wait_for_abort" was aborted: user left', metadata: { error: "aborted" } });
+    expect(await pending).toMatchObject({
+      isError: true,
+      output: 'Tool "wait_for_abort" was aborted: user left',
+      metadata: { error: "aborted" },
+    });
     await somePrinted("aborted abort-1");
   });
 
@@ -158,14 +193,21 @@ describe("calls through a queue", () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
     try {
-      expect(await client.callTool({ name: "add", arguments: { a: 4, b: 4 } })).toMatchObject({ content: [{ type: "text", text: "8" }], isError: false });
+      expect(await client.callTool({ name: "add", arguments: { a: 4, b: 4 } })).toMatchObject({
+        content: [{ type: "text", text: "8" }],
+        isError: false,
+      });
       const progress: number[] = [];
-      const stepped = await client.callTool({ name: "steps", arguments: {} }, undefined, { onprogress: ({ progress: value }) => void progress.push(value) });
+      const stepped = await client.callTool({ name: "steps", arguments: {} }, undefined, {
+        onprogress: ({ progress: value }) => void progress.push(value),
+      });
       expect(stepped).toMatchObject({ content: [{ type: "text", text: "stepped" }] });
       expect(progress).toEqual([1, 2]);
 
       const controller = new AbortController();
-      const pending = client.callTool({ name: "wait_for_abort", arguments: {} }, undefined, { signal: controller.signal });
+      const pending = client.callTool({ name: "wait_for_abort", arguments: {} }, undefined, {
+        signal: controller.signal,
+      });
       const started = await waitForLine(shared.workers, /^started \d+$/);
       controller.abort();
       await expect(pending).rejects.toThrow();
@@ -185,7 +227,10 @@ describe("a worker that dies mid-call", () => {
     } = await queueWith(2, { lockMs: 1_000, concurrency: 1 });
     const toolkit = queueTestToolkit({ executor });
     const pending = toolkit.execute("lookup", { ms: 1_500 }, { callId: "lookup-1", timeout: 30_000 });
-    const ranFirst = await Promise.race([first!.printed("ran lookup lookup-1").then(() => first!), second!.printed("ran lookup lookup-1").then(() => second!)]);
+    const ranFirst = await Promise.race([
+      first!.printed("ran lookup lookup-1").then(() => first!),
+      second!.printed("ran lookup lookup-1").then(() => second!),
+    ]);
     const other = ranFirst === first ? second! : first!;
     await ranFirst.kill();
     const result = await pending;
@@ -199,7 +244,10 @@ describe("a worker that dies mid-call", () => {
     } = await queueWith(2, { lockMs: 1_000, concurrency: 1 });
     const toolkit = queueTestToolkit({ executor });
     const pending = toolkit.execute("charge", { ms: 5_000 }, { callId: "charge-1", timeout: 30_000 });
-    const ranFirst = await Promise.race([first!.printed("ran charge charge-1").then(() => first!), second!.printed("ran charge charge-1").then(() => second!)]);
+    const ranFirst = await Promise.race([
+      first!.printed("ran charge charge-1").then(() => first!),
+      second!.printed("ran charge charge-1").then(() => second!),
+    ]);
     const other = ranFirst === first ? second! : first!;
     await ranFirst.kill();
     const result = await pending;
@@ -230,7 +278,11 @@ describe("a worker given the servers' task store", () => {
 
   it("runs a call whose task its store does not hold as any other call", async () => {
     const { executor } = await queueWith(1, { tasksPrefix: "other-tasks" });
-    const result = await queueTestToolkit({ executor }).execute("build_report", { ms: 10 }, { taskId: "kept-by-another-store" });
+    const result = await queueTestToolkit({ executor }).execute(
+      "build_report",
+      { ms: 10 },
+      { taskId: "kept-by-another-store" },
+    );
     expect(result).toEqual({ output: "report by worker-1", isError: false });
   });
 });
@@ -239,7 +291,11 @@ describe("Redis out of reach", () => {
   it("answers calls execution_failed, saying where Redis was expected, instead of hanging", async () => {
     const gone = await startRedisServer();
     await gone.stop();
-    const executor = queueExecutor({ connection: { ...gone.connection, retryStrategy: () => 50 }, queueName: "nowhere", connectTimeoutMs: 300 });
+    const executor = queueExecutor({
+      connection: { ...gone.connection, retryStrategy: () => 50 },
+      queueName: "nowhere",
+      connectTimeoutMs: 300,
+    });
     executors.push(executor);
     const result = await queueTestToolkit({ executor }).execute("add", { a: 1, b: 1 });
     expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
@@ -248,7 +304,11 @@ describe("Redis out of reach", () => {
 
   it("answers calls execution_failed when Redis goes away after the executor connected", async () => {
     const server = await startRedisServer();
-    const executor = queueExecutor({ connection: { ...server.connection, retryStrategy: () => 50 }, queueName: "vanishing", connectTimeoutMs: 300 });
+    const executor = queueExecutor({
+      connection: { ...server.connection, retryStrategy: () => 50 },
+      queueName: "vanishing",
+      connectTimeoutMs: 300,
+    });
     executors.push(executor);
     const toolkit = queueTestToolkit({ executor });
     // Connected, with no worker: the call waits for its deadline.

@@ -21,7 +21,11 @@ beforeAll(async () => {
 });
 afterAll(async () => redis?.stop());
 
-function runFixture(port: number, closeAfterMs: number, connectTimeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+function runFixture(
+  port: number,
+  closeAfterMs: number,
+  connectTimeoutMs?: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", FIXTURE], {
       cwd: join(__dirname, "..", ".."),
@@ -56,16 +60,22 @@ function closedPort(): Promise<number> {
 }
 
 describe("closing a queue executor and a tool worker", () => {
-  it.each([0, 1, 5, 20, 100, 500])("lets the process exit when they are closed %i ms after they were made", async (closeAfterMs) => {
-    const { code, signal, output } = await runFixture(redis.port, closeAfterMs);
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(output).toContain("closed");
-  });
+  it.each([0, 1, 5, 20, 100, 500])(
+    "lets the process exit when they are closed %i ms after they were made",
+    async (closeAfterMs) => {
+      const { code, signal, output } = await runFixture(redis.port, closeAfterMs);
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(output).toContain("closed");
+    },
+  );
 
-  it.each([0, 50, 500])("lets the process exit when Redis cannot be reached, closed %i ms after they were made", async (closeAfterMs) => {
-    // A second to give up on Redis instead of the default ten: closing while giving up is the same path.
-    const { code, signal, output } = await runFixture(await closedPort(), closeAfterMs, 1_000);
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(output).toContain("closed");
-  });
+  it.each([0, 50, 500])(
+    "lets the process exit when Redis cannot be reached, closed %i ms after they were made",
+    async (closeAfterMs) => {
+      // A second to give up on Redis instead of the default ten: closing while giving up is the same path.
+      const { code, signal, output } = await runFixture(await closedPort(), closeAfterMs, 1_000);
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(output).toContain("closed");
+    },
+  );
 });

@@ -60,13 +60,21 @@ function tools() {
 const newQueueName = () => `signed-${++queueCount}`;
 
 async function workerOn(queueName: string, signingKey?: SigningKey | SigningKey[]): Promise<void> {
-  const worker = await startToolWorker(new Toolkit(tools()), { connection: redis.connection, queueName, ...(signingKey !== undefined ? { signingKey } : {}) });
+  const worker = await startToolWorker(new Toolkit(tools()), {
+    connection: redis.connection,
+    queueName,
+    ...(signingKey !== undefined ? { signingKey } : {}),
+  });
   cleanups.push(() => worker.close());
 }
 
 /** The toolkit where calls arrive, sending them to `queueName`. */
 function arrivingOn(queueName: string, signingKey?: SigningKey): Toolkit {
-  const executor = queueExecutor({ connection: redis.connection, queueName, ...(signingKey !== undefined ? { signingKey } : {}) });
+  const executor = queueExecutor({
+    connection: redis.connection,
+    queueName,
+    ...(signingKey !== undefined ? { signingKey } : {}),
+  });
   cleanups.push(() => executor.close());
   return new Toolkit(tools(), { executor });
 }
@@ -109,7 +117,10 @@ function callIn(data: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A job's data with the call it carries changed by `change` (in its signed text when it has one). */
-function withCallChanged(data: Record<string, unknown>, change: (call: Record<string, unknown>) => void): Record<string, unknown> {
+function withCallChanged(
+  data: Record<string, unknown>,
+  change: (call: Record<string, unknown>) => void,
+): Record<string, unknown> {
   if (typeof data.signed === "string") {
     const call = JSON.parse(data.signed) as Record<string, unknown>;
     change(call);
@@ -155,7 +166,10 @@ describe("a worker given a signingKey", () => {
       redisAccess.queue.add(CALL_JOB, forgedCall("delete_account", {}), { jobId: "probe" }),
       redisAccess.queue.add(CALL_JOB, forgedCall("no_such_tool", {}), { jobId: "probf" }),
     ]);
-    const [knownResult, unknownResult] = await Promise.all([redisAccess.resultOf(known), redisAccess.resultOf(unknown)]);
+    const [knownResult, unknownResult] = await Promise.all([
+      redisAccess.resultOf(known),
+      redisAccess.resultOf(unknown),
+    ]);
     expect(unknownResult.output.replace("probf", "probe")).toBe(knownResult.output);
     expect(unknownResult.metadata).toEqual(knownResult.metadata);
     expect(knownResult.output).not.toContain("delete_account");
@@ -167,8 +181,15 @@ describe("a worker given a signingKey", () => {
     await workerOn(queueName, KEY);
     const redisAccess = await redisAccessTo(queueName);
     const signed = JSON.stringify(forgedCall("delete_account", { role: "admin" }));
-    const signatures = [`v1.hmac-sha256.${randomBytes(32).toString("base64url")}`, `v2.hmac-sha512.${randomBytes(64).toString("base64url")}`, "", 42];
-    const jobs = await Promise.all(signatures.map((signature) => redisAccess.queue.add(CALL_JOB, { signed, signature })));
+    const signatures = [
+      `v1.hmac-sha256.${randomBytes(32).toString("base64url")}`,
+      `v2.hmac-sha512.${randomBytes(64).toString("base64url")}`,
+      "",
+      42,
+    ];
+    const jobs = await Promise.all(
+      signatures.map((signature) => redisAccess.queue.add(CALL_JOB, { signed, signature })),
+    );
     for (const job of jobs) {
       const result = await redisAccess.resultOf(job);
       expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed", signature: "invalid" } });
@@ -215,7 +236,11 @@ describe("a worker given a signingKey", () => {
     const otherQueueName = newQueueName();
     const redisAccess = await redisAccessTo(queueName);
     const otherAccess = await redisAccessTo(otherQueueName);
-    const pending = arrivingOn(queueName, KEY).execute("read_account", { account: "ada" }, { state: { user: "ada" }, timeout: patience(20_000) });
+    const pending = arrivingOn(queueName, KEY).execute(
+      "read_account",
+      { account: "ada" },
+      { state: { user: "ada" }, timeout: patience(20_000) },
+    );
     const original = await redisAccess.waitingJob();
     const copy = await redisAccess.queue.add(CALL_JOB, original.data, { jobId: "copy-1" });
     const elsewhere = await otherAccess.queue.add(CALL_JOB, original.data, { jobId: original.id! });
@@ -249,7 +274,10 @@ describe("a worker given a signingKey", () => {
     // Altered before it is added: the worker is running and would take the job at once.
     const movedData = withCallChanged(kept.data, (call) => void (call.deadlineAt = Date.now() + 60_000));
     const moved = await redisAccess.queue.add(CALL_JOB, movedData, { jobId: kept.id });
-    expect(await redisAccess.resultOf(moved)).toMatchObject({ isError: true, metadata: { error: "execution_failed", signature: "invalid" } });
+    expect(await redisAccess.resultOf(moved)).toMatchObject({
+      isError: true,
+      metadata: { error: "execution_failed", signature: "invalid" },
+    });
     expect(ran).toEqual([]);
   });
 
@@ -262,7 +290,9 @@ describe("a worker given a signingKey", () => {
 
     const rotated = newQueueName();
     await workerOn(rotated, [OTHER_KEY]);
-    expect((await arrivingOn(rotated, KEY).execute("read_account", { account: "retired" })).metadata).toMatchObject({ signature: "invalid" });
+    expect((await arrivingOn(rotated, KEY).execute("read_account", { account: "retired" })).metadata).toMatchObject({
+      signature: "invalid",
+    });
     expect(ran).not.toContain("read_account retired");
   });
 });
@@ -271,37 +301,59 @@ describe("a worker without a signingKey", () => {
   it("runs signed calls too (the executors can be given the key before the workers)", async () => {
     const queueName = newQueueName();
     await workerOn(queueName);
-    const result = await arrivingOn(queueName, KEY).execute("read_account", { account: "ada" }, { state: { user: "ada" } });
+    const result = await arrivingOn(queueName, KEY).execute(
+      "read_account",
+      { account: "ada" },
+      { state: { user: "ada" } },
+    );
     expect(result).toEqual({ output: "account ada read for ada", isError: false });
   });
 });
 
 describe("signing keys", () => {
-  const options = (queueName: string, signingKey: unknown) => ({ connection: redis.connection, queueName, signingKey }) as Parameters<typeof queueExecutor>[0];
+  const options = (queueName: string, signingKey: unknown) =>
+    ({ connection: redis.connection, queueName, signingKey }) as Parameters<typeof queueExecutor>[0];
 
   it("are refused by queueExecutor when shorter than 32 bytes, not a string or Buffer, or a list, saying what to pass", () => {
     expect(() => queueExecutor(options("keys", "short"))).toThrow(
       "queueExecutor: signingKey must be at least 32 bytes (got 5): a short key can be guessed. Make one with `openssl rand -base64 32`",
     );
-    expect(() => queueExecutor(options("keys", randomBytes(31)))).toThrow("signingKey must be at least 32 bytes (got 31)");
-    expect(() => queueExecutor(options("keys", 12345))).toThrow("queueExecutor: signingKey must be a string or a Buffer (got number).");
-    expect(() => queueExecutor(options("keys", null))).toThrow("queueExecutor: signingKey must be a string or a Buffer (got null).");
-    expect(() => queueExecutor(options("keys", [KEY]))).toThrow("queueExecutor: signingKey is one key, the one calls are signed with");
+    expect(() => queueExecutor(options("keys", randomBytes(31)))).toThrow(
+      "signingKey must be at least 32 bytes (got 31)",
+    );
+    expect(() => queueExecutor(options("keys", 12345))).toThrow(
+      "queueExecutor: signingKey must be a string or a Buffer (got number).",
+    );
+    expect(() => queueExecutor(options("keys", null))).toThrow(
+      "queueExecutor: signingKey must be a string or a Buffer (got null).",
+    );
+    expect(() => queueExecutor(options("keys", [KEY]))).toThrow(
+      "queueExecutor: signingKey is one key, the one calls are signed with",
+    );
   });
 
   it("count bytes, not characters", async () => {
-    expect(() => queueExecutor(options("keys", "é".repeat(15)))).toThrow("signingKey must be at least 32 bytes (got 30)");
+    expect(() => queueExecutor(options("keys", "é".repeat(15)))).toThrow(
+      "signingKey must be at least 32 bytes (got 30)",
+    );
     // 16 two-byte characters: a key.
     const queueName = newQueueName();
     await workerOn(queueName, "é".repeat(16));
-    expect(await arrivingOn(queueName, "é".repeat(16)).execute("read_account", { account: "ada" })).toMatchObject({ isError: false });
+    expect(await arrivingOn(queueName, "é".repeat(16)).execute("read_account", { account: "ada" })).toMatchObject({
+      isError: false,
+    });
   });
 
   it("are refused by startToolWorker when short, of another type, or an empty list", async () => {
-    const start = (signingKey: unknown) => startToolWorker(new Toolkit(tools()), options("keys", signingKey) as Parameters<typeof startToolWorker>[1]);
+    const start = (signingKey: unknown) =>
+      startToolWorker(new Toolkit(tools()), options("keys", signingKey) as Parameters<typeof startToolWorker>[1]);
     await expect(start("short")).rejects.toThrow("startToolWorker: signingKey must be at least 32 bytes (got 5)");
-    await expect(start([KEY, "short"])).rejects.toThrow("startToolWorker (signingKey[1]): signingKey must be at least 32 bytes (got 5)");
-    await expect(start(new Date())).rejects.toThrow("startToolWorker: signingKey must be a string or a Buffer (got object).");
+    await expect(start([KEY, "short"])).rejects.toThrow(
+      "startToolWorker (signingKey[1]): signingKey must be at least 32 bytes (got 5)",
+    );
+    await expect(start(new Date())).rejects.toThrow(
+      "startToolWorker: signingKey must be a string or a Buffer (got object).",
+    );
     await expect(start([])).rejects.toThrow("startToolWorker: signingKey is an empty list");
   });
 });

@@ -49,10 +49,21 @@ const tasksPrefix = () => `instances:${expect.getState().currentTestName}`;
 
 async function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
   const prefix = tasksPrefix();
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join(root, "test", "fixtures", "tasks", "serve-instance.ts")], {
-    cwd: root,
-    env: { ...process.env, REDIS_PORT: String(redis.port), TASKS_PREFIX: prefix, INSTANCE: name, MCP_TOKEN: TOKEN, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", join(root, "test", "fixtures", "tasks", "serve-instance.ts")],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        REDIS_PORT: String(redis.port),
+        TASKS_PREFIX: prefix,
+        INSTANCE: name,
+        MCP_TOKEN: TOKEN,
+        ...env,
+      },
+    },
+  );
   children.push(child);
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -66,7 +77,9 @@ async function startInstance(name: string, env: Record<string, string> = {}): Pr
       }
     };
     child.stdout.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`instance ${name} exited with ${String(code)} before listening:\n${output}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`instance ${name} exited with ${String(code)} before listening:\n${output}`)),
+    );
   });
   return { url, child, output: () => output };
 }
@@ -80,7 +93,10 @@ function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
 
 /** An SDK client on `url`; with `sessionId`, the same client (session and credentials) as before, reaching another instance. */
 async function connect(url: string, sessionId?: string): Promise<{ client: Client; sessionId: string }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, ...(sessionId !== undefined ? { sessionId } : {}) });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers },
+    ...(sessionId !== undefined ? { sessionId } : {}),
+  });
   const client = new Client({ name: "task-instances-test", version: "1.0.0" });
   await client.connect(transport);
   clients.push(client);
@@ -88,7 +104,11 @@ async function connect(url: string, sessionId?: string): Promise<{ client: Clien
 }
 
 async function startTask(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const created = await client.request({ method: "tools/call", params: { name, arguments: args } }, CreateTaskResultSchema, { task: {} });
+  const created = await client.request(
+    { method: "tools/call", params: { name, arguments: args } },
+    CreateTaskResultSchema,
+    { task: {} },
+  );
   return created.task;
 }
 
@@ -100,7 +120,10 @@ describe("tasks shared by server processes through Redis", () => {
     expect(task.status).toBe("working");
 
     const { client: viaB } = await connect(b.url, sessionId);
-    expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: "working" });
+    expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({
+      taskId: task.taskId,
+      status: "working",
+    });
     expect((await viaB.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).toEqual([task.taskId]);
 
     const waiting = viaB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
@@ -117,15 +140,23 @@ describe("tasks shared by server processes through Redis", () => {
 
     const { client: viaB } = await connect(b.url, sessionId);
     expect(await viaB.experimental.tasks.cancelTask(task.taskId)).toMatchObject({ status: "cancelled" });
-    const aborted = await eventually("A's call to see its signal abort", async () => /aborted (.*)/.exec(a.output())?.[1]);
+    const aborted = await eventually(
+      "A's call to see its signal abort",
+      async () => /aborted (.*)/.exec(a.output())?.[1],
+    );
     expect(aborted).toMatch(/cancel/i);
     expect(b.output()).not.toMatch(/started endless|aborted/);
     expect(await viaA.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "cancelled" });
-    await expect(viaB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(/was cancelled/);
+    await expect(viaB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(
+      /was cancelled/,
+    );
   });
 
   it("a task whose process was killed mid-call is failed once its lease lapses, saying so, on the process still up", async () => {
-    const [a, b] = await Promise.all([startInstance("A", { LEASE_MS: "300" }), startInstance("B", { LEASE_MS: "300" })]);
+    const [a, b] = await Promise.all([
+      startInstance("A", { LEASE_MS: "300" }),
+      startInstance("B", { LEASE_MS: "300" }),
+    ]);
     const { client: viaA, sessionId } = await connect(a.url);
     const task = await startTask(viaA, "endless");
     await eventually("the call to start on A", async () => (a.output().includes("started endless") ? true : undefined));
@@ -143,7 +174,9 @@ describe("tasks shared by server processes through Redis", () => {
     });
     expect(failed).toMatchObject({
       status: "failed",
-      statusMessage: expect.stringMatching(/server instance running this task stopped.*nor did a queue worker/) as unknown as string,
+      statusMessage: expect.stringMatching(
+        /server instance running this task stopped.*nor did a queue worker/,
+      ) as unknown as string,
     });
     const result = await waiting;
     expect(result.isError).toBe(true);
@@ -157,9 +190,17 @@ describe("tasks whose calls run on queue workers", () => {
   /** A worker process holding tasks in the test's store, and two server processes sending their calls to it; leases of 300 ms everywhere. */
   async function queueSetup() {
     const queue = `task-calls-${++queues}`;
-    const worker = await startWorkerProcess("worker-1", { port: redis.port, queue, tasksPrefix: tasksPrefix(), leaseMs: 300 });
+    const worker = await startWorkerProcess("worker-1", {
+      port: redis.port,
+      queue,
+      tasksPrefix: tasksPrefix(),
+      leaseMs: 300,
+    });
     workers.push(worker);
-    const [a, b] = await Promise.all([startInstance("A", { QUEUE: queue, LEASE_MS: "300" }), startInstance("B", { QUEUE: queue, LEASE_MS: "300" })]);
+    const [a, b] = await Promise.all([
+      startInstance("A", { QUEUE: queue, LEASE_MS: "300" }),
+      startInstance("B", { QUEUE: queue, LEASE_MS: "300" }),
+    ]);
     return { worker, a, b };
   }
 
@@ -203,7 +244,9 @@ describe("tasks whose calls run on queue workers", () => {
     await killed(a);
     const { client: viaB } = await connect(b.url, sessionId);
     await viaB.experimental.tasks.cancelTask(task.taskId);
-    await eventually("the worker to abort the call", async () => (worker.lines.some((line) => line.startsWith("aborted build_report")) ? true : undefined));
+    await eventually("the worker to abort the call", async () =>
+      worker.lines.some((line) => line.startsWith("aborted build_report")) ? true : undefined,
+    );
     expect(await viaB.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "cancelled" });
   });
 

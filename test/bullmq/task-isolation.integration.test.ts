@@ -48,7 +48,11 @@ describe("the Redis task store", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url!), { fetch: withoutSessionId }));
     const inspect = new Redis(redis.connection);
     try {
-      const { task } = await client.request({ method: "tools/call", params: { name: "echo", arguments: {} } }, CreateTaskResultSchema, { task: {} });
+      const { task } = await client.request(
+        { method: "tools/call", params: { name: "echo", arguments: {} } },
+        CreateTaskResultSchema,
+        { task: {} },
+      );
       expect(await inspect.hget(`${prefix()}:task:${task.taskId}`, "owner")).toMatch(/[0-9a-f]{64}$/);
       expect(await inspect.keys(`${prefix()}:list:*`)).toEqual([]);
       expect(await inspect.exists(`${prefix()}:created`)).toBe(0);

@@ -74,7 +74,10 @@ afterEach(async () => {
 
 /** One server instance: its own toolkit, its own Redis connections, the shared Redis. */
 function instanceTasks(extra: Partial<McpTaskOptions> = {}): McpTaskOptions {
-  const store = redisTaskStore({ connection: { host: redis.host, port: redis.port }, prefix: `test:${expect.getState().currentTestName}` });
+  const store = redisTaskStore({
+    connection: { host: redis.host, port: redis.port },
+    prefix: `test:${expect.getState().currentTestName}`,
+  });
   stores.push(store);
   return { store, pollInterval: 20, ...extra };
 }
@@ -90,7 +93,11 @@ async function instance(name: string, extra: Partial<McpTaskOptions> = {}): Prom
 }
 
 async function startTask(client: Client, name: string, args: Record<string, unknown> = {}, ttl?: number) {
-  const created = await client.request({ method: "tools/call", params: { name, arguments: args } }, CreateTaskResultSchema, { task: ttl === undefined ? {} : { ttl } });
+  const created = await client.request(
+    { method: "tools/call", params: { name, arguments: args } },
+    CreateTaskResultSchema,
+    { task: ttl === undefined ? {} : { ttl } },
+  );
   return created.task;
 }
 
@@ -115,7 +122,9 @@ describe("tasks in Redis, across server instances", () => {
     await eventually("A's call to be aborted", async () => (aborted.length > 0 ? true : undefined));
     expect(aborted).toEqual([{ instance: "A", reason: expect.stringMatching(/cancel/i) as unknown as string }]);
     expect(await a.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "cancelled" });
-    await expect(a.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(/was cancelled/);
+    await expect(a.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(
+      /was cancelled/,
+    );
     await expect(a.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
@@ -169,8 +178,12 @@ describe("tasks in Redis, across server instances", () => {
 
   it("bad options are refused, saying what to pass", () => {
     expect(() => redisTaskStore(undefined as never)).toThrow(/needs \{ connection \}/);
-    expect(() => redisTaskStore({ connection: { host: "127.0.0.1" }, prefix: "" })).toThrow(/prefix must be a non-empty string/);
-    expect(() => redisTaskStore({ connection: { host: "127.0.0.1" }, lease: 0 })).toThrow(/lease must be a whole number of milliseconds, 30 or more \(got 0\)/);
+    expect(() => redisTaskStore({ connection: { host: "127.0.0.1" }, prefix: "" })).toThrow(
+      /prefix must be a non-empty string/,
+    );
+    expect(() => redisTaskStore({ connection: { host: "127.0.0.1" }, lease: 0 })).toThrow(
+      /lease must be a whole number of milliseconds, 30 or more \(got 0\)/,
+    );
   });
 });
 
@@ -179,13 +192,24 @@ describe("tasks in Redis over streamable HTTP", () => {
   const headers = { authorization: `Bearer ${TOKEN}` };
 
   async function httpInstance(name: string): Promise<McpServerHandle> {
-    const server = await serveMcp(new Toolkit([new Reports(name)]), { transport: "http", port: 0, token: TOKEN, tasks: instanceTasks() });
+    const server = await serveMcp(new Toolkit([new Reports(name)]), {
+      transport: "http",
+      port: 0,
+      token: TOKEN,
+      tasks: instanceTasks(),
+    });
     servers.push(server);
     return server;
   }
 
-  async function httpClient(url: string, sessionId?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, ...(sessionId !== undefined ? { sessionId } : {}) });
+  async function httpClient(
+    url: string,
+    sessionId?: string,
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers },
+      ...(sessionId !== undefined ? { sessionId } : {}),
+    });
     const client = new Client({ name: "http-tasks-test", version: "1.0.0" });
     await client.connect(transport);
     clients.push(client);
@@ -201,9 +225,14 @@ describe("tasks in Redis over streamable HTTP", () => {
 
     // The same client (its session, its credentials) reaches B next.
     const { client: viaB } = await httpClient(b.url!, transport.sessionId);
-    expect((await viaB.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual([report.taskId, endless.taskId]);
+    expect((await viaB.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual([
+      report.taskId,
+      endless.taskId,
+    ]);
     release();
-    expect(textOf(await viaB.experimental.tasks.getTaskResult(report.taskId, CallToolResultSchema))).toBe("report over http by A");
+    expect(textOf(await viaB.experimental.tasks.getTaskResult(report.taskId, CallToolResultSchema))).toBe(
+      "report over http by A",
+    );
     await viaB.experimental.tasks.cancelTask(endless.taskId);
     await eventually("A's call to be aborted", async () => (aborted.length > 0 ? true : undefined));
     expect(aborted[0]!.instance).toBe("A");
@@ -216,8 +245,12 @@ describe("tasks in Redis over streamable HTTP", () => {
     const task = await startTask(owner, "endless");
     const { client: stranger } = await httpClient(b.url!);
     expect((await stranger.experimental.tasks.listTasks()).tasks).toEqual([]);
-    await expect(stranger.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    await expect(stranger.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(stranger.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
+    await expect(stranger.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
     expect(await owner.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "working" });
     await owner.experimental.tasks.cancelTask(task.taskId);
   });

@@ -4,7 +4,11 @@ beforeAll(assertBuilt);
 
 describe("toolnexus call", () => {
   it("runs a tool and prints its output; exit code 0", async () => {
-    expect(await runCli(["call", rel("services.ts"), "add", '{"a": 19, "b": 23}'])).toEqual({ code: 0, stdout: "42\n", stderr: "" });
+    expect(await runCli(["call", rel("services.ts"), "add", '{"a": 19, "b": 23}'])).toEqual({
+      code: 0,
+      stdout: "42\n",
+      stderr: "",
+    });
     const weather = await runCli(["call", rel("services.ts"), "getWeather", '{"city":"Chennai","units":"fahrenheit"}']);
     expect(weather.code).toBe(0);
     expect(JSON.parse(weather.stdout)).toEqual({ city: "Chennai", temperature: 88, units: "fahrenheit" });
@@ -16,7 +20,10 @@ describe("toolnexus call", () => {
   });
 
   it('"-" reads the arguments from stdin', async () => {
-    expect(await runCli(["call", rel("tools.js"), "echo", "-"], { input: '{"text":"from stdin"}' })).toMatchObject({ code: 0, stdout: "from stdin\n" });
+    expect(await runCli(["call", rel("tools.js"), "echo", "-"], { input: '{"text":"from stdin"}' })).toMatchObject({
+      code: 0,
+      stdout: "from stdin\n",
+    });
   });
 
   it("--json prints the whole ToolResult", async () => {
@@ -35,7 +42,13 @@ describe("toolnexus call", () => {
   });
 
   it.each([
-    ["invalid JSON", "add", '{"a": 1,', "invalid_arguments", 'Invalid arguments for tool "add": arguments are not valid JSON'],
+    [
+      "invalid JSON",
+      "add",
+      '{"a": 1,',
+      "invalid_arguments",
+      'Invalid arguments for tool "add": arguments are not valid JSON',
+    ],
     ["a wrong type", "add", '{"a": "one", "b": 2}', "invalid_arguments", '"a"'],
     ["a missing argument", "getWeather", "{}", "invalid_arguments", '"city"'],
     ["an unknown tool", "getWether", "{}", "unknown_tool", 'Did you mean "getWeather"?'],
@@ -47,13 +60,34 @@ describe("toolnexus call", () => {
   });
 
   it("--timeout ends a slow call with a timeout result", async () => {
-    const run = await runCli(["call", rel("services.ts"), "wait", '{"ms": 60000, "label": "cli"}', "--timeout", "100", "--json"]);
+    const run = await runCli([
+      "call",
+      rel("services.ts"),
+      "wait",
+      '{"ms": 60000, "label": "cli"}',
+      "--timeout",
+      "100",
+      "--json",
+    ]);
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout)).toEqual({ output: 'Tool "wait" timed out after 100 ms', isError: true, metadata: { error: "timeout", timeoutMs: 100 } });
+    expect(JSON.parse(run.stdout)).toEqual({
+      output: 'Tool "wait" timed out after 100 ms',
+      isError: true,
+      metadata: { error: "timeout", timeoutMs: 100 },
+    });
   });
 
   it("usage errors exit 2 with one line", async () => {
-    expectOneLineError(await runCli(["call", rel("services.ts")]), 2, "missing required argument 'tool'", "toolnexus call --help");
-    expectOneLineError(await runCli(["call", rel("services.ts"), "add", "{}", "--timeout", "soon"]), 2, "--timeout takes a whole number");
+    expectOneLineError(
+      await runCli(["call", rel("services.ts")]),
+      2,
+      "missing required argument 'tool'",
+      "toolnexus call --help",
+    );
+    expectOneLineError(
+      await runCli(["call", rel("services.ts"), "add", "{}", "--timeout", "soon"]),
+      2,
+      "--timeout takes a whole number",
+    );
   });
 });

@@ -31,7 +31,9 @@ describe("a project with TypeScript 7 installed", () => {
   it("--verbose says which compiler loads .ts files", async () => {
     const run = await runCli(["list", "tools.ts", "--verbose"], { cwd: project });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe(`toolnexus: compiling .ts files with toolnexus's own typescript ${ownVersion} (your project has typescript 7.0.2, which the CLI does not use)\n`);
+    expect(run.stderr).toBe(
+      `toolnexus: compiling .ts files with toolnexus's own typescript ${ownVersion} (your project has typescript 7.0.2, which the CLI does not use)\n`,
+    );
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeExport, Toolkit, type ExportFormat } from "../../src";
-import { ADAPTERS } from "../../src/providers";
+import { ADAPTERS } from "../../src/providers/registry";
 import { PaymentsService, SlowService, WeatherService } from "../fixtures/cli/services";
 import { assertBuilt, expectOneLineError, rel, runCli } from "./run-cli";
 
@@ -15,7 +15,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("toolnexus export", () => {
   it("covers every format the toolkit exports", () => {
-    expect(FORMATS).toEqual(["gemini", "openai", "openai-responses", "anthropic", "mcp", "bedrock"]);
+    expect(FORMATS).toEqual(["gemini", "openai", "openai-responses", "anthropic", "mcp", "bedrock", "ollama"]);
   });
 
   it.each(FORMATS)("--format %s prints exactly the toolkit's declarations, and a report on stderr", async (format) => {
@@ -55,7 +55,8 @@ describe("toolnexus export", () => {
       expect.stringMatching(/^ {2}catalog\.search\s+\/properties\/limit\s+exclusiveMinimum\s+rewritten\s+/),
     ]);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read by path
-    const limit = (JSON.parse(run.stdout) as Array<{ functionDeclarations: Array<{ name: string; parameters: any }> }>)[0]!.functionDeclarations[2]!.parameters.properties.limit;
+    type Declarations = Array<{ functionDeclarations: Array<{ name: string; parameters: any }> }>;
+    const limit = (JSON.parse(run.stdout) as Declarations)[0]!.functionDeclarations[2]!.parameters.properties.limit;
     expect(limit).toEqual({ type: "integer", nullable: true, minimum: 0, description: "At most this many results" });
   });
 
@@ -76,22 +77,46 @@ describe("toolnexus export", () => {
       {
         name: "echo",
         description: "Returns its text unchanged",
-        inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+        inputSchema: {
+          type: "object",
+          properties: { text: { type: "string" } },
+          required: ["text"],
+          additionalProperties: false,
+        },
       },
-      { name: "shout", description: "Returns its text in capitals", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+      {
+        name: "shout",
+        description: "Returns its text in capitals",
+        inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      },
     ]);
   });
 
   it("a name the provider rejects is a one-line error naming --names sanitize; with it the name is mapped", async () => {
-    expectOneLineError(await runCli(["export", rel("toolkit.ts"), "--format", "openai"]), 2, 'openai rejects the tool name "catalog.search"', "--names sanitize");
+    expectOneLineError(
+      await runCli(["export", rel("toolkit.ts"), "--format", "openai"]),
+      2,
+      'openai rejects the tool name "catalog.search"',
+      "--names sanitize",
+    );
     const run = await runCli(["export", rel("toolkit.ts"), "--format", "openai", "--names", "sanitize"]);
     expect(run.code).toBe(0);
-    expect((JSON.parse(run.stdout) as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(["getWeather", "add", "catalog_search"]);
+    expect((JSON.parse(run.stdout) as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(
+      ["getWeather", "add", "catalog_search"],
+    );
   });
 
   it("refuses options that do not apply to the format", async () => {
-    expectOneLineError(await runCli(["export", rel("services.ts"), "--format", "anthropic", "--strict"]), 2, "--strict applies to the formats openai and openai-responses");
-    expectOneLineError(await runCli(["export", rel("services.ts"), "--format", "mcp", "--json-schema"]), 2, "--json-schema applies to the gemini format");
+    expectOneLineError(
+      await runCli(["export", rel("services.ts"), "--format", "anthropic", "--strict"]),
+      2,
+      "--strict applies to the formats openai and openai-responses",
+    );
+    expectOneLineError(
+      await runCli(["export", rel("services.ts"), "--format", "mcp", "--json-schema"]),
+      2,
+      "--json-schema applies to the gemini format",
+    );
     expectOneLineError(
       await runCli(["export", rel("services.ts"), "--format", "claude"]),
       2,

@@ -26,8 +26,11 @@ async function listed(cwd: string, module: string): Promise<ListedTool[]> {
 /** Each parameter's JSON Schema type, by name. */
 function parameterTypes(tools: ListedTool[], name: string): Record<string, string | undefined> {
   const tool = tools.find((candidate) => candidate.name === name);
-  if (tool === undefined) throw new Error(`no tool "${name}" among ${tools.map((candidate) => candidate.name).join(", ")}`);
-  return Object.fromEntries(Object.entries(tool.inputSchema.properties ?? {}).map(([parameter, schema]) => [parameter, schema.type]));
+  if (tool === undefined)
+    throw new Error(`no tool "${name}" among ${tools.map((candidate) => candidate.name).join(", ")}`);
+  return Object.fromEntries(
+    Object.entries(tool.inputSchema.properties ?? {}).map(([parameter, schema]) => [parameter, schema.type]),
+  );
 }
 
 const TRIP_PLANNER = { city: "string", days: "number", withKids: "boolean", pace: "string" };
@@ -53,7 +56,9 @@ describe('a CommonJS package (no "type", or "type": "commonjs")', () => {
     const tools = await listed(project, "tools.ts");
     expect(parameterTypes(tools, "plan")).toEqual(TRIP_PLANNER);
     expect(tools[0]!.inputSchema.properties!.pace!.enum).toEqual(["relaxed", "packed"]);
-    const run = await runCli(["call", "tools.ts", "plan", '{"city":"Pune","days":3,"withKids":true,"pace":"packed"}'], { cwd: project });
+    const run = await runCli(["call", "tools.ts", "plan", '{"city":"Pune","days":3,"withKids":true,"pace":"packed"}'], {
+      cwd: project,
+    });
     expect(run).toEqual({ code: 0, stdout: '{"city":"Pune (with kids)","days":3,"pace":"packed"}\n', stderr: "" });
   });
 
@@ -61,21 +66,36 @@ describe('a CommonJS package (no "type", or "type": "commonjs")', () => {
     const tools = await listed(project, "converter.mts");
     expect(parameterTypes(tools, "convert")).toEqual({ amount: "number", currency: "string", round: "boolean" });
     expect(tools[0]).toMatchObject({ description: "Converts dollars; the pace of a trip is relaxed by default" });
-    expect(await runCli(["call", "converter.mts", "convert", '{"amount":10,"currency":"INR","round":true}'], { cwd: project })).toEqual({ code: 0, stdout: "830\n", stderr: "" });
+    expect(
+      await runCli(["call", "converter.mts", "convert", '{"amount":10,"currency":"INR","round":true}'], {
+        cwd: project,
+      }),
+    ).toEqual({ code: 0, stdout: "830\n", stderr: "" });
   });
 
   it(".mjs with top-level await", async () => {
-    expect(await runCli(["call", "greeting.mjs", "greet", '{"name":"Ada"}'], { cwd: project })).toEqual({ code: 0, stdout: "Hello, Ada!\n", stderr: "" });
+    expect(await runCli(["call", "greeting.mjs", "greet", '{"name":"Ada"}'], { cwd: project })).toEqual({
+      code: 0,
+      stdout: "Hello, Ada!\n",
+      stderr: "",
+    });
   });
 
   it(".tsx with JSX is compiled to CommonJS with its metadata", async () => {
     writeFileSync(join(project, "badge.tsx"), BADGE_TSX);
     expect(parameterTypes(await listed(project, "badge.tsx"), "render")).toEqual({ label: "string", count: "number" });
-    expect(await runCli(["call", "badge.tsx", "render", '{"label":"stars","count":5}'], { cwd: project })).toEqual({ code: 0, stdout: "<b>stars: 5</b>\n", stderr: "" });
+    expect(await runCli(["call", "badge.tsx", "render", '{"label":"stars","count":5}'], { cwd: project })).toEqual({
+      code: 0,
+      stdout: "<b>stars: 5</b>\n",
+      stderr: "",
+    });
   });
 
   it("ordinary CommonJS JavaScript next to them", async () => {
-    writeFileSync(join(project, "plain.js"), 'const { TripPlanner } = require("./tools.ts");\nmodule.exports = { planner: new TripPlanner() };\n');
+    writeFileSync(
+      join(project, "plain.js"),
+      'const { TripPlanner } = require("./tools.ts");\nmodule.exports = { planner: new TripPlanner() };\n',
+    );
     expect(parameterTypes(await listed(project, "plain.js"), "plan")).toEqual(TRIP_PLANNER);
   });
 });
@@ -88,7 +108,11 @@ describe('an ES-module package ("type": "module")', () => {
     expect(tools.map((tool) => tool.name)).toEqual(["now", "plan"]);
     expect(parameterTypes(tools, "plan")).toEqual(TRIP_PLANNER);
     expect(parameterTypes(tools, "now")).toEqual({ zone: "string", hour24: "boolean" });
-    expect(await runCli(["call", "trips.ts", "now", '{"zone":"IST","hour24":true}'], { cwd: project })).toEqual({ code: 0, stdout: "12:00 (24h) IST\n", stderr: "" });
+    expect(await runCli(["call", "trips.ts", "now", '{"zone":"IST","hour24":true}'], { cwd: project })).toEqual({
+      code: 0,
+      stdout: "12:00 (24h) IST\n",
+      stderr: "",
+    });
   });
 
   it(".cts is CommonJS whatever the package says", async () => {
@@ -107,7 +131,11 @@ describe('an ES-module package ("type": "module")', () => {
         "",
       ].join("\n"),
     );
-    expect(await runCli(["call", "both.ts", "same"], { cwd: project })).toEqual({ code: 0, stdout: "true\n", stderr: "" });
+    expect(await runCli(["call", "both.ts", "same"], { cwd: project })).toEqual({
+      code: 0,
+      stdout: "true\n",
+      stderr: "",
+    });
   });
 
   it(".tsx with JSX is compiled to an ES module with its metadata", async () => {
@@ -116,6 +144,10 @@ describe('an ES-module package ("type": "module")', () => {
   });
 
   it(".js with top-level await", async () => {
-    expect(await runCli(["call", "awaited-tools.js", "greet", '{"name":"Ada"}'], { cwd: project })).toEqual({ code: 0, stdout: "Hello, Ada!\n", stderr: "" });
+    expect(await runCli(["call", "awaited-tools.js", "greet", '{"name":"Ada"}'], { cwd: project })).toEqual({
+      code: 0,
+      stdout: "Hello, Ada!\n",
+      stderr: "",
+    });
   });
 });

@@ -43,7 +43,11 @@ describe("finding the tools a module exports", () => {
 
   it('a .js ES module in a "type": "module" package', async () => {
     expect(await toolNames(rel("esm-package/tools.js"))).toEqual(["ping"]);
-    expect(await runCli(["call", rel("esm-package/tools.js"), "ping"])).toEqual({ code: 0, stdout: "pong\n", stderr: "" });
+    expect(await runCli(["call", rel("esm-package/tools.js"), "ping"])).toEqual({
+      code: 0,
+      stdout: "pong\n",
+      stderr: "",
+    });
   });
 
   it("an absolute path, and a path without its extension", async () => {
@@ -60,7 +64,12 @@ describe("finding the tools a module exports", () => {
 describe("errors: one line with the fix, exit code 2, no stack unless --verbose", () => {
   it("a module that throws while loading", async () => {
     const run = await runCli(["list", rel("broken.js")]);
-    expectOneLineError(run, 2, `cannot load ${rel("broken.js")}: the module threw Error: DATABASE_URL is not set (at ${rel("broken.js")}:2:7).`, "--verbose");
+    expectOneLineError(
+      run,
+      2,
+      `cannot load ${rel("broken.js")}: the module threw Error: DATABASE_URL is not set (at ${rel("broken.js")}:2:7).`,
+      "--verbose",
+    );
   });
 
   it("--verbose adds the stack", async () => {
@@ -73,7 +82,12 @@ describe("errors: one line with the fix, exit code 2, no stack unless --verbose"
   });
 
   it("a missing file", async () => {
-    expectOneLineError(await runCli(["list", "./no/such/module.ts"]), 2, "cannot load ./no/such/module.ts: no such file", "Check the path");
+    expectOneLineError(
+      await runCli(["list", "./no/such/module.ts"]),
+      2,
+      "cannot load ./no/such/module.ts: no such file",
+      "Check the path",
+    );
   });
 
   it("a directory", async () => {
@@ -81,16 +95,36 @@ describe("errors: one line with the fix, exit code 2, no stack unless --verbose"
   });
 
   it("a module without tools", async () => {
-    expectOneLineError(await runCli(["list", rel("no-tools.js")]), 2, "it exports no tools (exports: answer, Helper)", "Export a Toolkit");
+    expectOneLineError(
+      await runCli(["list", rel("no-tools.js")]),
+      2,
+      "it exports no tools (exports: answer, Helper)",
+      "Export a Toolkit",
+    );
   });
 
   it("several toolkits", async () => {
-    expectOneLineError(await runCli(["list", rel("two-toolkits.js")]), 2, "exports 2 toolkits (first, second)", "--export <name>");
-    expectOneLineError(await runCli(["list", rel("two-toolkits.js"), "--export", "third"]), 2, 'has no export named "third"', "first, second");
+    expectOneLineError(
+      await runCli(["list", rel("two-toolkits.js")]),
+      2,
+      "exports 2 toolkits (first, second)",
+      "--export <name>",
+    );
+    expectOneLineError(
+      await runCli(["list", rel("two-toolkits.js"), "--export", "third"]),
+      2,
+      'has no export named "third"',
+      "first, second",
+    );
   });
 
   it("a class that cannot be built with no arguments", async () => {
-    expectOneLineError(await runCli(["list", rel("needs-config.ts")]), 2, "new Mailer() failed: Mailer needs a config.", "Export an instance instead");
+    expectOneLineError(
+      await runCli(["list", rel("needs-config.ts")]),
+      2,
+      "new Mailer() failed: Mailer needs a config.",
+      "Export an instance instead",
+    );
   });
 
   it("a module whose toolkit refuses its tools: toolnexus's own message, with its fix", async () => {
@@ -113,7 +147,11 @@ describe("errors: one line with the fix, exit code 2, no stack unless --verbose"
 
   it("a .ts syntax error names the file and line", async () => {
     const file = write("broken-syntax.ts", "export const x = {\n  a: 1,\n  b: ,\n};\n");
-    expectOneLineError(await runCli(["list", file]), 2, `cannot load ${file}: SyntaxError: ${file}:3:6: Expression expected.`);
+    expectOneLineError(
+      await runCli(["list", file]),
+      2,
+      `cannot load ${file}: SyntaxError: ${file}:3:6: Expression expected.`,
+    );
   });
 
   it("ES-module syntax in a CommonJS .js file", async () => {
@@ -127,7 +165,12 @@ describe("errors: one line with the fix, exit code 2, no stack unless --verbose"
 
   it("a missing import", async () => {
     const file = write("missing-import.js", 'require("toolnexus-no-such-package");\n');
-    expectOneLineError(await runCli(["list", file]), 2, `${file} imports "toolnexus-no-such-package", which cannot be found`, "npm install toolnexus-no-such-package");
+    expectOneLineError(
+      await runCli(["list", file]),
+      2,
+      `${file} imports "toolnexus-no-such-package", which cannot be found`,
+      "npm install toolnexus-no-such-package",
+    );
   });
 });
 
@@ -135,10 +178,13 @@ describe("usage", () => {
   it("--help and --version exit 0", async () => {
     const help = await runCli(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["export", "call", "serve", "list"]) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["export", "call", "serve", "list"])
+      expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     const version = await runCli(["--version"]);
     expect(version).toMatchObject({ code: 0, stderr: "" });
-    expect(version.stdout.split("\n")[0]).toBe(`toolnexus ${(require("../../package.json") as { version: string }).version}`);
+    expect(version.stdout.split("\n")[0]).toBe(
+      `toolnexus ${(require("../../package.json") as { version: string }).version}`,
+    );
   });
 
   it("no command prints the help and exits 2", async () => {
@@ -148,7 +194,17 @@ describe("usage", () => {
   });
 
   it("an unknown command or option is one line", async () => {
-    expectOneLineError(await runCli(["exprot", rel("tools.js")]), 2, "unknown command 'exprot'", "(Did you mean export?)");
-    expectOneLineError(await runCli(["list", rel("tools.js"), "--colour"]), 2, "unknown option '--colour'", "toolnexus list --help");
+    expectOneLineError(
+      await runCli(["exprot", rel("tools.js")]),
+      2,
+      "unknown command 'exprot'",
+      "(Did you mean export?)",
+    );
+    expectOneLineError(
+      await runCli(["list", rel("tools.js"), "--colour"]),
+      2,
+      "unknown option '--colour'",
+      "toolnexus list --help",
+    );
   });
 });

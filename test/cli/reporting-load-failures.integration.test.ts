@@ -34,7 +34,12 @@ describe("syntax errors name file:line:col", () => {
   it("an ES module in JavaScript (Node names no file for it)", async () => {
     write(esm, "broken.mjs", "const a = 1;\nconst b = ;\n");
     write(esm, "imports-broken.mjs", 'import "./broken.mjs";\n');
-    expectOneLineError(await runCli(["list", "imports-broken.mjs"], { cwd: esm }), 2, "SyntaxError: broken.mjs:2:11: Unexpected token ';'", "Fix the syntax error.");
+    expectOneLineError(
+      await runCli(["list", "imports-broken.mjs"], { cwd: esm }),
+      2,
+      "SyntaxError: broken.mjs:2:11: Unexpected token ';'",
+      "Fix the syntax error.",
+    );
   });
 });
 
@@ -86,7 +91,11 @@ describe("what the module throws, where it threw (in .ts lines)", () => {
     ["ES-module .ts", esm],
   ])("%s", async (_, project) => {
     write(project, "throws.ts", throwing);
-    expectOneLineError(await runCli(["list", "throws.ts"], { cwd: project }), 2, "the module threw Error: DATABASE_URL is not set (at throws.ts:7:7)");
+    expectOneLineError(
+      await runCli(["list", "throws.ts"], { cwd: project }),
+      2,
+      "the module threw Error: DATABASE_URL is not set (at throws.ts:7:7)",
+    );
     const verbose = await runCli(["list", "throws.ts", "--verbose"], { cwd: project });
     expect(verbose.stderr).toContain(`${join(project, "throws.ts")}:7:7`);
   });
@@ -95,7 +104,13 @@ describe("what the module throws, where it threw (in .ts lines)", () => {
 describe("toolnexus's own errors are reported as they are: they already say what to do", () => {
   it("a stale manifest met when the module builds its toolkit", async () => {
     const parameters = [{ kind: "param", name: "town", optional: false, schema: { type: "string" } }];
-    const tool = { name: "forecast", file: "src/weather.ts", hash: `sha256:${"1".repeat(32)}`, description: "The forecast.", parameters };
+    const tool = {
+      name: "forecast",
+      file: "src/weather.ts",
+      hash: `sha256:${"1".repeat(32)}`,
+      description: "The forecast.",
+      parameters,
+    };
     const manifest = { manifestVersion: 1, hash: `sha256:${"0".repeat(32)}`, tools: { "Weather.forecast": tool } };
     write(
       cjs,
@@ -121,15 +136,27 @@ export const toolkit = new Toolkit([new Weather()], { manifest: ${JSON.stringify
   });
 
   const errorClasses = Object.entries(toolnexus as Record<string, unknown>).filter(
-    (exported): exported is [string, new (message: string) => Error] => typeof exported[1] === "function" && exported[1].prototype instanceof Error,
+    (exported): exported is [string, new (message: string) => Error] =>
+      typeof exported[1] === "function" && exported[1].prototype instanceof Error,
   );
 
   it("every error class toolnexus exports is one of them", () => {
-    expect(errorClasses.map(([name]) => name).sort()).toEqual(["DuplicateToolError", "ExportError", "ManifestError", "ScanError", "ToolDefinitionError", "ToolnexusError"]);
+    expect(errorClasses.map(([name]) => name).sort()).toEqual([
+      "DuplicateToolError",
+      "ExportError",
+      "ManifestError",
+      "ScanError",
+      "ToolDefinitionError",
+      "ToolnexusError",
+    ]);
   });
 
   it.each(errorClasses)("%s: its message, with no fix added and no 'the module threw'", (name, ErrorClass) => {
-    const [reason, fix] = explainLoadFailure(new ErrorClass("Weather.forecast: what is wrong. What to do."), join(cjs, "tools.ts"), cjs);
+    const [reason, fix] = explainLoadFailure(
+      new ErrorClass("Weather.forecast: what is wrong. What to do."),
+      join(cjs, "tools.ts"),
+      cjs,
+    );
     expect({ reason, fix }).toEqual({ reason: `${name}: Weather.forecast: what is wrong. What to do.`, fix: "" });
   });
 });
@@ -137,7 +164,12 @@ export const toolkit = new Toolkit([new Weather()], { manifest: ${JSON.stringify
 describe("a module in the wrong format for its file says how to fix it", () => {
   it("CommonJS code in an ES-module package", async () => {
     write(esm, "common.js", "module.exports = {};\n");
-    expectOneLineError(await runCli(["list", "common.js"], { cwd: esm }), 2, "module is not defined in ES module scope", "name it .cjs (.cts for TypeScript)");
+    expectOneLineError(
+      await runCli(["list", "common.js"], { cwd: esm }),
+      2,
+      "module is not defined in ES module scope",
+      "name it .cjs (.cts for TypeScript)",
+    );
   });
 
   it("an ES-module TypeScript file required from CommonJS", async () => {
@@ -158,7 +190,11 @@ describe("a failure of toolnexus's own loader is toolnexus's to report", () => {
   };
 
   it("the ES module hooks cannot start", async () => {
-    const env = preload(esm, "no-hooks.cjs", 'require("node:module").register = () => { throw new Error("hooks are disabled here"); };\n');
+    const env = preload(
+      esm,
+      "no-hooks.cjs",
+      'require("node:module").register = () => { throw new Error("hooks are disabled here"); };\n',
+    );
     expectOneLineError(
       await runCli(["list", "trips.ts"], { cwd: esm, env }),
       2,

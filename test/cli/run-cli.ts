@@ -10,7 +10,10 @@ export interface CliRun {
 }
 
 /** Runs the built `toolnexus` bin as a child process. */
-export function runCli(args: string[], { input, cwd = root, env = {} }: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  { input, cwd = root, env = {} }: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = "";

@@ -27,9 +27,15 @@ export function userProject(name: string, { typescript }: UserProjectOptions = {
   if (typescript !== undefined) {
     const lib = join(dir, "node_modules", "typescript", "lib");
     mkdirSync(lib, { recursive: true });
-    writeFileSync(join(lib, "..", "package.json"), JSON.stringify({ name: "typescript", version: typescript, main: "./lib/typescript.js" }));
+    writeFileSync(
+      join(lib, "..", "package.json"),
+      JSON.stringify({ name: "typescript", version: typescript, main: "./lib/typescript.js" }),
+    );
     const majorMinor = typescript.split(".").slice(0, 2).join(".");
-    writeFileSync(join(lib, "typescript.js"), `module.exports = { version: ${JSON.stringify(typescript)}, versionMajorMinor: ${JSON.stringify(majorMinor)} };\n`);
+    writeFileSync(
+      join(lib, "typescript.js"),
+      `module.exports = { version: ${JSON.stringify(typescript)}, versionMajorMinor: ${JSON.stringify(majorMinor)} };\n`,
+    );
   }
   return dir;
 }

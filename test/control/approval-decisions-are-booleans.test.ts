@@ -7,7 +7,12 @@ import { defineTool, Toolkit, type ApprovalDecision, type ExecuteOptions, type T
 
 describe("execute's approved option", () => {
   let runs = 0;
-  const refund = defineTool({ name: "refund", description: "Refunds a payment", needsApproval: true, execute: () => `refund ${++runs}` });
+  const refund = defineTool({
+    name: "refund",
+    description: "Refunds a payment",
+    needsApproval: true,
+    execute: () => `refund ${++runs}`,
+  });
   const lookup = defineTool({ name: "lookup", description: "Looks a payment up", execute: () => `lookup ${++runs}` });
   const failures: ToolFailure[] = [];
   const toolkit = new Toolkit([refund, lookup], { onError: (failure) => void failures.push(failure) });
@@ -18,7 +23,10 @@ describe("execute's approved option", () => {
   });
 
   it("runs the call when it is true, and denies it when it is false", async () => {
-    expect(await toolkit.execute("refund", {}, {}, { approved: true })).toMatchObject({ output: "refund 1", isError: false });
+    expect(await toolkit.execute("refund", {}, {}, { approved: true })).toMatchObject({
+      output: "refund 1",
+      isError: false,
+    });
     expect((await toolkit.execute("refund", {}, {}, { approved: false })).metadata?.error).toBe("denied");
     expect(runs).toBe(1);
   });
@@ -44,16 +52,19 @@ describe("execute's approved option", () => {
     ["a boxed true", Object(true), "an object"],
   ];
 
-  it.each(notBooleans)("refuses the call when it is %s, saying only true approves and only false denies, and the body does not run", async (_label, approved, got) => {
-    for (const name of ["refund", "lookup"]) {
-      const result = await toolkit.execute(name, {}, {}, { approved } as unknown as ExecuteOptions);
-      expect(result).toMatchObject({ isError: true, metadata: { error: "denied", tool: name } });
-      expect(result.output).toBe(
-        `The call to tool "${name}" did not run: the host's approval is neither true nor false (got ${got}); only true approves it and only false denies it. Tell the user it needs their approval.`,
-      );
-    }
-    expect(runs).toBe(0);
-  });
+  it.each(notBooleans)(
+    "refuses the call when it is %s, saying only true approves and only false denies, and the body does not run",
+    async (_label, approved, got) => {
+      for (const name of ["refund", "lookup"]) {
+        const result = await toolkit.execute(name, {}, {}, { approved } as unknown as ExecuteOptions);
+        expect(result).toMatchObject({ isError: true, metadata: { error: "denied", tool: name } });
+        expect(result.output).toBe(
+          `The call to tool "${name}" did not run: the host's approval is neither true nor false (got ${got}); only true approves it and only false denies it. Tell the user it needs their approval.`,
+        );
+      }
+      expect(runs).toBe(0);
+    },
+  );
 
   it("refuses the call, and the body does not run, when the options cannot be read (a getter or a Proxy that throws)", async () => {
     const thrown = new Error("options exploded");
@@ -111,7 +122,9 @@ describe("execute's approved option", () => {
   });
 
   it("tells the model the reason of a denial only when it is a non-empty string", async () => {
-    expect((await toolkit.execute("refund", {}, {}, { approved: false, reason: "Over the limit" })).output).toContain("Reason: Over the limit.");
+    expect((await toolkit.execute("refund", {}, {}, { approved: false, reason: "Over the limit" })).output).toContain(
+      "Reason: Over the limit.",
+    );
     for (const reason of [42, {}, "", "   "]) {
       const result = await toolkit.execute("refund", {}, {}, { approved: false, reason } as unknown as ExecuteOptions);
       expect(result.metadata?.error).toBe("denied");
@@ -121,7 +134,10 @@ describe("execute's approved option", () => {
   });
 
   it("answers a hidden or unknown tool as such, and an unauthorized call as forbidden, before looking at the approval", async () => {
-    const kit = new Toolkit([refund], { visible: (_tool, ctx) => ctx.state?.hidden !== true, authorize: (ctx) => ctx.state?.allowed === true });
+    const kit = new Toolkit([refund], {
+      visible: (_tool, ctx) => ctx.state?.hidden !== true,
+      authorize: (ctx) => ctx.state?.allowed === true,
+    });
     const bad = { approved: "yes" } as unknown as ExecuteOptions;
     expect((await kit.execute("refund", {}, { state: { hidden: true } }, bad)).metadata?.error).toBe("unknown_tool");
     expect((await kit.execute("nope", {}, {}, bad)).metadata?.error).toBe("unknown_tool");
@@ -143,17 +159,34 @@ describe("decisions given as { approved, reason } objects (approve's answers, re
 
   it("are read once: a getter that shows a boolean to the check and then something else does not approve the call", async () => {
     let runs = 0;
-    const refund = defineTool({ name: "refund", description: "Refunds", needsApproval: true, execute: () => `refund ${++runs}` });
-    const result = await new Toolkit([refund], { approve: () => flipping() as unknown as ApprovalDecision }).execute("refund", {});
+    const refund = defineTool({
+      name: "refund",
+      description: "Refunds",
+      needsApproval: true,
+      execute: () => `refund ${++runs}`,
+    });
+    const result = await new Toolkit([refund], { approve: () => flipping() as unknown as ApprovalDecision }).execute(
+      "refund",
+      {},
+    );
     expect(result.metadata?.error).toBe("denied");
     expect(runs).toBe(0);
   });
 
   it("are read once by resumeApprovals too", async () => {
     let runs = 0;
-    const refund = defineTool({ name: "refund", description: "Refunds", needsApproval: true, execute: () => `refund ${++runs}` });
-    const reply = await new Toolkit([refund]).runAnthropic({ content: [{ type: "tool_use", id: "toolu_1", name: "refund", input: {} }] });
-    const resumed = await new Toolkit([refund]).resumeApprovals(reply!.pendingApprovals!, { toolu_1: flipping() as unknown as ApprovalDecision });
+    const refund = defineTool({
+      name: "refund",
+      description: "Refunds",
+      needsApproval: true,
+      execute: () => `refund ${++runs}`,
+    });
+    const reply = await new Toolkit([refund]).runAnthropic({
+      content: [{ type: "tool_use", id: "toolu_1", name: "refund", input: {} }],
+    });
+    const resumed = await new Toolkit([refund]).resumeApprovals(reply!.pendingApprovals!, {
+      toolu_1: flipping() as unknown as ApprovalDecision,
+    });
     expect(resumed?.content[0]).toMatchObject({ is_error: true });
     expect(runs).toBe(0);
   });

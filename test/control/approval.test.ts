@@ -4,7 +4,18 @@
  * answer them `denied` ("nobody was asked").
  */
 import "reflect-metadata";
-import { defineTool, ScanError, scanTools, Tool, ToolDefinitionError, Toolkit, type ApprovalDecision, type ApprovalRequest, type ToolContext, type ToolFailure } from "../../src";
+import {
+  defineTool,
+  ScanError,
+  scanTools,
+  Tool,
+  ToolDefinitionError,
+  Toolkit,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type ToolContext,
+  type ToolFailure,
+} from "../../src";
 import { scanErrorThrownBy } from "../support/scan-error";
 import { connectMcp, mcpText, pendingOf, providerRows } from "./support";
 
@@ -13,7 +24,11 @@ function tools() {
   const transfer = defineTool({
     name: "transfer",
     description: "Moves money",
-    inputSchema: { type: "object", properties: { to: { type: "string" }, amount: { type: "number" } }, required: ["to", "amount"] },
+    inputSchema: {
+      type: "object",
+      properties: { to: { type: "string" }, amount: { type: "number" } },
+      required: ["to", "amount"],
+    },
     needsApproval: true,
     execute: ({ to, amount }) => {
       ran.push(`transfer ${String(to)} ${String(amount)}`);
@@ -43,7 +58,14 @@ describe("approval in process: execute", () => {
     });
     const result = await kit.execute("transfer", { to: "bob", amount: 5 }, { callId: "c-1", state: { user: "ann" } });
     expect(result).toEqual({ output: "sent 5 to bob", isError: false });
-    expect(requests).toEqual([{ tool: "transfer", args: { to: "bob", amount: 5 }, callId: "c-1", ctx: expect.objectContaining({ callId: "c-1", state: { user: "ann" } }) }]);
+    expect(requests).toEqual([
+      {
+        tool: "transfer",
+        args: { to: "bob", amount: 5 },
+        callId: "c-1",
+        ctx: expect.objectContaining({ callId: "c-1", state: { user: "ann" } }),
+      },
+    ]);
     expect(ran).toEqual(["transfer bob 5"]);
   });
 
@@ -61,7 +83,8 @@ describe("approval in process: execute", () => {
       const result = await kit.execute("transfer", { to: "bob", amount: 5 });
       expect(result).toMatchObject({ isError: true, metadata: { error: "denied" } });
       expect(result.output).toMatch(/"transfer" was not approved/);
-      if (typeof decision === "object" && decision.reason !== undefined) expect(result.output).toContain("Reason: limit exceeded");
+      if (typeof decision === "object" && decision.reason !== undefined)
+        expect(result.output).toContain("Reason: limit exceeded");
       else expect(result.output).not.toContain("Reason:");
     }
     expect(ran).toEqual([]);
@@ -121,7 +144,10 @@ describe("approval in process: execute", () => {
     });
     const approve = jest.fn(() => ({ approved: false, reason: "no" }));
     const kit = new Toolkit([pay], { approve });
-    expect(await kit.execute("pay", { amount: 10 }, { state: { who: "x" } })).toEqual({ output: "paid 10", isError: false });
+    expect(await kit.execute("pay", { amount: 10 }, { state: { who: "x" } })).toEqual({
+      output: "paid 10",
+      isError: false,
+    });
     expect(approve).not.toHaveBeenCalled();
     expect(seen[0]).toEqual([{ amount: 10 }, expect.objectContaining({ state: { who: "x" } })]);
     expect((await kit.execute("pay", { amount: 500 })).metadata?.error).toBe("denied");
@@ -130,8 +156,18 @@ describe("approval in process: execute", () => {
   });
 
   it("approveDestructive: tools annotated destructive need approval; others, and destructive ones without the option, do not", async () => {
-    const wipe = defineTool({ name: "wipe", description: "Wipes a disk", annotations: { destructive: true }, execute: () => "wiped" });
-    const look = defineTool({ name: "look", description: "Looks", annotations: { readOnly: true }, execute: () => "seen" });
+    const wipe = defineTool({
+      name: "wipe",
+      description: "Wipes a disk",
+      annotations: { destructive: true },
+      execute: () => "wiped",
+    });
+    const look = defineTool({
+      name: "look",
+      description: "Looks",
+      annotations: { readOnly: true },
+      execute: () => "seen",
+    });
     const asked: string[] = [];
     const approve = (request: ApprovalRequest) => {
       asked.push(request.tool);
@@ -141,8 +177,13 @@ describe("approval in process: execute", () => {
     expect((await guarded.execute("wipe", {})).metadata?.error).toBe("denied");
     expect(await guarded.execute("look", {})).toEqual({ output: "seen", isError: false });
     expect(asked).toEqual(["wipe"]);
-    expect(await new Toolkit([wipe, look], { approve }).execute("wipe", {})).toEqual({ output: "wiped", isError: false });
-    expect((await new Toolkit([wipe], { approveDestructive: true }).execute("wipe", {})).output).toContain("nobody was asked");
+    expect(await new Toolkit([wipe, look], { approve }).execute("wipe", {})).toEqual({
+      output: "wiped",
+      isError: false,
+    });
+    expect((await new Toolkit([wipe], { approveDestructive: true }).execute("wipe", {})).output).toContain(
+      "nobody was asked",
+    );
   });
 
   it("tells onError about denials (kind denied)", async () => {
@@ -267,10 +308,27 @@ describe("approval over MCP (official SDK client)", () => {
 });
 
 describe("approval options are checked where they are written", () => {
-  it.each([["yes"], [1], [{}], [null]])("defineTool refuses needsApproval %p with a ToolDefinitionError naming the tool", (value) => {
-    expect(() => defineTool({ name: "bad_tool", description: "Bad", needsApproval: value as unknown as boolean, execute: () => "" })).toThrow(ToolDefinitionError);
-    expect(() => defineTool({ name: "bad_tool", description: "Bad", needsApproval: value as unknown as boolean, execute: () => "" })).toThrow(/"bad_tool".*needsApproval/);
-  });
+  it.each([["yes"], [1], [{}], [null]])(
+    "defineTool refuses needsApproval %p with a ToolDefinitionError naming the tool",
+    (value) => {
+      expect(() =>
+        defineTool({
+          name: "bad_tool",
+          description: "Bad",
+          needsApproval: value as unknown as boolean,
+          execute: () => "",
+        }),
+      ).toThrow(ToolDefinitionError);
+      expect(() =>
+        defineTool({
+          name: "bad_tool",
+          description: "Bad",
+          needsApproval: value as unknown as boolean,
+          execute: () => "",
+        }),
+      ).toThrow(/"bad_tool".*needsApproval/);
+    },
+  );
 
   it("@Tool refuses needsApproval that is not a boolean or function with a ScanError naming the tool", () => {
     class Bad {
@@ -289,6 +347,8 @@ describe("approval options are checked where they are written", () => {
   it("the toolkit refuses an approve that is not a function, and an approveDestructive that is not a boolean", () => {
     expect(() => new Toolkit([], { approve: true as unknown as () => boolean })).toThrow(ToolDefinitionError);
     expect(() => new Toolkit([], { approve: true as unknown as () => boolean })).toThrow(/approve must be a function/);
-    expect(() => new Toolkit([], { approveDestructive: "yes" as unknown as boolean })).toThrow(/approveDestructive must be true or false/);
+    expect(() => new Toolkit([], { approveDestructive: "yes" as unknown as boolean })).toThrow(
+      /approveDestructive must be true or false/,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { defineTool, Toolkit } from "toolnexus";
 
 describe("calls a person approved through the host's framework", () => {
   let runs = 0;
-  const refund = defineTool({ name: "refund", description: "Refund a payment", needsApproval: true, execute: () => `refund ${++runs}` });
+  const refund = defineTool({
+    name: "refund",
+    description: "Refund a payment",
+    needsApproval: true,
+    execute: () => `refund ${++runs}`,
+  });
   const toolkit = new Toolkit([refund], { authorize: (ctx) => ctx.state?.role === "support" });
   const support = { state: { role: "support" } };
 
@@ -19,7 +24,10 @@ describe("calls a person approved through the host's framework", () => {
   });
 
   it("runs an approved call without the approval step", async () => {
-    expect(await toolkit.execute("refund", {}, support, { approved: true })).toEqual({ output: "refund 1", isError: false });
+    expect(await toolkit.execute("refund", {}, support, { approved: true })).toEqual({
+      output: "refund 1",
+      isError: false,
+    });
   });
 
   it("denies a refused call with the reason, without running it", async () => {
@@ -30,14 +38,26 @@ describe("calls a person approved through the host's framework", () => {
   });
 
   it("still applies authorization to an approved call", async () => {
-    expect((await toolkit.execute("refund", {}, { state: { role: "sales" } }, { approved: true })).metadata?.error).toBe("forbidden");
+    expect(
+      (await toolkit.execute("refund", {}, { state: { role: "sales" } }, { approved: true })).metadata?.error,
+    ).toBe("forbidden");
     expect(runs).toBe(0);
   });
 });
 
 describe("toolkit.needsApproval(name, args, ctx): whether execute would ask, for hosts with their own approval flow", () => {
-  const refund = defineTool({ name: "refund", description: "Refund a payment", needsApproval: (args) => Number(args.cents) > 10_000, execute: () => "refunded" });
-  const wipe = defineTool({ name: "wipe", description: "Wipes", annotations: { destructive: true }, execute: () => "wiped" });
+  const refund = defineTool({
+    name: "refund",
+    description: "Refund a payment",
+    needsApproval: (args) => Number(args.cents) > 10_000,
+    execute: () => "refunded",
+  });
+  const wipe = defineTool({
+    name: "wipe",
+    description: "Wipes",
+    annotations: { destructive: true },
+    execute: () => "wiped",
+  });
   const unsure = defineTool({
     name: "unsure",
     description: "Its rules fail",

@@ -3,7 +3,16 @@
  * decide whether this call may run. Anything but `true`, or a throw, gives `forbidden`.
  */
 import "reflect-metadata";
-import { defineTool, scanTools, Tool, ToolDefinitionError, Toolkit, type Tool as ToolShape, type ToolContext, type ToolFailure } from "../../src";
+import {
+  defineTool,
+  scanTools,
+  Tool,
+  ToolDefinitionError,
+  Toolkit,
+  type Tool as ToolShape,
+  type ToolContext,
+  type ToolFailure,
+} from "../../src";
 import { scanErrorThrownBy } from "../support/scan-error";
 import { connectMcp, mcpText, pendingOf, providerRows } from "./support";
 
@@ -64,7 +73,12 @@ describe("authorization: execute", () => {
     ];
     for (const answer of answers) {
       const ran = jest.fn(() => "ran");
-      const tool = defineTool({ name: "guarded", description: "Guarded", authorize: answer as () => boolean, execute: ran });
+      const tool = defineTool({
+        name: "guarded",
+        description: "Guarded",
+        authorize: answer as () => boolean,
+        execute: ran,
+      });
       const result = await new Toolkit([tool]).execute("guarded", {});
       expect(result.metadata?.error).toBe("forbidden");
       expect(ran).not.toHaveBeenCalled();
@@ -92,8 +106,12 @@ describe("authorization: execute", () => {
     expect(await kit.execute("ping", {}, { state: { suspended: false } })).toEqual({ output: "pong", isError: false });
     expect((await kit.execute("ping", {}, { state: { suspended: true } })).metadata?.error).toBe("forbidden");
     // The tool's own check still applies (it is asked first: a refusal there ends the call).
-    expect((await kit.execute("refund", { amount: 500 }, { state: { role: "clerk" } })).metadata?.error).toBe("forbidden");
-    expect((await kit.execute("refund", { amount: 5 }, { state: { role: "clerk", suspended: true } })).metadata?.error).toBe("forbidden");
+    expect((await kit.execute("refund", { amount: 500 }, { state: { role: "clerk" } })).metadata?.error).toBe(
+      "forbidden",
+    );
+    expect(
+      (await kit.execute("refund", { amount: 5 }, { state: { role: "clerk", suspended: true } })).metadata?.error,
+    ).toBe("forbidden");
     expect(calls.map(([, args, name]) => [name, args])).toEqual([
       ["ping", {}],
       ["ping", {}],
@@ -104,7 +122,13 @@ describe("authorization: execute", () => {
 
   it("is checked before approval: a forbidden call is never put to approve, nor handed back as pending", async () => {
     const approve = jest.fn(() => true);
-    const wire = defineTool({ name: "wire", description: "Wires money", needsApproval: true, authorize: (ctx) => ctx.state?.role === "manager", execute: () => "wired" });
+    const wire = defineTool({
+      name: "wire",
+      description: "Wires money",
+      needsApproval: true,
+      authorize: (ctx) => ctx.state?.role === "manager",
+      execute: () => "wired",
+    });
     const kit = new Toolkit([wire], { approve });
     expect((await kit.execute("wire", {}, clerk)).metadata?.error).toBe("forbidden");
     expect(approve).not.toHaveBeenCalled();
@@ -112,9 +136,14 @@ describe("authorization: execute", () => {
     expect(approve).toHaveBeenCalledTimes(1);
 
     const deferring = new Toolkit([wire]);
-    const reply = await deferring.runOpenAI([{ id: "w", type: "function", function: { name: "wire", arguments: "{}" } }], clerk);
+    const reply = await deferring.runOpenAI(
+      [{ id: "w", type: "function", function: { name: "wire", arguments: "{}" } }],
+      clerk,
+    );
     expect(pendingOf(reply)).toBeUndefined();
-    expect(reply).toEqual([{ role: "tool", tool_call_id: "w", content: expect.stringMatching(/^Error: .*not allowed/) }]);
+    expect(reply).toEqual([
+      { role: "tool", tool_call_id: "w", content: expect.stringMatching(/^Error: .*not allowed/) },
+    ]);
   });
 
   it("tells onError about forbidden calls (kind forbidden), with what a failing check threw", async () => {
@@ -145,8 +174,13 @@ describe("authorization: execute", () => {
       }
     }
     const kit = new Toolkit([new Accounts()]);
-    expect(await kit.execute("close", { account: "a1" }, { state: { owner: "a1" } })).toEqual({ output: "closed a1", isError: false });
-    expect((await kit.execute("close", { account: "a2" }, { state: { owner: "a1" } })).metadata?.error).toBe("forbidden");
+    expect(await kit.execute("close", { account: "a1" }, { state: { owner: "a1" } })).toEqual({
+      output: "closed a1",
+      isError: false,
+    });
+    expect((await kit.execute("close", { account: "a2" }, { state: { owner: "a1" } })).metadata?.error).toBe(
+      "forbidden",
+    );
   });
 });
 
@@ -198,10 +232,22 @@ describe("authorization over MCP (official SDK client)", () => {
 
 describe("authorization options are checked where they are written", () => {
   it("defineTool refuses an authorize that is not a function, naming the tool", () => {
-    expect(() => defineTool({ name: "locked", description: "Locked", authorize: false as unknown as () => boolean, execute: () => "" })).toThrow(ToolDefinitionError);
-    expect(() => defineTool({ name: "locked", description: "Locked", authorize: false as unknown as () => boolean, execute: () => "" })).toThrow(
-      /"locked".*authorize must be a function/,
-    );
+    expect(() =>
+      defineTool({
+        name: "locked",
+        description: "Locked",
+        authorize: false as unknown as () => boolean,
+        execute: () => "",
+      }),
+    ).toThrow(ToolDefinitionError);
+    expect(() =>
+      defineTool({
+        name: "locked",
+        description: "Locked",
+        authorize: false as unknown as () => boolean,
+        execute: () => "",
+      }),
+    ).toThrow(/"locked".*authorize must be a function/);
   });
 
   it("@Tool refuses it with a ScanError naming the tool", () => {
@@ -217,6 +263,8 @@ describe("authorization options are checked where they are written", () => {
   });
 
   it("the toolkit refuses an authorize option that is not a function", () => {
-    expect(() => new Toolkit([], { authorize: {} as unknown as () => boolean })).toThrow(/authorize must be a function/);
+    expect(() => new Toolkit([], { authorize: {} as unknown as () => boolean })).toThrow(
+      /authorize must be a function/,
+    );
   });
 });

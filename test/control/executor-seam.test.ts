@@ -6,7 +6,7 @@ import "reflect-metadata";
 import { IsInt, Max } from "class-validator";
 import { z } from "zod";
 import { defineTool, Param, Tool, Toolkit, ToolDefinitionError, type ExecutorCall, type ToolExecutor } from "toolnexus";
-import { runCallHere } from "../../src/toolkit";
+import { runQueuedCall } from "../../src/toolkit/queued-calls";
 
 const add = defineTool({
   name: "add",
@@ -67,7 +67,9 @@ describe("the executor seam", () => {
   it("answers what the executor answers, also through a provider's round trip", async () => {
     const executor: ToolExecutor = { run: async (call) => ({ output: `remote ${call.tool.name}`, isError: false }) };
     const toolkit = new Toolkit([add], { executor });
-    const reply = await toolkit.runAnthropic({ content: [{ type: "tool_use", id: "toolu_1", name: "add", input: { a: 1, b: 2 } }] });
+    const reply = await toolkit.runAnthropic({
+      content: [{ type: "tool_use", id: "toolu_1", name: "add", input: { a: 1, b: 2 } }],
+    });
     expect(reply?.content[0]).toMatchObject({ tool_use_id: "toolu_1", content: "remote add" });
   });
 
@@ -93,29 +95,50 @@ describe("the executor seam", () => {
     const slowlyChecked = defineTool({
       name: "slowly_checked",
       description: "Arguments checked by an asynchronous refinement",
-      inputSchema: z.object({ a: z.number() }).refine(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 20))),
+      inputSchema: z
+        .object({ a: z.number() })
+        .refine(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 20))),
       execute: ({ a }: { a: number }) => String(a),
     });
     const silent: ToolExecutor = { run: () => new Promise<never>(() => {}) };
-    const result = await new Toolkit([slowlyChecked], { executor: silent, timeout: 100 }).execute("slowly_checked", { a: 1 });
+    const result = await new Toolkit([slowlyChecked], { executor: silent, timeout: 100 }).execute("slowly_checked", {
+      a: 1,
+    });
     expect(result).toMatchObject({ isError: true, metadata: { error: "timeout", timeoutMs: 100 } });
-    expect(result.output).toBe('Tool "slowly_checked" timed out after 100 ms: the toolkit\'s executor did not answer in time.');
+    expect(result.output).toBe(
+      'Tool "slowly_checked" timed out after 100 ms: the toolkit\'s executor did not answer in time.',
+    );
   });
 
   it("answers for an executor that has not answered when the call's signal aborts", async () => {
     const silent: ToolExecutor = { run: () => new Promise<never>(() => {}) };
     const controller = new AbortController();
-    const pending = new Toolkit([add], { executor: silent, timeout: false }).execute("add", { a: 1, b: 2 }, { signal: controller.signal });
+    const pending = new Toolkit([add], { executor: silent, timeout: false }).execute(
+      "add",
+      { a: 1, b: 2 },
+      { signal: controller.signal },
+    );
     controller.abort(new Error("the user left"));
-    expect(await pending).toMatchObject({ isError: true, output: 'Tool "add" was aborted: the user left', metadata: { error: "aborted" } });
+    expect(await pending).toMatchObject({
+      isError: true,
+      output: 'Tool "add" was aborted: the user left',
+      metadata: { error: "aborted" },
+    });
   });
 
   it("keeps an executor's own answer to a call that ran out of time, when it comes within the grace", async () => {
     const late: ToolExecutor = {
       run: (call) =>
-        new Promise((resolve) => setTimeout(() => resolve({ output: "the worker's timeout", isError: true, metadata: { error: "timeout" } }), Number(call.timeout) + 20)),
+        new Promise((resolve) =>
+          setTimeout(
+            () => resolve({ output: "the worker's timeout", isError: true, metadata: { error: "timeout" } }),
+            Number(call.timeout) + 20,
+          ),
+        ),
     };
-    expect(await new Toolkit([add], { executor: late, timeout: 30 }).execute("add", { a: 1, b: 2 })).toMatchObject({ output: "the worker's timeout" });
+    expect(await new Toolkit([add], { executor: late, timeout: 30 }).execute("add", { a: 1, b: 2 })).toMatchObject({
+      output: "the worker's timeout",
+    });
   });
 
   it("refuses an executor that has no run method, saying what to pass", () => {
@@ -143,18 +166,26 @@ describe("validation where the call arrives", () => {
     ["a DTO's class-validator rules", new Reservations(), { booking: { seats: 20 } }],
     [
       "a Standard Schema",
-      defineTool({ name: "greet", description: "Greet", inputSchema: z.object({ name: z.string().min(2) }), execute: ({ name }) => `hi ${name}` }),
+      defineTool({
+        name: "greet",
+        description: "Greet",
+        inputSchema: z.object({ name: z.string().min(2) }),
+        execute: ({ name }) => `hi ${name}`,
+      }),
       { name: "x" },
     ],
   ] as const;
 
-  it.each(refusals)("answers invalid_arguments for %s without handing the call to the executor", async (_kind, source, args) => {
-    const executor = recordingExecutor();
-    const toolkit = new Toolkit([source], { executor });
-    const [name] = toolkit.tools().map((tool) => tool.name);
-    expect((await toolkit.execute(name!, args)).metadata?.error).toBe("invalid_arguments");
-    expect(executor.calls).toHaveLength(0);
-  });
+  it.each(refusals)(
+    "answers invalid_arguments for %s without handing the call to the executor",
+    async (_kind, source, args) => {
+      const executor = recordingExecutor();
+      const toolkit = new Toolkit([source], { executor });
+      const [name] = toolkit.tools().map((tool) => tool.name);
+      expect((await toolkit.execute(name!, args)).metadata?.error).toBe("invalid_arguments");
+      expect(executor.calls).toHaveLength(0);
+    },
+  );
 
   it("hands the executor the arguments as the tool reads them: coerced, a null for an optional value left out", async () => {
     const executor = recordingExecutor();
@@ -202,8 +233,13 @@ describe("validation where the call arrives", () => {
 
   it("gives the executor what is left of the call's time after the check", async () => {
     const executor = recordingExecutor();
-    const slowCheck = z.object({ id: z.string().refine(async () => (await new Promise((resolve) => setTimeout(resolve, 60)), true)) });
-    const toolkit = new Toolkit([defineTool({ name: "lookup", description: "Look up", inputSchema: slowCheck, execute: () => "found" })], { executor });
+    const slowCheck = z.object({
+      id: z.string().refine(async () => (await new Promise((resolve) => setTimeout(resolve, 60)), true)),
+    });
+    const toolkit = new Toolkit(
+      [defineTool({ name: "lookup", description: "Look up", inputSchema: slowCheck, execute: () => "found" })],
+      { executor },
+    );
     expect((await toolkit.execute("lookup", { id: "a" }, { timeout: 1_000 })).output).toBe("found");
     expect(executor.calls[0]!.timeout).toBeLessThanOrEqual(950);
   });
@@ -228,13 +264,13 @@ describe("a worker's entry into its toolkit", () => {
     const guarded = defineTool({ name: "wipe", description: "Wipe", needsApproval: true, execute: () => "wiped" });
     let middlewareRan = false;
     const toolkit = new Toolkit([add, guarded]).use((_call, next) => ((middlewareRan = true), next()));
-    expect(await runCallHere(toolkit, "wipe", {}, {})).toEqual({ output: "wiped", isError: false });
-    expect((await runCallHere(toolkit, "add", { a: "x", b: 2 }, {})).metadata?.error).toBe("invalid_arguments");
+    expect(await runQueuedCall(toolkit, "wipe", {}, {})).toEqual({ output: "wiped", isError: false });
+    expect((await runQueuedCall(toolkit, "add", { a: "x", b: 2 }, {})).metadata?.error).toBe("invalid_arguments");
     expect(middlewareRan).toBe(false);
   });
 
   it("answers a tool the worker does not have with a result saying to register it there", async () => {
-    const result = await runCallHere(new Toolkit([add]), "missing", {}, {});
+    const result = await runQueuedCall(new Toolkit([add]), "missing", {}, {});
     expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
     expect(result.output).toContain("Register the same tools in the workers");
   });

@@ -30,7 +30,12 @@ export function hostileValues(): Array<[string, unknown]> {
       "an object whose getters throw",
       Object.defineProperties(
         {},
-        Object.fromEntries(["approved", "reason", "callId", "timeout", "signal", "state", "then"].map((key) => [key, { get: thrower(key), enumerable: true }])),
+        Object.fromEntries(
+          ["approved", "reason", "callId", "timeout", "signal", "state", "then"].map((key) => [
+            key,
+            { get: thrower(key), enumerable: true },
+          ]),
+        ),
       ),
     ],
     ["a symbol", Symbol("name")],
@@ -62,6 +67,14 @@ function carriedByFastCheck(value: unknown): boolean {
  * left out: test them with `hostileValues` directly).
  */
 export const anyValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.anything({ withBigInt: true, withNullPrototype: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true }),
+  fc.anything({
+    withBigInt: true,
+    withNullPrototype: true,
+    withMap: true,
+    withSet: true,
+    withDate: true,
+    withTypedArray: true,
+    withSparseArray: true,
+  }),
   fc.constantFrom(...hostileValues().flatMap(([, value]) => (carriedByFastCheck(value) ? [value] : []))),
 );

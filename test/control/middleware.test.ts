@@ -4,7 +4,15 @@
  * change the result, or replace `call.args`; a throw becomes an `execution_failed` result.
  */
 import fc from "fast-check";
-import { defineTool, ToolDefinitionError, Toolkit, type ToolCall, type ToolFailure, type ToolMiddleware, type ToolResult } from "../../src";
+import {
+  defineTool,
+  ToolDefinitionError,
+  Toolkit,
+  type ToolCall,
+  type ToolFailure,
+  type ToolMiddleware,
+  type ToolResult,
+} from "../../src";
 import { connectMcp, mcpText, pendingOf, providerRows } from "./support";
 
 function echo() {
@@ -61,7 +69,12 @@ describe("middleware: execute", () => {
 
   it("may answer without next (a cache): the tool does not run; what it returns becomes the result as a tool's return would", async () => {
     const { tool, ran } = echo();
-    const answers: unknown[] = ["cached", { hits: 3 }, { output: "limited", isError: true, metadata: { error: "rate_limited" } }, undefined];
+    const answers: unknown[] = [
+      "cached",
+      { hits: 3 },
+      { output: "limited", isError: true, metadata: { error: "rate_limited" } },
+      undefined,
+    ];
     const results: ToolResult[] = [];
     for (const answer of answers) {
       const kit = new Toolkit([tool]).use(() => answer);
@@ -81,13 +94,18 @@ describe("middleware: execute", () => {
       const result = await next();
       return { ...result, output: result.output.toUpperCase(), metadata: { shouted: true } };
     });
-    expect(await kit.execute("echo", { text: "hi" })).toEqual({ output: "ECHO: HI", isError: false, metadata: { shouted: true } });
+    expect(await kit.execute("echo", { text: "hi" })).toEqual({
+      output: "ECHO: HI",
+      isError: false,
+      metadata: { shouted: true },
+    });
   });
 
   it("may replace call.args before next: the tool gets them, validated", async () => {
     const { tool, ran } = echo();
     const kit = new Toolkit([tool]).use((call, next) => {
-      call.args = call.args.text === "bad" ? { text: { not: "a string" } } : { ...call.args, text: `${String(call.args.text)}!` };
+      call.args =
+        call.args.text === "bad" ? { text: { not: "a string" } } : { ...call.args, text: `${String(call.args.text)}!` };
       return next();
     });
     expect(await kit.execute("echo", { text: "hi" })).toEqual({ output: "echo: hi!", isError: false });
@@ -127,7 +145,9 @@ describe("middleware: execute", () => {
       const kit = new Toolkit([echo().tool], { onError: (failure) => void failures.push(failure) }).use(middleware);
       const result = await kit.execute("echo", { text: "hi" });
       expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
-      expect(result.output).toBe(`Tool "echo" failed in a middleware (error id ${String(result.metadata?.errorId)}). Try another approach, or tell the user the tool is failing.`);
+      expect(result.output).toBe(
+        `Tool "echo" failed in a middleware (error id ${String(result.metadata?.errorId)}). Try another approach, or tell the user the tool is failing.`,
+      );
     }
     expect(failures.map((failure) => [failure.kind, failure.error])).toEqual([
       ["execution_failed", thrown],
@@ -147,7 +167,11 @@ describe("middleware: execute", () => {
     expect((await denying.execute("locked", {})).metadata?.error).toBe("forbidden");
     expect((await denying.execute("gated", {})).metadata?.error).toBe("denied");
     const deferring = new Toolkit([gated]).use(middleware);
-    expect(pendingOf(await deferring.runOpenAI([{ id: "g", type: "function", function: { name: "gated", arguments: "{}" } }]))).toBeDefined();
+    expect(
+      pendingOf(
+        await deferring.runOpenAI([{ id: "g", type: "function", function: { name: "gated", arguments: "{}" } }]),
+      ),
+    ).toBeDefined();
     expect(middleware).not.toHaveBeenCalled();
   });
 
@@ -238,36 +262,44 @@ describe("middleware order (property)", () => {
 
   it("any chain of pass-through, short-circuiting, argument-changing and result-changing middleware composes outermost-first", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom<Kind>("pass", "short", "tag", "suffix"), { maxLength: 8 }), fc.boolean(), async (kinds, asyncStyle) => {
-        const log: string[] = [];
-        let ran = false;
-        const tool = defineTool({
-          name: "tagged",
-          description: "Reports its tags",
-          inputSchema: { type: "object", properties: { tags: { type: "array", items: { type: "integer" } } }, required: ["tags"] },
-          execute: ({ tags }) => {
-            ran = true;
-            return `tags ${(tags as number[]).join(",")}`;
-          },
-        });
-        const kit = new Toolkit([tool]);
-        kinds.forEach((kind, i) => {
-          kit.use((call, next) => {
-            log.push(`in ${i}`);
-            if (kind === "short") return asyncStyle ? Promise.resolve(`short ${i}`) : `short ${i}`;
-            if (kind === "tag") call.args = { ...call.args, tags: [...(call.args.tags as number[]), i] };
-            return next().then((result) => {
-              log.push(`out ${i}`);
-              return kind === "suffix" ? { ...result, output: `${result.output} +${i}` } : result;
+      fc.asyncProperty(
+        fc.array(fc.constantFrom<Kind>("pass", "short", "tag", "suffix"), { maxLength: 8 }),
+        fc.boolean(),
+        async (kinds, asyncStyle) => {
+          const log: string[] = [];
+          let ran = false;
+          const tool = defineTool({
+            name: "tagged",
+            description: "Reports its tags",
+            inputSchema: {
+              type: "object",
+              properties: { tags: { type: "array", items: { type: "integer" } } },
+              required: ["tags"],
+            },
+            execute: ({ tags }) => {
+              ran = true;
+              return `tags ${(tags as number[]).join(",")}`;
+            },
+          });
+          const kit = new Toolkit([tool]);
+          kinds.forEach((kind, i) => {
+            kit.use((call, next) => {
+              log.push(`in ${i}`);
+              if (kind === "short") return asyncStyle ? Promise.resolve(`short ${i}`) : `short ${i}`;
+              if (kind === "tag") call.args = { ...call.args, tags: [...(call.args.tags as number[]), i] };
+              return next().then((result) => {
+                log.push(`out ${i}`);
+                return kind === "suffix" ? { ...result, output: `${result.output} +${i}` } : result;
+              });
             });
           });
-        });
-        const result = await kit.execute("tagged", { tags: [] });
-        const want = expected(kinds);
-        expect(result).toEqual({ output: want.output, isError: false });
-        expect(log).toEqual(want.log);
-        expect(ran).toBe(want.ran);
-      }),
+          const result = await kit.execute("tagged", { tags: [] });
+          const want = expected(kinds);
+          expect(result).toEqual({ output: want.output, isError: false });
+          expect(log).toEqual(want.log);
+          expect(ran).toBe(want.ran);
+        },
+      ),
       { numRuns: 150 },
     );
   });

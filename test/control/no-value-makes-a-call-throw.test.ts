@@ -21,16 +21,33 @@ afterAll(async () => {
 const failures: ToolFailure[] = [];
 const tools = () => [
   defineTool({ name: "echo", description: "Echoes", execute: (args) => JSON.stringify(args) }),
-  defineTool({ name: "gated", description: "Needs approval", needsApproval: async () => true, authorize: async () => true, execute: () => "gated ran" }),
+  defineTool({
+    name: "gated",
+    description: "Needs approval",
+    needsApproval: async () => true,
+    authorize: async () => true,
+    execute: () => "gated ran",
+  }),
 ];
 const toolkits: Array<[string, Toolkit]> = [
   ["a toolkit with no seams", new Toolkit(tools(), { tracing: false })],
   [
     "a toolkit with every seam",
-    new Toolkit(tools(), { tracing: false, visible: () => true, authorize: async () => true, approve: async () => true }).use(async (_call, next) => next()),
+    new Toolkit(tools(), {
+      tracing: false,
+      visible: () => true,
+      authorize: async () => true,
+      approve: async () => true,
+    }).use(async (_call, next) => next()),
   ],
-  ["a toolkit that reports failures", new Toolkit(tools(), { tracing: false, onError: (failure) => void failures.push(failure), errorText: "errorId" })],
-  ["a traced toolkit", new Toolkit(tools(), { onError: (failure) => void failures.push(failure), approve: () => true })],
+  [
+    "a toolkit that reports failures",
+    new Toolkit(tools(), { tracing: false, onError: (failure) => void failures.push(failure), errorText: "errorId" }),
+  ],
+  [
+    "a traced toolkit",
+    new Toolkit(tools(), { onError: (failure) => void failures.push(failure), approve: () => true }),
+  ],
 ];
 
 const RUNS = { numRuns: 150 };
@@ -56,12 +73,17 @@ function expectResult(value: unknown): asserts value is ToolResult {
 describe.each(toolkits)("%s", (_label, toolkit) => {
   beforeEach(() => (failures.length = 0));
 
-  it.each(hostileValues())("answers a call whose name is %s with an unknown_tool result saying a name is a string", async (_what, name) => {
-    const result = await settled(() => toolkit.execute(name as string, {}));
-    expectResult(result);
-    expect(result).toMatchObject({ isError: true, metadata: { error: "unknown_tool", tool: "" } });
-    expect(result.output).toMatch(/^A tool call has no usable name \(got [^)]+\); call one of the declared tools by its name\. Available tools: echo, gated\.$/);
-  });
+  it.each(hostileValues())(
+    "answers a call whose name is %s with an unknown_tool result saying a name is a string",
+    async (_what, name) => {
+      const result = await settled(() => toolkit.execute(name as string, {}));
+      expectResult(result);
+      expect(result).toMatchObject({ isError: true, metadata: { error: "unknown_tool", tool: "" } });
+      expect(result.output).toMatch(
+        /^A tool call has no usable name \(got [^)]+\); call one of the declared tools by its name\. Available tools: echo, gated\.$/,
+      );
+    },
+  );
 
   it("answers any name that is not one of its tools' with an unknown_tool result", async () => {
     await fc.assert(
@@ -84,14 +106,17 @@ describe.each(toolkits)("%s", (_label, toolkit) => {
     );
   });
 
-  it.each(hostileValues())("resolves to a result when %s is the arguments, the ctx or the options of a call to any tool", async (_what, value) => {
-    for (const name of ["echo", "gated", "nope"]) {
-      expectResult(await settled(() => toolkit.execute(name, value)));
-      expectResult(await settled(() => toolkit.execute(name, {}, value as ToolContext)));
-      expectResult(await settled(() => toolkit.execute(name, {}, {}, value as never)));
-      expect(typeof (await settled(() => toolkit.needsApproval(name, value, value as ToolContext)))).toBe("boolean");
-    }
-  });
+  it.each(hostileValues())(
+    "resolves to a result when %s is the arguments, the ctx or the options of a call to any tool",
+    async (_what, value) => {
+      for (const name of ["echo", "gated", "nope"]) {
+        expectResult(await settled(() => toolkit.execute(name, value)));
+        expectResult(await settled(() => toolkit.execute(name, {}, value as ToolContext)));
+        expectResult(await settled(() => toolkit.execute(name, {}, {}, value as never)));
+        expect(typeof (await settled(() => toolkit.needsApproval(name, value, value as ToolContext)))).toBe("boolean");
+      }
+    },
+  );
 
   it("tells onError a string tool name, whatever the call's name was", async () => {
     await fc.assert(
@@ -106,21 +131,26 @@ describe.each(toolkits)("%s", (_label, toolkit) => {
   it("answers needsApproval with a boolean whatever the name, arguments and ctx are", async () => {
     await fc.assert(
       fc.asyncProperty(anyName, anyValue, anyValue, async (name, args, ctx) => {
-        expect(typeof (await settled(() => toolkit.needsApproval(name as string, args, ctx as ToolContext)))).toBe("boolean");
+        expect(typeof (await settled(() => toolkit.needsApproval(name as string, args, ctx as ToolContext)))).toBe(
+          "boolean",
+        );
       }),
       RUNS,
     );
   });
 
-  it.each(PROVIDERS.map((each) => [each.id, each] as const))("answers every %s call, whatever its name, and whatever the ctx is", async (_id, each) => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(anyName, { minLength: 1, maxLength: 3 }), anyValue, async (names, ctx) => {
-        const calls = names.map((name, index): ModelCall => ({ id: `c${index}`, name: name as string, args: {} }));
-        const reply = await settled(() => each.run(toolkit, calls, ctx as ToolContext));
-        const answered = reply === undefined ? 0 : each.answers(reply).length;
-        expect(answered + (pendingOf(reply)?.approvals.length ?? 0)).toBe(calls.length);
-      }),
-      { numRuns: 40 },
-    );
-  });
+  it.each(PROVIDERS.map((each) => [each.id, each] as const))(
+    "answers every %s call, whatever its name, and whatever the ctx is",
+    async (_id, each) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(anyName, { minLength: 1, maxLength: 3 }), anyValue, async (names, ctx) => {
+          const calls = names.map((name, index): ModelCall => ({ id: `c${index}`, name: name as string, args: {} }));
+          const reply = await settled(() => each.run(toolkit, calls, ctx as ToolContext));
+          const answered = reply === undefined ? 0 : each.answers(reply).length;
+          expect(answered + (pendingOf(reply)?.approvals.length ?? 0)).toBe(calls.length);
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
 });

@@ -5,7 +5,16 @@
  */
 import "reflect-metadata";
 import { defineTool, Tool, Toolkit, type PendingApprovals, type ToolContext, type ToolFailure } from "../../src";
-import { gemini, openai, pendingOf, PROVIDERS, providerRows, throughJson, type ModelCall, type ProviderCase } from "./support";
+import {
+  gemini,
+  openai,
+  pendingOf,
+  PROVIDERS,
+  providerRows,
+  throughJson,
+  type ModelCall,
+  type ProviderCase,
+} from "./support";
 
 /** The tools of one "process": fresh instances, counting their own runs. */
 function processTools() {
@@ -22,7 +31,11 @@ function processTools() {
   const refund = defineTool({
     name: "refund",
     description: "Refunds an order",
-    inputSchema: { type: "object", properties: { order: { type: "string" }, amount: { type: "number" } }, required: ["order", "amount"] },
+    inputSchema: {
+      type: "object",
+      properties: { order: { type: "string" }, amount: { type: "number" } },
+      required: ["order", "amount"],
+    },
     needsApproval: true,
     execute: (args, ctx) => {
       ran.push({ tool: "refund", args, ctx: ctx! });
@@ -42,7 +55,8 @@ function processTools() {
   return { tools: [lookup, refund, cancel], ran };
 }
 
-const idsOf = (provider: ProviderCase, base: string) => (provider.id === "gemini" ? `${base}` : `${provider.id}_${base}`);
+const idsOf = (provider: ProviderCase, base: string) =>
+  provider.id === "gemini" ? `${base}` : `${provider.id}_${base}`;
 
 function turn(provider: ProviderCase): ModelCall[] {
   return [
@@ -86,7 +100,11 @@ describe.each(providerRows)("pending approvals through %s", (_id, provider) => {
     const later = new Toolkit(second.tools);
     const calls = turn(provider);
     const pending = JSON.parse(stored) as PendingApprovals<typeof provider.id>;
-    const resumed = await later.resumeApprovals(pending, { [calls[1]!.id!]: true, [calls[2]!.id!]: { approved: true } }, { state: { user: "u1" } });
+    const resumed = await later.resumeApprovals(
+      pending,
+      { [calls[1]!.id!]: true, [calls[2]!.id!]: { approved: true } },
+      { state: { user: "u1" } },
+    );
 
     expect(pendingOf(resumed)).toBeUndefined();
     expect(provider.answers(resumed)).toEqual([
@@ -135,15 +153,28 @@ describe.each(providerRows)("pending approvals through %s", (_id, provider) => {
     const partly = await new Toolkit(second.tools).resumeApprovals(stored, { [calls[1]!.id!]: true });
     const still = pendingOf(partly)!;
     expect(still.provider).toBe(provider.id);
-    expect(still.approvals).toEqual([{ id: calls[2]!.id, index: 2, tool: "cancel_order", args: { order: "B-2" }, callId: calls[2]!.id }]);
-    expect(still.results).toEqual([{ output: "order A-1 is shipped", isError: false }, { output: "refunded 30 on A-1", isError: false }, null]);
-    expect(provider.answers(partly).map((answer) => answer.text)).toEqual(["order A-1 is shipped", "refunded 30 on A-1"]);
+    expect(still.approvals).toEqual([
+      { id: calls[2]!.id, index: 2, tool: "cancel_order", args: { order: "B-2" }, callId: calls[2]!.id },
+    ]);
+    expect(still.results).toEqual([
+      { output: "order A-1 is shipped", isError: false },
+      { output: "refunded 30 on A-1", isError: false },
+      null,
+    ]);
+    expect(provider.answers(partly).map((answer) => answer.text)).toEqual([
+      "order A-1 is shipped",
+      "refunded 30 on A-1",
+    ]);
     expect(second.ran.map((entry) => entry.tool)).toEqual(["refund"]);
 
     const third = processTools();
     const done = await new Toolkit(third.tools).resumeApprovals(throughJson(still), { [calls[2]!.id!]: true });
     expect(pendingOf(done)).toBeUndefined();
-    expect(provider.answers(done).map((answer) => answer.text)).toEqual(["order A-1 is shipped", "refunded 30 on A-1", "cancelled B-2"]);
+    expect(provider.answers(done).map((answer) => answer.text)).toEqual([
+      "order A-1 is shipped",
+      "refunded 30 on A-1",
+      "cancelled B-2",
+    ]);
     // The refund approved in the second step did not run again in the third.
     expect(third.ran.map((entry) => entry.tool)).toEqual(["cancel_order"]);
   });
@@ -157,7 +188,9 @@ describe.each(providerRows)("pending approvals through %s", (_id, provider) => {
     expect(pendingOf(reply)!.approvals.map((approval) => approval.id)).toEqual([calls[0]!.id]);
     if (provider.turnObject) {
       expect(reply).toMatchObject({ role: "user" });
-      expect(Object.keys(reply as object).sort()).toEqual(["pendingApprovals", "role", provider.id === "gemini" ? "parts" : "content"].sort());
+      expect(Object.keys(reply as object).sort()).toEqual(
+        ["pendingApprovals", "role", provider.id === "gemini" ? "parts" : "content"].sort(),
+      );
     } else {
       expect(Array.isArray(reply)).toBe(true);
       expect((reply as unknown[]).length).toBe(0);
@@ -178,11 +211,9 @@ describe.each(providerRows)("pending approvals through %s", (_id, provider) => {
     const calls = turn(provider);
     const stored = throughJson(pendingOf(await provider.run(new Toolkit(tools), calls))!);
     const second = processTools();
-    const resumed = await new Toolkit(second.tools, { authorize: (ctx) => ctx.state?.role === "agent" }).resumeApprovals(
-      stored,
-      { [calls[1]!.id!]: true, [calls[2]!.id!]: true },
-      { state: { role: "guest" } },
-    );
+    const resumed = await new Toolkit(second.tools, {
+      authorize: (ctx) => ctx.state?.role === "agent",
+    }).resumeApprovals(stored, { [calls[1]!.id!]: true, [calls[2]!.id!]: true }, { state: { role: "guest" } });
     const answers = provider.answers(resumed);
     expect(answers.slice(1).every((answer) => answer.isError && /not allowed/.test(answer.text))).toBe(true);
     expect(second.ran).toEqual([]);
@@ -227,9 +258,20 @@ describe("pending approvals: details", () => {
 
   it("refuses a value that is not a pendingApprovals object, or names no provider it answers, with a TypeError", async () => {
     const kit = new Toolkit(processTools().tools);
-    await expect(kit.resumeApprovals({ approvals: [] } as unknown as PendingApprovals<"openai">, {})).rejects.toThrow(TypeError);
+    await expect(kit.resumeApprovals({ approvals: [] } as unknown as PendingApprovals<"openai">, {})).rejects.toThrow(
+      TypeError,
+    );
     await expect(
-      kit.resumeApprovals({ pendingApprovalsVersion: 1, provider: "mcp", approvals: [], calls: [], results: [] } as unknown as PendingApprovals<"openai">, {}),
+      kit.resumeApprovals(
+        {
+          pendingApprovalsVersion: 1,
+          provider: "mcp",
+          approvals: [],
+          calls: [],
+          results: [],
+        } as unknown as PendingApprovals<"openai">,
+        {},
+      ),
     ).rejects.toThrow(/"mcp" is not a provider/);
   });
 
@@ -241,13 +283,22 @@ describe("pending approvals: details", () => {
         throw new Error("kaput");
       },
     });
-    const gated = defineTool({ name: "gated", description: "Needs approval", needsApproval: true, execute: () => "ok" });
+    const gated = defineTool({
+      name: "gated",
+      description: "Needs approval",
+      needsApproval: true,
+      execute: () => "ok",
+    });
     const reply = await openai.run(new Toolkit([boom, gated]), [
       { id: "a", name: "boom", args: {} },
       { id: "b", name: "gated", args: {} },
     ]);
     const pending = pendingOf(reply)!;
-    expect(pending.results[0]).toEqual({ output: expect.stringContaining("kaput"), isError: true, metadata: expect.objectContaining({ error: "execution_failed" }) });
+    expect(pending.results[0]).toEqual({
+      output: expect.stringContaining("kaput"),
+      isError: true,
+      metadata: expect.objectContaining({ error: "execution_failed" }),
+    });
     expect(throughJson(pending)).toEqual(pending);
   });
 
@@ -258,7 +309,10 @@ describe("pending approvals: details", () => {
     const calls = turn(openai);
     const reply = await openai.run(new Toolkit(tools, { onError }), calls);
     expect(failures).toEqual([]);
-    await new Toolkit(processTools().tools, { onError }).resumeApprovals(throughJson(pendingOf(reply)!), { [calls[1]!.id!]: false, [calls[2]!.id!]: true });
+    await new Toolkit(processTools().tools, { onError }).resumeApprovals(throughJson(pendingOf(reply)!), {
+      [calls[1]!.id!]: false,
+      [calls[2]!.id!]: true,
+    });
     expect(failures.map((failure) => [failure.tool, failure.kind])).toEqual([["refund", "denied"]]);
   });
 
@@ -286,15 +340,28 @@ describe("pending approvals: details", () => {
       const reply = await provider.run(new Toolkit([new Billing()]), calls);
       expect(runs).toEqual(["balance c1"]);
       const stored = JSON.stringify(pendingOf(reply));
-      const resumed = await new Toolkit([new Billing()]).resumeApprovals(JSON.parse(stored) as PendingApprovals<ProviderCase["id"]>, { [`${provider.id}-2`]: true });
+      const resumed = await new Toolkit([new Billing()]).resumeApprovals(
+        JSON.parse(stored) as PendingApprovals<ProviderCase["id"]>,
+        { [`${provider.id}-2`]: true },
+      );
       expect(provider.answers(resumed).map((answer) => answer.text)).toEqual(['{"balance":100}', '{"charged":250}']);
       expect(runs).toEqual(["balance c1", "charge c1 250"]);
     }
   });
 
   it("with approveDestructive, hands back calls of tools annotated destructive", async () => {
-    const drop = defineTool({ name: "drop_table", description: "Drops a table", annotations: { destructive: true }, execute: () => "dropped" });
-    const read = defineTool({ name: "read_table", description: "Reads a table", annotations: { destructive: false }, execute: () => "rows" });
+    const drop = defineTool({
+      name: "drop_table",
+      description: "Drops a table",
+      annotations: { destructive: true },
+      execute: () => "dropped",
+    });
+    const read = defineTool({
+      name: "read_table",
+      description: "Reads a table",
+      annotations: { destructive: false },
+      execute: () => "rows",
+    });
     const calls: ModelCall[] = [
       { id: "t1", name: "read_table", args: {} },
       { id: "t2", name: "drop_table", args: {} },

@@ -83,9 +83,15 @@ describe("progress over MCP (official SDK client)", () => {
     const { client, close } = await connectMcp(new Toolkit([tool]));
     try {
       const received: Progress[] = [];
-      const result = await client.callTool({ name: "crunch", arguments: {} }, undefined, { onprogress: (progress) => void received.push(progress) });
+      const result = await client.callTool({ name: "crunch", arguments: {} }, undefined, {
+        onprogress: (progress) => void received.push(progress),
+      });
       expect(mcpText(result)).toBe("crunched");
-      expect(received).toEqual([{ progress: 1, total: 3, message: "first third" }, { progress: 2, total: 3, message: "two thirds" }, { progress: 3 }]);
+      expect(received).toEqual([
+        { progress: 1, total: 3, message: "first third" },
+        { progress: 2, total: 3, message: "two thirds" },
+        { progress: 3 },
+      ]);
     } finally {
       await close();
     }
@@ -121,7 +127,9 @@ describe("progress over MCP (official SDK client)", () => {
     const { client, close } = await connectMcp(kit);
     try {
       const received: Progress[] = [];
-      const result = await client.callTool({ name: "retried", arguments: {} }, undefined, { onprogress: (progress) => void received.push(progress) });
+      const result = await client.callTool({ name: "retried", arguments: {} }, undefined, {
+        onprogress: (progress) => void received.push(progress),
+      });
       expect(mcpText(result)).toBe("done");
       expect(received.map((progress) => progress.progress)).toEqual([1, 2]);
     } finally {

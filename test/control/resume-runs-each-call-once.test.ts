@@ -3,11 +3,22 @@
  * holds: an approval listed twice, one id under two entries, two entries pointing to one call.
  * What it cannot read as a run* method's value is refused with a TypeError saying what is wrong.
  */
-import { defineTool, Toolkit, type ApprovalDecision, type JSONSchemaObject, type PendingApprovals, type ToolContext } from "../../src";
+import {
+  defineTool,
+  Toolkit,
+  type ApprovalDecision,
+  type JSONSchemaObject,
+  type PendingApprovals,
+  type ToolContext,
+} from "../../src";
 import { everyTrapThrows } from "./hostile-values";
 import { openai, pendingOf, throughJson, type ModelCall } from "./support";
 
-const orderSchema: JSONSchemaObject = { type: "object", properties: { order: { type: "string" } }, required: ["order"] };
+const orderSchema: JSONSchemaObject = {
+  type: "object",
+  properties: { order: { type: "string" } },
+  required: ["order"],
+};
 
 function wipeTools(ran: string[]) {
   return [
@@ -85,11 +96,31 @@ describe("resuming a stored turn whose approvals were tampered with", () => {
   });
 
   it.each<[string, (pending: PendingApprovals<"openai">) => void, RegExp]>([
-    ["an approval that is not an object", (pending) => void (pending.approvals as unknown[]).push(null), /approvals\[2\] is not \{ id, index, tool \}/],
-    ["an approval whose index is not a whole number", (pending) => void (pending.approvals[0]!.index = "0" as never), /approvals\[0\] is not \{ id, index, tool \}/],
-    ["an approval whose tool is not a string", (pending) => void (pending.approvals[0]!.tool = { name: "wipe" } as never), /approvals\[0\] is not \{ id, index, tool \}/],
-    ["a call that is not an object", (pending) => void (pending.calls[0] = null as never), /calls\[0\] is not \{ name, arguments \}/],
-    ["a call whose name is not a string", (pending) => void (pending.calls[1]!.name = 7 as never), /calls\[1\] is not \{ name, arguments \}/],
+    [
+      "an approval that is not an object",
+      (pending) => void (pending.approvals as unknown[]).push(null),
+      /approvals\[2\] is not \{ id, index, tool \}/,
+    ],
+    [
+      "an approval whose index is not a whole number",
+      (pending) => void (pending.approvals[0]!.index = "0" as never),
+      /approvals\[0\] is not \{ id, index, tool \}/,
+    ],
+    [
+      "an approval whose tool is not a string",
+      (pending) => void (pending.approvals[0]!.tool = { name: "wipe" } as never),
+      /approvals\[0\] is not \{ id, index, tool \}/,
+    ],
+    [
+      "a call that is not an object",
+      (pending) => void (pending.calls[0] = null as never),
+      /calls\[0\] is not \{ name, arguments \}/,
+    ],
+    [
+      "a call whose name is not a string",
+      (pending) => void (pending.calls[1]!.name = 7 as never),
+      /calls\[1\] is not \{ name, arguments \}/,
+    ],
     [
       "a result that is no ToolResult",
       (pending) => void (pending.results.push("ok" as never), pending.calls.push({ name: "x", arguments: "{}" })),
@@ -99,13 +130,17 @@ describe("resuming a stored turn whose approvals were tampered with", () => {
     const pending = await pendingTurn(twoCalls);
     tamper(pending);
     const ran: string[] = [];
-    await expect(new Toolkit(wipeTools(ran)).resumeApprovals(pending, { c1: true, c2: true })).rejects.toThrow(TypeError);
+    await expect(new Toolkit(wipeTools(ran)).resumeApprovals(pending, { c1: true, c2: true })).rejects.toThrow(
+      TypeError,
+    );
     await expect(new Toolkit(wipeTools(ran)).resumeApprovals(pending, { c1: true, c2: true })).rejects.toThrow(problem);
     expect(ran).toEqual([]);
   });
 
   it("refuses a value that throws when read with a TypeError", async () => {
-    await expect(new Toolkit(wipeTools([])).resumeApprovals(everyTrapThrows() as PendingApprovals, {})).rejects.toThrow(TypeError);
+    await expect(new Toolkit(wipeTools([])).resumeApprovals(everyTrapThrows() as PendingApprovals, {})).rejects.toThrow(
+      TypeError,
+    );
   });
 });
 
@@ -113,7 +148,10 @@ describe("resuming with decisions or a ctx that cannot be read", () => {
   it("leaves every call pending when the decisions throw when read", async () => {
     const pending = await pendingTurn(twoCalls);
     const ran: string[] = [];
-    const reply = await new Toolkit(wipeTools(ran)).resumeApprovals(pending, everyTrapThrows() as Record<string, ApprovalDecision>);
+    const reply = await new Toolkit(wipeTools(ran)).resumeApprovals(
+      pending,
+      everyTrapThrows() as Record<string, ApprovalDecision>,
+    );
     expect(ran).toEqual([]);
     expect(pendingOf(reply)?.approvals.map((approval) => approval.id)).toEqual(["c1", "c2"]);
   });
@@ -121,7 +159,10 @@ describe("resuming with decisions or a ctx that cannot be read", () => {
   it("reads only a decision of the approval's own: an inherited one decides nothing", async () => {
     const pending = await pendingTurn(twoCalls);
     const ran: string[] = [];
-    const reply = await new Toolkit(wipeTools(ran)).resumeApprovals(pending, Object.create({ c1: true, c2: true }) as Record<string, ApprovalDecision>);
+    const reply = await new Toolkit(wipeTools(ran)).resumeApprovals(
+      pending,
+      Object.create({ c1: true, c2: true }) as Record<string, ApprovalDecision>,
+    );
     expect(ran).toEqual([]);
     expect(pendingOf(reply)?.approvals).toHaveLength(2);
   });
@@ -129,7 +170,11 @@ describe("resuming with decisions or a ctx that cannot be read", () => {
   it("answers each approved call, never rejecting, when the ctx throws when read", async () => {
     const pending = await pendingTurn(twoCalls);
     const ran: string[] = [];
-    const reply = await new Toolkit(wipeTools(ran)).resumeApprovals(pending, { c1: true, c2: false }, everyTrapThrows() as ToolContext);
+    const reply = await new Toolkit(wipeTools(ran)).resumeApprovals(
+      pending,
+      { c1: true, c2: false },
+      everyTrapThrows() as ToolContext,
+    );
     expect(openai.answers(reply).map((answer) => answer.isError)).toEqual([true, true]);
     expect(ran).toEqual([]);
   });

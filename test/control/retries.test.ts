@@ -4,12 +4,24 @@
  * the result says how many attempts it took (`metadata.attempts`).
  */
 import "reflect-metadata";
-import { defineTool, scanTools, Tool, ToolDefinitionError, Toolkit, type RetryOption, type ToolAnnotations, type ToolFailure } from "../../src";
+import {
+  defineTool,
+  scanTools,
+  Tool,
+  ToolDefinitionError,
+  Toolkit,
+  type RetryOption,
+  type ToolAnnotations,
+  type ToolFailure,
+} from "../../src";
 import { scanErrorThrownBy } from "../support/scan-error";
 import { connectMcp, mcpText, providerRows, sleep } from "./support";
 
 /** A tool that throws on its first `failures` attempts, then answers. */
-function flaky(failures: number, options: { retry?: RetryOption; annotations?: ToolAnnotations; timeout?: number } = {}) {
+function flaky(
+  failures: number,
+  options: { retry?: RetryOption; annotations?: ToolAnnotations; timeout?: number } = {},
+) {
   const attempts = { count: 0 };
   const tool = defineTool({
     name: "flaky",
@@ -29,7 +41,11 @@ function flaky(failures: number, options: { retry?: RetryOption; annotations?: T
 describe("retries: execute", () => {
   it("retries execution_failed until it succeeds, and says how many attempts it took", async () => {
     const { tool, attempts } = flaky(2, { retry: { attempts: 3, delayMs: 1 } });
-    expect(await new Toolkit([tool]).execute("flaky", {})).toEqual({ output: "ok after 3", isError: false, metadata: { attempts: 3 } });
+    expect(await new Toolkit([tool]).execute("flaky", {})).toEqual({
+      output: "ok after 3",
+      isError: false,
+      metadata: { attempts: 3 },
+    });
     expect(attempts.count).toBe(3);
   });
 
@@ -140,7 +156,10 @@ describe("retries: execute", () => {
 
   it("never retries denied or forbidden calls (they never reach the tool)", async () => {
     const { tool: gated, attempts: gatedAttempts } = flaky(10, { retry: { attempts: 5, delayMs: 1 } });
-    const denied = await new Toolkit([{ ...gated, needsApproval: true }], { approve: () => false }).execute("flaky", {});
+    const denied = await new Toolkit([{ ...gated, needsApproval: true }], { approve: () => false }).execute(
+      "flaky",
+      {},
+    );
     expect(denied.metadata).toMatchObject({ error: "denied" });
     expect(denied.metadata?.attempts).toBeUndefined();
     const forbidden = await new Toolkit([{ ...gated, authorize: () => false }]).execute("flaky", {});
@@ -272,13 +291,28 @@ describe("retries over MCP (official SDK client)", () => {
 });
 
 describe("retry options are checked where they are written", () => {
-  const bad: unknown[] = [0, -1, 1.5, "3", null, { attempts: 0 }, { attempts: 2, delayMs: -1 }, { attempts: 2, maxDelayMs: Number.NaN }, { attempts: 2, delayMs: "10" }, {}];
+  const bad: unknown[] = [
+    0,
+    -1,
+    1.5,
+    "3",
+    null,
+    { attempts: 0 },
+    { attempts: 2, delayMs: -1 },
+    { attempts: 2, maxDelayMs: Number.NaN },
+    { attempts: 2, delayMs: "10" },
+    {},
+  ];
 
-  it.each(bad.map((value) => [JSON.stringify(value) ?? String(value), value]))("defineTool refuses retry %s with a ToolDefinitionError naming the tool", (_shown, value) => {
-    const define = () => defineTool({ name: "retrying", description: "Retries", retry: value as RetryOption, execute: () => "" });
-    expect(define).toThrow(ToolDefinitionError);
-    expect(define).toThrow(/"retrying".*retry/);
-  });
+  it.each(bad.map((value) => [JSON.stringify(value) ?? String(value), value]))(
+    "defineTool refuses retry %s with a ToolDefinitionError naming the tool",
+    (_shown, value) => {
+      const define = () =>
+        defineTool({ name: "retrying", description: "Retries", retry: value as RetryOption, execute: () => "" });
+      expect(define).toThrow(ToolDefinitionError);
+      expect(define).toThrow(/"retrying".*retry/);
+    },
+  );
 
   it("@Tool refuses a bad retry with a ScanError naming the tool", () => {
     class Bad {

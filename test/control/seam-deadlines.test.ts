@@ -23,7 +23,12 @@ const ticks = async (count = 5) => {
 
 function counted(options: Parameters<typeof defineTool>[0] extends infer O ? Partial<O> : never = {}) {
   const state = { runs: 0 };
-  const tool = defineTool({ name: "refund", description: "Refunds a payment", ...options, execute: () => `refunded ${++state.runs}` } as Parameters<typeof defineTool>[0]);
+  const tool = defineTool({
+    name: "refund",
+    description: "Refunds a payment",
+    ...options,
+    execute: () => `refunded ${++state.runs}`,
+  } as Parameters<typeof defineTool>[0]);
   return { tool, state };
 }
 
@@ -50,7 +55,10 @@ describe("authorize", () => {
     "of the tool itself is held to the deadline too, the tool's own timeout when the call sets none",
     async () => {
       const { tool, state } = counted({ authorize: () => never(), timeout: 20 });
-      expect((await new Toolkit([tool]).execute("refund", {})).metadata).toMatchObject({ error: "timeout", timeoutMs: 20 });
+      expect((await new Toolkit([tool]).execute("refund", {})).metadata).toMatchObject({
+        error: "timeout",
+        timeoutMs: 20,
+      });
       expect(state.runs).toBe(0);
     },
     HANGS,
@@ -60,7 +68,9 @@ describe("authorize", () => {
     "is held to the toolkit's timeout when neither the call nor the tool sets one",
     async () => {
       const { tool } = counted();
-      expect((await new Toolkit([tool], { timeout: 20, authorize: () => never() }).execute("refund", {})).metadata).toMatchObject({ error: "timeout", timeoutMs: 20 });
+      expect(
+        (await new Toolkit([tool], { timeout: 20, authorize: () => never() }).execute("refund", {})).metadata,
+      ).toMatchObject({ error: "timeout", timeoutMs: 20 });
     },
     HANGS,
   );
@@ -71,7 +81,10 @@ describe("authorize", () => {
       const { tool, state } = counted();
       const late = gate<boolean>();
       let rejectionHandled = false;
-      const lateRejection = { then: (_onFulfilled: unknown, onRejected: unknown) => void (rejectionHandled = typeof onRejected === "function") };
+      const lateRejection = {
+        then: (_onFulfilled: unknown, onRejected: unknown) =>
+          void (rejectionHandled = typeof onRejected === "function"),
+      };
       const kit = new Toolkit([tool], { authorize: () => late.promise });
       expect((await kit.execute("refund", {}, { timeout: 20 })).metadata?.error).toBe("timeout");
       late.open(true);
@@ -93,7 +106,9 @@ describe("a tool's needsApproval", () => {
       const approve = jest.fn(() => true);
       const result = await new Toolkit([tool], { approve }).execute("refund", {}, { timeout: 20 });
       expect(result.metadata).toMatchObject({ error: "timeout", timeoutMs: 20 });
-      expect(result.output).toBe('Tool "refund" timed out after 20 ms: its check of whether the call needs approval did not answer in time.');
+      expect(result.output).toBe(
+        'Tool "refund" timed out after 20 ms: its check of whether the call needs approval did not answer in time.',
+      );
       expect(approve).not.toHaveBeenCalled();
       expect(state.runs).toBe(0);
     },
@@ -117,7 +132,8 @@ describe("approve", () => {
       const { tool, state } = counted({ needsApproval: true });
       const result = await new Toolkit([tool], { approve: () => never(), approvalTimeout: 20 }).execute("refund", {});
       expect(result).toEqual({
-        output: 'The call to tool "refund" did not run: nobody answered its approval request within 20 ms. Tell the user it needs their approval.',
+        output:
+          'The call to tool "refund" did not run: nobody answered its approval request within 20 ms. Tell the user it needs their approval.',
         isError: true,
         metadata: { tool: "refund", timeoutMs: 20, error: "denied" },
       });
@@ -130,7 +146,9 @@ describe("approve", () => {
     "is given the call's deadline when the toolkit sets no approvalTimeout",
     async () => {
       const { tool } = counted({ needsApproval: true });
-      expect((await new Toolkit([tool], { approve: () => never() }).execute("refund", {}, { timeout: 20 })).metadata).toMatchObject({ error: "denied", timeoutMs: 20 });
+      expect(
+        (await new Toolkit([tool], { approve: () => never() }).execute("refund", {}, { timeout: 20 })).metadata,
+      ).toMatchObject({ error: "denied", timeoutMs: 20 });
     },
     HANGS,
   );
@@ -163,7 +181,11 @@ describe("middleware", () => {
     async () => {
       const { tool, state } = counted();
       const result = await new Toolkit([tool]).use(() => never()).execute("refund", {}, { timeout: 20 });
-      expect(result).toEqual({ output: 'Tool "refund" timed out after 20 ms', isError: true, metadata: { timeoutMs: 20, error: "timeout" } });
+      expect(result).toEqual({
+        output: 'Tool "refund" timed out after 20 ms',
+        isError: true,
+        metadata: { timeoutMs: 20, error: "timeout" },
+      });
       expect(state.runs).toBe(0);
     },
     HANGS,
@@ -180,11 +202,16 @@ describe("middleware", () => {
         late = await next();
         return late;
       };
-      expect((await new Toolkit([tool]).use(stalling).execute("refund", {}, { timeout: 20 })).metadata?.error).toBe("timeout");
+      expect((await new Toolkit([tool]).use(stalling).execute("refund", {}, { timeout: 20 })).metadata?.error).toBe(
+        "timeout",
+      );
       resume.open();
       await ticks();
       expect(state.runs).toBe(0);
-      expect(late).toMatchObject({ isError: true, output: 'Tool "refund" did not run: a middleware called next() after it, or the call, had answered.' });
+      expect(late).toMatchObject({
+        isError: true,
+        output: 'Tool "refund" did not run: a middleware called next() after it, or the call, had answered.',
+      });
     },
     HANGS,
   );
@@ -203,7 +230,10 @@ describe("middleware", () => {
       },
     ];
     for (const middleware of answersFirst) {
-      expect(await new Toolkit([tool]).use(middleware).execute("refund", {})).toEqual({ output: "from the cache", isError: false });
+      expect(await new Toolkit([tool]).use(middleware).execute("refund", {})).toEqual({
+        output: "from the cache",
+        isError: false,
+      });
     }
     await ticks();
     expect(lateNexts).toHaveLength(2);
@@ -259,7 +289,11 @@ describe("the call's signal", () => {
         const pending = make(tool).execute("refund", {}, { signal: controller.signal, timeout: false });
         await ticks();
         controller.abort(new Error("user left"));
-        expect(await pending).toMatchObject({ isError: true, output: 'Tool "refund" was aborted: user left', metadata: { error: "aborted" } });
+        expect(await pending).toMatchObject({
+          isError: true,
+          output: 'Tool "refund" was aborted: user left',
+          metadata: { error: "aborted" },
+        });
         expect(state.runs).toBe(0);
       }
     },
@@ -271,8 +305,13 @@ describe("visible", () => {
   it("answers synchronously: a promise hides the tool, and its rejection is handled, never left unhandled", async () => {
     const { tool, state } = counted();
     let rejectionHandled = false;
-    const rejecting = { then: (_onFulfilled: unknown, onRejected: unknown) => void (rejectionHandled = typeof onRejected === "function") };
-    const kits = [new Toolkit([tool], { visible: () => rejecting as unknown as boolean }), new Toolkit([{ ...tool, visible: () => rejecting as unknown as boolean }])];
+    const rejecting = {
+      then: (_onFulfilled: unknown, onRejected: unknown) => void (rejectionHandled = typeof onRejected === "function"),
+    };
+    const kits = [
+      new Toolkit([tool], { visible: () => rejecting as unknown as boolean }),
+      new Toolkit([{ ...tool, visible: () => rejecting as unknown as boolean }]),
+    ];
     for (const kit of kits) {
       rejectionHandled = false;
       expect(kit.tools({})).toEqual([]);
@@ -289,7 +328,10 @@ describe("a deadline that is not one", () => {
     const { tool, state } = counted({ needsApproval: true });
     const approve = jest.fn(() => true);
     const result = await new Toolkit([tool], { approve }).execute("refund", {}, { timeout: -5 });
-    expect(result).toMatchObject({ isError: true, output: 'Tool "refund" was not run: the timeout must be a positive number of milliseconds or false (got -5).' });
+    expect(result).toMatchObject({
+      isError: true,
+      output: 'Tool "refund" was not run: the timeout must be a positive number of milliseconds or false (got -5).',
+    });
     expect(approve).not.toHaveBeenCalled();
     expect(state.runs).toBe(0);
   });
@@ -303,7 +345,9 @@ describe("the timers the seams take", () => {
     async () => {
       const before = activeTimers();
       const { tool } = counted({ needsApproval: async () => true });
-      const kit = new Toolkit([tool], { authorize: async () => true, approve: async () => true }).use(async (_call, next) => next());
+      const kit = new Toolkit([tool], { authorize: async () => true, approve: async () => true }).use(
+        async (_call, next) => next(),
+      );
       await Promise.all(Array.from({ length: 20 }, () => kit.execute("refund", {})));
       const refusing = new Toolkit([tool], { authorize: async () => false });
       await Promise.all(Array.from({ length: 20 }, () => refusing.execute("refund", {})));

@@ -7,8 +7,20 @@
  */
 import * as otel from "@opentelemetry/api";
 import { trace } from "@opentelemetry/api";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { defineTool, Toolkit, type ToolExecutor, type ToolFailure, type ToolkitOptions, type ToolResult } from "../../src";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
+import {
+  defineTool,
+  Toolkit,
+  type ToolExecutor,
+  type ToolFailure,
+  type ToolkitOptions,
+  type ToolResult,
+} from "../../src";
 import { callTracer } from "../../src/control/tracing";
 
 const SECRET = "db password hunter2";
@@ -20,7 +32,8 @@ const rejecting = () => Promise.reject(thrown);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const refund = () => defineTool({ name: "refund", description: "Refunds a payment", execute: () => "refunded" });
-const gated = () => defineTool({ name: "refund", description: "Refunds a payment", needsApproval: true, execute: () => "refunded" });
+const gated = () =>
+  defineTool({ name: "refund", description: "Refunds a payment", needsApproval: true, execute: () => "refunded" });
 
 interface SeamCase {
   seam: string;
@@ -33,31 +46,36 @@ const seams: SeamCase[] = [
   ...[throwing, rejecting].map((fails): SeamCase => ({
     seam: `approve (${fails === throwing ? "throws" : "rejects"})`,
     kind: "denied",
-    text: (id) => `The call to tool "refund" did not run: its approval step failed (error id ${id}). Tell the user it needs their approval.`,
+    text: (id) =>
+      `The call to tool "refund" did not run: its approval step failed (error id ${id}). Tell the user it needs their approval.`,
     toolkit: (options) => new Toolkit([gated()], { ...options, approve: fails }),
   })),
   {
     seam: "the toolkit's authorize",
     kind: "forbidden",
-    text: (id) => `The call to tool "refund" is not allowed for this user: the permission check failed (error id ${id}). Do not retry it; tell the user.`,
+    text: (id) =>
+      `The call to tool "refund" is not allowed for this user: the permission check failed (error id ${id}). Do not retry it; tell the user.`,
     toolkit: (options) => new Toolkit([refund()], { ...options, authorize: rejecting }),
   },
   {
     seam: "the tool's authorize",
     kind: "forbidden",
-    text: (id) => `The call to tool "refund" is not allowed for this user: the permission check failed (error id ${id}). Do not retry it; tell the user.`,
+    text: (id) =>
+      `The call to tool "refund" is not allowed for this user: the permission check failed (error id ${id}). Do not retry it; tell the user.`,
     toolkit: (options) => new Toolkit([{ ...refund(), authorize: throwing }], options),
   },
   ...[throwing, rejecting].map((fails): SeamCase => ({
     seam: `a middleware (${fails === throwing ? "throws" : "rejects"})`,
     kind: "execution_failed",
-    text: (id) => `Tool "refund" failed in a middleware (error id ${id}). Try another approach, or tell the user the tool is failing.`,
+    text: (id) =>
+      `Tool "refund" failed in a middleware (error id ${id}). Try another approach, or tell the user the tool is failing.`,
     toolkit: (options) => new Toolkit([refund()], options).use(fails),
   })),
   {
     seam: "a middleware (after next)",
     kind: "execution_failed",
-    text: (id) => `Tool "refund" failed in a middleware (error id ${id}). Try another approach, or tell the user the tool is failing.`,
+    text: (id) =>
+      `Tool "refund" failed in a middleware (error id ${id}). Try another approach, or tell the user the tool is failing.`,
     toolkit: (options) =>
       new Toolkit([refund()], options).use(async (_call, next) => {
         await next();
@@ -67,7 +85,8 @@ const seams: SeamCase[] = [
   ...[throwing, rejecting].map((fails): SeamCase => ({
     seam: `the executor (${fails === throwing ? "throws" : "rejects"})`,
     kind: "execution_failed",
-    text: (id) => `Tool "refund" could not run: the toolkit's executor failed (error id ${id}). Try again later, or tell the user the tool is failing.`,
+    text: (id) =>
+      `Tool "refund" could not run: the toolkit's executor failed (error id ${id}). Try again later, or tell the user the tool is failing.`,
     toolkit: (options) => new Toolkit([refund()], { ...options, executor: { run: fails } as ToolExecutor }),
   })),
 ];
@@ -75,7 +94,10 @@ const seams: SeamCase[] = [
 describe.each(seams)("a failure of $seam", ({ kind, text, toolkit }) => {
   it("tells the model a fixed sentence with the failure's errorId, never what was thrown, with no onError or errorText set", async () => {
     const result = await toolkit({}).execute("refund", {});
-    expect(result).toMatchObject({ isError: true, metadata: { error: kind, tool: "refund", errorId: expect.stringMatching(UUID) } });
+    expect(result).toMatchObject({
+      isError: true,
+      metadata: { error: kind, tool: "refund", errorId: expect.stringMatching(UUID) },
+    });
     expect(result.output).toBe(text(result.metadata!.errorId as string));
     expect(result.output).not.toContain(SECRET);
   });
@@ -93,7 +115,10 @@ describe.each(seams)("a failure of $seam", ({ kind, text, toolkit }) => {
 describe("an executor that gives no ToolResult", () => {
   it("is a fixed sentence with an errorId, and onError is told what it gave", async () => {
     const failures: ToolFailure[] = [];
-    const kit = new Toolkit([refund()], { executor: { run: async () => SECRET as never }, onError: (failure) => void failures.push(failure) });
+    const kit = new Toolkit([refund()], {
+      executor: { run: async () => SECRET as never },
+      onError: (failure) => void failures.push(failure),
+    });
     const result = await kit.execute("refund", {});
     expect(result.output).toBe(
       `Tool "refund" could not run: the toolkit's executor gave no ToolResult (error id ${String(result.metadata?.errorId)}). Tell the user the tool is failing.`,
@@ -106,7 +131,10 @@ describe("an executor that gives no ToolResult", () => {
 describe("an approve that answers no decision", () => {
   it("says so with an errorId, and onError is told", async () => {
     const failures: ToolFailure[] = [];
-    const kit = new Toolkit([gated()], { approve: () => SECRET as never, onError: (failure) => void failures.push(failure) });
+    const kit = new Toolkit([gated()], {
+      approve: () => SECRET as never,
+      onError: (failure) => void failures.push(failure),
+    });
     const result = await kit.execute("refund", {});
     expect(result.output).toBe(
       `The call to tool "refund" did not run: its approval step answered neither true, false nor { approved } (error id ${String(result.metadata?.errorId)}). Tell the user it needs their approval.`,
@@ -119,13 +147,22 @@ describe("a visible that throws", () => {
   it("hides the tool: the call is answered exactly as for a tool that does not exist, and onError gets what it threw", async () => {
     const failures: ToolFailure[] = [];
     const plain = await new Toolkit([refund()], { visible: () => false }).execute("refund", {});
-    for (const kit of [new Toolkit([refund()], { visible: throwing }), new Toolkit([{ ...refund(), visible: throwing }])]) {
+    for (const kit of [
+      new Toolkit([refund()], { visible: throwing }),
+      new Toolkit([{ ...refund(), visible: throwing }]),
+    ]) {
       expect(await kit.execute("refund", {})).toEqual(plain);
     }
-    const observed = new Toolkit([refund()], { visible: throwing, onError: (failure) => void failures.push(failure), errorText: "errorId" });
+    const observed = new Toolkit([refund()], {
+      visible: throwing,
+      onError: (failure) => void failures.push(failure),
+      errorText: "errorId",
+    });
     const result = await observed.execute("refund", {});
     expect(result.output).toBe(plain.output);
-    expect(failures).toEqual([expect.objectContaining({ kind: "unknown_tool", error: thrown, errorId: result.metadata?.errorId })]);
+    expect(failures).toEqual([
+      expect.objectContaining({ kind: "unknown_tool", error: thrown, errorId: result.metadata?.errorId }),
+    ]);
   });
 });
 
@@ -140,12 +177,16 @@ describe("spans", () => {
   beforeEach(() => exporter.reset());
 
   /** Everything a span carries as text: its name, status, attributes and events. */
-  const spanText = (span: ReadableSpan) => JSON.stringify({ name: span.name, status: span.status, attributes: span.attributes, events: span.events });
+  const spanText = (span: ReadableSpan) =>
+    JSON.stringify({ name: span.name, status: span.status, attributes: span.attributes, events: span.events });
 
   it("with errorText: \"errorId\", carry no thrown text, for a tool's throw or any seam's failure", async () => {
     const options: ToolkitOptions = { errorText: "errorId", tracing: { recordResults: true } };
     const body = new Toolkit([defineTool({ name: "refund", description: "Refunds", execute: throwing })], options);
-    const results = [await body.execute("refund", {}), ...(await Promise.all(seams.map(({ toolkit }) => toolkit(options).execute("refund", {}))))];
+    const results = [
+      await body.execute("refund", {}),
+      ...(await Promise.all(seams.map(({ toolkit }) => toolkit(options).execute("refund", {})))),
+    ];
     const spans = exporter.getFinishedSpans().filter((span) => span.name.startsWith("execute_tool"));
     expect(spans).toHaveLength(results.length);
     for (const span of spans) {

@@ -5,17 +5,14 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { PendingApprovals, Toolkit, ToolContext, ToolSource } from "../../src";
 import type {
   AnthropicCallsInput,
   BedrockCallsInput,
   GeminiCallsInput,
   OpenAICallsInput,
   OpenAIResponsesCallsInput,
-  PendingApprovals,
-  Toolkit,
-  ToolContext,
-  ToolSource,
-} from "../../src";
+} from "../../src/providers";
 import { createMcpServer, type McpToolkit } from "../../src/mcp";
 
 /** One call as the model sends it. */
@@ -58,7 +55,12 @@ export const gemini: ProviderCase = {
         index: 0,
         content: {
           role: "model",
-          parts: [{ text: "Working on it." }, ...calls.map((call) => ({ functionCall: { ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, args: call.args } }))],
+          parts: [
+            { text: "Working on it." },
+            ...calls.map((call) => ({
+              functionCall: { ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, args: call.args },
+            })),
+          ],
         },
       },
     ],
@@ -84,14 +86,22 @@ export const openai: ProviderCase = {
         message: {
           role: "assistant",
           content: null,
-          tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.args) } })),
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          })),
         },
       },
     ],
   }),
   run: (kit, calls, ctx) => kit.runOpenAI(openai.response(calls) as OpenAICallsInput, ctx),
   answers: (reply) =>
-    (reply as Loose[]).map((message) => ({ id: message.tool_call_id, isError: message.content.startsWith("Error: "), text: message.content.replace(/^Error: /, "") })),
+    (reply as Loose[]).map((message) => ({
+      id: message.tool_call_id,
+      isError: message.content.startsWith("Error: "),
+      text: message.content.replace(/^Error: /, ""),
+    })),
 };
 
 export const openaiResponses: ProviderCase = {
@@ -102,11 +112,23 @@ export const openaiResponses: ProviderCase = {
     object: "response",
     output: [
       { id: "rs_1", type: "reasoning", summary: [] },
-      ...calls.map((call, i) => ({ id: `fc_${i}`, type: "function_call", call_id: call.id, name: call.name, arguments: JSON.stringify(call.args), status: "completed" })),
+      ...calls.map((call, i) => ({
+        id: `fc_${i}`,
+        type: "function_call",
+        call_id: call.id,
+        name: call.name,
+        arguments: JSON.stringify(call.args),
+        status: "completed",
+      })),
     ],
   }),
   run: (kit, calls, ctx) => kit.runOpenAIResponses(openaiResponses.response(calls) as OpenAIResponsesCallsInput, ctx),
-  answers: (reply) => (reply as Loose[]).map((item) => ({ id: item.call_id, isError: item.output.startsWith("Error: "), text: item.output.replace(/^Error: /, "") })),
+  answers: (reply) =>
+    (reply as Loose[]).map((item) => ({
+      id: item.call_id,
+      isError: item.output.startsWith("Error: "),
+      text: item.output.replace(/^Error: /, ""),
+    })),
 };
 
 export const anthropic: ProviderCase = {
@@ -117,17 +139,33 @@ export const anthropic: ProviderCase = {
     type: "message",
     role: "assistant",
     stop_reason: "tool_use",
-    content: [{ type: "text", text: "Let me do that." }, ...calls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.args }))],
+    content: [
+      { type: "text", text: "Let me do that." },
+      ...calls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.args })),
+    ],
   }),
   run: (kit, calls, ctx) => kit.runAnthropic(anthropic.response(calls) as AnthropicCallsInput, ctx),
-  answers: (reply) => ((reply as Loose)?.content ?? []).map((block: Loose) => ({ id: block.tool_use_id, isError: block.is_error === true, text: block.content })),
+  answers: (reply) =>
+    ((reply as Loose)?.content ?? []).map((block: Loose) => ({
+      id: block.tool_use_id,
+      isError: block.is_error === true,
+      text: block.content,
+    })),
 };
 
 export const bedrock: ProviderCase = {
   id: "bedrock",
   turnObject: true,
   response: (calls) => ({
-    output: { message: { role: "assistant", content: [{ text: "On it." }, ...calls.map((call) => ({ toolUse: { toolUseId: call.id, name: call.name, input: call.args } }))] } },
+    output: {
+      message: {
+        role: "assistant",
+        content: [
+          { text: "On it." },
+          ...calls.map((call) => ({ toolUse: { toolUseId: call.id, name: call.name, input: call.args } })),
+        ],
+      },
+    },
     stopReason: "tool_use",
   }),
   run: (kit, calls, ctx) => kit.runBedrock(bedrock.response(calls) as BedrockCallsInput, ctx),

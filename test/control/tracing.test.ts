@@ -1,9 +1,24 @@
 import * as otel from "@opentelemetry/api";
 import { context, trace, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  AlwaysOffSampler,
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type Span,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { defineTool, Toolkit, type ToolResult } from "../../src";
-import { callTracer, MAX_RECORDED_TEXT, MAX_STATUS_TEXT, tracerProviderRegistered, type OTelApi, type TracingOption } from "../../src/control/tracing";
+import {
+  callTracer,
+  MAX_RECORDED_TEXT,
+  MAX_STATUS_TEXT,
+  tracerProviderRegistered,
+  type OTelApi,
+  type TracingOption,
+} from "../../src/control/tracing";
 
 // The real API fits the part of it the tracer declares (checked by tsc).
 const realApi: OTelApi = otel;
@@ -96,7 +111,8 @@ const nested = () =>
     },
   });
 
-const toolkitWith = (tracing?: TracingOption) => new Toolkit([weather(), failing(), slow(), nested()], tracing === undefined ? {} : { tracing });
+const toolkitWith = (tracing?: TracingOption) =>
+  new Toolkit([weather(), failing(), slow(), nested()], tracing === undefined ? {} : { tracing });
 
 const ok = (output: string): ToolResult => ({ output, isError: false });
 
@@ -113,14 +129,17 @@ describe("callTracer", () => {
   });
 
   it("is a tracer by default when the API is installed, whatever else the option says", () => {
-    for (const option of [undefined, true, {}, { recordArguments: true, recordResults: true }] as const) expect(callTracer(option)).toEqual(expect.any(Function));
+    for (const option of [undefined, true, {}, { recordArguments: true, recordResults: true }] as const)
+      expect(callTracer(option)).toEqual(expect.any(Function));
     expect(callTracer(undefined, () => realApi)).toEqual(expect.any(Function));
   });
 
   it("makes one execute_tool span per call, with the GenAI attributes, and returns the result unchanged", async () => {
     const tracer = callTracer(undefined)!;
     const result = ok("sunny");
-    await expect(tracer({ tool: "get_weather", callId: "call_1", args: { city: "Paris" } }, async () => result)).resolves.toBe(result);
+    await expect(
+      tracer({ tool: "get_weather", callId: "call_1", args: { city: "Paris" } }, async () => result),
+    ).resolves.toBe(result);
     const [span, ...others] = toolSpans();
     expect(others).toEqual([]);
     expect(span!.name).toBe("execute_tool get_weather");
@@ -142,7 +161,11 @@ describe("callTracer", () => {
 
   it("marks an error result with error.type (its kind) and an ERROR status carrying its text, cut short", async () => {
     const output = `Tool "x" failed: ${"why ".repeat(200)}`;
-    await callTracer(undefined)!({ tool: "x", args: {} }, async () => ({ output, isError: true, metadata: { error: "execution_failed" } }));
+    await callTracer(undefined)!({ tool: "x", args: {} }, async () => ({
+      output,
+      isError: true,
+      metadata: { error: "execution_failed" },
+    }));
     const [span] = toolSpans();
     expect(span!.attributes["error.type"]).toBe("execution_failed");
     expect(span!.status.code).toBe(SpanStatusCode.ERROR);
@@ -179,8 +202,16 @@ describe("callTracer", () => {
       }),
     ).toThrow(thrown);
     const [a, b] = toolSpans();
-    expect([a!.name, a!.attributes["error.type"], a!.status]).toEqual(["execute_tool a", "TypeError", { code: SpanStatusCode.ERROR, message: "rejected" }]);
-    expect([b!.name, b!.attributes["error.type"], b!.status]).toEqual(["execute_tool b", "RangeError", { code: SpanStatusCode.ERROR, message: "thrown" }]);
+    expect([a!.name, a!.attributes["error.type"], a!.status]).toEqual([
+      "execute_tool a",
+      "TypeError",
+      { code: SpanStatusCode.ERROR, message: "rejected" },
+    ]);
+    expect([b!.name, b!.attributes["error.type"], b!.status]).toEqual([
+      "execute_tool b",
+      "RangeError",
+      { code: SpanStatusCode.ERROR, message: "thrown" },
+    ]);
   });
 
   it("records the arguments and the result only when asked, as JSON text cut to MAX_RECORDED_TEXT", async () => {
@@ -188,7 +219,10 @@ describe("callTracer", () => {
     await callTracer(undefined)!({ tool: "t", args: { city: "Paris" } }, run);
     await callTracer({ recordArguments: true })!({ tool: "t", args: { city: "Paris", n: 10n } }, run);
     await callTracer({ recordResults: true })!({ tool: "t", args: { city: "Paris" } }, run);
-    await callTracer({ recordArguments: true, recordResults: true })!({ tool: "t", args: '{"city":"Paris"}' }, async () => ok("x".repeat(10_000)));
+    await callTracer({ recordArguments: true, recordResults: true })!(
+      { tool: "t", args: '{"city":"Paris"}' },
+      async () => ok("x".repeat(10_000)),
+    );
     const [none, args, results, both] = toolSpans().map((span) => span.attributes);
     expect(none).not.toHaveProperty("gen_ai.tool.call.arguments");
     expect(none).not.toHaveProperty("gen_ai.tool.call.result");
@@ -208,7 +242,9 @@ describe("callTracer", () => {
         throw new Error("no JSON for you");
       },
     };
-    await expect(callTracer({ recordArguments: true })!({ tool: "t", args: hostile }, async () => ok("fine"))).resolves.toEqual(ok("fine"));
+    await expect(
+      callTracer({ recordArguments: true })!({ tool: "t", args: hostile }, async () => ok("fine")),
+    ).resolves.toEqual(ok("fine"));
     expect(toolSpans()[0]!.attributes).not.toHaveProperty("gen_ai.tool.call.arguments");
   });
 
@@ -242,7 +278,10 @@ describe("callTracer", () => {
         }),
       ],
     });
-    const api: OTelApi = { ...apiParts(), trace: { getTracer: (name, version) => throwing.getTracer(name, version), setSpan: trace.setSpan } };
+    const api: OTelApi = {
+      ...apiParts(),
+      trace: { getTracer: (name, version) => throwing.getTracer(name, version), setSpan: trace.setSpan },
+    };
     const result = ok("fine");
     await expect(callTracer(undefined, () => api)!({ tool: "t", args: {} }, async () => result)).resolves.toBe(result);
     await throwing.forceFlush();
@@ -260,12 +299,28 @@ describe("callTracer", () => {
       ["getTracer", { ...working, trace: { getTracer: boom, setSpan: trace.setSpan } }],
       ["context.active", { ...working, context: { active: boom, with: (_c, fn) => fn() } }],
       ["startSpan", { ...working, trace: { getTracer: () => ({ startSpan: boom }), setSpan: trace.setSpan } }],
-      ["isRecording", { ...working, trace: { getTracer: () => ({ startSpan: () => ({ ...brokenSpan, isRecording: boom }) }), setSpan: trace.setSpan } }],
-      ["span methods", { ...working, trace: { getTracer: () => ({ startSpan: () => brokenSpan }), setSpan: trace.setSpan } }],
+      [
+        "isRecording",
+        {
+          ...working,
+          trace: {
+            getTracer: () => ({ startSpan: () => ({ ...brokenSpan, isRecording: boom }) }),
+            setSpan: trace.setSpan,
+          },
+        },
+      ],
+      [
+        "span methods",
+        { ...working, trace: { getTracer: () => ({ startSpan: () => brokenSpan }), setSpan: trace.setSpan } },
+      ],
       ["setSpan", { ...working, trace: { getTracer: () => ({ startSpan: () => brokenSpan }), setSpan: boom } }],
       [
         "context.with before the call",
-        { ...working, trace: { getTracer: () => ({ startSpan: () => brokenSpan }), setSpan: trace.setSpan }, context: { active: context.active.bind(context), with: boom } },
+        {
+          ...working,
+          trace: { getTracer: () => ({ startSpan: () => brokenSpan }), setSpan: trace.setSpan },
+          context: { active: context.active.bind(context), with: boom },
+        },
       ],
       [
         "context.with after the call",
@@ -311,7 +366,12 @@ describe("callTracer", () => {
     const untouched = () => {
       throw new Error("the API was used");
     };
-    const api: OTelApi = { trace: { getTracer: untouched, setSpan: untouched }, context: { active: untouched, with: untouched }, SpanKind, SpanStatusCode };
+    const api: OTelApi = {
+      trace: { getTracer: untouched, setSpan: untouched },
+      context: { active: untouched, with: untouched },
+      SpanKind,
+      SpanStatusCode,
+    };
     const tracer = callTracer({ recordArguments: true, recordResults: true }, () => api)!;
     const result = ok("fine");
     trace.disable();
@@ -324,7 +384,10 @@ describe("callTracer", () => {
 
   it("keeps a non-recording span cheap: no context switch, no attribute, the call run directly", async () => {
     const unsampled = new InMemorySpanExporter();
-    const sampledOut = new BasicTracerProvider({ sampler: new AlwaysOffSampler(), spanProcessors: [new SimpleSpanProcessor(unsampled)] });
+    const sampledOut = new BasicTracerProvider({
+      sampler: new AlwaysOffSampler(),
+      spanProcessors: [new SimpleSpanProcessor(unsampled)],
+    });
     const withCalls: unknown[] = [];
     const api: OTelApi = {
       ...apiParts(),
@@ -333,7 +396,9 @@ describe("callTracer", () => {
     };
     const result = ok("fine");
     const run = jest.fn(async () => result);
-    await expect(callTracer({ recordArguments: true, recordResults: true }, () => api)!({ tool: "t", args: {} }, run)).resolves.toBe(result);
+    await expect(
+      callTracer({ recordArguments: true, recordResults: true }, () => api)!({ tool: "t", args: {} }, run),
+    ).resolves.toBe(result);
     expect(run).toHaveBeenCalledTimes(1);
     expect(withCalls).toEqual([]);
     expect(unsampled.getFinishedSpans()).toEqual([]);
@@ -396,7 +461,9 @@ describe("@opentelemetry/api is loaded lazily", () => {
 describe("Toolkit tracing", () => {
   it("traces every execute by default: the requested name, ctx.callId, the GenAI attributes", async () => {
     const toolkit = toolkitWith();
-    await expect(toolkit.execute("get_weather", { city: "Paris" }, { callId: "call_7" })).resolves.toEqual(ok("sunny in Paris"));
+    await expect(toolkit.execute("get_weather", { city: "Paris" }, { callId: "call_7" })).resolves.toEqual(
+      ok("sunny in Paris"),
+    );
     const [span, ...others] = toolSpans();
     expect(others).toEqual([]);
     expect(span!.name).toBe("execute_tool get_weather");
@@ -435,17 +502,22 @@ describe("Toolkit tracing", () => {
     ["unknown_tool", "get_wether", {}, {}],
     ["execution_failed", "explode", {}, {}],
     ["timeout", "slow", {}, { timeout: 20 }],
-  ] as const)("marks a %s result: error.type and an ERROR status with the result's text, cut short", async (kind, name, args, ctx) => {
-    const result = await toolkitWith().execute(name, args, ctx);
-    expect(result).toMatchObject({ isError: true, metadata: { error: kind } });
-    const [span] = toolSpans();
-    expect(span!.name).toBe(`execute_tool ${name}`);
-    expect(span!.attributes["gen_ai.tool.name"]).toBe(name);
-    expect(span!.attributes["error.type"]).toBe(kind);
-    expect(span!.status.code).toBe(SpanStatusCode.ERROR);
-    expect(span!.status.message!.length).toBeLessThanOrEqual(MAX_STATUS_TEXT);
-    expect(result.output.startsWith(span!.status.message!.replace(/ \.\.\. \(\d+ more characters\)$/, ""))).toBe(true);
-  });
+  ] as const)(
+    "marks a %s result: error.type and an ERROR status with the result's text, cut short",
+    async (kind, name, args, ctx) => {
+      const result = await toolkitWith().execute(name, args, ctx);
+      expect(result).toMatchObject({ isError: true, metadata: { error: kind } });
+      const [span] = toolSpans();
+      expect(span!.name).toBe(`execute_tool ${name}`);
+      expect(span!.attributes["gen_ai.tool.name"]).toBe(name);
+      expect(span!.attributes["error.type"]).toBe(kind);
+      expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+      expect(span!.status.message!.length).toBeLessThanOrEqual(MAX_STATUS_TEXT);
+      expect(result.output.startsWith(span!.status.message!.replace(/ \.\.\. \(\d+ more characters\)$/, ""))).toBe(
+        true,
+      );
+    },
+  );
 
   it("records arguments and results only when asked", async () => {
     await toolkitWith().execute("get_weather", { city: "Paris" });
@@ -459,7 +531,10 @@ describe("Toolkit tracing", () => {
     expect(args).not.toHaveProperty("gen_ai.tool.call.result");
     expect(results).toMatchObject({ "gen_ai.tool.call.result": "sunny in Rome" });
     expect(results).not.toHaveProperty("gen_ai.tool.call.arguments");
-    expect(both).toMatchObject({ "gen_ai.tool.call.arguments": "{}", "gen_ai.tool.call.result": expect.stringContaining("boom boom") });
+    expect(both).toMatchObject({
+      "gen_ai.tool.call.arguments": "{}",
+      "gen_ai.tool.call.result": expect.stringContaining("boom boom"),
+    });
   });
 
   it("follows the registered provider: none (no span), one registered after the toolkit was made, one registered again", async () => {
@@ -480,7 +555,10 @@ describe("Toolkit tracing", () => {
       trace.setGlobalTracerProvider(provider);
     }
     await toolkit.execute("get_weather", { city: "Lima" });
-    expect(toolSpans().map((span) => span.status.code === SpanStatusCode.UNSET && span.name)).toEqual(["execute_tool get_weather", "execute_tool get_weather"]);
+    expect(toolSpans().map((span) => span.status.code === SpanStatusCode.UNSET && span.name)).toEqual([
+      "execute_tool get_weather",
+      "execute_tool get_weather",
+    ]);
   });
 
   it("makes no span with tracing: false", async () => {
@@ -523,8 +601,12 @@ describe("Toolkit tracing", () => {
       { role: "tool", tool_call_id: "call_a", content: "sunny in Paris" },
       { role: "tool", tool_call_id: "call_b", content: expect.stringMatching(/^Error: /) },
     ]);
-    const spans = toolSpans().sort((a, b) => String(a.attributes["gen_ai.tool.call.id"]).localeCompare(String(b.attributes["gen_ai.tool.call.id"])));
-    expect(spans.map((span) => [span.name, span.attributes["gen_ai.tool.call.id"], span.attributes["error.type"]])).toEqual([
+    const spans = toolSpans().sort((a, b) =>
+      String(a.attributes["gen_ai.tool.call.id"]).localeCompare(String(b.attributes["gen_ai.tool.call.id"])),
+    );
+    expect(
+      spans.map((span) => [span.name, span.attributes["gen_ai.tool.call.id"], span.attributes["error.type"]]),
+    ).toEqual([
       ["execute_tool get_weather", "call_a", undefined],
       ["execute_tool explode", "call_b", "execution_failed"],
     ]);

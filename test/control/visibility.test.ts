@@ -54,7 +54,10 @@ describe("visibility: tools(ctx) and exports", () => {
       anthropic: (ctx?: ToolContext) => kit.toAnthropic(ctx && { ctx }).map((t) => t.name),
       bedrock: (ctx?: ToolContext) => kit.toBedrock(ctx && { ctx }).tools.map((t) => t.toolSpec.name),
       mcp: (ctx?: ToolContext) => kit.toMcp(ctx && { ctx }).map((t) => t.name),
-      described: (ctx?: ToolContext) => (kit.describeExport("openai", ctx && { ctx }).declarations as Array<{ function: { name: string } }>).map((t) => t.function.name),
+      described: (ctx?: ToolContext) =>
+        (kit.describeExport("openai", ctx && { ctx }).declarations as Array<{ function: { name: string } }>).map(
+          (t) => t.function.name,
+        ),
     };
     for (const [format, namesFor] of Object.entries(names)) {
       expect([format, namesFor(admin)]).toEqual([format, ["list_users", "delete_user"]]);
@@ -79,7 +82,10 @@ describe("visibility: tools(ctx) and exports", () => {
     });
     expect(kit.tools({ state: { role: "admin", tenant: "readonly" } }).map((t) => t.name)).toEqual(["list_users"]);
     expect(kit.tools({ state: { role: "user", tenant: "full" } }).map((t) => t.name)).toEqual(["list_users"]);
-    expect(kit.tools({ state: { role: "admin", tenant: "full" } }).map((t) => t.name)).toEqual(["list_users", "delete_user"]);
+    expect(kit.tools({ state: { role: "admin", tenant: "full" } }).map((t) => t.name)).toEqual([
+      "list_users",
+      "delete_user",
+    ]);
     expect(seen).toContain("delete_user");
   });
 
@@ -126,7 +132,14 @@ describe("visibility: calls", () => {
   it("checks visibility before authorization and approval: neither is asked about a hidden tool", async () => {
     const authorize = jest.fn(() => true);
     const approve = jest.fn(() => true);
-    const secret = defineTool({ name: "secret", description: "Hidden", visible: () => false, authorize, needsApproval: true, execute: () => "ran" });
+    const secret = defineTool({
+      name: "secret",
+      description: "Hidden",
+      visible: () => false,
+      authorize,
+      needsApproval: true,
+      execute: () => "ran",
+    });
     const kit = new Toolkit([secret], { approve });
     expect((await kit.execute("secret", {})).metadata?.error).toBe("unknown_tool");
     expect(authorize).not.toHaveBeenCalled();
@@ -232,8 +245,12 @@ describe("visibility over MCP (official SDK client)", () => {
 
 describe("visibility options are checked where they are written", () => {
   it("defineTool refuses a visible that is not a function, naming the tool", () => {
-    expect(() => defineTool({ name: "shy", description: "Shy", visible: true as unknown as () => boolean, execute: () => "" })).toThrow(ToolDefinitionError);
-    expect(() => defineTool({ name: "shy", description: "Shy", visible: true as unknown as () => boolean, execute: () => "" })).toThrow(/"shy".*visible must be a function/);
+    expect(() =>
+      defineTool({ name: "shy", description: "Shy", visible: true as unknown as () => boolean, execute: () => "" }),
+    ).toThrow(ToolDefinitionError);
+    expect(() =>
+      defineTool({ name: "shy", description: "Shy", visible: true as unknown as () => boolean, execute: () => "" }),
+    ).toThrow(/"shy".*visible must be a function/);
   });
 
   it("@Tool refuses it with a ScanError naming the tool", () => {

@@ -52,15 +52,18 @@ describe("@Ctx", () => {
     ["first", { city: "Lima" }, "first Lima", ["Lima"]],
     ["middle", { city: "Lima", days: 2 }, "middle Lima 2", ["Lima", 2]],
     ["last", { city: "Lima" }, "last Lima", ["Lima"]],
-  ])("in %s position it receives callId, provider and state; the others their arguments", async (name, args, output, expectedArgs) => {
-    const state = { user: "u-1", tenant: "t-9" };
-    const result = await kit.execute(name, args, { callId: "call_1", provider: "openai", state });
-    expect(result).toEqual({ output, isError: false });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]!.args).toEqual(expectedArgs);
-    expect(seen[0]!.ctx).toMatchObject({ callId: "call_1", provider: "openai" });
-    expect(seen[0]!.ctx.state).toBe(state);
-  });
+  ])(
+    "in %s position it receives callId, provider and state; the others their arguments",
+    async (name, args, output, expectedArgs) => {
+      const state = { user: "u-1", tenant: "t-9" };
+      const result = await kit.execute(name, args, { callId: "call_1", provider: "openai", state });
+      expect(result).toEqual({ output, isError: false });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.args).toEqual(expectedArgs);
+      expect(seen[0]!.ctx).toMatchObject({ callId: "call_1", provider: "openai" });
+      expect(seen[0]!.ctx.state).toBe(state);
+    },
+  );
 
   it.each([
     ["first", { city: "Oslo" }],
@@ -119,7 +122,10 @@ describe("@Args", () => {
       required: ["text"],
       additionalProperties: false,
     });
-    expect(await kit.execute("add", { text: "hi" }, { state: { user: "bo" } })).toEqual({ output: "hi by bo", isError: false });
+    expect(await kit.execute("add", { text: "hi" }, { state: { user: "bo" } })).toEqual({
+      output: "hi by bo",
+      isError: false,
+    });
   });
 
   it("combined with @Param is a ScanError", () => {
@@ -130,7 +136,9 @@ describe("@Args", () => {
       }
     }
     expect(() => scanTools(new Notes())).toThrow(ScanError);
-    expect(() => scanTools(new Notes())).toThrow("Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.");
+    expect(() => scanTools(new Notes())).toThrow(
+      "Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.",
+    );
   });
 
   it("combined with an undecorated parameter is a ScanError too", () => {
@@ -140,6 +148,8 @@ describe("@Args", () => {
         return note.text + tag;
       }
     }
-    expect(() => scanTools(new Notes())).toThrow("Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.");
+    expect(() => scanTools(new Notes())).toThrow(
+      "Notes.add: @Args takes the whole argument object, so it cannot be combined with @Param parameters. Move them into the DTO.",
+    );
   });
 });

@@ -22,7 +22,8 @@ export class Weather {
   }
 }
 `;
-const definedIn = (file: string): string | undefined => definingFileOf((require(file) as { Weather: Function }).Weather.prototype);
+const definedIn = (file: string): string | undefined =>
+  definingFileOf((require(file) as { Weather: Function }).Weather.prototype);
 
 describe("the file that defined a @Tool class", () => {
   it("is this file for a class declared here", () => {
@@ -44,7 +45,9 @@ describe("the file that defined a @Tool class", () => {
     const compiled = compile(SOURCE, "weather.ts", { importHelpers: true });
     expect(compiled).toContain('require("tslib")');
     // The project's own tslib, wherever the file is.
-    const dir = tempTree({ "dist/weather.js": compiled.replace('require("tslib")', `require(${JSON.stringify(require.resolve("tslib"))})`) });
+    const dir = tempTree({
+      "dist/weather.js": compiled.replace('require("tslib")', `require(${JSON.stringify(require.resolve("tslib"))})`),
+    });
     const file = join(dir, "dist", "weather.js");
     expect(definedIn(file)).toBe(file);
   });
@@ -67,7 +70,9 @@ describe("the file that defined a @Tool class", () => {
         "  return decorators.slice().reverse().reduce(function (desc, decorator) { return decorator(target, property, desc) || desc; }, descriptor);\n" +
         "};\n",
     });
-    const applyDecoratedDescriptor = require(join(dir, "node_modules", "@babel", "runtime", "helpers", "applyDecoratedDescriptor.js")) as (
+    const applyDecoratedDescriptor = require(
+      join(dir, "node_modules", "@babel", "runtime", "helpers", "applyDecoratedDescriptor.js"),
+    ) as (
       target: object,
       property: string,
       decorators: MethodDecorator[],
@@ -78,7 +83,12 @@ describe("the file that defined a @Tool class", () => {
         return "reduced";
       }
     }
-    applyDecoratedDescriptor(Reduced.prototype, "run", [Tool("Reduced.")], Object.getOwnPropertyDescriptor(Reduced.prototype, "run")!);
+    applyDecoratedDescriptor(
+      Reduced.prototype,
+      "run",
+      [Tool("Reduced.")],
+      Object.getOwnPropertyDescriptor(Reduced.prototype, "run")!,
+    );
     expect(definingFileOf(Reduced.prototype)).toBe(__filename);
   });
 

@@ -33,7 +33,10 @@ describe("@Param({ schema: z.string().email() })", () => {
 
   it("runs the method with a value zod accepts", async () => {
     const mailer = new Mailer();
-    expect(await new Toolkit([mailer]).execute("send", { to: "ada@example.com", copies: 2 })).toEqual({ output: "sent 2 to ada@example.com", isError: false });
+    expect(await new Toolkit([mailer]).execute("send", { to: "ada@example.com", copies: 2 })).toEqual({
+      output: "sent 2 to ada@example.com",
+      isError: false,
+    });
   });
 
   it("reports zod's issue under the parameter's name, with the tool schema's problems in the same answer", async () => {
@@ -47,7 +50,9 @@ describe("@Param({ schema: z.string().email() })", () => {
     expect((await kit.execute("send", { to: "ada", copies: "two" })).output).toBe(
       'Invalid arguments for tool "send":\n- "copies" must be number, got string "two"\n- "to": Invalid email address',
     );
-    expect((await kit.execute("send", { copies: 1 })).output).toBe('Invalid arguments for tool "send": missing required argument "to"');
+    expect((await kit.execute("send", { copies: 1 })).output).toBe(
+      'Invalid arguments for tool "send": missing required argument "to"',
+    );
     expect(mailer.sent).toEqual([]);
   });
 });
@@ -56,7 +61,10 @@ describe("@Param with a Standard Schema", () => {
   it("gives the method the schema's output (transforms applied)", async () => {
     class Directory {
       @Tool("Looks a person up")
-      find(@Param({ schema: z.string().trim().toLowerCase() }) name: string, @Param({ schema: z.string().transform((tags) => tags.split(",")) }) tags: string[]) {
+      find(
+        @Param({ schema: z.string().trim().toLowerCase() }) name: string,
+        @Param({ schema: z.string().transform((tags) => tags.split(",")) }) tags: string[],
+      ) {
         return JSON.stringify({ name, tags });
       }
     }
@@ -79,8 +87,14 @@ describe("@Param with a Standard Schema", () => {
     }
     const kit = new Toolkit([new Search()]);
     expect(kit.get("search")!.inputSchema.required).toEqual(["query"]);
-    expect(await kit.execute("search", { query: "ada" })).toEqual({ output: '{"query":"ada","limit":10}', isError: false });
-    expect(await kit.execute("search", { query: "ada", limit: 5, after: "x" })).toEqual({ output: '{"query":"ada","limit":5,"after":"x"}', isError: false });
+    expect(await kit.execute("search", { query: "ada" })).toEqual({
+      output: '{"query":"ada","limit":10}',
+      isError: false,
+    });
+    expect(await kit.execute("search", { query: "ada", limit: 5, after: "x" })).toEqual({
+      output: '{"query":"ada","limit":5,"after":"x"}',
+      isError: false,
+    });
   });
 
   it("optional: true leaves out a value its schema would not take left out", async () => {
@@ -92,7 +106,9 @@ describe("@Param with a Standard Schema", () => {
     }
     const kit = new Toolkit([new Search()]);
     expect(await kit.execute("search", {})).toEqual({ output: "query: undefined", isError: false });
-    expect((await kit.execute("search", { query: "a" })).output).toBe('Invalid arguments for tool "search": "query": Too small: expected string to have >=2 characters');
+    expect((await kit.execute("search", { query: "a" })).output).toBe(
+      'Invalid arguments for tool "search": "query": Too small: expected string to have >=2 characters',
+    );
   });
 
   it("a declared default is checked and transformed by the schema too", async () => {
@@ -108,7 +124,12 @@ describe("@Param with a Standard Schema", () => {
   it("an object schema: nested paths start at the parameter", async () => {
     class Trips {
       @Tool("Books a trip")
-      book(@Param({ schema: z.object({ stops: z.array(z.object({ city: z.string() })) }) }) trip: { stops: Array<{ city: string }> }) {
+      book(
+        @Param({ schema: z.object({ stops: z.array(z.object({ city: z.string() })) }) })
+        trip: {
+          stops: Array<{ city: string }>;
+        },
+      ) {
         return trip.stops.map((stop) => stop.city).join(" → ");
       }
     }
@@ -116,7 +137,9 @@ describe("@Param with a Standard Schema", () => {
     expect((await kit.execute("book", { trip: { stops: [{ city: "Oslo" }, { city: 1 }] } })).output).toBe(
       'Invalid arguments for tool "book": "trip.stops[1].city": Invalid input: expected string, received number',
     );
-    expect((await kit.execute("book", { trip: { stops: [{ city: "Oslo" }, { city: "Rome" }] } })).output).toBe("Oslo → Rome");
+    expect((await kit.execute("book", { trip: { stops: [{ city: "Oslo" }, { city: "Rome" }] } })).output).toBe(
+      "Oslo → Rome",
+    );
   });
 
   it("an async schema is awaited", async () => {
@@ -127,13 +150,20 @@ describe("@Param with a Standard Schema", () => {
       }
     }
     const kit = new Toolkit([new Accounts()]);
-    expect((await kit.execute("open", { name: "taken" })).output).toBe('Invalid arguments for tool "open": "name": is taken');
+    expect((await kit.execute("open", { name: "taken" })).output).toBe(
+      'Invalid arguments for tool "open": "name": is taken',
+    );
     expect((await kit.execute("open", { name: "ada" })).output).toBe("opened ada");
   });
 
   it("arktype and valibot schemas the same way", async () => {
     const digits = v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number));
-    const withJsonSchema = { "~standard": { ...digits["~standard"], jsonSchema: { input: () => ({ type: "string", pattern: "^\\d+$" }), output: () => ({ type: "number" }) } } };
+    const withJsonSchema = {
+      "~standard": {
+        ...digits["~standard"],
+        jsonSchema: { input: () => ({ type: "string", pattern: "^\\d+$" }), output: () => ({ type: "number" }) },
+      },
+    };
     class Orders {
       @Tool("Finds an order")
       find(@Param({ schema: type("string.email") }) customer: string, @Param({ schema: withJsonSchema }) id: number) {
@@ -145,7 +175,10 @@ describe("@Param with a Standard Schema", () => {
       customer: { type: "string", format: "email", pattern: expect.any(String) },
       id: { type: "string", pattern: "^\\d+$" },
     });
-    expect(await kit.execute("find", { customer: "ada@example.com", id: "42" })).toEqual({ output: '{"customer":"ada@example.com","id":42}', isError: false });
+    expect(await kit.execute("find", { customer: "ada@example.com", id: "42" })).toEqual({
+      output: '{"customer":"ada@example.com","id":42}',
+      isError: false,
+    });
     expect((await kit.execute("find", { customer: "ada", id: "x" })).output).toBe(
       'Invalid arguments for tool "find":\n- "customer": must be an email address (was "ada")\n- "id": Invalid format: Expected /^\\d+$/ but received "x"',
     );
@@ -165,7 +198,12 @@ describe("@Param with a Standard Schema", () => {
 
   it("a schema that throws: an execution_failed result", async () => {
     const broken = {
-      "~standard": { version: 1 as const, vendor: "acme", validate: () => Promise.reject(new Error("lookup down")), jsonSchema: { input: () => ({ type: "string" }) } },
+      "~standard": {
+        version: 1 as const,
+        vendor: "acme",
+        validate: () => Promise.reject(new Error("lookup down")),
+        jsonSchema: { input: () => ({ type: "string" }) },
+      },
     };
     class Broken {
       @Tool("Breaks")
@@ -181,7 +219,9 @@ describe("@Param with a Standard Schema", () => {
   });
 
   it("one parameter's schema throwing while another's check is pending: an execution_failed result, the pending rejection handled", async () => {
-    const schemaOf = (validate: () => unknown) => ({ "~standard": { version: 1 as const, vendor: "acme", validate, jsonSchema: { input: () => ({ type: "string" }) } } });
+    const schemaOf = (validate: () => unknown) => ({
+      "~standard": { version: 1 as const, vendor: "acme", validate, jsonSchema: { input: () => ({ type: "string" }) } },
+    });
     const pending = schemaOf(() => new Promise((_resolve, reject) => setTimeout(() => reject(new Error("late")), 5)));
     const throwing = schemaOf(() => {
       throw new Error("at once");
@@ -236,7 +276,9 @@ describe("@Param with a Standard Schema", () => {
     expect((await kit.execute("order", { customer: "ada", quantity: { count: 0 } })).output).toBe(
       'Invalid arguments for tool "order":\n- "quantity.count" must be >= 1, got number 0\n- "customer": Invalid email address',
     );
-    expect((await kit.execute("order", { customer: "ada@example.com", quantity: { count: 2 } })).output).toBe("2 for ada@example.com");
+    expect((await kit.execute("order", { customer: "ada@example.com", quantity: { count: 2 } })).output).toBe(
+      "2 for ada@example.com",
+    );
   });
 
   it("@Args is unaffected", async () => {

@@ -58,7 +58,9 @@ describe("@Param names", () => {
       }
     }
     expect(() => scanTools(new Geometry())).toThrow(ScanError);
-    expect(() => scanTools(new Geometry())).toThrow('Geometry.move, parameter 0: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").');
+    expect(() => scanTools(new Geometry())).toThrow(
+      'Geometry.move, parameter 0: its name cannot be read from the source (destructuring or rest). Name it: @Param("name").',
+    );
   });
 
   it("two parameters with one name is a ScanError", () => {
@@ -68,7 +70,9 @@ describe("@Param names", () => {
         return a + b;
       }
     }
-    expect(() => scanTools(new Twice())).toThrow('Twice.run, parameter 1 ("value"): another parameter of this tool is also named "value".');
+    expect(() => scanTools(new Twice())).toThrow(
+      'Twice.run, parameter 1 ("value"): another parameter of this tool is also named "value".',
+    );
   });
 });
 
@@ -79,7 +83,9 @@ describe("decorator misuse throws a TypeError naming the class", () => {
         constructor(@Param("apiKey") readonly apiKey: string) {}
       }
       return Service;
-    }).toThrow(new TypeError("@Param on a constructor parameter of class Service: use it on parameters of @Tool methods."));
+    }).toThrow(
+      new TypeError("@Param on a constructor parameter of class Service: use it on parameters of @Tool methods."),
+    );
   });
 
   it("@Ctx on a constructor parameter", () => {
@@ -88,7 +94,9 @@ describe("decorator misuse throws a TypeError naming the class", () => {
         constructor(@Ctx() readonly ctx: object) {}
       }
       return Service;
-    }).toThrow(new TypeError("@Ctx on a constructor parameter of class Service: use it on parameters of @Tool methods."));
+    }).toThrow(
+      new TypeError("@Ctx on a constructor parameter of class Service: use it on parameters of @Tool methods."),
+    );
   });
 
   it("@Param on a static method", () => {
@@ -118,6 +126,8 @@ describe("decorator misuse throws a TypeError naming the class", () => {
     const key = Symbol("hidden");
     const decorate = Param("x");
     class Holder {}
-    expect(() => decorate(Holder.prototype, key, 0)).toThrow(new TypeError("@Param on Holder.Symbol(hidden): tool methods need string names."));
+    expect(() => decorate(Holder.prototype, key, 0)).toThrow(
+      new TypeError("@Param on Holder.Symbol(hidden): tool methods need string names."),
+    );
   });
 });

@@ -2,8 +2,8 @@ import "reflect-metadata";
 import type { AddressInfo } from "node:net";
 import { Controller, Get, Injectable, Module, Param, type INestApplication } from "@nestjs/common";
 import { Test } from "@nestjs/testing";
-import { Param as ToolnexusParam, Tool, ToolParam, Toolkit, scanTools } from "toolnexus";
-import { ToolnexusModule } from "toolnexus/nestjs";
+import { Param as ToolnexusParam, Tool, Toolkit, scanTools } from "toolnexus";
+import { ToolnexusModule, ToolParam } from "toolnexus/nestjs";
 
 // `ToolParam` is `@Param` under a name that does not clash with NestJS's route-parameter
 // `@Param`, so one file can use both.
@@ -16,13 +16,19 @@ describe("ToolParam", () => {
   it("gives the same tool as @Param: schema, names, optional parameters, and the call", async () => {
     class WithParam {
       @Tool("Quote a price")
-      quote(@ToolnexusParam("sku", { description: "The SKU", pattern: /^TEA-\d\d$/ }) code: string, @ToolnexusParam({ integer: true, minimum: 1 }) quantity: number = 1) {
+      quote(
+        @ToolnexusParam("sku", { description: "The SKU", pattern: /^TEA-\d\d$/ }) code: string,
+        @ToolnexusParam({ integer: true, minimum: 1 }) quantity: number = 1,
+      ) {
         return `${code} x${quantity}`;
       }
     }
     class WithToolParam {
       @Tool("Quote a price")
-      quote(@ToolParam("sku", { description: "The SKU", pattern: /^TEA-\d\d$/ }) code: string, @ToolParam({ integer: true, minimum: 1 }) quantity: number = 1) {
+      quote(
+        @ToolParam("sku", { description: "The SKU", pattern: /^TEA-\d\d$/ }) code: string,
+        @ToolParam({ integer: true, minimum: 1 }) quantity: number = 1,
+      ) {
         return `${code} x${quantity}`;
       }
     }
@@ -33,7 +39,9 @@ describe("ToolParam", () => {
     expect(viaToolParam!.inputSchema).toEqual(viaParam!.inputSchema);
     expect(viaToolParam!.inputSchema.required).toEqual(["sku"]);
     const args = { sku: "TEA-01", quantity: "3" };
-    expect(await new Toolkit([new WithToolParam()]).execute("quote", args)).toEqual(await new Toolkit([new WithParam()]).execute("quote", args));
+    expect(await new Toolkit([new WithToolParam()]).execute("quote", args)).toEqual(
+      await new Toolkit([new WithParam()]).execute("quote", args),
+    );
     expect((await new Toolkit([new WithToolParam()]).execute("quote", { sku: "nope" })).isError).toBe(true);
   });
 });
@@ -43,7 +51,10 @@ describe("ToolParam", () => {
 @Injectable()
 class PriceService {
   @Tool("Quote the price of some packs of tea")
-  quote(@ToolParam({ description: "The SKU" }) sku: string, @ToolParam({ integer: true, minimum: 1 }) quantity: number) {
+  quote(
+    @ToolParam({ description: "The SKU" }) sku: string,
+    @ToolParam({ integer: true, minimum: 1 }) quantity: number,
+  ) {
     return { sku, total: (sku === "TEA-01" ? 12 : 18) * quantity };
   }
 }

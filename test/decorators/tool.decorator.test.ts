@@ -110,7 +110,9 @@ describe("@Tool", () => {
         return "";
       }
     }
-    expect(scanErrorOf(new Blank()).message).toBe('Blank.run: Tool "run" needs a non-empty description: models choose tools by it.');
+    expect(scanErrorOf(new Blank()).message).toBe(
+      'Blank.run: Tool "run" needs a non-empty description: models choose tools by it.',
+    );
   });
 
   it("a name no provider accepts is a ScanError naming class and method", () => {
@@ -133,7 +135,9 @@ describe("@Tool", () => {
       }
     }
     const message = scanErrorOf(new BadTimeout()).message;
-    expect(message.startsWith('BadTimeout.run: Tool "run": timeout must be a positive number of milliseconds')).toBe(true);
+    expect(message.startsWith('BadTimeout.run: Tool "run": timeout must be a positive number of milliseconds')).toBe(
+      true,
+    );
     expect(message).toContain("(got 0).");
   });
 
@@ -185,7 +189,9 @@ describe("@Tool", () => {
   it("@Tool on a property that is not a method throws a TypeError", () => {
     const decorate = Tool("Not a method") as (target: object, key: string, descriptor?: PropertyDescriptor) => void;
     class Holder {}
-    expect(() => decorate(Holder.prototype, "value", { value: 42 })).toThrow(new TypeError("@Tool on Holder.value: @Tool goes on methods with string names."));
+    expect(() => decorate(Holder.prototype, "value", { value: 42 })).toThrow(
+      new TypeError("@Tool on Holder.value: @Tool goes on methods with string names."),
+    );
   });
 
   it("a method throwing becomes execution_failed, not an exception", async () => {

@@ -86,6 +86,7 @@ const COMMONJS_OPTIONS: ts.CompilerOptions = {
     "toolnexus/ai-sdk": ["dist/cjs/ai-sdk/index.d.ts"],
     "toolnexus/langchain": ["dist/cjs/langchain/index.d.ts"],
     "toolnexus/bullmq": ["dist/cjs/bullmq/index.d.ts"],
+    "toolnexus/providers": ["dist/cjs/providers/index.d.ts"],
   },
 };
 
@@ -109,12 +110,22 @@ describe("README", () => {
       join(work, "tsconfig.json"),
       JSON.stringify({
         extends: "../../../tsconfig.json",
-        compilerOptions: { noEmit: false, outDir: "out", rootDir: ".", paths: {}, types: ["node"], isolatedModules: false },
+        compilerOptions: {
+          noEmit: false,
+          outDir: "out",
+          rootDir: ".",
+          paths: {},
+          types: ["node"],
+          isolatedModules: false,
+        },
         include: ["*.mts"],
       }),
     );
     // Compiled together, as ES modules (top-level await), resolving "toolnexus" to dist/.
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(work, "tsconfig.json")], { cwd: root, encoding: "utf8" });
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(work, "tsconfig.json")], {
+      cwd: root,
+      encoding: "utf8",
+    });
   });
 
   afterAll(() => {
@@ -131,15 +142,25 @@ describe("README", () => {
       .map((s) => [s.file]),
   )("%s runs", (file) => {
     // A snippet that never ends (a connection left open) fails here rather than holding the run.
-    const output = execFileSync(process.execPath, [join(work, "out", `${file}.mjs`)], { cwd: root, encoding: "utf8", timeout: patience(60_000) });
+    const output = execFileSync(process.execPath, [join(work, "out", `${file}.mjs`)], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: patience(60_000),
+    });
     expect(output.length).toBeGreaterThan(0);
   });
 
   it("every snippet compiles in a CommonJS project (module commonjs, moduleResolution node10)", () => {
     const files = blocks.map(({ file }) => join(work, "cjs", `${file}.ts`));
     const program = ts.createProgram(files, COMMONJS_OPTIONS);
-    const problems = ts.getPreEmitDiagnostics(program).filter((diagnostic) => !TOP_LEVEL_AWAIT_DIAGNOSTICS.has(diagnostic.code));
-    const host: ts.FormatDiagnosticsHost = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => work, getNewLine: () => "\n" };
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((diagnostic) => !TOP_LEVEL_AWAIT_DIAGNOSTICS.has(diagnostic.code));
+    const host: ts.FormatDiagnosticsHost = {
+      getCanonicalFileName: (name) => name,
+      getCurrentDirectory: () => work,
+      getNewLine: () => "\n",
+    };
     expect(ts.formatDiagnostics(problems, host)).toBe("");
   });
 
@@ -148,7 +169,8 @@ describe("README", () => {
     const missing = new Set<string>();
     for (const { file, code } of blocks) {
       for (const specifier of importedModules(code)) {
-        if (!isBuiltin(specifier) && !installed.has(packageOf(specifier))) missing.add(`${packageOf(specifier)} (imported by ${file})`);
+        if (!isBuiltin(specifier) && !installed.has(packageOf(specifier)))
+          missing.add(`${packageOf(specifier)} (imported by ${file})`);
       }
     }
     expect([...missing]).toEqual([]);

@@ -19,10 +19,21 @@ describe("examples/agent-loop.ts", () => {
     expect(text).toBe("It is 88°F in Chennai. Order 1000 is placed (2 units).");
 
     // system, user, then: 2 parallel calls → 2 tool messages, 1 retried call → 1 tool message, the answer.
-    expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool", "assistant", "tool", "assistant"]);
+    expect(messages.map((m) => m.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
     const [round1, , , round2, , final] = messages.slice(2);
     const callsOf = (m: (typeof messages)[number] | undefined) =>
-      m?.role === "assistant" ? (m.tool_calls ?? []).map((c) => (c.type === "function" ? c.function.name : c.type)) : [];
+      m?.role === "assistant"
+        ? (m.tool_calls ?? []).map((c) => (c.type === "function" ? c.function.name : c.type))
+        : [];
     expect(callsOf(round1)).toEqual(["getWeather", "place_order"]);
     expect(callsOf(round2)).toEqual(["place_order"]);
     expect(final).toMatchObject({ role: "assistant", content: text });
@@ -30,7 +41,9 @@ describe("examples/agent-loop.ts", () => {
 
     // Each tool message answers its call, in call order; the failed call is data the model corrected.
     const tools = messages.filter((m) => m.role === "tool");
-    const callIds = [round1, round2].flatMap((m) => (m?.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.id) : []));
+    const callIds = [round1, round2].flatMap((m) =>
+      m?.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.id) : [],
+    );
     expect(tools.map((m) => m.tool_call_id)).toEqual(callIds);
     expect(JSON.parse(String(tools[0]!.content))).toEqual({ city: "Chennai", temperature: 88, units: "fahrenheit" });
     expect(tools[1]!.content).toMatch(/^Error: Invalid arguments for tool "place_order"/);

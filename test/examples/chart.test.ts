@@ -32,11 +32,18 @@ describe("examples/chart.ts", () => {
       { type: "text", text: expect.stringMatching(/^Monthly sales 2025/) },
       { type: "image", source: { type: "base64", media_type: "image/png", data: base64 } },
     ]);
-    expect(replies.gemini.parts[0].functionResponse.parts).toEqual([{ inlineData: { mimeType: "image/png", data: base64 } }]);
-    expect(replies["openai-responses"][0].output).toContainEqual(expect.objectContaining({ type: "input_image", image_url: `data:image/png;base64,${base64}` }));
+    expect(replies.gemini.parts[0].functionResponse.parts).toEqual([
+      { inlineData: { mimeType: "image/png", data: base64 } },
+    ]);
+    expect(replies["openai-responses"][0].output).toContainEqual(
+      expect.objectContaining({ type: "input_image", image_url: `data:image/png;base64,${base64}` }),
+    );
     const openai = replies.openai as Json[];
     expect(openai.map((message) => message.role)).toEqual(["tool", "tool", "user"]);
-    expect(openai[2]!.content).toContainEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${base64}` } });
+    expect(openai[2]!.content).toContainEqual({
+      type: "image_url",
+      image_url: { url: `data:image/png;base64,${base64}` },
+    });
     expect(Buffer.from(replies.bedrock.content[0].toolResult.content[1].image.source.bytes).equals(png)).toBe(true);
   });
 
@@ -50,7 +57,11 @@ describe("examples/chart.ts", () => {
   it("answers the official MCP client with image content, and structuredContent matching the outputSchema", () => {
     expect(mcp.outputSchema).toMatchObject({
       type: "object",
-      properties: { year: { type: "integer" }, total: { type: "integer", minimum: 0 }, bestMonth: { enum: expect.any(Array) } },
+      properties: {
+        year: { type: "integer" },
+        total: { type: "integer", minimum: 0 },
+        bestMonth: { enum: expect.any(Array) },
+      },
     });
     expect(mcp.chart.content).toContainEqual({ type: "image", data: png.toString("base64"), mimeType: "image/png" });
     expect(mcp.summary.structuredContent).toEqual({ year: 2025, total: 734, bestMonth: "Dec" });

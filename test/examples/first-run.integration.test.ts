@@ -14,12 +14,22 @@ describe("the first run (npm start)", () => {
 
   beforeAll(async () => {
     assertBuilt();
-    const env = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, GEMINI_API_KEY: undefined, OPENAI_API_KEY: undefined };
-    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [require.resolve("ts-node/dist/bin"), "--transpile-only", join("examples", "main.ts")], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-    }));
+    const env = {
+      ...process.env,
+      FORCE_COLOR: undefined,
+      NO_COLOR: undefined,
+      GEMINI_API_KEY: undefined,
+      OPENAI_API_KEY: undefined,
+    };
+    ({ stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [require.resolve("ts-node/dist/bin"), "--transpile-only", join("examples", "main.ts")],
+      {
+        cwd: root,
+        env,
+        encoding: "utf8",
+      },
+    ));
   });
 
   it("runs every example", () => {

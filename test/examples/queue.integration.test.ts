@@ -14,7 +14,12 @@ describe("the queue example", () => {
     try {
       process.env.REDIS_URL = `redis://127.0.0.1:${redis.port}`;
       const outcome = await main();
-      expect("results" in outcome && outcome.results.map((result) => result.isError)).toEqual([false, false, false, false]);
+      expect("results" in outcome && outcome.results.map((result) => result.isError)).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
     } finally {
       await redis.stop();
     }

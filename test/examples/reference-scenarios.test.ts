@@ -62,7 +62,11 @@ describe("decorated services example", () => {
 
   it("passes host state to tools through ctx.state", async () => {
     const { toolkit } = await services.main();
-    const result = await toolkit.execute("place_order", { customerEmail: "ada@example.com", lines: [{ sku: "ABC-1", quantity: 2 }] }, { state: { user: "ada" } });
+    const result = await toolkit.execute(
+      "place_order",
+      { customerEmail: "ada@example.com", lines: [{ sku: "ABC-1", quantity: 2 }] },
+      { state: { user: "ada" } },
+    );
     expect(JSON.parse(result.output)).toEqual({ orderId: 1000, units: 2, placedBy: "ada" });
   });
 });

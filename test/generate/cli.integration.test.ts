@@ -38,7 +38,9 @@ describe("toolnexus generate (the bin)", () => {
     expect(Object.keys(summary.timings)).toEqual(["program", "typecheck", "scan", "total"]);
     expect(summary.durationMs).toBeGreaterThan(0);
     const lines = run.stderr.trimEnd().split("\n");
-    expect(lines[0]).toBe(`toolnexus generate: test/fixtures/generate/types/tsconfig.json: 3 source files, ${summary.compiler} (program in ${lines[0]!.split("(program in ")[1]}`);
+    expect(lines[0]).toBe(
+      `toolnexus generate: test/fixtures/generate/types/tsconfig.json: 3 source files, ${summary.compiler} (program in ${lines[0]!.split("(program in ")[1]}`,
+    );
     expect(summary.compiler).toMatch(/^TypeScript \d+\.\d+\.\d+ \(the project's\)$/);
     expect(lines[1]).toMatch(/^toolnexus generate: type-checked in [\d.]+ m?s$/);
     expect(lines[2]).toMatch(/^toolnexus generate: scanned 3 files: 6 tools in 3 classes \([\d.]+ m?s\)$/);
@@ -59,7 +61,11 @@ describe("toolnexus generate (the bin)", () => {
       changes: [
         { key: "CatalogService.brands", change: "added" },
         { key: "CatalogService.categories", change: "removed" },
-        { key: "CatalogService.search", change: "changed", details: ["parameters (query, sort) → (query, sort, limit)", 'parameter "sort": schema'] },
+        {
+          key: "CatalogService.search",
+          change: "changed",
+          details: ["parameters (query, sort) → (query, sort, limit)", 'parameter "sort": schema'],
+        },
       ],
       errors: [],
     });
@@ -73,7 +79,9 @@ describe("toolnexus generate (the bin)", () => {
       ].join("\n"),
     );
     // --check never writes.
-    expect(readFileSync(join(fixtures, "stale", "toolnexus.manifest.json"), "utf8")).toContain('"CatalogService.categories"');
+    expect(readFileSync(join(fixtures, "stale", "toolnexus.manifest.json"), "utf8")).toContain(
+      '"CatalogService.categories"',
+    );
   });
 
   it("a broken type exits 2 with file:line:col errors, writes nothing, and lists the errors with --json", async () => {
@@ -83,20 +91,28 @@ describe("toolnexus generate (the bin)", () => {
     expect(existsSync(out)).toBe(false);
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^test\/fixtures\/generate\/broken\/src\/hooks\.ts:19:7: HooksService\.run, parameter 0 \("callback"\): it has type "\(\) => void": a function/);
-    expect(lines[1]).toMatch(/^test\/fixtures\/generate\/broken\/src\/hooks\.ts:25:9: HooksService\.watch, parameter 0 \("options"\): its property "onChange"/);
-    expect(lines[2]).toMatch(/^test\/fixtures\/generate\/broken\/src\/hooks\.ts:31:21: HooksService\.tag, parameter 0 \("key"\): it has type "symbol"/);
+    expect(lines[0]).toMatch(
+      /^test\/fixtures\/generate\/broken\/src\/hooks\.ts:19:7: HooksService\.run, parameter 0 \("callback"\): it has type "\(\) => void": a function/,
+    );
+    expect(lines[1]).toMatch(
+      /^test\/fixtures\/generate\/broken\/src\/hooks\.ts:25:9: HooksService\.watch, parameter 0 \("options"\): its property "onChange"/,
+    );
+    expect(lines[2]).toMatch(
+      /^test\/fixtures\/generate\/broken\/src\/hooks\.ts:31:21: HooksService\.tag, parameter 0 \("key"\): it has type "symbol"/,
+    );
     expect(lines[3]).toBe("toolnexus generate: failed with 3 errors; nothing was written.");
     const summary = JSON.parse(run.stdout);
     expect(summary).toMatchObject({ ok: false, mode: "generate" });
     expect(
-      summary.errors.map((e: { file: string; line: number; column: number; className: string; method: string; parameter: string }) => [
-        e.line,
-        e.column,
-        e.className,
-        e.method,
-        e.parameter,
-      ]),
+      summary.errors.map(
+        (e: { file: string; line: number; column: number; className: string; method: string; parameter: string }) => [
+          e.line,
+          e.column,
+          e.className,
+          e.method,
+          e.parameter,
+        ],
+      ),
     ).toEqual([
       [19, 7, "HooksService", "run", "callback"],
       [25, 9, "HooksService", "watch", "options"],
@@ -105,7 +121,9 @@ describe("toolnexus generate (the bin)", () => {
   });
 
   it("defaults: tsconfig.json in the working directory, the manifest next to it; --check passes, then fails after an edit", async () => {
-    const dir = tempProject({ "src/tools.ts": `import { Tool } from "toolnexus";\nexport class Tools {\n  /** Echoes. */\n  @Tool()\n  echo(text: string) { return text; }\n}\n` });
+    const dir = tempProject({
+      "src/tools.ts": `import { Tool } from "toolnexus";\nexport class Tools {\n  /** Echoes. */\n  @Tool()\n  echo(text: string) { return text; }\n}\n`,
+    });
     made.push(dir);
     const first = await runBin(["generate", "--quiet"], dir);
     expect(first).toEqual({ code: 0, stdout: "", stderr: "" });
@@ -114,9 +132,17 @@ describe("toolnexus generate (the bin)", () => {
 
     const fresh = await runBin(["generate", "--check"], dir);
     expect(fresh.code).toBe(0);
-    expect(fresh.stderr).toMatch(/toolnexus generate: toolnexus\.manifest\.json is up to date \(1 tools\) in [\d.]+ m?s\n$/);
+    expect(fresh.stderr).toMatch(
+      /toolnexus generate: toolnexus\.manifest\.json is up to date \(1 tools\) in [\d.]+ m?s\n$/,
+    );
 
-    writeFileSync(join(dir, "src/tools.ts"), readFileSync(join(dir, "src/tools.ts"), "utf8").replace("echo(text: string)", "echo(text: string, times?: number)"));
+    writeFileSync(
+      join(dir, "src/tools.ts"),
+      readFileSync(join(dir, "src/tools.ts"), "utf8").replace(
+        "echo(text: string)",
+        "echo(text: string, times?: number)",
+      ),
+    );
     const stale = await runBin(["generate", "--check", "--quiet"], dir);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain("  ~ Tools.echo: parameters (text) → (text, times)");

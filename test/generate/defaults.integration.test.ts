@@ -28,7 +28,8 @@ const EVALUATED = {
 const NOT_EVALUATED = ["pageSize", "since"];
 
 describe("defaults in the manifest", () => {
-  const parameters = () => result.manifest.tools["SettingsService.read"]!.parameters as Array<Extract<ManifestParameter, { kind: "param" }>>;
+  const parameters = () =>
+    result.manifest.tools["SettingsService.read"]!.parameters as Array<Extract<ManifestParameter, { kind: "param" }>>;
 
   it("records the value of literals, enum members, negative numbers, arrays and objects", () => {
     const defaults = Object.fromEntries(parameters().map((p) => [p.name, p.schema?.default]));
@@ -36,7 +37,8 @@ describe("defaults in the manifest", () => {
   });
 
   it("leaves a variable or a call without default, and every defaulted parameter optional", () => {
-    for (const name of NOT_EVALUATED) expect(parameters().find((p) => p.name === name)!.schema).toEqual({ type: "number" });
+    for (const name of NOT_EVALUATED)
+      expect(parameters().find((p) => p.name === name)!.schema).toEqual({ type: "number" });
     expect(parameters().filter((p) => !p.optional)).toEqual([]);
   });
 });
@@ -45,7 +47,11 @@ describe("defaults in the scanned tool (the manifest merged with decorator metad
   it("reach the exported tool schema, and no defaulted parameter is required", () => {
     const [tool] = scanTools(new SettingsService(), { manifest: result.manifest });
     const properties = tool!.inputSchema.properties as Record<string, { default?: unknown }>;
-    expect(Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, schema.default]))).toEqual({ ...EVALUATED, pageSize: undefined, since: undefined });
+    expect(Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, schema.default]))).toEqual({
+      ...EVALUATED,
+      pageSize: undefined,
+      since: undefined,
+    });
     expect(tool!.inputSchema.required ?? []).toEqual([]);
   });
 });

@@ -29,12 +29,15 @@ describe("generating a project with two tool classes of one name", () => {
       "src/shop/invoices.ts#InvoiceService.list",
       "src/shop/invoices.ts#InvoiceService.resend",
     ]);
-    for (const [key, tool] of Object.entries(result.manifest.tools)) if (key.includes("#")) expect(key.startsWith(`${tool.file}#`)).toBe(true);
+    for (const [key, tool] of Object.entries(result.manifest.tools))
+      if (key.includes("#")) expect(key.startsWith(`${tool.file}#`)).toBe(true);
     expect(result.stats).toMatchObject({ tools: 4, classes: 3 });
   });
 
   it("records the JavaScript file the compiler emits for each (outDir/rootDir)", () => {
-    const compiled = Object.fromEntries(Object.entries(result.manifest.tools).map(([key, tool]) => [key, tool.compiledFile]));
+    const compiled = Object.fromEntries(
+      Object.entries(result.manifest.tools).map(([key, tool]) => [key, tool.compiledFile]),
+    );
     expect(compiled).toEqual({
       "ReportService.weekly": "dist/reports.js",
       "src/billing/invoices.ts#InvoiceService.list": "dist/billing/invoices.js",
@@ -49,7 +52,8 @@ describe("generating a project with two tool classes of one name", () => {
 });
 
 describe("compiledFile", () => {
-  const source = 'import { Tool } from "toolnexus";\nexport class Service {\n  /** Runs. */\n  @Tool()\n  run() {}\n}\n';
+  const source =
+    'import { Tool } from "toolnexus";\nexport class Service {\n  /** Runs. */\n  @Tool()\n  run() {}\n}\n';
   const compiledOf = (compilerOptions: Record<string, unknown>) => {
     const dir = tempProject({ "src/service.ts": source }, compilerOptions);
     try {
@@ -63,7 +67,9 @@ describe("compiledFile", () => {
     expect(compiledOf({ noEmit: false })).toBe("src/service.js");
     expect(compiledOf({ noEmit: false, outDir: "build", rootDir: "." })).toBe("build/src/service.js");
     expect(compiledOf({ noEmit: true, outDir: "build" })).toBeUndefined();
-    expect(compiledOf({ noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: "build" })).toBeUndefined();
+    expect(
+      compiledOf({ noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: "build" }),
+    ).toBeUndefined();
   });
 });
 
@@ -112,13 +118,21 @@ describe("two tool classes of one name in one file", () => {
 
 describe("at run time, each class gets the entries of its own file", () => {
   type Ctor = new () => object;
-  const descriptions = (...classes: Ctor[]) => classes.map((cls) => scanTools(new cls()).map((tool) => `${tool.name}: ${tool.description}`));
+  const descriptions = (...classes: Ctor[]) =>
+    classes.map((cls) => scanTools(new cls()).map((tool) => `${tool.name}: ${tool.description}`));
 
   it("running the TypeScript sources (ts-node, jest): matched by file, the manifest found next to them", () => {
-    const { InvoiceService: Billing } = require(join(fixture, "src", "billing", "invoices.ts")) as { InvoiceService: Ctor };
+    const { InvoiceService: Billing } = require(join(fixture, "src", "billing", "invoices.ts")) as {
+      InvoiceService: Ctor;
+    };
     const { InvoiceService: Shop } = require(join(fixture, "src", "shop", "invoices.ts")) as { InvoiceService: Ctor };
-    expect(descriptions(Billing, Shop)).toEqual([["list: The open invoices of a customer."], ["list: The invoice of an order.", "resend: Sends an order's invoice again."]]);
-    expect(scanTools(new Shop())[0]!.inputSchema.properties).toEqual({ order: { type: "number", description: "The order number." } });
+    expect(descriptions(Billing, Shop)).toEqual([
+      ["list: The open invoices of a customer."],
+      ["list: The invoice of an order.", "resend: Sends an order's invoice again."],
+    ]);
+    expect(scanTools(new Shop())[0]!.inputSchema.properties).toEqual({
+      order: { type: "number", description: "The order number." },
+    });
   });
 
   it("running the compiled files: matched by compiledFile", () => {
@@ -129,8 +143,13 @@ describe("at run time, each class gets the entries of its own file", () => {
       "dist/billing/invoices.js": compile(read("billing/invoices.ts"), "invoices.ts"),
       "dist/shop/invoices.js": compile(read("shop/invoices.ts"), "invoices.ts"),
     });
-    const { InvoiceService: Billing } = require(join(app, "dist", "billing", "invoices.js")) as { InvoiceService: Ctor };
+    const { InvoiceService: Billing } = require(join(app, "dist", "billing", "invoices.js")) as {
+      InvoiceService: Ctor;
+    };
     const { InvoiceService: Shop } = require(join(app, "dist", "shop", "invoices.js")) as { InvoiceService: Ctor };
-    expect(descriptions(Billing, Shop)).toEqual([["list: The open invoices of a customer."], ["list: The invoice of an order.", "resend: Sends an order's invoice again."]]);
+    expect(descriptions(Billing, Shop)).toEqual([
+      ["list: The open invoices of a customer."],
+      ["list: The invoice of an order.", "resend: Sends an order's invoice again."],
+    ]);
   });
 });

@@ -20,12 +20,19 @@ function schemasOf(signature: string, declarations: string) {
   });
   made.push(dir);
   const { manifest } = generateManifest({ project: join(dir, "tsconfig.json"), cwd: dir });
-  return (manifest.tools["Service.run"]!.parameters as Array<Extract<ManifestParameter, { kind: "param" }>>).map((p) => p.schema);
+  return (manifest.tools["Service.run"]!.parameters as Array<Extract<ManifestParameter, { kind: "param" }>>).map(
+    (p) => p.schema,
+  );
 }
 
 describe("enum order", () => {
   it("literal unions, inline and through aliases, of strings and numbers", () => {
-    expect(schemasOf(`mode: "b" | "a" | "c", size: Size, count: 10 | 9 | 100 | 1, mixed: "z" | 1 | "a"`, `type Size = "m" | "s" | "xl" | "a";`)).toEqual([
+    expect(
+      schemasOf(
+        `mode: "b" | "a" | "c", size: Size, count: 10 | 9 | 100 | 1, mixed: "z" | 1 | "a"`,
+        `type Size = "m" | "s" | "xl" | "a";`,
+      ),
+    ).toEqual([
       { type: "string", enum: ["b", "a", "c"] },
       { type: "string", enum: ["m", "s", "xl", "a"] },
       { type: "integer", enum: [10, 9, 100, 1] },
@@ -35,7 +42,12 @@ describe("enum order", () => {
 
   it("string and numeric enums, alone and in a union with null", () => {
     const enums = `enum Channel { Sms = "sms", Email = "email", Post = "post" }\nenum Priority { High = 30, Low = 4, Normal = 10 }`;
-    expect(schemasOf("channel: Channel, priority: Priority, maybeChannel: Channel | null, maybePriority: Priority | null", enums)).toEqual([
+    expect(
+      schemasOf(
+        "channel: Channel, priority: Priority, maybeChannel: Channel | null, maybePriority: Priority | null",
+        enums,
+      ),
+    ).toEqual([
       { type: "string", enum: ["sms", "email", "post"] },
       { type: "integer", enum: [30, 4, 10] },
       { anyOf: [{ type: "string", enum: ["sms", "email", "post"] }, { type: "null" }] },

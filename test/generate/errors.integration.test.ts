@@ -49,7 +49,8 @@ describe("errors that point at the source", () => {
     }
     expect(error).toBeInstanceOf(GenerateError);
     const file = "test/fixtures/generate/broken/src/hooks.ts";
-    const fix = "(tool arguments are JSON). Use a JSON type (string, number, boolean, literal unions, arrays, plain objects), or state the schema with @Param({ schema: {...} }).";
+    const fix =
+      "(tool arguments are JSON). Use a JSON type (string, number, boolean, literal unions, arrays, plain objects), or state the schema with @Param({ schema: {...} }).";
     expect(error!.problems).toEqual([
       {
         file,
@@ -80,7 +81,9 @@ describe("errors that point at the source", () => {
       },
     ]);
     // One line per problem, each starting with its location.
-    expect(error!.message.split("\n")).toEqual(error!.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`));
+    expect(error!.message.split("\n")).toEqual(
+      error!.problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`),
+    );
   });
 
   it("a missing tsconfig is an error", () => {
@@ -94,28 +97,45 @@ describe("errors that point at the source", () => {
   });
 
   it("bigint, Map, Promise, a class constructor, never and type parameters have no schema", () => {
-    expect(messageOf("run(n: bigint)")).toContain('it has type "bigint": a bigint has no JSON Schema equivalent (JSON numbers cannot hold one)');
-    expect(messageOf("run(m: Map<string, number>)")).toContain('it has type "Map<string, number>": a Map has no JSON Schema equivalent');
+    expect(messageOf("run(n: bigint)")).toContain(
+      'it has type "bigint": a bigint has no JSON Schema equivalent (JSON numbers cannot hold one)',
+    );
+    expect(messageOf("run(m: Map<string, number>)")).toContain(
+      'it has type "Map<string, number>": a Map has no JSON Schema equivalent',
+    );
     expect(messageOf("run(p: { later: Promise<string> })")).toContain(
       'its property "later" (declared at src/service.ts:5:12) has type "Promise<string>": a Promise has no JSON Schema equivalent',
     );
     expect(messageOf("run(c: typeof Date)")).toContain("a class (not an instance of it) has no JSON Schema equivalent");
     expect(messageOf("run(x: never)")).toContain('it has type "never": no value has this type');
-    expect(messageOf("run<T>(x: T)")).toContain('it has type "T": a type parameter is only known where the method is called');
+    expect(messageOf("run<T>(x: T)")).toContain(
+      'it has type "T": a type parameter is only known where the method is called',
+    );
   });
 
   it("rest parameters and unnamed destructuring are refused; a destructured parameter with @Param(name) is fine", () => {
     expect(messageOf("run(...words: string[])")).toContain("a rest parameter cannot be a tool argument");
-    expect(messageOf("run({ a }: { a: string })")).toContain('its name cannot be read from the source (destructuring). Name it: @Param("name").');
+    expect(messageOf("run({ a }: { a: string })")).toContain(
+      'its name cannot be read from the source (destructuring). Name it: @Param("name").',
+    );
     const manifest = generated(tool('run(@Param("options") { a }: { a: string })'));
     expect(manifest.tools["Service.run"]!.parameters).toEqual([
-      { kind: "param", name: "options", optional: false, schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false } },
+      {
+        kind: "param",
+        name: "options",
+        optional: false,
+        schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+      },
     ]);
   });
 
   it("two classes of one name in different files are not an error: their keys carry the file", () => {
-    const service = (what: string) => `import { Tool } from "toolnexus";\nexport class Service {\n  @Tool("${what}")\n  ${what}() {}\n}\n`;
-    expect(Object.keys(generated({ "src/a.ts": service("a"), "src/b.ts": service("b") }).tools)).toEqual(["src/a.ts#Service.a", "src/b.ts#Service.b"]);
+    const service = (what: string) =>
+      `import { Tool } from "toolnexus";\nexport class Service {\n  @Tool("${what}")\n  ${what}() {}\n}\n`;
+    expect(Object.keys(generated({ "src/a.ts": service("a"), "src/b.ts": service("b") }).tools)).toEqual([
+      "src/a.ts#Service.a",
+      "src/b.ts#Service.b",
+    ]);
   });
 
   it("every problem of the project is reported at once", () => {
@@ -138,30 +158,45 @@ describe("what generation accepts", () => {
       "src/d.ts": `export function Tool(_: string): MethodDecorator { return () => {}; }\nexport class NotOurs {\n  @Tool("x")\n  skip(f: () => void) {}\n}\n`,
     });
     expect(Object.keys(manifest.tools)).toEqual(["A.run", "B.go", "default.anon"]);
-    expect(manifest.tools["A.run"]!.parameters).toEqual([{ kind: "param", name: "q", optional: false, schema: { type: "string" } }]);
-    expect(manifest.tools["B.go"]!.parameters).toEqual([{ kind: "ctx" }, { kind: "param", name: "n", optional: true, schema: { type: "number", default: 3 } }]);
+    expect(manifest.tools["A.run"]!.parameters).toEqual([
+      { kind: "param", name: "q", optional: false, schema: { type: "string" } },
+    ]);
+    expect(manifest.tools["B.go"]!.parameters).toEqual([
+      { kind: "ctx" },
+      { kind: "param", name: "n", optional: true, schema: { type: "number", default: 3 } },
+    ]);
   });
 
-  it("ToolParam, the alias of @Param, however it is imported: its name is the parameter's", () => {
+  it("ToolParam, the alias of @Param (from toolnexus/nestjs), however it is imported: its name is the parameter's", () => {
     const manifest = generated({
-      "src/a.ts": `import { Tool, ToolParam } from "toolnexus";\nexport class A {\n  @Tool("a")\n  find(@ToolParam("q") query: string) {}\n}\n`,
-      "src/b.ts": `import { Tool, ToolParam as P } from "toolnexus";\nexport class B {\n  @Tool("b")\n  find(@P("q") query: string) {}\n}\n`,
-      "src/c.ts": `import * as tn from "toolnexus";\nexport class C {\n  @tn.Tool("c")\n  find(@tn.ToolParam("q") query: string) {}\n}\n`,
+      "src/a.ts": `import { Tool } from "toolnexus";\nimport { ToolParam } from "toolnexus/nestjs";\nexport class A {\n  @Tool("a")\n  find(@ToolParam("q") query: string) {}\n}\n`,
+      "src/b.ts": `import { Tool } from "toolnexus";\nimport { ToolParam as P } from "toolnexus/nestjs";\nexport class B {\n  @Tool("b")\n  find(@P("q") query: string) {}\n}\n`,
+      "src/c.ts": `import * as tn from "toolnexus";\nimport * as nest from "toolnexus/nestjs";\nexport class C {\n  @tn.Tool("c")\n  find(@nest.ToolParam("q") query: string) {}\n}\n`,
     });
     const q = [{ kind: "param", name: "q", optional: false, schema: { type: "string" } }];
-    expect(Object.fromEntries(Object.entries(manifest.tools).map(([key, entry]) => [key, entry.parameters]))).toEqual({ "A.find": q, "B.find": q, "C.find": q });
+    expect(Object.fromEntries(Object.entries(manifest.tools).map(([key, entry]) => [key, entry.parameters]))).toEqual({
+      "A.find": q,
+      "B.find": q,
+      "C.find": q,
+    });
   });
 
   it("ToolParam as toolnexus declares it, reached through a file that re-exports it", () => {
     const manifest = generated({
-      // The shape of the built package: the decorator declared in decorators/param.decorator.d.ts.
-      "toolnexus.d.ts": `export * from "./toolnexus/decorators/tool.decorator";\nexport * from "./toolnexus/decorators/param.decorator";\n`,
-      "toolnexus/decorators/tool.decorator.d.ts": "export declare function Tool(description?: string): MethodDecorator;\n",
-      "toolnexus/decorators/param.decorator.d.ts": "export declare function Param(name?: string): ParameterDecorator;\nexport declare const ToolParam: typeof Param;\n",
-      "src/decorators.ts": `export { Tool, ToolParam as SearchParam } from "toolnexus";\n`,
+      // The shape of the built package: the decorator declared in decorators/param.decorator.d.ts,
+      // re-exported by the root (Param) and by toolnexus/nestjs (ToolParam).
+      "toolnexus.d.ts": `export * from "./toolnexus/decorators/tool.decorator";\nexport { Param } from "./toolnexus/decorators/param.decorator";\n`,
+      "toolnexus-nestjs.d.ts": `export { ToolParam } from "./toolnexus/decorators/param.decorator";\n`,
+      "toolnexus/decorators/tool.decorator.d.ts":
+        "export declare function Tool(description?: string): MethodDecorator;\n",
+      "toolnexus/decorators/param.decorator.d.ts":
+        "export declare function Param(name?: string): ParameterDecorator;\nexport declare const ToolParam: typeof Param;\n",
+      "src/decorators.ts": `export { Tool } from "toolnexus";\nexport { ToolParam as SearchParam } from "toolnexus/nestjs";\n`,
       "src/search.ts": `import { SearchParam, Tool } from "./decorators";\nexport class Search {\n  @Tool("s")\n  find(@SearchParam("q") query: string) {}\n}\n`,
     });
-    expect(manifest.tools["Search.find"]!.parameters).toEqual([{ kind: "param", name: "q", optional: false, schema: { type: "string" } }]);
+    expect(manifest.tools["Search.find"]!.parameters).toEqual([
+      { kind: "param", name: "q", optional: false, schema: { type: "string" } },
+    ]);
   });
 
   it("any and unknown are any JSON value; Readonly, Partial, Record, intersections and tuples are inlined", () => {
@@ -175,10 +210,20 @@ describe("what generation accepts", () => {
     expect(schemas).toEqual([
       {},
       {},
-      { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"], additionalProperties: false },
+      {
+        type: "object",
+        properties: { x: { type: "number" }, y: { type: "number" } },
+        required: ["x", "y"],
+        additionalProperties: false,
+      },
       { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, additionalProperties: false },
       { type: "object", additionalProperties: { type: "number" } },
-      { type: "object", properties: { x: { type: "number" }, y: { type: "number" }, label: { type: "string" } }, required: ["label", "x", "y"], additionalProperties: false },
+      {
+        type: "object",
+        properties: { x: { type: "number" }, y: { type: "number" }, label: { type: "string" } },
+        required: ["label", "x", "y"],
+        additionalProperties: false,
+      },
       { type: "array", items: [{ type: "string" }, { type: "number" }], minItems: 2, maxItems: 2 },
       {
         type: "object",
@@ -190,8 +235,15 @@ describe("what generation accepts", () => {
   });
 
   it("records Date and class conversions, also for arrays", () => {
-    const manifest = generated(tool("run(when: Date, whens: Date[], one: Line, many?: Line[])", "class Line { sku!: string }"));
-    expect(manifest.tools["Service.run"]!.parameters.map((p) => [(p as { convert?: string }).convert, (p as { className?: string }).className])).toEqual([
+    const manifest = generated(
+      tool("run(when: Date, whens: Date[], one: Line, many?: Line[])", "class Line { sku!: string }"),
+    );
+    expect(
+      manifest.tools["Service.run"]!.parameters.map((p) => [
+        (p as { convert?: string }).convert,
+        (p as { className?: string }).className,
+      ]),
+    ).toEqual([
       ["date", undefined],
       ["date[]", undefined],
       ["class", "Line"],

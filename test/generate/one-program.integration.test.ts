@@ -13,7 +13,8 @@ jest.mock("typescript", () => {
 it("uses one compiler program for the whole project, not one per tool or file", () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 5; i++) {
-    files[`src/s${i}.ts`] = `import { Tool } from "toolnexus";\nexport class S${i} {\n  @Tool("a") a(x: string) {}\n  @Tool("b") b(y: "p" | "q") {}\n}\n`;
+    files[`src/s${i}.ts`] =
+      `import { Tool } from "toolnexus";\nexport class S${i} {\n  @Tool("a") a(x: string) {}\n  @Tool("b") b(y: "p" | "q") {}\n}\n`;
   }
   const dir = tempProject(files);
   try {

@@ -19,7 +19,10 @@ beforeAll(() => {
 
 const tool = (method: string): ManifestTool => {
   const found = result.manifest.tools[`WeatherTools.${method}`];
-  if (found === undefined) throw new Error(`no manifest entry WeatherTools.${method}; entries: ${Object.keys(result.manifest.tools).join(", ")}`);
+  if (found === undefined)
+    throw new Error(
+      `no manifest entry WeatherTools.${method}; entries: ${Object.keys(result.manifest.tools).join(", ")}`,
+    );
   return found;
 };
 
@@ -49,7 +52,8 @@ describe("output schemas inferred from return types", () => {
       "WeatherTools.tomorrow",
     ]);
     // A string, void, Buffer bytes, a ToolResult and a content part are not structured results.
-    for (const method of ["describe", "reset", "map", "raw", "radar"]) expect({ method, output: tool(method).output }).toEqual({ method, output: undefined });
+    for (const method of ["describe", "reset", "map", "raw", "radar"])
+      expect({ method, output: tool(method).output }).toEqual({ method, output: undefined });
     expect(result.warnings).toEqual([]);
   });
 
@@ -77,12 +81,18 @@ describe("output schemas inferred from return types", () => {
       anyOf: [
         {
           type: "object",
-          properties: { found: { type: "boolean", const: true }, city: { type: "string", description: "The city's official name." } },
+          properties: {
+            found: { type: "boolean", const: true },
+            city: { type: "string", description: "The city's official name." },
+          },
           required: ["city", "found"],
         },
         {
           type: "object",
-          properties: { found: { type: "boolean", const: false }, reason: { type: "string", description: "Why it was not found." } },
+          properties: {
+            found: { type: "boolean", const: false },
+            reason: { type: "string", description: "Why it was not found." },
+          },
           required: ["found", "reason"],
         },
       ],
@@ -123,17 +133,37 @@ describe("the scanner with the generated manifest", () => {
     expect(kit.get("report")!.outputSchema).toEqual(tool("report").output);
     expect(kit.get("describe")!.outputSchema).toBeUndefined();
     expect(kit.get("raw")!.outputSchema).toBeUndefined();
-    expect(kit.get("stated")!.outputSchema).toEqual({ type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] });
+    expect(kit.get("stated")!.outputSchema).toEqual({
+      type: "object",
+      properties: { ok: { type: "boolean" } },
+      required: ["ok"],
+    });
   });
 
   it("returns matching objects as structured content", async () => {
-    expect(await kit.execute("today", { city: "Pune" })).toMatchObject({ isError: false, structuredContent: { temperature: 4, sky: "clear" } });
-    expect(await kit.execute("tomorrow", { city: "Pune" })).toMatchObject({ isError: false, structuredContent: { temperature: 5, sky: "rain", windKmh: 12 } });
-    expect((await kit.execute("report", { city: "Pune" })).structuredContent).toEqual({ title: "Weather in Pune", pages: 3 });
-    expect((await kit.execute("lookup", { city: "" })).structuredContent).toEqual({ found: false, reason: "no name given" });
+    expect(await kit.execute("today", { city: "Pune" })).toMatchObject({
+      isError: false,
+      structuredContent: { temperature: 4, sky: "clear" },
+    });
+    expect(await kit.execute("tomorrow", { city: "Pune" })).toMatchObject({
+      isError: false,
+      structuredContent: { temperature: 5, sky: "rain", windKmh: 12 },
+    });
+    expect((await kit.execute("report", { city: "Pune" })).structuredContent).toEqual({
+      title: "Weather in Pune",
+      pages: 3,
+    });
+    expect((await kit.execute("lookup", { city: "" })).structuredContent).toEqual({
+      found: false,
+      reason: "no name given",
+    });
     expect((await kit.execute("stated", {})).structuredContent).toEqual({ ok: true });
     // More properties than the type names are no mismatch: TypeScript allows them too.
-    expect((await kit.execute("measured", { station: "PNQ" })).structuredContent).toEqual({ temperature: 21, sky: "cloudy", station: "PNQ" });
+    expect((await kit.execute("measured", { station: "PNQ" })).structuredContent).toEqual({
+      temperature: 21,
+      sky: "cloudy",
+      station: "PNQ",
+    });
   });
 
   it("a result that does not match its output schema is an invalid_output error", async () => {

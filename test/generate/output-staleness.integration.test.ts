@@ -1,6 +1,13 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { compareManifests, GenerateError, generateManifest, watchManifest, type GenerateResult, type WatchRun } from "../../src/generate";
+import {
+  compareManifests,
+  GenerateError,
+  generateManifest,
+  watchManifest,
+  type GenerateResult,
+  type WatchRun,
+} from "../../src/generate";
 import { assertBuilt, runBin, tempProject, TOOLNEXUS_STUB } from "./support";
 
 /**
@@ -57,8 +64,12 @@ describe("the hash and --check with output schemas", () => {
   it("a changed result type makes that entry stale, and only that one", () => {
     const p = project();
     const before = p.generate();
-    expect(before.manifest.tools["Tools.weather"]!.output).toMatchObject({ properties: { temperature: { type: "number", description: "Degrees Celsius." } } });
-    p.edit("shapes.ts", (text) => text.replace("temperature: number;", "temperature: number;\n  /** What the sky does. */\n  sky?: string;"));
+    expect(before.manifest.tools["Tools.weather"]!.output).toMatchObject({
+      properties: { temperature: { type: "number", description: "Degrees Celsius." } },
+    });
+    p.edit("shapes.ts", (text) =>
+      text.replace("temperature: number;", "temperature: number;\n  /** What the sky does. */\n  sky?: string;"),
+    );
     const after = p.generate();
     expect(compareManifests(before.text, after.manifest, after.text)).toEqual({
       upToDate: false,
@@ -74,7 +85,9 @@ describe("the hash and --check with output schemas", () => {
     const before = p.generate();
     p.edit("shapes.ts", (text) => text.replace("/** Degrees Celsius. */", "/** Degrees Celsius, in the shade. */"));
     const after = p.generate();
-    expect(compareManifests(before.text, after.manifest, after.text).changes).toEqual([{ key: "Tools.weather", tool: "weather", change: "changed", details: ["output"] }]);
+    expect(compareManifests(before.text, after.manifest, after.text).changes).toEqual([
+      { key: "Tools.weather", tool: "weather", change: "changed", details: ["output"] },
+    ]);
   });
 
   it("an inferred result type: a body that changes what it returns makes the entry stale, one that does not leaves the manifest as it is", () => {
@@ -85,27 +98,48 @@ describe("the hash and --check with output schemas", () => {
       properties: { city: { type: "string" }, found: { type: "boolean" } },
       required: ["city", "found"],
     });
-    p.edit("lookup.ts", (text) => text.replace("return { city, found: true };", "const found = city.length > 0;\n  return { city, found };"));
+    p.edit("lookup.ts", (text) =>
+      text.replace("return { city, found: true };", "const found = city.length > 0;\n  return { city, found };"),
+    );
     const same = p.generate();
     expect(same.text).toBe(before.text);
     p.edit("lookup.ts", (text) => text.replace("return { city, found };", "return { city, found, score: 1 };"));
     const changed = p.generate();
-    expect(compareManifests(before.text, changed.manifest, changed.text).changes).toEqual([{ key: "Tools.find", tool: "find", change: "changed", details: ["output"] }]);
+    expect(compareManifests(before.text, changed.manifest, changed.text).changes).toEqual([
+      { key: "Tools.find", tool: "find", change: "changed", details: ["output"] },
+    ]);
   });
 
   it("the return type of a tool without an output schema is not in its hash, and Promise<T> for T changes nothing", () => {
     const p = project();
     const before = p.generate();
-    p.edit("tools.ts", (text) => text.replace("words(city: string): string {\n    return city;", "words(city: string): number {\n    return city.length;"));
-    p.edit("tools.ts", (text) => text.replace("weather(city: string): Weather {", "async weather(city: string): Promise<Weather> {"));
+    p.edit("tools.ts", (text) =>
+      text.replace(
+        "words(city: string): string {\n    return city;",
+        "words(city: string): number {\n    return city.length;",
+      ),
+    );
+    p.edit("tools.ts", (text) =>
+      text.replace("weather(city: string): Weather {", "async weather(city: string): Promise<Weather> {"),
+    );
     expect(p.generate().text).toBe(before.text);
   });
 
   it("a result type turning into an object, or out of one, is a change", () => {
     const p = project();
     const before = p.generate();
-    p.edit("tools.ts", (text) => text.replace("words(city: string): string {\n    return city;", "words(city: string): Weather {\n    return { temperature: city.length };"));
-    p.edit("tools.ts", (text) => text.replace("weather(city: string): Weather {\n    return { temperature: city.length };", "weather(city: string): string {\n    return city;"));
+    p.edit("tools.ts", (text) =>
+      text.replace(
+        "words(city: string): string {\n    return city;",
+        "words(city: string): Weather {\n    return { temperature: city.length };",
+      ),
+    );
+    p.edit("tools.ts", (text) =>
+      text.replace(
+        "weather(city: string): Weather {\n    return { temperature: city.length };",
+        "weather(city: string): string {\n    return city;",
+      ),
+    );
     const after = p.generate();
     expect(compareManifests(before.text, after.manifest, after.text).changes).toEqual([
       { key: "Tools.weather", tool: "weather", change: "changed", details: ["output"] },
@@ -121,7 +155,10 @@ describe("the hash and --check with output schemas", () => {
 
 describe("result types without a JSON form", () => {
   // The stub's @Tool takes `output`, as toolnexus's does.
-  const STUB = TOOLNEXUS_STUB.replace("{ name?: string; description?: string }", "{ name?: string; description?: string; output?: object }");
+  const STUB = TOOLNEXUS_STUB.replace(
+    "{ name?: string; description?: string }",
+    "{ name?: string; description?: string; output?: object }",
+  );
   const SOURCE = `import { Tool } from "toolnexus";
 export interface Job {
   id: string;
@@ -172,11 +209,17 @@ describe("generate --watch with output schemas", () => {
     try {
       const first = await next();
       expect(first.stats).toMatchObject({ tools: 3, reused: 0 });
-      edit("lookup.ts", (text) => text.replace("return { city, found: true };", "return { city, found: true, score: 1 };"));
+      edit("lookup.ts", (text) =>
+        text.replace("return { city, found: true };", "return { city, found: true, score: 1 };"),
+      );
       const changed = await next();
       // tools.ts did not change: only the entry whose result type lookup.ts writes is made again.
       expect(changed.stats).toMatchObject({ tools: 3, reused: 2 });
-      expect(Object.keys(changed.manifest.tools["Tools.find"]!.output!.properties!)).toEqual(["city", "found", "score"]);
+      expect(Object.keys(changed.manifest.tools["Tools.find"]!.output!.properties!)).toEqual([
+        "city",
+        "found",
+        "score",
+      ]);
     } finally {
       watcher.close();
     }

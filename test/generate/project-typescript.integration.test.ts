@@ -1,4 +1,14 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +28,8 @@ afterAll(() => {
 });
 
 /** The version of the `typescript` typescript-json-schema resolves. */
-const compilerVersion = (createRequire(require.resolve("typescript-json-schema"))("typescript") as { version: string }).version;
+const compilerVersion = (createRequire(require.resolve("typescript-json-schema"))("typescript") as { version: string })
+  .version;
 
 /** A copy of the typescript7 fixture in the temp directory, with its fake TypeScript 7 installed. */
 function typescript7Project(): string {
@@ -43,7 +54,14 @@ describe("a project on TypeScript 7 (no compiler API in its typescript package)"
     const run = await runBin(["generate", "--json"], dir);
     expect(run.code).toBe(0);
     const described = `TypeScript ${compilerVersion} (toolnexus's compiler; the project has typescript 7.0.2)`;
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, written: true, tools: 1, compiler: described, errors: [], warnings: [] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      written: true,
+      tools: 1,
+      compiler: described,
+      errors: [],
+      warnings: [],
+    });
     expect(run.stderr).toContain(`tsconfig.json: 1 source file, ${described} (program in `);
     const manifest = JSON.parse(readFileSync(join(dir, "toolnexus.manifest.json"), "utf8"));
     expect(manifest.tools["WeatherService.current"].parameters[1]).toEqual({
@@ -59,12 +77,26 @@ describe("a project on TypeScript 7 (no compiler API in its typescript package)"
     const config = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8"));
     delete config.compilerOptions.strict;
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
-    const noteOf = (project: string) => generateManifest({ cwd: project }).manifest.tools["WeatherService.current"]!.parameters[2];
-    expect(noteOf(dir)).toEqual({ kind: "param", name: "note", optional: true, schema: { type: ["null", "string"], default: null } });
+    const noteOf = (project: string) =>
+      generateManifest({ cwd: project }).manifest.tools["WeatherService.current"]!.parameters[2];
+    expect(noteOf(dir)).toEqual({
+      kind: "param",
+      name: "note",
+      optional: true,
+      schema: { type: ["null", "string"], default: null },
+    });
 
-    const same = tempProject({ "src/weather.ts": readFileSync(join(dir, "src", "weather.ts"), "utf8") }, { strict: undefined });
+    const same = tempProject(
+      { "src/weather.ts": readFileSync(join(dir, "src", "weather.ts"), "utf8") },
+      { strict: undefined },
+    );
     made.push(same);
-    expect(noteOf(same)).toEqual({ kind: "param", name: "note", optional: true, schema: { type: "string", default: null } });
+    expect(noteOf(same)).toEqual({
+      kind: "param",
+      name: "note",
+      optional: true,
+      schema: { type: "string", default: null },
+    });
   });
 
   it("tsconfig options only the newer TypeScript knows are warnings there, and errors in a project on toolnexus's TypeScript", () => {
@@ -81,7 +113,9 @@ describe("a project on TypeScript 7 (no compiler API in its typescript package)"
 
     const same = tempProject({ "src/a.ts": "export const a = 1;\n" }, options);
     made.push(same);
-    expect(() => generateManifest({ cwd: same })).toThrow("error TS5023: Unknown compiler option 'stableTypeOrderingOfTheFuture'.");
+    expect(() => generateManifest({ cwd: same })).toThrow(
+      "error TS5023: Unknown compiler option 'stableTypeOrderingOfTheFuture'.",
+    );
   });
 });
 
@@ -94,7 +128,8 @@ describe("without typescript-json-schema", () => {
     cpSync(join(root, "package.json"), join(dir, "package.json"));
     mkdirSync(join(dir, "node_modules"));
     for (const name of readdirSync(join(root, "node_modules"))) {
-      if (name !== "typescript-json-schema" && name !== ".bin") symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name));
+      if (name !== "typescript-json-schema" && name !== ".bin")
+        symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name));
     }
     const project = tempProject({ "src/a.ts": "export const a = 1;\n" });
     made.push(project);

@@ -11,7 +11,10 @@ afterAll(() => {
 
 /** Interfaces `Level0` ... each with a `left` and a `right` of the next one: their schema, written out, doubles at each level. */
 function doublingTypes(levels: number): string {
-  const lines = Array.from({ length: levels }, (_, level) => `export interface Level${level} { left: Level${level + 1}; right: Level${level + 1} }`);
+  const lines = Array.from(
+    { length: levels },
+    (_, level) => `export interface Level${level} { left: Level${level + 1}; right: Level${level + 1} }`,
+  );
   return [...lines, `export interface Level${levels} { leaf: string }`].join("\n");
 }
 
@@ -41,9 +44,13 @@ describe("toolnexus generate and types whose schema would be too large written o
     const [problem, ...others] = (refused as GenerateError).problems;
     expect(others).toEqual([]);
     expect(problem).toMatchObject({ file: "src/forest.ts", className: "Forest", method: "walk", parameter: "tree" });
-    expect(problem!.message).toMatch(/^Forest\.walk, parameter 0 \("tree"\): its type "Level0" cannot be turned into a JSON Schema: /);
+    expect(problem!.message).toMatch(
+      /^Forest\.walk, parameter 0 \("tree"\): its type "Level0" cannot be turned into a JSON Schema: /,
+    );
     expect(problem!.message).toMatch(PAST_THE_LIMIT);
-    expect(problem!.message).toMatch(/\. Give the parameter an explicit schema with @Param\(\{ schema: \{\.\.\.\} \}\)\.$/);
+    expect(problem!.message).toMatch(
+      /\. Give the parameter an explicit schema with @Param\(\{ schema: \{\.\.\.\} \}\)\.$/,
+    );
   });
 
   it("writes no output schema for such a result type, with a warning saying why", () => {
@@ -51,7 +58,9 @@ describe("toolnexus generate and types whose schema would be too large written o
     const { manifest, warnings } = generateManifest({ project: join(dir, "tsconfig.json"), cwd: dir });
     expect(manifest.tools["Forest.walk"]!.output).toBeUndefined();
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^src\/forest\.ts:\d+:\d+: Forest\.walk: its result type "Level0" gives no output schema: /);
+    expect(warnings[0]).toMatch(
+      /^src\/forest\.ts:\d+:\d+: Forest\.walk: its result type "Level0" gives no output schema: /,
+    );
     expect(warnings[0]).toMatch(PAST_THE_LIMIT);
   });
 });

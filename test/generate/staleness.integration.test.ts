@@ -44,7 +44,12 @@ const VALIDATORS = `export function IsInt(_?: unknown): PropertyDecorator { retu
 
 /** A project whose files can be edited and regenerated. */
 function project() {
-  const dir = tempProject({ "src/shapes.ts": SHAPES, "src/service.ts": SERVICE, "src/validators.ts": VALIDATORS, "src/other.ts": "export const other = 1;\n" });
+  const dir = tempProject({
+    "src/shapes.ts": SHAPES,
+    "src/service.ts": SERVICE,
+    "src/validators.ts": VALIDATORS,
+    "src/other.ts": "export const other = 1;\n",
+  });
   made.push(dir);
   return {
     generate: (): ToolnexusManifest => generateManifest({ project: join(dir, "tsconfig.json"), cwd: dir }).manifest,
@@ -55,7 +60,8 @@ function project() {
   };
 }
 
-const hashes = (manifest: ToolnexusManifest) => Object.fromEntries(Object.entries(manifest.tools).map(([key, tool]) => [key, tool.hash]));
+const hashes = (manifest: ToolnexusManifest) =>
+  Object.fromEntries(Object.entries(manifest.tools).map(([key, tool]) => [key, tool.hash]));
 
 describe("the hash of what a tool was generated from", () => {
   const p = project();
@@ -91,7 +97,9 @@ describe("the hash of what a tool was generated from", () => {
 
   it("ignores a DTO's decorators (they are read at run time), not its property types", () => {
     p.edit("service.ts", (text) =>
-      text.replace("@IsInt()\n  length", "@IsInt()\n  @Min(1)\n  length").replace('import { IsInt } from "./validators";', 'import { IsInt, Min } from "./validators";'),
+      text
+        .replace("@IsInt()\n  length", "@IsInt()\n  @Min(1)\n  length")
+        .replace('import { IsInt } from "./validators";', 'import { IsInt, Min } from "./validators";'),
     );
     const decorated = p.generate();
     const before = first.tools["Geometry.measure"]!.hash;
@@ -107,11 +115,15 @@ it("counts properties a type inherits: a base interface's JSDoc is part of the h
     "src/tools.ts": `import { Tool } from "toolnexus";\nimport type { Base } from "./base";\ninterface Item extends Base { name: string }\nexport class Items {\n  @Tool("Saves")\n  save(item: Item) {}\n}\n`,
   });
   made.push(dir);
-  const generate = () => generateManifest({ project: join(dir, "tsconfig.json"), cwd: dir }).manifest.tools["Items.save"]!;
+  const generate = () =>
+    generateManifest({ project: join(dir, "tsconfig.json"), cwd: dir }).manifest.tools["Items.save"]!;
   const before = generate();
   writeFileSync(join(dir, "src/base.ts"), `export interface Base {\n  /** The record's id. */\n  id: string;\n}\n`);
   const after = generate();
-  expect((after.parameters[0] as unknown as { schema: { properties: { id: unknown } } }).schema.properties.id).toEqual({ type: "string", description: "The record's id." });
+  expect((after.parameters[0] as unknown as { schema: { properties: { id: unknown } } }).schema.properties.id).toEqual({
+    type: "string",
+    description: "The record's id.",
+  });
   expect(after.hash).not.toBe(before.hash);
 });
 
@@ -140,7 +152,10 @@ describe("--check: comparing the manifest on disk with the sources", () => {
 
   it("up to date only when byte-identical (CRLF line endings from a checkout aside)", () => {
     expect(compareManifests(fresh.text, fresh.manifest, fresh.text)).toEqual({ upToDate: true, changes: [] });
-    expect(compareManifests(fresh.text.replace(/\n/g, "\r\n"), fresh.manifest, fresh.text)).toEqual({ upToDate: true, changes: [] });
+    expect(compareManifests(fresh.text.replace(/\n/g, "\r\n"), fresh.manifest, fresh.text)).toEqual({
+      upToDate: true,
+      changes: [],
+    });
     const reformatted = JSON.stringify(fresh.manifest);
     expect(compareManifests(reformatted, fresh.manifest, fresh.text)).toEqual({
       upToDate: false,
@@ -156,15 +171,36 @@ describe("--check: comparing the manifest on disk with the sources", () => {
     (search.parameters[2] as { optional: boolean }).optional = false;
     old.tools["CatalogService.product"]!.hash = "sha256:00000000000000000000000000000000";
     expect(compareManifests(renderManifest(old), fresh.manifest, fresh.text).changes).toEqual([
-      { key: "CatalogService.product", tool: "product", change: "changed", details: ["its sources changed (hash), the generated entry did not"] },
-      { key: "CatalogService.search", tool: "search", change: "changed", details: ["description", 'parameter "limit": optional'] },
+      {
+        key: "CatalogService.product",
+        tool: "product",
+        change: "changed",
+        details: ["its sources changed (hash), the generated entry did not"],
+      },
+      {
+        key: "CatalogService.search",
+        tool: "search",
+        change: "changed",
+        details: ["description", 'parameter "limit": optional'],
+      },
     ]);
   });
 
   it("a missing, unreadable or foreign manifest is stale", () => {
-    expect(compareManifests(undefined, fresh.manifest, fresh.text)).toMatchObject({ upToDate: false, reason: "there is no manifest yet" });
-    expect(compareManifests(undefined, fresh.manifest, fresh.text).changes.map((c) => c.change)).toEqual(["added", "added", "added"]);
-    expect(compareManifests("{ nope", fresh.manifest, fresh.text)).toEqual({ upToDate: false, reason: "the manifest is not valid JSON", changes: [] });
+    expect(compareManifests(undefined, fresh.manifest, fresh.text)).toMatchObject({
+      upToDate: false,
+      reason: "there is no manifest yet",
+    });
+    expect(compareManifests(undefined, fresh.manifest, fresh.text).changes.map((c) => c.change)).toEqual([
+      "added",
+      "added",
+      "added",
+    ]);
+    expect(compareManifests("{ nope", fresh.manifest, fresh.text)).toEqual({
+      upToDate: false,
+      reason: "the manifest is not valid JSON",
+      changes: [],
+    });
     expect(compareManifests('{"manifestVersion":2,"tools":{}}', fresh.manifest, fresh.text)).toEqual({
       upToDate: false,
       reason: "the manifest is not a version 1 toolnexus manifest",

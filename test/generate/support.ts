@@ -22,10 +22,15 @@ export interface BinRun {
 /** Runs `toolnexus <args>` from the built package (or the bin at `binPath`), in `cwd` (the repository root by default). */
 export function runBin(args: string[], cwd = root, binPath = bin): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [binPath, ...args], { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== "number") return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [binPath, ...args],
+      { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== "number") return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end();
   });
 }
@@ -34,9 +39,13 @@ export function runBin(args: string[], cwd = root, binPath = bin): Promise<BinRu
 export const TOOLNEXUS_STUB = `
 export declare function Tool(descriptionOrOptions?: string | { name?: string; description?: string }): MethodDecorator;
 export declare function Param(nameOrOptions?: string | Record<string, unknown>, options?: Record<string, unknown>): ParameterDecorator;
-export declare const ToolParam: typeof Param;
 export declare function Ctx(): ParameterDecorator;
 export declare function Args(type?: Function): ParameterDecorator;
+`;
+
+/** Stands in for toolnexus/nestjs: `ToolParam`, the alias of `@Param` for NestJS code. */
+export const TOOLNEXUS_NESTJS_STUB = `import type { Param } from "./toolnexus";
+export declare const ToolParam: typeof Param;
 `;
 
 /**
@@ -47,6 +56,7 @@ export function tempProject(files: Record<string, string>, compilerOptions: Reco
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-generate-"));
   const all: Record<string, string> = {
     "toolnexus.d.ts": TOOLNEXUS_STUB,
+    "toolnexus-nestjs.d.ts": TOOLNEXUS_NESTJS_STUB,
     "tsconfig.json": JSON.stringify({
       compilerOptions: {
         target: "ES2022",
@@ -59,7 +69,7 @@ export function tempProject(files: Record<string, string>, compilerOptions: Reco
         noEmit: true,
         types: [],
         baseUrl: ".",
-        paths: { toolnexus: ["./toolnexus.d.ts"] },
+        paths: { toolnexus: ["./toolnexus.d.ts"], "toolnexus/nestjs": ["./toolnexus-nestjs.d.ts"] },
         ...compilerOptions,
       },
       include: ["src"],

@@ -38,26 +38,39 @@ describe("type errors and the files the tools depend on", () => {
   it("an error in a file no tool depends on is a warning with its location; the manifest is generated", () => {
     const result = generateManifest({ cwd: project({ "src/unrelated.ts": BROKEN }) });
     expect(Object.keys(result.manifest.tools)).toEqual(["Search.find"]);
-    expect(result.warnings).toEqual([`src/unrelated.ts:1:14: ${TS2322} (no tool depends on src/unrelated.ts: the manifest was generated)`]);
+    expect(result.warnings).toEqual([
+      `src/unrelated.ts:1:14: ${TS2322} (no tool depends on src/unrelated.ts: the manifest was generated)`,
+    ]);
   });
 
   it("an error in the file of a tool class stops it, wherever in the file", () => {
-    expect(problemsOf(project({ "src/tools.ts": `${TOOLS}${BROKEN}` }))).toEqual([{ file: "src/tools.ts", line: 9, column: 14, message: TS2322 }]);
+    expect(problemsOf(project({ "src/tools.ts": `${TOOLS}${BROKEN}` }))).toEqual([
+      { file: "src/tools.ts", line: 9, column: 14, message: TS2322 },
+    ]);
   });
 
   it("an error in a file declaring a type the tools' parameters reach stops it", () => {
-    expect(problemsOf(project({ "src/query.ts": `${QUERY}${BROKEN}` }))).toEqual([{ file: "src/query.ts", line: 4, column: 14, message: TS2322 }]);
+    expect(problemsOf(project({ "src/query.ts": `${QUERY}${BROKEN}` }))).toEqual([
+      { file: "src/query.ts", line: 4, column: 14, message: TS2322 },
+    ]);
   });
 
   it("an error in a file that uses toolnexus's decorators stops it, even where no tool could be read", () => {
     const hidden = `import { Tool } from "toolnexus";\nexport class Hidden {\n  @Tool("Hides.")\n  run(x: Missing) {}\n}\n`;
-    expect(problemsOf(project({ "src/hidden.ts": hidden }))).toEqual([{ file: "src/hidden.ts", line: 4, column: 10, message: "error TS2304: Cannot find name 'Missing'." }]);
+    expect(problemsOf(project({ "src/hidden.ts": hidden }))).toEqual([
+      { file: "src/hidden.ts", line: 4, column: 10, message: "error TS2304: Cannot find name 'Missing'." },
+    ]);
   });
 
   it("errors of the whole project (options, globals) stop it", () => {
-    const dir = tempProject({ "src/tools.ts": TOOLS, "src/query.ts": QUERY }, { lib: ["ES2022"], types: ["no-such-types-package"] });
+    const dir = tempProject(
+      { "src/tools.ts": TOOLS, "src/query.ts": QUERY },
+      { lib: ["ES2022"], types: ["no-such-types-package"] },
+    );
     made.push(dir);
-    expect(problemsOf(dir).map((p) => [p.file, p.message])).toEqual([[undefined, expect.stringContaining("Cannot find type definition file for 'no-such-types-package'")]]);
+    expect(problemsOf(dir).map((p) => [p.file, p.message])).toEqual([
+      [undefined, expect.stringContaining("Cannot find type definition file for 'no-such-types-package'")],
+    ]);
   });
 });
 
@@ -69,7 +82,9 @@ describe("the bin with type errors in files no tool depends on", () => {
     const warning = `toolnexus generate: warning: src/unrelated.ts:1:14: ${TS2322} (no tool depends on src/unrelated.ts: the manifest was generated)\n`;
     const written = await runBin(["generate", "--quiet"], dir);
     expect(written).toEqual({ code: 0, stdout: "", stderr: warning });
-    expect(Object.keys(JSON.parse(readFileSync(join(dir, "toolnexus.manifest.json"), "utf8")).tools)).toEqual(["Search.find"]);
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, "toolnexus.manifest.json"), "utf8")).tools)).toEqual([
+      "Search.find",
+    ]);
     const checked = await runBin(["generate", "--check", "--quiet"], dir);
     expect(checked).toEqual({ code: 0, stdout: "", stderr: warning });
   });

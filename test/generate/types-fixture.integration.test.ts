@@ -13,15 +13,21 @@ let result: GenerateResult;
 const progress: GenerateProgress[] = [];
 
 beforeAll(() => {
-  result = generateManifest({ project: fixtureProject("types"), cwd: root, onProgress: (event) => progress.push(event) });
+  result = generateManifest({
+    project: fixtureProject("types"),
+    cwd: root,
+    onProgress: (event) => progress.push(event),
+  });
 });
 
 const tool = (key: string): ManifestTool => {
   const found = result.manifest.tools[key];
-  if (found === undefined) throw new Error(`no manifest entry ${key}; entries: ${Object.keys(result.manifest.tools).join(", ")}`);
+  if (found === undefined)
+    throw new Error(`no manifest entry ${key}; entries: ${Object.keys(result.manifest.tools).join(", ")}`);
   return found;
 };
-const param = (key: string, index: number) => tool(key).parameters[index] as Extract<ManifestParameter, { kind: "param" }>;
+const param = (key: string, index: number) =>
+  tool(key).parameters[index] as Extract<ManifestParameter, { kind: "param" }>;
 
 describe("toolnexus generate on the types fixture", () => {
   it("finds every @Tool method, keyed by the declaring class and sorted", () => {
@@ -61,8 +67,16 @@ describe("toolnexus generate on the types fixture", () => {
   });
 
   it("takes the tool description from the method's JSDoc and @param texts for parameters", () => {
-    expect(tool("WeatherService.current")).toMatchObject({ name: "current", description: "Current weather for a city." });
-    expect(param("WeatherService.current", 0)).toEqual({ kind: "param", name: "city", optional: false, schema: { type: "string", description: 'The city, e.g. "Chennai".' } });
+    expect(tool("WeatherService.current")).toMatchObject({
+      name: "current",
+      description: "Current weather for a city.",
+    });
+    expect(param("WeatherService.current", 0)).toEqual({
+      kind: "param",
+      name: "city",
+      optional: false,
+      schema: { type: "string", description: 'The city, e.g. "Chennai".' },
+    });
     // JSDoc is recorded even where @Tool states a description (which wins at run time).
     expect(tool("WeatherService.alerts").description).toBe("Alerts inside an area.");
   });
@@ -72,7 +86,12 @@ describe("toolnexus generate on the types fixture", () => {
       kind: "param",
       name: "units",
       optional: true,
-      schema: { type: "string", description: "Unit system of the answer.", enum: ["metric", "imperial"], default: "metric" },
+      schema: {
+        type: "string",
+        description: "Unit system of the answer.",
+        enum: ["metric", "imperial"],
+        default: "metric",
+      },
     });
     expect(param("WeatherService.alerts", 1).schema).toEqual({
       type: "array",
@@ -80,12 +99,26 @@ describe("toolnexus generate on the types fixture", () => {
       items: { type: "string", enum: ["minor", "severe"] },
     });
     // true | false is boolean; a union of numbers is an integer enum.
-    expect(param("BaseService.ping", 0).schema).toEqual({ type: "boolean", description: "Shout the answer.", default: false });
-    expect(param("BaseService.ping", 1)).toEqual({ kind: "param", name: "times", optional: true, schema: { type: "integer", enum: [1, 2, 3] } });
+    expect(param("BaseService.ping", 0).schema).toEqual({
+      type: "boolean",
+      description: "Shout the answer.",
+      default: false,
+    });
+    expect(param("BaseService.ping", 1)).toEqual({
+      kind: "param",
+      name: "times",
+      optional: true,
+      schema: { type: "integer", enum: [1, 2, 3] },
+    });
   });
 
   it("TypeScript enums: numeric ones as integers, string ones as strings; a union with null admits null", () => {
-    expect(param("WeatherService.alerts", 2)).toEqual({ kind: "param", name: "priority", optional: false, schema: { type: "integer", enum: [1, 2, 3] } });
+    expect(param("WeatherService.alerts", 2)).toEqual({
+      kind: "param",
+      name: "priority",
+      optional: false,
+      schema: { type: "integer", enum: [1, 2, 3] },
+    });
     expect(param("WeatherService.alerts", 3)).toEqual({
       kind: "param",
       name: "channel",
@@ -98,12 +131,22 @@ describe("toolnexus generate on the types fixture", () => {
   it("`?`, a default and `| undefined` make parameters optional; arrays get typed items", () => {
     const [city, days, hours, from, ctx] = tool("WeatherService.forecast").parameters;
     expect(city).toEqual({ kind: "param", name: "city", optional: false, schema: { type: "string" } });
-    expect(days).toEqual({ kind: "param", name: "days", optional: true, schema: { type: "number", description: "How many days ahead." } });
+    expect(days).toEqual({
+      kind: "param",
+      name: "days",
+      optional: true,
+      schema: { type: "number", description: "How many days ahead." },
+    });
     expect(hours).toEqual({
       kind: "param",
       name: "hours",
       optional: true,
-      schema: { type: "array", description: "Hours of the day to include.", default: [9, 12, 18], items: { type: "number" } },
+      schema: {
+        type: "array",
+        description: "Hours of the day to include.",
+        default: [9, 12, 18],
+        items: { type: "number" },
+      },
     });
     expect(from).toEqual({
       kind: "param",
@@ -113,7 +156,12 @@ describe("toolnexus generate on the types fixture", () => {
       schema: { type: "string", description: "Start of the forecast.", format: "date-time" },
     });
     expect(ctx).toEqual({ kind: "ctx" });
-    expect(param("WeatherService.alerts", 4)).toEqual({ kind: "param", name: "tags", optional: true, schema: { type: "array", items: { type: "string" } } });
+    expect(param("WeatherService.alerts", 4)).toEqual({
+      kind: "param",
+      name: "tags",
+      optional: true,
+      schema: { type: "array", items: { type: "string" } },
+    });
   });
 
   it("interfaces and type aliases from other files are inlined, with JSDoc at every level", () => {
@@ -124,7 +172,10 @@ describe("toolnexus generate on the types fixture", () => {
         center: {
           type: "object",
           description: "The centre of the area.",
-          properties: { lat: { type: "number", description: "Degrees north." }, lon: { type: "number", description: "Degrees east." } },
+          properties: {
+            lat: { type: "number", description: "Degrees north." },
+            lon: { type: "number", description: "Degrees east." },
+          },
           required: ["lat", "lon"],
           additionalProperties: false,
         },
@@ -135,7 +186,10 @@ describe("toolnexus generate on the types fixture", () => {
           items: {
             type: "object",
             description: "A named place.",
-            properties: { name: { type: "string" }, kind: { type: "string", description: "What sort of place it is.", enum: ["park", "museum", "station"] } },
+            properties: {
+              name: { type: "string" },
+              kind: { type: "string", description: "What sort of place it is.", enum: ["park", "museum", "station"] },
+            },
             required: ["kind", "name"],
             additionalProperties: false,
           },
@@ -159,14 +213,21 @@ describe("toolnexus generate on the types fixture", () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a generated schema, read by path
     const schema = (order as { schema: Record<string, any> }).schema;
     expect(schema.properties.customerEmail).toEqual({ type: "string", description: "Where the receipt goes." });
-    expect(schema.properties.lines.items.properties.wrap).toEqual({ type: "string", description: "Gift wrapping.", enum: ["paper", "box"] });
+    expect(schema.properties.lines.items.properties.wrap).toEqual({
+      type: "string",
+      description: "Gift wrapping.",
+      enum: ["paper", "box"],
+    });
     expect(schema.required).toEqual(["customerEmail", "lines"]);
     const coupon = param("OrdersService.checkCoupon", 0);
     expect(coupon).toMatchObject({ convert: "class", className: "Coupon", optional: false });
     expect(coupon.schema).toEqual({
       type: "object",
       description: "The coupon to check.",
-      properties: { code: { type: "string", description: "Code printed on the coupon." }, percent: { type: "number", description: "Percent off.", default: 10 } },
+      properties: {
+        code: { type: "string", description: "Code printed on the coupon." },
+        percent: { type: "number", description: "Percent off.", default: 10 },
+      },
       required: ["code"],
       additionalProperties: false,
     });

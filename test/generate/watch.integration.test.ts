@@ -1,7 +1,13 @@
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GenerateError, watchManifest, type GenerateResult, type ManifestWatcher, type WatchRun } from "../../src/generate";
+import {
+  GenerateError,
+  watchManifest,
+  type GenerateResult,
+  type ManifestWatcher,
+  type WatchRun,
+} from "../../src/generate";
 import { assertBuilt, bin, tempProject } from "./support";
 import { patience } from "../support/time";
 
@@ -19,7 +25,12 @@ const GEOMETRY = `import { Tool } from "toolnexus";\nimport type { Point } from 
 const CLOCK = `import { Tool } from "toolnexus";\nexport class Clock {\n  @Tool("Tells the time.")\n  now(zone: "utc" | "local" = "utc") {}\n}\n`;
 
 function project(): string {
-  const dir = tempProject({ "src/shapes.ts": SHAPES, "src/geometry.ts": GEOMETRY, "src/clock.ts": CLOCK, "src/other.ts": "export const other = 1;\n" });
+  const dir = tempProject({
+    "src/shapes.ts": SHAPES,
+    "src/geometry.ts": GEOMETRY,
+    "src/clock.ts": CLOCK,
+    "src/other.ts": "export const other = 1;\n",
+  });
   made.push(dir);
   return dir;
 }
@@ -58,7 +69,8 @@ describe("watchManifest", () => {
   it("regenerates only the entries whose files changed and reuses the others", async () => {
     const dir = project();
     const { watcher, next } = watched(dir);
-    const edit = (file: string, change: (text: string) => string) => writeFileSync(join(dir, "src", file), change(readFileSync(join(dir, "src", file), "utf8")));
+    const edit = (file: string, change: (text: string) => string) =>
+      writeFileSync(join(dir, "src", file), change(readFileSync(join(dir, "src", file), "utf8")));
     try {
       const first = resultOf(await next());
       expect(Object.keys(first.manifest.tools)).toEqual(["Clock.now", "Geometry.move", "Geometry.name"]);
@@ -72,19 +84,28 @@ describe("watchManifest", () => {
       edit("clock.ts", (text) => text.replace(`"utc" | "local"`, `"utc" | "local" | "tai"`));
       const clock = resultOf(await next());
       expect(clock.stats).toMatchObject({ tools: 3, reused: 2 });
-      expect(clock.manifest.tools["Clock.now"]!.parameters[0]).toMatchObject({ schema: { enum: ["utc", "local", "tai"] } });
+      expect(clock.manifest.tools["Clock.now"]!.parameters[0]).toMatchObject({
+        schema: { enum: ["utc", "local", "tai"] },
+      });
       expect(clock.manifest.tools["Geometry.move"]).toEqual(first.manifest.tools["Geometry.move"]);
 
       // Both Geometry entries live in geometry.ts; only Geometry.move reaches shapes.ts.
       edit("shapes.ts", (text) => text.replace("y: number;", "y: number;\n  z?: number;"));
       const shapes = resultOf(await next());
       expect(shapes.stats).toMatchObject({ tools: 3, reused: 2 });
-      expect(Object.keys((shapes.manifest.tools["Geometry.move"]!.parameters[0] as { schema: { properties: object } }).schema.properties)).toEqual(["x", "y", "z"]);
+      expect(
+        Object.keys(
+          (shapes.manifest.tools["Geometry.move"]!.parameters[0] as { schema: { properties: object } }).schema
+            .properties,
+        ),
+      ).toEqual(["x", "y", "z"]);
 
       edit("geometry.ts", (text) => text.replace("label: string", "label: Missing"));
       const broken = await next();
       expect("error" in broken && broken.error).toBeInstanceOf(GenerateError);
-      expect((broken as { error: GenerateError }).error.problems).toEqual([{ file: "src/geometry.ts", line: 8, column: 15, message: "error TS2304: Cannot find name 'Missing'." }]);
+      expect((broken as { error: GenerateError }).error.problems).toEqual([
+        { file: "src/geometry.ts", line: 8, column: 15, message: "error TS2304: Cannot find name 'Missing'." },
+      ]);
 
       edit("geometry.ts", (text) => text.replace("label: Missing", "label: string"));
       const fixed = resultOf(await next());
@@ -120,7 +141,10 @@ describe("toolnexus generate --watch (the bin)", () => {
       writeFileSync(join(dir, "src", "clock.ts"), CLOCK.replace(`"utc" | "local"`, `"local" | "utc"`));
       await until(() => readFileSync(manifestPath, "utf8") !== before, "the manifest to change");
       await until(() => stderr.includes("rewrote"), "the rewrite's line");
-      expect(JSON.parse(readFileSync(manifestPath, "utf8")).tools["Clock.now"].parameters[0].schema.enum).toEqual(["local", "utc"]);
+      expect(JSON.parse(readFileSync(manifestPath, "utf8")).tools["Clock.now"].parameters[0].schema.enum).toEqual([
+        "local",
+        "utc",
+      ]);
 
       child.kill("SIGINT");
       expect(await exited).toBe(0);
@@ -129,7 +153,9 @@ describe("toolnexus generate --watch (the bin)", () => {
       expect(lines[0]).toMatch(
         /^toolnexus generate: \[[\d:]+\] wrote toolnexus\.manifest\.json \(3 tools\) in [\d.]+ m?s, TypeScript [\d.]+ \(.*\); watching for changes \(Ctrl-C ends\)$/,
       );
-      expect(lines[1]).toMatch(/^toolnexus generate: \[[\d:]+\] rewrote toolnexus\.manifest\.json \(3 tools, 1 regenerated\) in [\d.]+ m?s$/);
+      expect(lines[1]).toMatch(
+        /^toolnexus generate: \[[\d:]+\] rewrote toolnexus\.manifest\.json \(3 tools, 1 regenerated\) in [\d.]+ m?s$/,
+      );
       expect(lines[2]).toBe("toolnexus generate: stopped watching");
     } finally {
       child.kill("SIGKILL");

@@ -20,14 +20,23 @@ class TeaShop {
   }
 
   @Tool("Orders units of a tea for the signed-in customer")
-  order(@Param("sku", { pattern: "^TEA-\\d{2}$", description: "Like TEA-01" }) sku: string, @Param("units", { minimum: 1 }) units: number, @Ctx() ctx: ToolContext): string {
+  order(
+    @Param("sku", { pattern: "^TEA-\\d{2}$", description: "Like TEA-01" }) sku: string,
+    @Param("units", { minimum: 1 }) units: number,
+    @Ctx() ctx: ToolContext,
+  ): string {
     this.orders.push({ sku, units, placedBy: ctx.state?.user });
     return `Order ${this.orders.length} placed: ${units} × ${sku}`;
   }
 }
 
 /** LangChain's tool-calling loop: the model, then every tool call of its answer, until it answers in text. */
-async function runAgent(model: ScriptedChatModel, tools: ToolnexusTool[], messages: BaseMessage[], config?: RunnableConfig): Promise<AIMessage> {
+async function runAgent(
+  model: ScriptedChatModel,
+  tools: ToolnexusTool[],
+  messages: BaseMessage[],
+  config?: RunnableConfig,
+): Promise<AIMessage> {
   const bound = model.bindTools(tools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   for (let turn = 0; turn < 6; turn++) {
@@ -39,7 +48,8 @@ async function runAgent(model: ScriptedChatModel, tools: ToolnexusTool[], messag
   throw new Error("The model was still calling tools after 6 turns.");
 }
 
-const toolMessagesOf = (messages: BaseMessage[]) => messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
+const toolMessagesOf = (messages: BaseMessage[]) =>
+  messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
 
 describe("LangChain's tool-calling loop with a toolkit's tools", () => {
   it("runs the model's calls, hands a failure back as data, and ends with the model's answer", async () => {
@@ -66,8 +76,16 @@ describe("LangChain's tool-calling loop with a toolkit's tools", () => {
 
     expect(messages.map((message) => message.type)).toEqual(["human", "ai", "tool", "tool", "ai", "tool", "ai"]);
     const [weather, refused, placed] = toolMessagesOf(messages);
-    expect(weather).toMatchObject({ tool_call_id: "call_1", status: "success", content: '{"city":"Chennai","celsius":31}' });
-    expect(refused).toMatchObject({ tool_call_id: "call_2", status: "error", artifact: { metadata: { error: "invalid_arguments" } } });
+    expect(weather).toMatchObject({
+      tool_call_id: "call_1",
+      status: "success",
+      content: '{"city":"Chennai","celsius":31}',
+    });
+    expect(refused).toMatchObject({
+      tool_call_id: "call_2",
+      status: "error",
+      artifact: { metadata: { error: "invalid_arguments" } },
+    });
     expect(refused!.content).toContain('"sku"');
     expect(placed).toMatchObject({ tool_call_id: "call_3", status: "success", content: "Order 1 placed: 2 × TEA-01" });
     expect(answer.content).toBe(`{"city":"Chennai","celsius":31} | ${refused!.content} | Order 1 placed: 2 × TEA-01`);
@@ -79,6 +97,9 @@ describe("LangChain's tool-calling loop with a toolkit's tools", () => {
       ["temperature", "order"],
       ["temperature", "order"],
     ]);
-    expect(model.requests[0]!.tools[1]!.function.parameters).toMatchObject({ properties: { sku: { type: "string", pattern: "^TEA-\\d{2}$" } }, required: ["sku", "units"] });
+    expect(model.requests[0]!.tools[1]!.function.parameters).toMatchObject({
+      properties: { sku: { type: "string", pattern: "^TEA-\\d{2}$" } },
+      required: ["sku", "units"],
+    });
   });
 });

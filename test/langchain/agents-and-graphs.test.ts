@@ -8,7 +8,16 @@
  * middleware let through.
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { Command, END, interrupt, MemorySaver, MessagesAnnotation, START, StateGraph, type Interrupt } from "@langchain/langgraph";
+import {
+  Command,
+  END,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+  type Interrupt,
+} from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { createAgent, humanInTheLoopMiddleware, type HITLRequest, type HITLResponse } from "langchain";
 import { defineTool, Toolkit, type ApprovalDecision } from "toolnexus";
@@ -32,7 +41,10 @@ function teaShop() {
       description: "Orders units of a tea for the signed-in customer",
       inputSchema: {
         type: "object",
-        properties: { sku: { type: "string", pattern: "^TEA-\\d{2}$", description: "Like TEA-01" }, units: { type: "integer", minimum: 1 } },
+        properties: {
+          sku: { type: "string", pattern: "^TEA-\\d{2}$", description: "Like TEA-01" },
+          units: { type: "integer", minimum: 1 },
+        },
         required: ["sku", "units"],
       },
       validate: true,
@@ -56,7 +68,8 @@ function teaShop() {
   return { toolkit, orders, refunds };
 }
 
-const toolMessagesOf = (messages: BaseMessage[]) => messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
+const toolMessagesOf = (messages: BaseMessage[]) =>
+  messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
 const lastOf = (messages: BaseMessage[]) => messages[messages.length - 1]!;
 
 describe("createAgent with a toolkit's tools", () => {
@@ -71,14 +84,30 @@ describe("createAgent with a toolkit's tools", () => {
       },
       () => says("It is 31 °C in Chennai, and your order of 2 × TEA-01 is placed."),
     ]);
-    const agent = createAgent({ model, tools: toLangChainTools(toolkit, { state: (config) => config.context as Record<string, unknown> | undefined }) });
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(toolkit, { state: (config) => config.context as Record<string, unknown> | undefined }),
+    });
 
-    const { messages } = await agent.invoke({ messages: [new HumanMessage("How warm is Chennai? And order 2 of TEA-01.")] }, { context: { user: "ada@example.com" } });
+    const { messages } = await agent.invoke(
+      { messages: [new HumanMessage("How warm is Chennai? And order 2 of TEA-01.")] },
+      { context: { user: "ada@example.com" } },
+    );
 
     expect(messages.map((message) => message.type)).toEqual(["human", "ai", "tool", "tool", "ai", "tool", "ai"]);
     const [weather, refused, placed] = toolMessagesOf(messages);
-    expect(weather).toMatchObject({ tool_call_id: "call_1", name: "temperature", status: "success", content: '{"city":"Chennai","celsius":31}' });
-    expect(refused).toMatchObject({ tool_call_id: "call_2", name: "order", status: "error", artifact: { metadata: { error: "invalid_arguments" } } });
+    expect(weather).toMatchObject({
+      tool_call_id: "call_1",
+      name: "temperature",
+      status: "success",
+      content: '{"city":"Chennai","celsius":31}',
+    });
+    expect(refused).toMatchObject({
+      tool_call_id: "call_2",
+      name: "order",
+      status: "error",
+      artifact: { metadata: { error: "invalid_arguments" } },
+    });
     expect(refused!.content).toContain('"sku"');
     expect(placed).toMatchObject({ tool_call_id: "call_3", status: "success", content: "Order 1 placed: 2 × TEA-01" });
     expect(lastOf(messages).content).toBe("It is 31 °C in Chennai, and your order of 2 × TEA-01 is placed.");
@@ -86,15 +115,24 @@ describe("createAgent with a toolkit's tools", () => {
     expect(orders).toEqual([{ sku: "TEA-01", units: 2, placedBy: "ada@example.com" }]);
     // The agent declared every tool to the model, with its JSON Schema.
     expect(model.requests[0]!.tools.map((tool) => tool.function.name)).toEqual(["temperature", "order", "refund"]);
-    expect(model.requests[0]!.tools[1]!.function.parameters).toMatchObject({ properties: { sku: { type: "string", pattern: "^TEA-\\d{2}$" } }, required: ["sku", "units"] });
+    expect(model.requests[0]!.tools[1]!.function.parameters).toMatchObject({
+      properties: { sku: { type: "string", pattern: "^TEA-\\d{2}$" } },
+      required: ["sku", "units"],
+    });
   });
 
   it("gives the tools ctx.state from the run's configurable as well", async () => {
     const { toolkit, orders } = teaShop();
-    const model = new ScriptedChatModel([() => callsTools(["order", { sku: "TEA-02", units: 1 }, "call_1"]), () => says("Done.")]);
+    const model = new ScriptedChatModel([
+      () => callsTools(["order", { sku: "TEA-02", units: 1 }, "call_1"]),
+      () => says("Done."),
+    ]);
     const agent = createAgent({ model, tools: toLangChainTools(toolkit, { state: (config) => config.configurable }) });
 
-    await agent.invoke({ messages: [new HumanMessage("One TEA-02, please.")] }, { configurable: { user: "grace@example.com" } });
+    await agent.invoke(
+      { messages: [new HumanMessage("One TEA-02, please.")] },
+      { configurable: { user: "grace@example.com" } },
+    );
 
     expect(orders).toEqual([{ sku: "TEA-02", units: 1, placedBy: "grace@example.com" }]);
   });
@@ -104,17 +142,38 @@ describe("LangGraph's ToolNode with a toolkit's tools", () => {
   it("runs every tool call of the last AIMessage and answers a ToolMessage for each, failures included", async () => {
     const { toolkit, orders } = teaShop();
     const node = new ToolNode(toLangChainTools(toolkit, { state: (config) => config.configurable }));
-    const call = callsTools(["temperature", { city: "Oslo" }, "call_1"], ["order", { sku: "TEA-07", units: 0 }, "call_2"], ["order", { sku: "TEA-07", units: 3 }, "call_3"]);
+    const call = callsTools(
+      ["temperature", { city: "Oslo" }, "call_1"],
+      ["order", { sku: "TEA-07", units: 0 }, "call_2"],
+      ["order", { sku: "TEA-07", units: 3 }, "call_3"],
+    );
 
-    const { messages } = (await node.invoke({ messages: [new HumanMessage("Weather in Oslo, and 3 of TEA-07"), call] }, { configurable: { user: "ada@example.com" } })) as {
+    const { messages } = (await node.invoke(
+      { messages: [new HumanMessage("Weather in Oslo, and 3 of TEA-07"), call] },
+      { configurable: { user: "ada@example.com" } },
+    )) as {
       messages: ToolMessage[];
     };
 
     expect(messages).toHaveLength(3);
-    expect(messages[0]).toMatchObject({ tool_call_id: "call_1", name: "temperature", status: "success", content: '{"city":"Oslo","celsius":12}' });
-    expect(messages[1]).toMatchObject({ tool_call_id: "call_2", name: "order", status: "error", artifact: { metadata: { error: "invalid_arguments" } } });
+    expect(messages[0]).toMatchObject({
+      tool_call_id: "call_1",
+      name: "temperature",
+      status: "success",
+      content: '{"city":"Oslo","celsius":12}',
+    });
+    expect(messages[1]).toMatchObject({
+      tool_call_id: "call_2",
+      name: "order",
+      status: "error",
+      artifact: { metadata: { error: "invalid_arguments" } },
+    });
     expect(messages[1]!.content).toContain('"units"');
-    expect(messages[2]).toMatchObject({ tool_call_id: "call_3", status: "success", content: "Order 1 placed: 3 × TEA-07" });
+    expect(messages[2]).toMatchObject({
+      tool_call_id: "call_3",
+      status: "success",
+      content: "Order 1 placed: 3 × TEA-07",
+    });
     expect(orders).toEqual([{ sku: "TEA-07", units: 3, placedBy: "ada@example.com" }]);
   });
 });
@@ -131,13 +190,20 @@ describe("approval with LangGraph's interrupt() in approve", () => {
         return interrupt<{ tool: string; args: Record<string, unknown> }, ApprovalDecision>({ tool, args });
       },
     });
-    const model = new ScriptedChatModel([() => callsTools(["refund", { orderId: 7 }, "call_1"]), (messages) => says(`Refund: ${String(lastOf(messages).content)}`)]);
+    const model = new ScriptedChatModel([
+      () => callsTools(["refund", { orderId: 7 }, "call_1"]),
+      (messages) => says(`Refund: ${String(lastOf(messages).content)}`),
+    ]);
     const bound = model.bindTools(tools);
     const graph = new StateGraph(MessagesAnnotation)
       .addNode("model", async (state) => ({ messages: [await bound.invoke(state.messages)] }))
       .addNode("tools", new ToolNode(tools))
       .addEdge(START, "model")
-      .addConditionalEdges("model", (state) => ((lastOf(state.messages) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
+      .addConditionalEdges(
+        "model",
+        (state) => ((lastOf(state.messages) as AIMessage).tool_calls?.length ? "tools" : END),
+        ["tools", END],
+      )
       .addEdge("tools", "model")
       .compile({ checkpointer: new MemorySaver() });
     return { ...shop, graph, asked };
@@ -162,7 +228,12 @@ describe("approval with LangGraph's interrupt() in approve", () => {
 
     expect(refunds).toEqual([{ orderId: 7, by: "ada@example.com" }]);
     const [refunded] = toolMessagesOf(resumed.messages);
-    expect(refunded).toMatchObject({ tool_call_id: "call_1", name: "refund", status: "success", content: "Refunded order 7" });
+    expect(refunded).toMatchObject({
+      tool_call_id: "call_1",
+      name: "refund",
+      status: "success",
+      content: "Refunded order 7",
+    });
     expect(lastOf(resumed.messages).content).toBe("Refund: Refunded order 7");
     expect((resumed as { __interrupt__?: Interrupt[] }).__interrupt__).toBeUndefined();
     // Asked once before the pause, and again on resuming, where interrupt() returned the decision.
@@ -174,10 +245,18 @@ describe("approval with LangGraph's interrupt() in approve", () => {
     const config = thread("denied");
 
     await graph.invoke({ messages: [new HumanMessage("Refund order 7")] }, config);
-    const resumed = await graph.invoke(new Command({ resume: { approved: false, reason: "Order 7 was already refunded" } }), config);
+    const resumed = await graph.invoke(
+      new Command({ resume: { approved: false, reason: "Order 7 was already refunded" } }),
+      config,
+    );
 
     const [denied] = toolMessagesOf(resumed.messages);
-    expect(denied).toMatchObject({ tool_call_id: "call_1", name: "refund", status: "error", artifact: { metadata: { error: "denied" } } });
+    expect(denied).toMatchObject({
+      tool_call_id: "call_1",
+      name: "refund",
+      status: "error",
+      artifact: { metadata: { error: "denied" } },
+    });
     expect(denied!.content).toContain("Reason: Order 7 was already refunded.");
     expect(lastOf(resumed.messages).content).toBe(`Refund: ${String(denied!.content)}`);
     expect(refunds).toEqual([]);
@@ -185,25 +264,33 @@ describe("approval with LangGraph's interrupt() in approve", () => {
 
   it("pauses and resumes a createAgent run with a checkpointer the same way", async () => {
     const { toolkit, refunds } = teaShop();
-    const model = new ScriptedChatModel([() => callsTools(["refund", { orderId: 7 }, "call_1"]), (messages) => says(`Refund: ${String(lastOf(messages).content)}`)]);
+    const model = new ScriptedChatModel([
+      () => callsTools(["refund", { orderId: 7 }, "call_1"]),
+      (messages) => says(`Refund: ${String(lastOf(messages).content)}`),
+    ]);
     const agent = createAgent({
       model,
       tools: toLangChainTools(toolkit, {
         state: (config) => config.context as Record<string, unknown> | undefined,
-        approve: ({ tool, args }) => interrupt<{ tool: string; args: Record<string, unknown> }, ApprovalDecision>({ tool, args }),
+        approve: ({ tool, args }) =>
+          interrupt<{ tool: string; args: Record<string, unknown> }, ApprovalDecision>({ tool, args }),
       }),
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: "agent-approved" }, context: { user: "ada@example.com" } };
 
     const paused = await agent.invoke({ messages: [new HumanMessage("Refund order 7")] }, config);
-    expect((paused.__interrupt__ as Interrupt[] | undefined)?.map((pause) => pause.value)).toEqual([{ tool: "refund", args: { orderId: 7 } }]);
+    expect((paused.__interrupt__ as Interrupt[] | undefined)?.map((pause) => pause.value)).toEqual([
+      { tool: "refund", args: { orderId: 7 } },
+    ]);
     expect(refunds).toEqual([]);
 
     const resumed = await agent.invoke(new Command({ resume: { approved: true } }), config);
 
     expect(refunds).toEqual([{ orderId: 7, by: "ada@example.com" }]);
-    expect(toolMessagesOf(resumed.messages)).toMatchObject([{ tool_call_id: "call_1", status: "success", content: "Refunded order 7" }]);
+    expect(toolMessagesOf(resumed.messages)).toMatchObject([
+      { tool_call_id: "call_1", status: "success", content: "Refunded order 7" },
+    ]);
     expect(lastOf(resumed.messages).content).toBe("Refund: Refunded order 7");
   });
 });
@@ -213,10 +300,16 @@ describe("approval under createAgent's humanInTheLoopMiddleware", () => {
 
   function hitlAgent() {
     const shop = teaShop();
-    const model = new ScriptedChatModel([() => callsTools(["refund", { orderId: 7 }, "call_1"]), (messages) => says(`Refund: ${String(lastOf(messages).content)}`)]);
+    const model = new ScriptedChatModel([
+      () => callsTools(["refund", { orderId: 7 }, "call_1"]),
+      (messages) => says(`Refund: ${String(lastOf(messages).content)}`),
+    ]);
     const agent = createAgent({
       model,
-      tools: toLangChainTools(shop.toolkit, { state: (config) => config.configurable, approve: ({ tool }) => Boolean(interruptOn[tool as keyof typeof interruptOn]) }),
+      tools: toLangChainTools(shop.toolkit, {
+        state: (config) => config.configurable,
+        approve: ({ tool }) => Boolean(interruptOn[tool as keyof typeof interruptOn]),
+      }),
       middleware: [humanInTheLoopMiddleware({ interruptOn })],
       checkpointer: new MemorySaver(),
     });
@@ -237,7 +330,9 @@ describe("approval under createAgent's humanInTheLoopMiddleware", () => {
     const resumed = await agent.invoke(new Command({ resume }), config);
 
     expect(refunds).toEqual([{ orderId: 7, by: "ada@example.com" }]);
-    expect(toolMessagesOf(resumed.messages)).toMatchObject([{ tool_call_id: "call_1", status: "success", content: "Refunded order 7" }]);
+    expect(toolMessagesOf(resumed.messages)).toMatchObject([
+      { tool_call_id: "call_1", status: "success", content: "Refunded order 7" },
+    ]);
   });
 
   it("never runs a call the middleware's reviewer rejected: the model reads the rejection", async () => {
@@ -256,7 +351,10 @@ describe("approval under createAgent's humanInTheLoopMiddleware", () => {
 
   it("denies a tool that needs approval but that the middleware does not ask about", async () => {
     const shop = teaShop();
-    const model = new ScriptedChatModel([() => callsTools(["refund", { orderId: 7 }, "call_1"]), () => says("Could not refund.")]);
+    const model = new ScriptedChatModel([
+      () => callsTools(["refund", { orderId: 7 }, "call_1"]),
+      () => says("Could not refund."),
+    ]);
     const noneAsked: Record<string, boolean> = {};
     const agent = createAgent({
       model,
@@ -265,10 +363,15 @@ describe("approval under createAgent's humanInTheLoopMiddleware", () => {
       checkpointer: new MemorySaver(),
     });
 
-    const result = await agent.invoke({ messages: [new HumanMessage("Refund order 7")] }, { configurable: { thread_id: "hitl-not-asked" } });
+    const result = await agent.invoke(
+      { messages: [new HumanMessage("Refund order 7")] },
+      { configurable: { thread_id: "hitl-not-asked" } },
+    );
 
     expect(result.__interrupt__).toBeUndefined();
-    expect(toolMessagesOf(result.messages)).toMatchObject([{ tool_call_id: "call_1", status: "error", artifact: { metadata: { error: "denied" } } }]);
+    expect(toolMessagesOf(result.messages)).toMatchObject([
+      { tool_call_id: "call_1", status: "error", artifact: { metadata: { error: "denied" } } },
+    ]);
     expect(shop.refunds).toEqual([]);
   });
 });

@@ -56,16 +56,26 @@ describe("tools that need approval, in LangChain", () => {
       state: (config) => config.configurable,
       approve: (request) => (asked.push(request), request.config.configurable?.role === "support"),
     });
-    await expect(tool!.invoke(refundCall, { configurable: { role: "support" } })).resolves.toMatchObject({ status: "success", content: "Refunded order 7" });
+    await expect(tool!.invoke(refundCall, { configurable: { role: "support" } })).resolves.toMatchObject({
+      status: "success",
+      content: "Refunded order 7",
+    });
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ tool: "refund", args: { orderId: 7 }, callId: "call_1", ctx: { callId: "call_1", state: { role: "support" } } });
+    expect(asked[0]).toMatchObject({
+      tool: "refund",
+      args: { orderId: 7 },
+      callId: "call_1",
+      ctx: { callId: "call_1", state: { role: "support" } },
+    });
     expect(asked[0]!.config.toolCall?.id).toBe("call_1");
     expect(refunds).toEqual([7]);
   });
 
   it("answer a denied call with the approver's reason, without running it", async () => {
     const { refund, refunds } = shop();
-    const [tool] = toLangChainTools(new Toolkit([refund]), { approve: () => ({ approved: false, reason: "Refunds over 100 € need a manager" }) });
+    const [tool] = toLangChainTools(new Toolkit([refund]), {
+      approve: () => ({ approved: false, reason: "Refunds over 100 € need a manager" }),
+    });
     const message = await tool!.invoke(refundCall);
     expect(message).toMatchObject({ status: "error", artifact: { metadata: { error: "denied" } } });
     expect(message.content).toContain("Reason: Refunds over 100 € need a manager.");
@@ -77,17 +87,28 @@ describe("tools that need approval, in LangChain", () => {
     const approve = jest.fn(() => false);
     const [tool] = toLangChainTools(new Toolkit([refund]), { approve });
     await expect(tool!.invoke(refundCall)).resolves.toMatchObject({ status: "success" });
-    await expect(tool!.invoke({ ...refundCall, args: { orderId: 500 } })).resolves.toMatchObject({ status: "error", artifact: { metadata: { error: "denied" } } });
+    await expect(tool!.invoke({ ...refundCall, args: { orderId: 500 } })).resolves.toMatchObject({
+      status: "error",
+      artifact: { metadata: { error: "denied" } },
+    });
     expect(approve).toHaveBeenCalledTimes(1);
     expect(refunds).toEqual([7]);
   });
 
   it("ask about destructive tools when the toolkit sets approveDestructive, and only then", async () => {
-    const wipe = defineTool({ name: "wipe", description: "Wipes the cache", annotations: { destructive: true }, execute: () => "wiped" });
+    const wipe = defineTool({
+      name: "wipe",
+      description: "Wipes the cache",
+      annotations: { destructive: true },
+      execute: () => "wiped",
+    });
     const call: ToolCall = { type: "tool_call", id: "call_w", name: "wipe", args: {} };
     const approve = jest.fn(() => ({ approved: false, reason: "not today" }));
     const [guarded] = toLangChainTools(new Toolkit([wipe], { approveDestructive: true }), { approve });
-    await expect(guarded!.invoke(call)).resolves.toMatchObject({ status: "error", artifact: { metadata: { error: "denied" } } });
+    await expect(guarded!.invoke(call)).resolves.toMatchObject({
+      status: "error",
+      artifact: { metadata: { error: "denied" } },
+    });
     expect(approve).toHaveBeenCalledTimes(1);
     const [trusted] = toLangChainTools(new Toolkit([wipe]), { approve });
     await expect(trusted!.invoke(call)).resolves.toMatchObject({ status: "success", content: "wiped" });
@@ -127,7 +148,10 @@ describe("tools that need approval, in LangChain", () => {
     expect(String(warn.mock.calls[0]![0])).toContain("approval service unreachable at 10.0.0.7");
     warn.mockRestore();
     const confused = toLangChainTools(new Toolkit([refund]), { approve: () => "yes" as never });
-    await expect(confused[0]!.invoke(refundCall)).resolves.toMatchObject({ status: "error", artifact: { metadata: { error: "denied" } } });
+    await expect(confused[0]!.invoke(refundCall)).resolves.toMatchObject({
+      status: "error",
+      artifact: { metadata: { error: "denied" } },
+    });
     expect(refunds).toEqual([]);
   });
 

@@ -55,7 +55,10 @@ describe("the toolnexus/langchain entry point", () => {
       export const answer: Promise<ToolMessage> = toLangChainTools(new Toolkit())[0]!.invoke({ type: "tool_call", id: "c1", name: "ping", args: {} });
       export { tools };
     `;
-    const files = { [join(root, "test", "langchain", "consumer.mts")]: consumer, [join(root, "test", "langchain", "consumer.cts")]: consumer };
+    const files = {
+      [join(root, "test", "langchain", "consumer.mts")]: consumer,
+      [join(root, "test", "langchain", "consumer.cts")]: consumer,
+    };
     const options: ts.CompilerOptions = {
       module: ts.ModuleKind.Node16,
       moduleResolution: ts.ModuleResolutionKind.Node16,
@@ -69,7 +72,8 @@ describe("the toolnexus/langchain entry point", () => {
     const { fileExists, readFile, getSourceFile } = host;
     host.fileExists = (name) => name in files || fileExists(name);
     host.readFile = (name) => files[name] ?? readFile(name);
-    host.getSourceFile = (name, version, ...rest) => (name in files ? ts.createSourceFile(name, files[name]!, version) : getSourceFile(name, version, ...rest));
+    host.getSourceFile = (name, version, ...rest) =>
+      name in files ? ts.createSourceFile(name, files[name]!, version) : getSourceFile(name, version, ...rest);
     const problems = ts.getPreEmitDiagnostics(ts.createProgram(Object.keys(files), options, host));
     expect(problems.map((problem) => ts.flattenDiagnosticMessageText(problem.messageText, "\n"))).toEqual([]);
   });

@@ -10,16 +10,27 @@ import { contentBlockOf, toLangChainTools } from "toolnexus/langchain";
 import { callsTools, says, ScriptedChatModel } from "./support/scripted-chat-model";
 
 // A 1×1 PNG.
-const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63706afd020002c801bc96b789c40000000049454e44ae426082", "hex");
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63706afd020002c801bc96b789c40000000049454e44ae426082",
+  "hex",
+);
 const PNG_BASE64 = PNG.toString("base64");
 const WAV = Buffer.concat([Buffer.from("RIFF\0\0\0\0WAVEfmt ", "latin1"), Buffer.alloc(16)]);
 const PDF = Buffer.from("%PDF-1.4\n%%EOF\n", "latin1");
 
-const chart = defineTool({ name: "sales_chart", description: "Draws this year's sales", execute: () => [{ type: "text", text: "Sales 2025, by month" }, image(PNG)] });
+const chart = defineTool({
+  name: "sales_chart",
+  description: "Draws this year's sales",
+  execute: () => [{ type: "text", text: "Sales 2025, by month" }, image(PNG)],
+});
 const summary = defineTool({
   name: "sales_summary",
   description: "This year's sales in figures",
-  outputSchema: { type: "object", properties: { total: { type: "number" }, best: { type: "string" } }, required: ["total", "best"] },
+  outputSchema: {
+    type: "object",
+    properties: { total: { type: "number" }, best: { type: "string" } },
+    required: ["total", "best"],
+  },
   execute: () => ({ total: 1250, best: "March" }),
 });
 
@@ -40,7 +51,10 @@ describe("results beyond text, in LangChain", () => {
   });
 
   it("map every kind of part: images by URL, audio, files with their name, links as the note the text form gives them", () => {
-    expect(contentBlockOf(image(new URL("https://example.com/cat.png")))).toEqual({ type: "image", url: "https://example.com/cat.png" });
+    expect(contentBlockOf(image(new URL("https://example.com/cat.png")))).toEqual({
+      type: "image",
+      url: "https://example.com/cat.png",
+    });
     expect(contentBlockOf(audio(WAV))).toEqual({ type: "audio", data: WAV.toString("base64"), mimeType: "audio/wav" });
     expect(contentBlockOf(file(PDF, "application/pdf", "report.pdf"))).toEqual({
       type: "file",
@@ -48,7 +62,11 @@ describe("results beyond text, in LangChain", () => {
       mimeType: "application/pdf",
       metadata: { filename: "report.pdf" },
     });
-    expect(contentBlockOf(file(new URL("https://example.com/r.pdf"), "application/pdf"))).toEqual({ type: "file", url: "https://example.com/r.pdf", mimeType: "application/pdf" });
+    expect(contentBlockOf(file(new URL("https://example.com/r.pdf"), "application/pdf"))).toEqual({
+      type: "file",
+      url: "https://example.com/r.pdf",
+      mimeType: "application/pdf",
+    });
     expect(contentBlockOf(resourceLink("file:///reports/q1.csv", { name: "q1.csv", mimeType: "text/csv" }))).toEqual({
       type: "text",
       text: "[resource q1.csv at file:///reports/q1.csv (text/csv)]",
@@ -57,7 +75,10 @@ describe("results beyond text, in LangChain", () => {
 
   it("reach the model in its next turn", async () => {
     const tools = toLangChainTools(new Toolkit([chart]));
-    const model = new ScriptedChatModel([() => callsTools(["sales_chart", {}, "call_1"]), () => says("A rising line.")]);
+    const model = new ScriptedChatModel([
+      () => callsTools(["sales_chart", {}, "call_1"]),
+      () => says("A rising line."),
+    ]);
     const bound = model.bindTools(tools);
     const messages: BaseMessage[] = [new HumanMessage("Show me the sales")];
     const first = await bound.invoke(messages);
@@ -96,6 +117,10 @@ describe("results beyond text, in LangChain", () => {
   it("carry a structured result as its JSON text, with the object in artifact.structuredContent", async () => {
     const [tool] = toLangChainTools(new Toolkit([summary]));
     const message = await tool!.invoke(call("sales_summary"));
-    expect(message).toMatchObject({ status: "success", content: '{"total":1250,"best":"March"}', artifact: { structuredContent: { total: 1250, best: "March" } } });
+    expect(message).toMatchObject({
+      status: "success",
+      content: '{"total":1250,"best":"March"}',
+      artifact: { structuredContent: { total: 1250, best: "March" } },
+    });
   });
 });

@@ -8,7 +8,13 @@
 // Keeps LangChain's current run in AsyncLocalStorage, as LangGraph turns it on in Node.
 import "@langchain/core/context";
 import { HumanMessage, ToolMessage, type ToolCall } from "@langchain/core/messages";
-import { DynamicStructuredTool, isLangChainTool, isStructuredTool, ToolInputParsingException, type StructuredToolInterface } from "@langchain/core/tools";
+import {
+  DynamicStructuredTool,
+  isLangChainTool,
+  isStructuredTool,
+  ToolInputParsingException,
+  type StructuredToolInterface,
+} from "@langchain/core/tools";
 import { RunnableLambda } from "@langchain/core/runnables";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { defineTool, Toolkit, type JSONSchemaObject, type ToolContext } from "toolnexus";
@@ -22,7 +28,13 @@ const addSchema: JSONSchemaObject = {
   additionalProperties: false,
 };
 
-const add = defineTool<{ a: number; b: number }>({ name: "add", description: "Adds two numbers", inputSchema: addSchema, validate: true, execute: ({ a, b }) => String(a + b) });
+const add = defineTool<{ a: number; b: number }>({
+  name: "add",
+  description: "Adds two numbers",
+  inputSchema: addSchema,
+  validate: true,
+  execute: ({ a, b }) => String(a + b),
+});
 
 /** A ToolCall as a chat model emits it. */
 function call(name: string, args: Record<string, unknown>, id = "call_1"): ToolCall {
@@ -39,7 +51,9 @@ describe("a toolkit's tools in LangChain", () => {
 
     const model = new ScriptedChatModel([() => says("done")]);
     await model.bindTools(tools).invoke([new HumanMessage("2 + 3?")]);
-    expect(model.requests[0]!.tools).toEqual([{ type: "function", function: { name: "add", description: "Adds two numbers", parameters: add.inputSchema } }]);
+    expect(model.requests[0]!.tools).toEqual([
+      { type: "function", function: { name: "add", description: "Adds two numbers", parameters: add.inputSchema } },
+    ]);
     expect(convertToOpenAITool(tools[0]!)).toEqual(model.requests[0]!.tools[0]);
   });
 
@@ -47,7 +61,13 @@ describe("a toolkit's tools in LangChain", () => {
     const [tool] = toLangChainTools(new Toolkit([add]));
     const message = await tool!.invoke(call("add", { a: 2, b: 3 }));
     expect(ToolMessage.isInstance(message)).toBe(true);
-    expect(message).toMatchObject({ tool_call_id: "call_1", name: "add", status: "success", content: "5", artifact: { output: "5", isError: false } });
+    expect(message).toMatchObject({
+      tool_call_id: "call_1",
+      name: "add",
+      status: "success",
+      content: "5",
+      artifact: { output: "5", isError: false },
+    });
   });
 
   it("answer plain arguments with the content alone, as LangChain's own tools do", async () => {
@@ -59,8 +79,16 @@ describe("a toolkit's tools in LangChain", () => {
   it("leave the arguments to the toolkit: what LangChain's own check refuses, the toolkit reads as the schema means it", async () => {
     const [tool] = toLangChainTools(new Toolkit([add]));
     // Models send "2" for a number; the toolkit coerces it, LangChain's validator refuses it.
-    await expect(tool!.invoke(call("add", { a: "2", b: 3 }))).resolves.toMatchObject({ status: "success", content: "5" });
-    const plain = new DynamicStructuredTool({ name: "add", description: "Adds two numbers", schema: addSchema, func: async ({ a, b }: Record<string, number>) => String(a! + b!) });
+    await expect(tool!.invoke(call("add", { a: "2", b: 3 }))).resolves.toMatchObject({
+      status: "success",
+      content: "5",
+    });
+    const plain = new DynamicStructuredTool({
+      name: "add",
+      description: "Adds two numbers",
+      schema: addSchema,
+      func: async ({ a, b }: Record<string, number>) => String(a! + b!),
+    });
     await expect(plain.invoke(call("add", { a: "2", b: 3 }))).rejects.toBeInstanceOf(ToolInputParsingException);
   });
 
@@ -85,8 +113,14 @@ describe("a toolkit's tools in LangChain", () => {
     });
     const [tool] = toLangChainTools(new Toolkit([failing]));
     const errors: unknown[] = [];
-    const message = await tool!.invoke(call("lookup", {}), { callbacks: [{ handleToolError: (error: unknown) => void errors.push(error) }] });
-    expect(message).toMatchObject({ status: "error", content: "Order database is down", artifact: { metadata: { error: "execution_failed" } } });
+    const message = await tool!.invoke(call("lookup", {}), {
+      callbacks: [{ handleToolError: (error: unknown) => void errors.push(error) }],
+    });
+    expect(message).toMatchObject({
+      status: "error",
+      content: "Order database is down",
+      artifact: { metadata: { error: "execution_failed" } },
+    });
     expect(errors).toEqual([]);
   });
 
@@ -135,7 +169,11 @@ describe("a toolkit's tools in LangChain", () => {
 
   it("give the tool the tool call's id, and state from the run's config (here its configurable)", async () => {
     const seen: ToolContext[] = [];
-    const whoami = defineTool({ name: "whoami", description: "Who is asking", execute: (_args, ctx) => (seen.push(ctx), String(ctx.state?.user)) });
+    const whoami = defineTool({
+      name: "whoami",
+      description: "Who is asking",
+      execute: (_args, ctx) => (seen.push(ctx), String(ctx.state?.user)),
+    });
     const [tool] = toLangChainTools(new Toolkit([whoami]), { state: (config) => config.configurable });
     const message = await tool!.invoke(call("whoami", {}, "call_42"), { configurable: { user: "ada@example.com" } });
     expect(message.content).toBe("ada@example.com");
@@ -144,14 +182,25 @@ describe("a toolkit's tools in LangChain", () => {
 
   it("throw a host's mistakes, naming the option: a state function that gives no object, options of the wrong kind", async () => {
     const [tool] = toLangChainTools(new Toolkit([add]), { state: () => 42 as unknown as Record<string, unknown> });
-    await expect(tool!.invoke(call("add", { a: 1, b: 2 }))).rejects.toThrow("the state option of toLangChainTools must give an object or undefined (got number)");
-    expect(() => toLangChainTools(new Toolkit([add]), { approve: "yes" as never })).toThrow("toLangChainTools: approve must be a function");
-    expect(() => toLangChainTools(new Toolkit([add]), { state: "ada" as never })).toThrow("toLangChainTools: state must be an object or a function");
+    await expect(tool!.invoke(call("add", { a: 1, b: 2 }))).rejects.toThrow(
+      "the state option of toLangChainTools must give an object or undefined (got number)",
+    );
+    expect(() => toLangChainTools(new Toolkit([add]), { approve: "yes" as never })).toThrow(
+      "toLangChainTools: approve must be a function",
+    );
+    expect(() => toLangChainTools(new Toolkit([add]), { state: "ada" as never })).toThrow(
+      "toLangChainTools: state must be an object or a function",
+    );
     expect(() => toLangChainTools({} as Toolkit)).toThrow("toLangChainTools takes a Toolkit");
   });
 
   it("take state as an object too, which also picks the tools listed (those visible to it)", async () => {
-    const refund = defineTool({ name: "refund", description: "Refunds an order", visible: (ctx) => ctx.state?.role === "support", execute: () => "refunded" });
+    const refund = defineTool({
+      name: "refund",
+      description: "Refunds an order",
+      visible: (ctx) => ctx.state?.role === "support",
+      execute: () => "refunded",
+    });
     const toolkit = new Toolkit([add, refund]);
     expect(toLangChainTools(toolkit, { state: { role: "support" } }).map((t) => t.name)).toEqual(["add", "refund"]);
     expect(toLangChainTools(toolkit, { state: { role: "customer" } }).map((t) => t.name)).toEqual(["add"]);
@@ -167,7 +216,8 @@ describe("a toolkit's tools in LangChain", () => {
     await tool!.invoke(call("add", { a: 1, b: 1 }, "call_7"), {
       callbacks: [
         {
-          handleToolStart: (_tool, input, _runId, _parent, _tags, _metadata, runName, toolCallId) => void events.push(["start", input, `${runName}/${toolCallId}`]),
+          handleToolStart: (_tool, input, _runId, _parent, _tags, _metadata, runName, toolCallId) =>
+            void events.push(["start", input, `${runName}/${toolCallId}`]),
           handleToolEnd: (output: unknown) => void events.push(["end", (output as ToolMessage).content, undefined]),
         },
       ],
@@ -189,11 +239,15 @@ describe("a toolkit's tools in LangChain", () => {
     const [tool] = toLangChainTools(new Toolkit([loud]));
     const runs: Record<string, { id: string; parent?: string }> = {};
     const handler = {
-      handleToolStart: (_tool: unknown, _input: string, runId: string, parent?: string) => void (runs.tool = { id: runId, ...(parent ? { parent } : {}) }),
+      handleToolStart: (_tool: unknown, _input: string, runId: string, parent?: string) =>
+        void (runs.tool = { id: runId, ...(parent ? { parent } : {}) }),
       // LangChain's callback manager passes the parent run's id fourth.
-      handleChainStart: (_chain: unknown, _inputs: unknown, runId: string, parent?: string) => void (runs.chain = { id: runId, ...(parent ? { parent } : {}) }),
+      handleChainStart: (_chain: unknown, _inputs: unknown, runId: string, parent?: string) =>
+        void (runs.chain = { id: runId, ...(parent ? { parent } : {}) }),
     };
-    await expect(tool!.invoke(call("loud", { text: "hi" }), { callbacks: [handler] })).resolves.toMatchObject({ content: "HI" });
+    await expect(tool!.invoke(call("loud", { text: "hi" }), { callbacks: [handler] })).resolves.toMatchObject({
+      content: "HI",
+    });
     expect(runs.chain?.parent).toBe(runs.tool?.id);
   });
 

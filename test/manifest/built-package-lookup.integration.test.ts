@@ -17,10 +17,15 @@ const toolnexus = pathToFileURL(join(root, "dist", "esm", "index.mjs")).href;
 
 function run(file: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [file], { cwd, encoding: "utf8", env: { ...process.env, TOOLNEXUS_MANIFEST: "" } }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== "number") return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [file],
+      { cwd, encoding: "utf8", env: { ...process.env, TOOLNEXUS_MANIFEST: "" } },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== "number") return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -28,7 +33,12 @@ it("an ES module application started from elsewhere finds the manifest next to i
   const tools = ts
     .transpileModule(WEATHER_SOURCE, {
       fileName: "weather.ts",
-      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: false },
+      compilerOptions: {
+        module: ts.ModuleKind.ES2022,
+        target: ts.ScriptTarget.ES2022,
+        experimentalDecorators: true,
+        emitDecoratorMetadata: false,
+      },
     })
     .outputText.replace('from "toolnexus"', `from ${JSON.stringify(toolnexus)}`);
   const app = tempTree({
@@ -48,6 +58,11 @@ it("an ES module application started from elsewhere finds the manifest next to i
   expect(result.stderr).toBe("");
   expect(JSON.parse(result.stdout)).toEqual({
     description: "From the package root.",
-    inputSchema: { type: "object", properties: { city: { type: "string", description: "The city." } }, required: ["city"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { city: { type: "string", description: "The city." } },
+      required: ["city"],
+      additionalProperties: false,
+    },
   });
 });

@@ -9,7 +9,11 @@ const src = join(__dirname, "..", "..", "src");
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  const specifiers = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\s+"([^"]+)"|require\(\s*"([^"]+)"\s*\)|import\(\s*"([^"]+)"\s*\)/g)];
+  const specifiers = [
+    ...text.matchAll(
+      /(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\s+"([^"]+)"|require\(\s*"([^"]+)"\s*\)|import\(\s*"([^"]+)"\s*\)/g,
+    ),
+  ];
   return specifiers.map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4])!);
 }
 

@@ -8,7 +8,12 @@ export const EXPECTED_SCHEMAS: Record<string, unknown> = {
     type: "object",
     properties: {
       city: { type: "string", description: 'The city, e.g. "Chennai".' },
-      units: { type: "string", description: "Unit system of the answer.", enum: ["metric", "imperial"], default: "metric" },
+      units: {
+        type: "string",
+        description: "Unit system of the answer.",
+        enum: ["metric", "imperial"],
+        default: "metric",
+      },
     },
     required: ["city"],
     additionalProperties: false,
@@ -18,7 +23,12 @@ export const EXPECTED_SCHEMAS: Record<string, unknown> = {
     properties: {
       city: { type: "string" },
       days: { type: "number", description: "How many days ahead." },
-      hours: { type: "array", description: "Hours of the day to include.", default: [9, 12, 18], items: { type: "number" } },
+      hours: {
+        type: "array",
+        description: "Hours of the day to include.",
+        default: [9, 12, 18],
+        items: { type: "number" },
+      },
       from: { type: "string", description: "Start of the forecast.", format: "date-time" },
     },
     required: ["city"],

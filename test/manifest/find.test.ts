@@ -14,13 +14,17 @@ import { scanErrorThrownBy } from "../support/scan-error";
  */
 
 type Ctor = new () => object;
-const load = (dir: string, file = "dist/tools/weather.js"): Ctor => (require(join(dir, file)) as { Weather: Ctor }).Weather;
+const load = (dir: string, file = "dist/tools/weather.js"): Ctor =>
+  (require(join(dir, file)) as { Weather: Ctor }).Weather;
 
 let elsewhere: string;
 beforeEach(() => {
   delete process.env[MANIFEST_ENV];
   // A manifest where the process "started": it must never be used.
-  elsewhere = tempTree({ "package.json": {}, [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the working directory.") });
+  elsewhere = tempTree({
+    "package.json": {},
+    [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the working directory."),
+  });
   jest.spyOn(process, "cwd").mockReturnValue(elsewhere);
 });
 afterEach(() => {
@@ -39,7 +43,12 @@ describe("the manifest is found next to the code that defines the class", () => 
     const Weather = load(pkg);
     const [tool] = scanTools(new Weather());
     expect(tool!.description).toBe("From the package root.");
-    expect(tool!.inputSchema).toEqual({ type: "object", properties: { city: { type: "string", description: "The city." } }, required: ["city"], additionalProperties: false });
+    expect(tool!.inputSchema).toEqual({
+      type: "object",
+      properties: { city: { type: "string", description: "The city." } },
+      required: ["city"],
+      additionalProperties: false,
+    });
     expect(new Toolkit([new Weather()]).get("forecast")!.description).toBe("From the package root.");
   });
 
@@ -54,7 +63,11 @@ describe("the manifest is found next to the code that defines the class", () => 
   });
 
   it("the package root is searched, and nothing above it: a manifest of the enclosing project is not this package's", () => {
-    const outer = tempTree({ [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the enclosing project."), "inner/package.json": {}, "inner/lib/weather.ts": WEATHER_SOURCE });
+    const outer = tempTree({
+      [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the enclosing project."),
+      "inner/package.json": {},
+      "inner/lib/weather.ts": WEATHER_SOURCE,
+    });
     const error = scanErrorThrownBy(() => scanTools(new (load(outer, "inner/lib/weather.js"))()));
     expect(error.message).toBe(
       'Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does"). ' +
@@ -64,28 +77,46 @@ describe("the manifest is found next to the code that defines the class", () => 
   });
 
   it("a tool without type metadata says where the manifest was looked for and how to provide one", () => {
-    const pkg = tempTree({ "package.json": {}, "dist/weather.ts": WEATHER_SOURCE.replace("@Tool()", '@Tool("Forecast.")') });
+    const pkg = tempTree({
+      "package.json": {},
+      "dist/weather.ts": WEATHER_SOURCE.replace("@Tool()", '@Tool("Forecast.")'),
+    });
     const error = scanErrorThrownBy(() => new Toolkit([new (load(pkg, "dist/weather.js"))()]));
-    expect(error.message).toMatch(/^Weather\.forecast, parameter 0 \("city"\): no type metadata was emitted for this method\. /);
-    expect(error.message).toContain(` No ${MANIFEST_FILE} found (looked in: ${join(pkg, "dist")}, ${pkg}; ${MANIFEST_ENV} not set). Fix: run \`npx toolnexus generate\``);
+    expect(error.message).toMatch(
+      /^Weather\.forecast, parameter 0 \("city"\): no type metadata was emitted for this method\. /,
+    );
+    expect(error.message).toContain(
+      ` No ${MANIFEST_FILE} found (looked in: ${join(pkg, "dist")}, ${pkg}; ${MANIFEST_ENV} not set). Fix: run \`npx toolnexus generate\``,
+    );
   });
 
   it("$TOOLNEXUS_MANIFEST wins over the search; { manifest: false } uses none", () => {
-    const pkg = tempTree({ "package.json": {}, [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the package root."), "dist/weather.ts": WEATHER_SOURCE });
+    const pkg = tempTree({
+      "package.json": {},
+      [MANIFEST_FILE]: cityManifest("Weather.forecast", "From the package root."),
+      "dist/weather.ts": WEATHER_SOURCE,
+    });
     const Weather = load(pkg, "dist/weather.js");
     process.env[MANIFEST_ENV] = join(elsewhere, MANIFEST_FILE);
     expect(scanTools(new Weather())[0]!.description).toBe("From the working directory.");
     delete process.env[MANIFEST_ENV];
     const error = scanErrorThrownBy(() => scanTools(new Weather(), { manifest: false }));
     // Told to use none, nothing is said about where none was found.
-    expect(error.message).toBe('Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does").');
+    expect(error.message).toBe(
+      'Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does").',
+    );
   });
 
   it("a manifest written after a scan that found none is found by the next scan (generate --watch beside a running server)", () => {
     const pkg = tempTree({ "package.json": {}, "dist/weather.ts": WEATHER_SOURCE });
     const Weather = load(pkg, "dist/weather.js");
-    expect(scanErrorThrownBy(() => scanTools(new Weather())).message).toContain(`No ${MANIFEST_FILE} found (looked in: ${join(pkg, "dist")}, ${pkg};`);
-    writeFileSync(join(pkg, MANIFEST_FILE), JSON.stringify(cityManifest("Weather.forecast", "Generated while the server ran.")));
+    expect(scanErrorThrownBy(() => scanTools(new Weather())).message).toContain(
+      `No ${MANIFEST_FILE} found (looked in: ${join(pkg, "dist")}, ${pkg};`,
+    );
+    writeFileSync(
+      join(pkg, MANIFEST_FILE),
+      JSON.stringify(cityManifest("Weather.forecast", "Generated while the server ran.")),
+    );
     expect(scanTools(new Weather())[0]!.description).toBe("Generated while the server ran.");
   });
 

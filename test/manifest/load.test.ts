@@ -3,7 +3,16 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ScanError, Tool, Toolkit, scanTools } from "../../src";
-import { MANIFEST_ENV, MANIFEST_FILE, ManifestError, ManifestLookup, loadManifest, resolveManifest, validateManifest, type ToolnexusManifest } from "../../src/manifest";
+import {
+  MANIFEST_ENV,
+  MANIFEST_FILE,
+  ManifestError,
+  ManifestLookup,
+  loadManifest,
+  resolveManifest,
+  validateManifest,
+  type ToolnexusManifest,
+} from "../../src/manifest";
 
 class Weather {
   @Tool()
@@ -21,7 +30,9 @@ const manifestFor = (description: string): ToolnexusManifest => ({
       file: "src/weather.ts",
       hash: "sha256:11111111111111111111111111111111",
       description,
-      parameters: [{ kind: "param", name: "city", optional: false, schema: { type: "string", description: "The city." } }],
+      parameters: [
+        { kind: "param", name: "city", optional: false, schema: { type: "string", description: "The city." } },
+      ],
     },
   },
 });
@@ -52,7 +63,9 @@ describe("where the manifest comes from", () => {
   it("manifest: false uses none, not even $TOOLNEXUS_MANIFEST", () => {
     process.env[MANIFEST_ENV] = write("elsewhere.json", manifestFor("Forecast."));
     expect(() => scanTools(new Weather(), { manifest: false })).toThrow(
-      new ScanError('Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does").'),
+      new ScanError(
+        'Weather.forecast: Tool "forecast" needs a non-empty description: models choose tools by it. Use @Tool("what it does").',
+      ),
     );
     expect(() => new Toolkit([new Weather()], { manifest: false })).toThrow(ScanError);
     expect(resolveManifest(false)).toBeUndefined();
@@ -68,7 +81,9 @@ describe("where the manifest comes from", () => {
   it("a path or an object can be passed; a Toolkit reads it once, when a decorated instance needs it", () => {
     const path = write("m.json", manifestFor("Forecast, from a path."));
     expect(scanTools(new Weather(), { manifest: path })[0]!.description).toBe("Forecast, from a path.");
-    expect(scanTools(new Weather(), { manifest: manifestFor("Forecast, from an object.") })[0]!.description).toBe("Forecast, from an object.");
+    expect(scanTools(new Weather(), { manifest: manifestFor("Forecast, from an object.") })[0]!.description).toBe(
+      "Forecast, from an object.",
+    );
     // A toolkit of plain tools never touches the file system for a manifest.
     expect(() => new Toolkit([], { manifest: join(dir, "missing.json") })).not.toThrow();
     expect(() => new Toolkit([new Weather()], { manifest: join(dir, "missing.json") })).toThrow(ManifestError);
@@ -89,7 +104,11 @@ describe("a manifest that cannot be used is a ManifestError (a ScanError) naming
     expect(() => loadManifest(missing)).toThrow(ManifestError);
     expect(() => loadManifest(missing)).toThrow(`Cannot read the toolnexus manifest ${missing}:`);
     const broken = write("broken.json", "{ nope");
-    expect(() => loadManifest(broken)).toThrow(new RegExp(`^The toolnexus manifest ${broken} is not valid JSON \\(.*\\)\\. Regenerate it with \`npx toolnexus generate\`\\.$`));
+    expect(() => loadManifest(broken)).toThrow(
+      new RegExp(
+        `^The toolnexus manifest ${broken} is not valid JSON \\(.*\\)\\. Regenerate it with \`npx toolnexus generate\`\\.$`,
+      ),
+    );
     const newer = write("newer.json", { ...manifestFor("x"), manifestVersion: 2 });
     expect(() => loadManifest(newer)).toThrow(
       `The toolnexus manifest ${newer} has format version 2, written by a newer toolnexus; this one reads version 1. Upgrade toolnexus, or regenerate the manifest with this version's \`npx toolnexus generate\`.`,
@@ -103,7 +122,9 @@ describe("a manifest that cannot be used is a ManifestError (a ScanError) naming
         validateManifest(value, "m.json");
       } catch (error) {
         expect(error).toBeInstanceOf(ManifestError);
-        return (error as Error).message.replace("The toolnexus manifest m.json is invalid: ", "").replace(" Regenerate it with `npx toolnexus generate`.", "");
+        return (error as Error).message
+          .replace("The toolnexus manifest m.json is invalid: ", "")
+          .replace(" Regenerate it with `npx toolnexus generate`.", "");
       }
       throw new Error("expected the manifest to be refused");
     };
@@ -113,35 +134,53 @@ describe("a manifest that cannot be used is a ManifestError (a ScanError) naming
     expect(invalid({ ...good, manifestVersion: "1" })).toBe("/manifestVersion must be 1.");
     expect(invalid({ ...good, hash: 1 })).toBe("/hash must be a string.");
     expect(invalid({ ...good, tools: [] })).toBe('/tools must be an object keyed by "Class.method".');
-    expect(invalid({ ...good, tools: { forecast: entry } })).toBe('/tools/forecast must be keyed "ClassName.methodName" (or "<file>#ClassName.methodName").');
+    expect(invalid({ ...good, tools: { forecast: entry } })).toBe(
+      '/tools/forecast must be keyed "ClassName.methodName" (or "<file>#ClassName.methodName").',
+    );
     expect(invalid({ ...good, tools: { "src/other.ts#Weather.forecast": entry } })).toBe(
       '/tools/src~1other.ts#Weather.forecast must be keyed with its own file ("src/weather.ts#Weather.forecast").',
     );
     expect(invalid({ ...good, tools: { "Weather.forecast": entry, "src/weather.ts#Weather.forecast": entry } })).toBe(
       '/tools/src~1weather.ts#Weather.forecast cannot be listed with "Weather.forecast" too: a class name is keyed with its file everywhere or nowhere.',
     );
-    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, compiledFile: 1 } } })).toBe("/tools/Weather.forecast/compiledFile must be a string when present.");
-    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, file: 3 } } })).toBe("/tools/Weather.forecast/file must be a string.");
-    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: {} } } })).toBe("/tools/Weather.forecast/parameters must be an array.");
+    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, compiledFile: 1 } } })).toBe(
+      "/tools/Weather.forecast/compiledFile must be a string when present.",
+    );
+    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, file: 3 } } })).toBe(
+      "/tools/Weather.forecast/file must be a string.",
+    );
+    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: {} } } })).toBe(
+      "/tools/Weather.forecast/parameters must be an array.",
+    );
     expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "other" }] } } })).toBe(
       '/tools/Weather.forecast/parameters/0/kind must be "param", "args" or "ctx".',
     );
-    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "param", name: "city" }] } } })).toBe(
-      "/tools/Weather.forecast/parameters/0/optional must be true or false.",
-    );
-    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "param", optional: true, schema: [] }] } } })).toBe(
-      "/tools/Weather.forecast/parameters/0/schema must be a JSON Schema object when present.",
-    );
-    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "param", optional: true, convert: "class" }] } } })).toBe(
-      '/tools/Weather.forecast/parameters/0/className must name the class when convert is "class".',
-    );
+    expect(
+      invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "param", name: "city" }] } } }),
+    ).toBe("/tools/Weather.forecast/parameters/0/optional must be true or false.");
+    expect(
+      invalid({
+        ...good,
+        tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "param", optional: true, schema: [] }] } },
+      }),
+    ).toBe("/tools/Weather.forecast/parameters/0/schema must be a JSON Schema object when present.");
+    expect(
+      invalid({
+        ...good,
+        tools: { "Weather.forecast": { ...entry, parameters: [{ kind: "param", optional: true, convert: "class" }] } },
+      }),
+    ).toBe('/tools/Weather.forecast/parameters/0/className must name the class when convert is "class".');
     // Unknown keys are allowed (a newer generator may add some within a format version).
     expect(validateManifest({ ...good, generatedBy: "future" }, "m.json")).toBeDefined();
   });
 
   it("an invalid manifest passed as an object is refused at scan time", () => {
-    expect(() => scanTools(new Weather(), { manifest: { manifestVersion: 1 } as unknown as ToolnexusManifest })).toThrow(
-      new ManifestError("The toolnexus manifest given in the options is invalid: /hash must be a string. Regenerate it with `npx toolnexus generate`."),
+    expect(() =>
+      scanTools(new Weather(), { manifest: { manifestVersion: 1 } as unknown as ToolnexusManifest }),
+    ).toThrow(
+      new ManifestError(
+        "The toolnexus manifest given in the options is invalid: /hash must be a string. Regenerate it with `npx toolnexus generate`.",
+      ),
     );
   });
 });

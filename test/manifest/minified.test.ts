@@ -13,11 +13,28 @@ import { methodLooksMinified } from "../../src/manifest/minified";
  * nothing else differs (the manifest's names are used by position: regenerating could not
  * restore them); any other difference says minified.
  */
-const param = (name: string, type: "string" | "integer"): ManifestParameter => ({ kind: "param", name, optional: false, schema: { type } });
-const manifestOf = (key: string, parameters: ManifestParameter[], name = key.slice(key.indexOf(".") + 1)): ToolnexusManifest => ({
+const param = (name: string, type: "string" | "integer"): ManifestParameter => ({
+  kind: "param",
+  name,
+  optional: false,
+  schema: { type },
+});
+const manifestOf = (
+  key: string,
+  parameters: ManifestParameter[],
+  name = key.slice(key.indexOf(".") + 1),
+): ToolnexusManifest => ({
   manifestVersion: 1,
   hash: "sha256:00000000000000000000000000000000",
-  tools: { [key]: { name, file: "src/weather.ts", hash: "sha256:11111111111111111111111111111111", description: "The forecast for a city.", parameters } },
+  tools: {
+    [key]: {
+      name,
+      file: "src/weather.ts",
+      hash: "sha256:11111111111111111111111111111111",
+      description: "The forecast for a city.",
+      parameters,
+    },
+  },
 });
 
 /** A class compiled from `code` as a minifier wrote it, with `@Tool()` applied to `method` (decorators are not JavaScript yet). */
@@ -55,14 +72,24 @@ describe("minified parameter names", () => {
       required: ["city", "days"],
       additionalProperties: false,
     });
-    expect(await kit.execute("forecast", { city: "Oslo", days: 3 })).toEqual({ output: "Oslo for 3 days", isError: false });
+    expect(await kit.execute("forecast", { city: "Oslo", days: 3 })).toEqual({
+      output: "Oslo for 3 days",
+      isError: false,
+    });
   });
 
   it("in code a minifier wrote (its body right at its parameters), even a single parameter's name comes from the manifest", async () => {
     // esbuild's `minify` with `keepNames` on `class UserService { get(userId: string) { ... } }`.
     const UserService = minifiedClass("class UserService{get(e){return`user ${e}`}}", "get");
-    const kit = new Toolkit([new UserService()], { manifest: manifestOf("UserService.get", [param("userId", "string")]) });
-    expect(kit.get("get")!.inputSchema).toEqual({ type: "object", properties: { userId: { type: "string" } }, required: ["userId"], additionalProperties: false });
+    const kit = new Toolkit([new UserService()], {
+      manifest: manifestOf("UserService.get", [param("userId", "string")]),
+    });
+    expect(kit.get("get")!.inputSchema).toEqual({
+      type: "object",
+      properties: { userId: { type: "string" } },
+      required: ["userId"],
+      additionalProperties: false,
+    });
     expect(await kit.execute("get", { userId: "42" })).toEqual({ output: "user 42", isError: false });
   });
 
@@ -73,7 +100,11 @@ describe("minified parameter names", () => {
         return `user ${id}`;
       }
     }
-    expect(manifestErrorOf(() => scanTools(new UserService(), { manifest: manifestOf("UserService.get", [param("userId", "string")]) }))).toBe(
+    expect(
+      manifestErrorOf(() =>
+        scanTools(new UserService(), { manifest: manifestOf("UserService.get", [param("userId", "string")]) }),
+      ),
+    ).toBe(
       'UserService.get: the manifest given in the options is stale for this method (parameter 0 is "userId" in the manifest, "id" in the code). Run `npx toolnexus generate` again, or scan without it ({ manifest: false }).',
     );
   });
@@ -85,7 +116,13 @@ describe("minified parameter names", () => {
         return `${e}${t}`;
       }
     }
-    expect(manifestErrorOf(() => scanTools(new Stated(), { manifest: manifestOf("Stated.forecast", [param("city", "string"), param("days", "integer")]) }))).toBe(
+    expect(
+      manifestErrorOf(() =>
+        scanTools(new Stated(), {
+          manifest: manifestOf("Stated.forecast", [param("city", "string"), param("days", "integer")]),
+        }),
+      ),
+    ).toBe(
       'Stated.forecast: the manifest given in the options is stale for this method (parameter 1 is "days" in the manifest, "when" in the code). Run `npx toolnexus generate` again, or scan without it ({ manifest: false }).',
     );
   });
@@ -97,7 +134,13 @@ describe("minified parameter names", () => {
         return `${e}${t?.callId}`;
       }
     }
-    expect(manifestErrorOf(() => scanTools(new Shorter(), { manifest: manifestOf("Shorter.forecast", [param("city", "string"), param("days", "integer")]) }))).toBe(
+    expect(
+      manifestErrorOf(() =>
+        scanTools(new Shorter(), {
+          manifest: manifestOf("Shorter.forecast", [param("city", "string"), param("days", "integer")]),
+        }),
+      ),
+    ).toBe(
       "Shorter.forecast: the manifest given in the options does not fit this method (parameter 1 is @Param in the manifest, @Ctx() in the code), and the code's parameter names look minified. " +
         "Minifiers rename parameters even with esbuild `keepNames` or terser/SWC `keep_fnames`, and regenerating the manifest cannot undo that: " +
         'name them in the code with @Param("name"), or turn identifier mangling off (esbuild `minifyIdentifiers: false`, terser and SWC `mangle: false`).',
@@ -111,7 +154,13 @@ describe("minified parameter names", () => {
         return `${town}${t}`;
       }
     }
-    expect(manifestErrorOf(() => scanTools(new Renamed(), { manifest: manifestOf("Renamed.forecast", [param("city", "string"), param("days", "integer")]) }))).toMatch(
+    expect(
+      manifestErrorOf(() =>
+        scanTools(new Renamed(), {
+          manifest: manifestOf("Renamed.forecast", [param("city", "string"), param("days", "integer")]),
+        }),
+      ),
+    ).toMatch(
       /^Renamed\.forecast: the manifest given in the options is stale for this method \(parameter 0 is "city" in the manifest, "town" in the code\)\./,
     );
   });
@@ -139,7 +188,12 @@ describe("minified class names", () => {
     }
     const [tool] = scanTools(new AI(), { manifest });
     expect(tool!.description).toBe("The forecast for a city, as a model would word it.");
-    expect(tool!.inputSchema).toEqual({ type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false });
+    expect(tool!.inputSchema).toEqual({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+      additionalProperties: false,
+    });
   });
 
   it("errors a missing entry causes mention it when the name looks minified", () => {
@@ -167,7 +221,8 @@ describe("minified class names", () => {
 });
 
 describe("what makes a method's code look minified", () => {
-  const methodOf = (code: string): Function => (runInThisContext(`(${code})`) as { prototype: { get: Function } }).prototype.get;
+  const methodOf = (code: string): Function =>
+    (runInThisContext(`(${code})`) as { prototype: { get: Function } }).prototype.get;
 
   it.each([
     ["its body starts right at its parameter list", "class A{get(e){return e}}"],

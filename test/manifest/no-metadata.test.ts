@@ -59,7 +59,9 @@ describe("decorated code compiled without decorator metadata", () => {
 
   it("cannot be scanned without the manifest: the errors say why and how to fix it", () => {
     // A tool described only by JSDoc has no description without the manifest either.
-    expect(scanError(new StatusService()).message).toBe('StatusService.ping: Tool "ping" needs a non-empty description: models choose tools by it. Use @Tool("what it does").');
+    expect(scanError(new StatusService()).message).toBe(
+      'StatusService.ping: Tool "ping" needs a non-empty description: models choose tools by it. Use @Tool("what it does").',
+    );
     expect(scanError(new WeatherService()).message).toBe(
       'WeatherService.alerts, parameter 0 ("area"): no type metadata was emitted for this method. This happens when the code is compiled without decorator metadata (esbuild, tsx, swc or Babel without their metadata options) or when `reflect-metadata` is not loaded. Fix: compile with tsc / ts-node / ts-jest and "emitDecoratorMetadata": true (swc: jsc.transform.decoratorMetadata), or give each parameter its type explicitly (@Param({ type: String }), @Args(Dto)), or run `toolnexus generate` and use the manifest.',
     );
@@ -70,7 +72,14 @@ describe("decorated code compiled without decorator metadata", () => {
 
     it("builds the same tools as code compiled with metadata", () => {
       const kit = toolkit();
-      expect(kit.tools().map((t) => t.name)).toEqual(["alerts", "current", "forecast_days", "ping", "place_order", "checkCoupon"]);
+      expect(kit.tools().map((t) => t.name)).toEqual([
+        "alerts",
+        "current",
+        "forecast_days",
+        "ping",
+        "place_order",
+        "checkCoupon",
+      ]);
       for (const name of Object.keys(EXPECTED_SCHEMAS)) {
         expect({ name, schema: kit.get(name)!.inputSchema }).toEqual({ name, schema: EXPECTED_SCHEMAS[name] });
       }
@@ -79,12 +88,28 @@ describe("decorated code compiled without decorator metadata", () => {
 
     it("runs calls: defaults, Dates and DTO instances are made from the manifest's facts", async () => {
       const kit = toolkit();
-      expect(JSON.parse((await kit.execute("current", { city: "Chennai" })).output)).toEqual({ city: "Chennai", units: "metric" });
-      const forecast = await kit.execute("forecast_days", { city: "Pune", days: "3", from: "2025-01-02T03:04:05.000Z" });
-      expect(JSON.parse(forecast.output)).toEqual({ city: "Pune", days: 3, hours: [9, 12, 18], from: "2025-01-02T03:04:05.000Z", fromIsDate: true });
+      expect(JSON.parse((await kit.execute("current", { city: "Chennai" })).output)).toEqual({
+        city: "Chennai",
+        units: "metric",
+      });
+      const forecast = await kit.execute("forecast_days", {
+        city: "Pune",
+        days: "3",
+        from: "2025-01-02T03:04:05.000Z",
+      });
+      expect(JSON.parse(forecast.output)).toEqual({
+        city: "Pune",
+        days: 3,
+        hours: [9, 12, 18],
+        from: "2025-01-02T03:04:05.000Z",
+        fromIsDate: true,
+      });
       const order = await kit.execute("place_order", { customerEmail: "a@b.co", lines: [{ sku: "A1", quantity: 2 }] });
       expect(JSON.parse(order.output)).toEqual({ isDto: true, lines: [{ isDto: true, sku: "A1" }] });
-      const tooMany = await kit.execute("place_order", { customerEmail: "a@b.co", lines: [{ sku: "A1", quantity: 500 }] });
+      const tooMany = await kit.execute("place_order", {
+        customerEmail: "a@b.co",
+        lines: [{ sku: "A1", quantity: 500 }],
+      });
       expect(tooMany).toMatchObject({ isError: true, metadata: { error: "invalid_arguments" } });
       expect(tooMany.output).toContain('"lines[0].quantity" must be <= 99');
       const alerts = await kit.execute("alerts", {
@@ -106,14 +131,18 @@ describe("decorated code compiled without decorator metadata", () => {
     });
 
     it("is found without being passed: above the compiled files, in the fixture's directory", () => {
-      expect(new Toolkit([new WeatherService()]).get("forecast_days")!.inputSchema).toEqual(EXPECTED_SCHEMAS.forecast_days);
+      expect(new Toolkit([new WeatherService()]).get("forecast_days")!.inputSchema).toEqual(
+        EXPECTED_SCHEMAS.forecast_days,
+      );
     });
 
     it(`is loaded without being passed: $${MANIFEST_ENV}`, () => {
       const previous = process.env[MANIFEST_ENV];
       process.env[MANIFEST_ENV] = manifest;
       try {
-        expect(new Toolkit([new WeatherService()]).get("forecast_days")!.inputSchema).toEqual(EXPECTED_SCHEMAS.forecast_days);
+        expect(new Toolkit([new WeatherService()]).get("forecast_days")!.inputSchema).toEqual(
+          EXPECTED_SCHEMAS.forecast_days,
+        );
       } finally {
         if (previous === undefined) delete process.env[MANIFEST_ENV];
         else process.env[MANIFEST_ENV] = previous;

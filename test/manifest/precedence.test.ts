@@ -5,14 +5,25 @@ import { ManifestError, type ManifestParameter, type ManifestTool, type Toolnexu
 import { scanErrorThrownBy } from "../support/scan-error";
 
 /** A manifest as `toolnexus generate` would write it, for the given entries. */
-function manifestOf(tools: Record<string, Partial<ManifestTool> & { parameters: ManifestParameter[] }>): ToolnexusManifest {
+function manifestOf(
+  tools: Record<string, Partial<ManifestTool> & { parameters: ManifestParameter[] }>,
+): ToolnexusManifest {
   return {
     manifestVersion: 1,
     hash: "sha256:00000000000000000000000000000000",
-    tools: Object.fromEntries(Object.entries(tools).map(([key, tool]) => [key, { file: "src/service.ts", hash: "sha256:11111111111111111111111111111111", ...tool }])),
+    tools: Object.fromEntries(
+      Object.entries(tools).map(([key, tool]) => [
+        key,
+        { file: "src/service.ts", hash: "sha256:11111111111111111111111111111111", ...tool },
+      ]),
+    ),
   };
 }
-const param = (name: string, schema: Record<string, unknown> | undefined, extra: Partial<Extract<ManifestParameter, { kind: "param" }>> = {}): ManifestParameter => ({
+const param = (
+  name: string,
+  schema: Record<string, unknown> | undefined,
+  extra: Partial<Extract<ManifestParameter, { kind: "param" }>> = {},
+): ManifestParameter => ({
   kind: "param",
   name,
   optional: false,
@@ -29,12 +40,20 @@ describe("precedence: explicit decorator options > manifest > design:paramtypes"
       }
     }
     const manifest = manifestOf({
-      "Service.set": { parameters: [param("mode", { type: "string", enum: ["fast", "slow"], description: "How fast." }), param("level", { type: "integer" }, { optional: true })] },
+      "Service.set": {
+        parameters: [
+          param("mode", { type: "string", enum: ["fast", "slow"], description: "How fast." }),
+          param("level", { type: "integer" }, { optional: true }),
+        ],
+      },
     });
     const [tool] = scanTools(new Service(), { manifest });
     expect(tool!.inputSchema).toEqual({
       type: "object",
-      properties: { mode: { type: "string", description: "How fast.", enum: ["fast", "slow"] }, level: { type: "integer" } },
+      properties: {
+        mode: { type: "string", description: "How fast.", enum: ["fast", "slow"] },
+        level: { type: "integer" },
+      },
       required: ["mode"],
       additionalProperties: false,
     });
@@ -85,12 +104,20 @@ describe("precedence: explicit decorator options > manifest > design:paramtypes"
   it("@Param({ schema }) replaces the manifest's schema (which may still describe it)", () => {
     class Service {
       @Tool("Runs")
-      run(@Param({ schema: { type: "string", pattern: "^[a-z]+$" } }) code: string, @Param({ schema: { type: "integer", description: "Mine." } }) n: number) {
+      run(
+        @Param({ schema: { type: "string", pattern: "^[a-z]+$" } }) code: string,
+        @Param({ schema: { type: "integer", description: "Mine." } }) n: number,
+      ) {
         return code + n;
       }
     }
     const manifest = manifestOf({
-      "Service.run": { parameters: [param("code", { type: "string", description: "A code." }), param("n", { type: "number", description: "Theirs." })] },
+      "Service.run": {
+        parameters: [
+          param("code", { type: "string", description: "A code." }),
+          param("n", { type: "number", description: "Theirs." }),
+        ],
+      },
     });
     expect(scanTools(new Service(), { manifest })[0]!.inputSchema.properties).toEqual({
       code: { type: "string", description: "A code.", pattern: "^[a-z]+$" },
@@ -109,8 +136,14 @@ describe("precedence: explicit decorator options > manifest > design:paramtypes"
         return "";
       }
     }
-    const manifest = manifestOf({ "Service.a": { description: "From JSDoc a", parameters: [] }, "Service.b": { description: "From JSDoc b", parameters: [] } });
-    expect(scanTools(new Service(), { manifest }).map((t) => t.description)).toEqual(["From the decorator", "From JSDoc b"]);
+    const manifest = manifestOf({
+      "Service.a": { description: "From JSDoc a", parameters: [] },
+      "Service.b": { description: "From JSDoc b", parameters: [] },
+    });
+    expect(scanTools(new Service(), { manifest }).map((t) => t.description)).toEqual([
+      "From the decorator",
+      "From JSDoc b",
+    ]);
   });
 
   it("a tuple from the manifest keeps its element schemas; item counts and descriptions still apply", () => {
@@ -121,7 +154,11 @@ describe("precedence: explicit decorator options > manifest > design:paramtypes"
       }
     }
     const manifest = manifestOf({
-      "Service.place": { parameters: [param("at", { type: "array", items: [{ type: "number" }, { type: "number" }], minItems: 1, maxItems: 2 })] },
+      "Service.place": {
+        parameters: [
+          param("at", { type: "array", items: [{ type: "number" }, { type: "number" }], minItems: 1, maxItems: 2 }),
+        ],
+      },
     });
     expect(scanTools(new Service(), { manifest })[0]!.inputSchema.properties!.at).toEqual({
       type: "array",
@@ -139,7 +176,9 @@ describe("precedence: explicit decorator options > manifest > design:paramtypes"
         return where;
       }
     }
-    const manifest = manifestOf({ "Service.place": { parameters: [param("where", { type: "object", properties: { x: { type: "number" } } })] } });
+    const manifest = manifestOf({
+      "Service.place": { parameters: [param("where", { type: "object", properties: { x: { type: "number" } } })] },
+    });
     expect(scanErrorThrownBy(() => scanTools(new Service(), { manifest })).message).toBe(
       'Service.place, parameter 0 ("where"): minimum applies to a single scalar or array type, but this parameter is object.',
     );
@@ -211,10 +250,24 @@ describe("DTOs: class-validator's decorators and the TypeScript types together",
         return size;
       }
     }
-    const object = (properties: Record<string, unknown>) => ({ type: "object", properties, required: Object.keys(properties), additionalProperties: false });
+    const object = (properties: Record<string, unknown>) => ({
+      type: "object",
+      properties,
+      required: Object.keys(properties),
+      additionalProperties: false,
+    });
     const manifest = manifestOf({
-      "Service.add": { parameters: [param("line", object({ quantity: { type: "number" } }), { convert: "class", className: "Line" })] },
-      "Sizes.size": { parameters: [param("size", object({ size: { type: "string", enum: ["s", "m"] } }), { convert: "class", className: "Size" })] },
+      "Service.add": {
+        parameters: [param("line", object({ quantity: { type: "number" } }), { convert: "class", className: "Line" })],
+      },
+      "Sizes.size": {
+        parameters: [
+          param("size", object({ size: { type: "string", enum: ["s", "m"] } }), {
+            convert: "class",
+            className: "Size",
+          }),
+        ],
+      },
     });
     expect(scanErrorThrownBy(() => scanTools(new Service(), { manifest })).message).toBe(
       'Service.add, parameter 0 ("line"): property "quantity": class-validator makes it string, but its TypeScript type is number. Make the decorators and the type agree.',
@@ -233,9 +286,18 @@ describe("conversions the manifest knows of", () => {
         return days.every((day) => day instanceof Date) ? `${days.length} dates` : "not dates";
       }
     }
-    const manifest = manifestOf({ "Service.count": { parameters: [param("days", { type: "array", items: { type: "string", format: "date-time" } }, { convert: "date[]" })] } });
+    const manifest = manifestOf({
+      "Service.count": {
+        parameters: [
+          param("days", { type: "array", items: { type: "string", format: "date-time" } }, { convert: "date[]" }),
+        ],
+      },
+    });
     const kit = new Toolkit([new Service()], { manifest });
-    expect(await kit.execute("count", { days: ["2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z"] })).toEqual({ output: "2 dates", isError: false });
+    expect(await kit.execute("count", { days: ["2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z"] })).toEqual({
+      output: "2 dates",
+      isError: false,
+    });
   });
 
   it("a class instance needs the class at run time: without metadata, say it with @Param({ type })", () => {
@@ -249,7 +311,12 @@ describe("conversions the manifest knows of", () => {
       }
     }
     Reflect.deleteMetadata("design:paramtypes", Service.prototype, "add"); // as esbuild would emit it
-    const lineSchema = { type: "object", properties: { sku: { type: "string" } }, required: ["sku"], additionalProperties: false };
+    const lineSchema = {
+      type: "object",
+      properties: { sku: { type: "string" } },
+      required: ["sku"],
+      additionalProperties: false,
+    };
     const manifest = manifestOf({
       "Service.add": {
         parameters: [
@@ -267,7 +334,11 @@ describe("conversions the manifest knows of", () => {
         return [line, lines];
       }
     }
-    expect(scanErrorThrownBy(() => scanTools(new WithArray(), { manifest: manifestOf({ "WithArray.add": manifest.tools["Service.add"]! }) })).message).toBe(
+    expect(
+      scanErrorThrownBy(() =>
+        scanTools(new WithArray(), { manifest: manifestOf({ "WithArray.add": manifest.tools["Service.add"]! }) }),
+      ).message,
+    ).toBe(
       'WithArray.add, parameter 1 ("lines"): its type is an array of Line instances, and the class itself is not known at run time. Say it with @Param({ type: [Line] }).',
     );
   });
@@ -280,7 +351,8 @@ describe("a manifest that no longer fits the code", () => {
       return `${name} ${ctx?.callId}`;
     }
   }
-  const stale = (tool: Partial<ManifestTool> & { parameters: ManifestParameter[] }) => () => scanTools(new Service(), { manifest: manifestOf({ "Service.greet": tool }) });
+  const stale = (tool: Partial<ManifestTool> & { parameters: ManifestParameter[] }) => () =>
+    scanTools(new Service(), { manifest: manifestOf({ "Service.greet": tool }) });
   const prefix = "Service.greet: the manifest given in the options is stale for this method";
   const fix = "Run `npx toolnexus generate` again, or scan without it ({ manifest: false }).";
 
@@ -290,7 +362,9 @@ describe("a manifest that no longer fits the code", () => {
       expect(error).toBeInstanceOf(ManifestError);
       return error.message;
     };
-    expect(errorOf(stale({ parameters: [param("name", { type: "string" })] }))).toBe(`${prefix} (it lists 1 parameter (name), the method has 2 (name, @Ctx)). ${fix}`);
+    expect(errorOf(stale({ parameters: [param("name", { type: "string" })] }))).toBe(
+      `${prefix} (it lists 1 parameter (name), the method has 2 (name, @Ctx)). ${fix}`,
+    );
     expect(errorOf(stale({ parameters: [param("name", { type: "string" }), param("ctx", {})] }))).toBe(
       `${prefix} (parameter 1 is @Param in the manifest, @Ctx() in the code). ${fix}`,
     );
@@ -303,7 +377,10 @@ describe("a manifest that no longer fits the code", () => {
   });
 
   it("a fitting entry applies; a class the manifest does not know keeps metadata's behaviour", () => {
-    expect(stale({ parameters: [param("name", { type: "string", description: "Who." }), { kind: "ctx" }] })()[0]!.inputSchema.properties).toEqual({
+    expect(
+      stale({ parameters: [param("name", { type: "string", description: "Who." }), { kind: "ctx" }] })()[0]!.inputSchema
+        .properties,
+    ).toEqual({
       name: { type: "string", description: "Who." },
     });
     class Other {
@@ -312,7 +389,10 @@ describe("a manifest that no longer fits the code", () => {
         return n;
       }
     }
-    expect(scanTools(new Other(), { manifest: manifestOf({ "Service.greet": { parameters: [] } }) })[0]!.inputSchema.properties).toEqual({ n: { type: "number" } });
+    expect(
+      scanTools(new Other(), { manifest: manifestOf({ "Service.greet": { parameters: [] } }) })[0]!.inputSchema
+        .properties,
+    ).toEqual({ n: { type: "number" } });
   });
 
   it("when a tool is missing from the manifest and metadata cannot do without it, the error says so", () => {
@@ -323,7 +403,10 @@ describe("a manifest that no longer fits the code", () => {
       }
     }
     Reflect.deleteMetadata("design:paramtypes", Bare.prototype, "run");
-    expect(scanErrorThrownBy(() => scanTools(new Bare(), { manifest: manifestOf({ "Service.greet": { parameters: [] } }) })).message).toMatch(
+    expect(
+      scanErrorThrownBy(() => scanTools(new Bare(), { manifest: manifestOf({ "Service.greet": { parameters: [] } }) }))
+        .message,
+    ).toMatch(
       /^Bare\.run, parameter 0 \("value"\): no type metadata was emitted for this method\. .* \(The manifest given in the options has no entry for Bare\.run: run `npx toolnexus generate` to add it\.\)$/,
     );
   });

@@ -19,7 +19,11 @@ const manifest: ToolnexusManifest = {
   manifestVersion: 1,
   hash: "sha256:00000000000000000000000000000000",
   tools: {
-    "src/billing/invoices.ts#InvoiceService.list": entry("src/billing/invoices.ts", "Billing.", "dist/billing/invoices.js"),
+    "src/billing/invoices.ts#InvoiceService.list": entry(
+      "src/billing/invoices.ts",
+      "Billing.",
+      "dist/billing/invoices.js",
+    ),
     "src/shop/invoices.ts#InvoiceService.list": entry("src/shop/invoices.ts", "Shop.", "dist/shop/invoices.js"),
     "src/shop/invoices.ts#InvoiceService.resend": entry("src/shop/invoices.ts", "Resend."),
   },
@@ -36,7 +40,9 @@ describe("which entry a class of a shared name gets", () => {
   });
 
   it("a manifest without a directory (an object) matches by the longest tail of the path", () => {
-    expect(fromObject.entry("InvoiceService", "list", "/anywhere/else/src/billing/invoices.ts")!.description).toBe("Billing.");
+    expect(fromObject.entry("InvoiceService", "list", "/anywhere/else/src/billing/invoices.ts")!.description).toBe(
+      "Billing.",
+    );
     expect(fromObject.entry("InvoiceService", "list", "/deploy/dist/shop/invoices.js")!.description).toBe("Shop.");
   });
 
@@ -52,6 +58,8 @@ describe("which entry a class of a shared name gets", () => {
     expect(ambiguous).toThrow(
       'InvoiceService.list: the manifest /srv/app/toolnexus.manifest.json has entries for 2 classes named InvoiceService ("src/billing/invoices.ts#InvoiceService.list" (compiled: dist/billing/invoices.js), "src/shop/invoices.ts#InvoiceService.list" (compiled: dist/shop/invoices.js)), and the file defining this one, /srv/app/bundle/main.js, is none of them. Run the compiled files as the compiler emits them (a bundle has one file for all classes) with the manifest in the project\'s directory, or give the classes different names.',
     );
-    expect(() => fromFile.entry("InvoiceService", "list", undefined)).toThrow(/and the file defining this one is unknown\./);
+    expect(() => fromFile.entry("InvoiceService", "list", undefined)).toThrow(
+      /and the file defining this one is unknown\./,
+    );
   });
 });

@@ -20,7 +20,11 @@ export function tempTree(files: Record<string, string | object>, compilerOptions
 }
 
 /** Adds `files` to a directory as `tempTree` writes them. */
-export function writeTree(dir: string, files: Record<string, string | object>, compilerOptions: ts.CompilerOptions = {}): void {
+export function writeTree(
+  dir: string,
+  files: Record<string, string | object>,
+  compilerOptions: ts.CompilerOptions = {},
+): void {
   for (const [path, content] of Object.entries(files)) {
     const compiled = path.endsWith(".ts") ? path.replace(/\.ts$/, ".js") : path;
     const file = join(dir, compiled);
@@ -60,7 +64,9 @@ export function cityManifest(key: string, description: string, file = "src/weath
         file,
         hash: "sha256:11111111111111111111111111111111",
         description,
-        parameters: [{ kind: "param", name: "city", optional: false, schema: { type: "string", description: "The city." } }],
+        parameters: [
+          { kind: "param", name: "city", optional: false, schema: { type: "string", description: "The city." } },
+        ],
       },
     },
   };

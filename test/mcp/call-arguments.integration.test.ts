@@ -22,7 +22,8 @@ const toolkit = new Toolkit([echo]);
 type Message = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The raw text of a tools/call request whose `arguments` is `argumentsJson`, verbatim. */
-const callWith = (id: number, argumentsJson: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${argumentsJson}}}`;
+const callWith = (id: number, argumentsJson: string) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${argumentsJson}}}`;
 
 const NOT_OBJECTS: Array<[string, string]> = [
   ['"text=hi"', 'string "text=hi"'],
@@ -30,7 +31,11 @@ const NOT_OBJECTS: Array<[string, string]> = [
   ["true", "boolean true"],
   ['["hi"]', "an array of 1"],
 ];
-const FORBIDDEN = ['{"__proto__":{"isAdmin":true},"text":"hi"}', '{"constructor":{"prototype":{}},"text":"hi"}', '{"prototype":{},"text":"hi"}'];
+const FORBIDDEN = [
+  '{"__proto__":{"isAdmin":true},"text":"hi"}',
+  '{"constructor":{"prototype":{}},"text":"hi"}',
+  '{"prototype":{},"text":"hi"}',
+];
 
 function expectOneLineInvalidParams(message: Message | undefined, described: string): void {
   expect(message?.error?.code).toBe(ErrorCode.InvalidParams);
@@ -43,7 +48,9 @@ function expectOneLineInvalidParams(message: Message | undefined, described: str
 
 function expectRefusedKey(message: Message | undefined, key: string): void {
   expect(message?.result?.isError).toBe(true);
-  expect(message!.result.content[0].text).toBe(`Invalid arguments for tool "echo": argument key "${key}" at the top level is not allowed`);
+  expect(message!.result.content[0].text).toBe(
+    `Invalid arguments for tool "echo": argument key "${key}" at the top level is not allowed`,
+  );
 }
 
 describe("tools/call arguments over HTTP", () => {
@@ -61,15 +68,24 @@ describe("tools/call arguments over HTTP", () => {
   });
 
   it("arguments null: no arguments, as toolnexus takes null everywhere", async () => {
-    expect(await send(callWith(3, "null"))).toMatchObject({ id: 3, result: { content: [{ type: "text", text: "{}" }], isError: false } });
+    expect(await send(callWith(3, "null"))).toMatchObject({
+      id: 3,
+      result: { content: [{ type: "text", text: "{}" }], isError: false },
+    });
   });
 
-  it.each(FORBIDDEN.map((json) => [JSON.stringify(Object.keys(JSON.parse(json) as object)[0]), json]))("a top-level %s key: an invalid-arguments result", async (key, json) => {
-    expectRefusedKey(await send(callWith(4, json)), JSON.parse(key) as string);
-  });
+  it.each(FORBIDDEN.map((json) => [JSON.stringify(Object.keys(JSON.parse(json) as object)[0]), json]))(
+    "a top-level %s key: an invalid-arguments result",
+    async (key, json) => {
+      expectRefusedKey(await send(callWith(4, json)), JSON.parse(key) as string);
+    },
+  );
 
   it("answers well-formed calls around them", async () => {
-    expect(await send(callWith(5, '{"text":"hi"}'))).toMatchObject({ id: 5, result: { content: [{ type: "text", text: '{"text":"hi"}' }], isError: false } });
+    expect(await send(callWith(5, '{"text":"hi"}'))).toMatchObject({
+      id: 5,
+      result: { content: [{ type: "text", text: '{"text":"hi"}' }], isError: false },
+    });
   });
 });
 

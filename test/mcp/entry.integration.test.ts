@@ -27,8 +27,19 @@ describe("entry points", () => {
   });
 
   it('require("toolnexus/mcp") and import("toolnexus/mcp") expose the server API and fromMcp', () => {
-    const expected = ["createMcpHttpHandler", "createMcpServer", "defaultAllowedHosts", "fromMcp", "inMemoryTaskStore", "serveMcp"];
-    const cjs = node(["-e", `const m = require("toolnexus/mcp"); console.log(JSON.stringify(Object.keys(m).filter((k) => typeof m[k] === "function").sort()))`]);
+    const expected = [
+      "createMcpHttpHandler",
+      "createMcpServer",
+      "defaultAllowedHosts",
+      "fromMcp",
+      "inMemoryTaskStore",
+      "serveMcp",
+      "toMcpResult",
+    ];
+    const cjs = node([
+      "-e",
+      `const m = require("toolnexus/mcp"); console.log(JSON.stringify(Object.keys(m).filter((k) => typeof m[k] === "function").sort()))`,
+    ]);
     expect(JSON.parse(cjs)).toEqual(expected);
     const esm = node([
       "--input-type=module",

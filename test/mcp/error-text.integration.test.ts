@@ -56,7 +56,10 @@ describe("MCP error texts, read through the SDK's client", () => {
 
     it("arguments that are not an object: the prefix once", async () => {
       const error = await errorOf(client.callTool({ name: "getWeather", arguments: notAnObject }));
-      expectPrefixedOnce(error, 'Invalid params: tools/call "arguments" must be a JSON object; got string "city=Chennai".');
+      expectPrefixedOnce(
+        error,
+        'Invalid params: tools/call "arguments" must be a JSON object; got string "city=Chennai".',
+      );
     });
   });
 

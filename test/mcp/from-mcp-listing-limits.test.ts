@@ -14,11 +14,19 @@ import { fromMcp, FROM_MCP_LIMITS } from "toolnexus/mcp";
 
 type ListedTool = ListToolsResult["tools"][number];
 
-const tool = (name: string, fields: Partial<ListedTool> = {}): ListedTool => ({ name, description: `Tool ${name}`, inputSchema: { type: "object" }, ...fields });
+const tool = (name: string, fields: Partial<ListedTool> = {}): ListedTool => ({
+  name,
+  description: `Tool ${name}`,
+  inputSchema: { type: "object" },
+  ...fields,
+});
 const tools = (count: number, from = 0) => Array.from({ length: count }, (_, index) => tool(`t${from + index}`));
 
 /** A server named `name` whose `tools/list` answers `page(n)` to its n-th request (from 0); `asked` counts the requests. */
-async function connected(page: (n: number) => ListToolsResult, name = "hand-made"): Promise<{ client: Client; asked: () => number }> {
+async function connected(
+  page: (n: number) => ListToolsResult,
+  name = "hand-made",
+): Promise<{ client: Client; asked: () => number }> {
   const server = new Server({ name, version: "1.0.0" }, { capabilities: { tools: {} } });
   let requests = 0;
   server.setRequestHandler(ListToolsRequestSchema, () => page(requests++));
@@ -53,12 +61,16 @@ describe("fromMcp counts the tools of every page of tools/list, the last one inc
   it("refuses a single page of more than 10,000 tools", async () => {
     const { client } = await listing(tools(10_001));
     const error = await refusal(fromMcp(client));
-    expect(error.message).toBe('fromMcp: the MCP server "hand-made" lists more than 10000 tools (10001 in 1 page of tools/list); toolnexus takes at most 10000 from one server.');
+    expect(error.message).toBe(
+      'fromMcp: the MCP server "hand-made" lists more than 10000 tools (10001 in 1 page of tools/list); toolnexus takes at most 10000 from one server.',
+    );
     await client.close();
   });
 
   it("refuses a last page that takes the total past 10,000", async () => {
-    const { client } = await connected((n) => (n === 0 ? { tools: tools(9_999), nextCursor: "next" } : { tools: tools(2, 9_999) }));
+    const { client } = await connected((n) =>
+      n === 0 ? { tools: tools(9_999), nextCursor: "next" } : { tools: tools(2, 9_999) },
+    );
     await expect(fromMcp(client)).rejects.toThrow("lists more than 10000 tools (10001 in 2 pages of tools/list)");
     await client.close();
   });
@@ -71,7 +83,9 @@ describe("fromMcp counts the tools of every page of tools/list, the last one inc
   });
 
   it("takes exactly 10,000 tools", async () => {
-    const { client } = await connected((n) => (n === 0 ? { tools: tools(5_000), nextCursor: "next" } : { tools: tools(5_000, 5_000) }));
+    const { client } = await connected((n) =>
+      n === 0 ? { tools: tools(5_000), nextCursor: "next" } : { tools: tools(5_000, 5_000) },
+    );
     expect(await fromMcp(client)).toHaveLength(10_000);
     await client.close();
   });
@@ -80,13 +94,18 @@ describe("fromMcp counts the tools of every page of tools/list, the last one inc
     const cursor = "c".repeat(1024 * 1024);
     const { client } = await connected(() => ({ tools: [], nextCursor: cursor }));
     const error = await refusal(fromMcp(client));
-    expect(error.message).toMatch(/^fromMcp: the MCP server "hand-made" sent the tools\/list cursor "c+ \.\.\. \(\d+ more characters\)" twice; its pages never end\.$/);
+    expect(error.message).toMatch(
+      /^fromMcp: the MCP server "hand-made" sent the tools\/list cursor "c+ \.\.\. \(\d+ more characters\)" twice; its pages never end\.$/,
+    );
     expect(error.message.length).toBeLessThan(400);
     await client.close();
   });
 
   it("a cursor that comes back after others is refused as well", async () => {
-    const { client, asked } = await connected((n) => ({ tools: [tool(`t${n}`)], nextCursor: ["a", "b", "c", "a"][n % 4] }));
+    const { client, asked } = await connected((n) => ({
+      tools: [tool(`t${n}`)],
+      nextCursor: ["a", "b", "c", "a"][n % 4],
+    }));
     await expect(fromMcp(client)).rejects.toThrow('sent the tools/list cursor "a" twice; its pages never end.');
     expect(asked()).toBe(4);
     await client.close();
@@ -95,14 +114,21 @@ describe("fromMcp counts the tools of every page of tools/list, the last one inc
   it("a client whose listTools answers something that is not a page of tools is refused, naming the server", async () => {
     const { client } = await listing([tool("a")]);
     const odd = Object.assign(Object.create(client) as Client, { listTools: () => Promise.resolve({ tools: "none" }) });
-    await expect(fromMcp(odd)).rejects.toThrow('fromMcp: the MCP server "hand-made" answered tools/list with something that is not a list of tools.');
+    await expect(fromMcp(odd)).rejects.toThrow(
+      'fromMcp: the MCP server "hand-made" answered tools/list with something that is not a list of tools.',
+    );
     await client.close();
   });
 });
 
 describe("fromMcp bounds the text a server lists for each tool", () => {
   it("states its limits: names of 1,024 characters, titles of 1,024, descriptions of 16,384, schemas of 1,048,576 as JSON", () => {
-    expect(FROM_MCP_LIMITS).toMatchObject({ nameLength: 1_024, titleLength: 1_024, descriptionLength: 16_384, schemaLength: 1_048_576 });
+    expect(FROM_MCP_LIMITS).toMatchObject({
+      nameLength: 1_024,
+      titleLength: 1_024,
+      descriptionLength: 16_384,
+      schemaLength: 1_048_576,
+    });
   });
 
   it("cuts a description past the limit, saying how much was cut, in every export", async () => {
@@ -134,14 +160,20 @@ describe("fromMcp bounds the text a server lists for each tool", () => {
 
   it("cuts a title past the limit, as listed or in the annotations, and in the description made for a tool without one", async () => {
     const title = "T".repeat(HUGE);
-    const { client } = await listing([tool("titled", { title }), tool("hinted", { annotations: { title } }), tool("bare", { title, description: undefined })]);
+    const { client } = await listing([
+      tool("titled", { title }),
+      tool("hinted", { annotations: { title } }),
+      tool("bare", { title, description: undefined }),
+    ]);
     const [titled, hinted, bare] = await fromMcp(client);
     for (const each of [titled!, hinted!, bare!]) {
       expect(each.annotations?.title).toHaveLength(FROM_MCP_LIMITS.titleLength);
       expect(each.annotations?.title).toMatch(/^T+ \.\.\. \(\d+ more characters\)$/);
     }
     expect(bare!.description.length).toBeLessThan(FROM_MCP_LIMITS.titleLength + 200);
-    expect(bare!.description).toMatch(/ \(tool "bare"\) of the MCP server "hand-made", which gives no description of it\.$/);
+    expect(bare!.description).toMatch(
+      / \(tool "bare"\) of the MCP server "hand-made", which gives no description of it\.$/,
+    );
     await client.close();
   });
 
@@ -156,7 +188,11 @@ describe("fromMcp bounds the text a server lists for each tool", () => {
       );
       expect(error.message.length).toBeLessThan(400);
     }
-    expect((await fromMcp(client, { exclude: (listed) => listed.name.length > FROM_MCP_LIMITS.nameLength })).map((kept) => kept.name)).toEqual(["fine"]);
+    expect(
+      (await fromMcp(client, { exclude: (listed) => listed.name.length > FROM_MCP_LIMITS.nameLength })).map(
+        (kept) => kept.name,
+      ),
+    ).toEqual(["fine"]);
     await client.close();
   });
 
@@ -170,11 +206,15 @@ describe("fromMcp bounds the text a server lists for each tool", () => {
   it("cuts every server tool name it quotes in an error, and lists at most 50", async () => {
     const { client } = await listing(Array.from({ length: 60 }, (_, index) => tool(`${"w".repeat(1_000)}${index}`)));
     const typo = await refusal(fromMcp(client, { include: ["nope"] }));
-    expect(typo.message).toMatch(/^fromMcp: include names "nope", which the MCP server "hand-made" does not have\. Its tools: w+ \.\.\. \(\d+ more characters\), /);
+    expect(typo.message).toMatch(
+      /^fromMcp: include names "nope", which the MCP server "hand-made" does not have\. Its tools: w+ \.\.\. \(\d+ more characters\), /,
+    );
     expect(typo.message).toMatch(/ and 10 more\.$/);
     expect(typo.message.length).toBeLessThan(50 * 170);
     const unusable = await refusal(fromMcp(client));
-    expect(unusable.message).toMatch(/^fromMcp: no provider accepts the tool names "w+ \.\.\. \(\d+ more characters\)", /);
+    expect(unusable.message).toMatch(
+      /^fromMcp: no provider accepts the tool names "w+ \.\.\. \(\d+ more characters\)", /,
+    );
     expect(unusable.message).toMatch(/ and 10 more of the MCP server "hand-made"\. Pass \{ names: "sanitize" \}/);
     expect(unusable.message.length).toBeLessThan(50 * 170 + 300);
     await client.close();
@@ -184,26 +224,40 @@ describe("fromMcp bounds the text a server lists for each tool", () => {
     const { client } = await listing([tool("bare", { description: undefined })], "s".repeat(HUGE));
     const [bare] = await fromMcp(client);
     expect(bare!.description.length).toBeLessThan(FROM_MCP_LIMITS.nameLength + 200);
-    expect(bare!.description).toMatch(/^The tool "bare" of the MCP server "s+ \.\.\. \(\d+ more characters\)", which gives no description of it\.$/);
+    expect(bare!.description).toMatch(
+      /^The tool "bare" of the MCP server "s+ \.\.\. \(\d+ more characters\)", which gives no description of it\.$/,
+    );
     await client.close();
   });
 
   it("refuses an inputSchema or outputSchema past the limit as JSON (a huge parameter description), naming the tool", async () => {
-    const inputSchema = { type: "object" as const, properties: { q: { type: "string", description: "p".repeat(HUGE) } } };
-    const { client } = await listing([tool("fine"), tool("wordy", { inputSchema }), tool("verbose", { outputSchema: inputSchema })]);
+    const inputSchema = {
+      type: "object" as const,
+      properties: { q: { type: "string", description: "p".repeat(HUGE) } },
+    };
+    const { client } = await listing([
+      tool("fine"),
+      tool("wordy", { inputSchema }),
+      tool("verbose", { outputSchema: inputSchema }),
+    ]);
     const input = await refusal(fromMcp(client, { include: ["fine", "wordy"] }));
     expect(input).toBeInstanceOf(ToolDefinitionError);
     expect(input.message).toBe(
       `fromMcp: the inputSchema the MCP server "hand-made" lists for its tool "wordy" is ${JSON.stringify(inputSchema).length} characters of JSON, more than the 1048576 toolnexus takes. Leave the tool out with { exclude: ["wordy"] }.`,
     );
-    await expect(fromMcp(client, { include: ["verbose"] })).rejects.toThrow('the outputSchema the MCP server "hand-made" lists for its tool "verbose" is ');
+    await expect(fromMcp(client, { include: ["verbose"] })).rejects.toThrow(
+      'the outputSchema the MCP server "hand-made" lists for its tool "verbose" is ',
+    );
     expect((await fromMcp(client, { include: ["fine"] })).map((kept) => kept.name)).toEqual(["fine"]);
     await client.close();
   });
 
   it("keeps a schema of exactly the limit", async () => {
     const frame = JSON.stringify({ type: "object", properties: { q: { type: "string", description: "" } } }).length;
-    const inputSchema = { type: "object" as const, properties: { q: { type: "string", description: "p".repeat(FROM_MCP_LIMITS.schemaLength - frame) } } };
+    const inputSchema = {
+      type: "object" as const,
+      properties: { q: { type: "string", description: "p".repeat(FROM_MCP_LIMITS.schemaLength - frame) } },
+    };
     const { client } = await listing([tool("full", { inputSchema })]);
     expect(JSON.stringify((await fromMcp(client))[0]!.inputSchema)).toContain("p".repeat(1_000));
     await client.close();

@@ -35,13 +35,23 @@ describe("fromMcp and listed schemas too large to be made self-contained", () =>
     const client = await clientListing([tree({ inputSchema: doublingSchema() as ListedTool["inputSchema"] })]);
     const refused = await fromMcp(client).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ToolDefinitionError);
-    expect((refused as Error).message).toMatch(refusalOfTheTree('fromMcp: the inputSchema the MCP server "forest" lists for its tool "tree" cannot be used: ', EXCLUDE));
+    expect((refused as Error).message).toMatch(
+      refusalOfTheTree(
+        'fromMcp: the inputSchema the MCP server "forest" lists for its tool "tree" cannot be used: ',
+        EXCLUDE,
+      ),
+    );
     await client.close();
   });
 
   it("refuses such an outputSchema the same way", async () => {
     const client = await clientListing([tree({ outputSchema: doublingSchema() as ListedTool["outputSchema"] })]);
-    await expect(fromMcp(client)).rejects.toThrow(refusalOfTheTree('fromMcp: the outputSchema the MCP server "forest" lists for its tool "tree" cannot be used: ', EXCLUDE));
+    await expect(fromMcp(client)).rejects.toThrow(
+      refusalOfTheTree(
+        'fromMcp: the outputSchema the MCP server "forest" lists for its tool "tree" cannot be used: ',
+        EXCLUDE,
+      ),
+    );
     await client.close();
   });
 

@@ -38,7 +38,12 @@ async function stepsSeen(tools: Tool[]): Promise<{ result: unknown; seen: unknow
 }
 
 async function stdioClient(module: string): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", fixture(module), "--stdio"], cwd: root, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", fixture(module), "--stdio"],
+    cwd: root,
+    stderr: "pipe",
+  });
   const client = new Client({ name: "from-mcp-stdio", version: "1.0.0" });
   await client.connect(transport);
   return { client, transport };
@@ -59,10 +64,21 @@ describe("fromMcp over stdio (toolnexus serve --stdio)", () => {
   });
 
   it("lists the server's tools under the prefix, with their schemas and hints", () => {
-    expect(tools.map((tool) => tool.name)).toEqual(["svc_getWeather", "svc_add", "svc_charge", "svc_wait", "svc_waitEvents"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "svc_getWeather",
+      "svc_add",
+      "svc_charge",
+      "svc_wait",
+      "svc_waitEvents",
+    ]);
     expect(byName(tools, "svc_add")).toMatchObject({
       description: "Adds two numbers",
-      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+        additionalProperties: false,
+      },
     });
     expect(byName(tools, "svc_getWeather").annotations).toEqual({ title: "Weather", readOnly: true });
   });
@@ -81,18 +97,31 @@ describe("fromMcp over stdio (toolnexus serve --stdio)", () => {
 
   it("an abort of ctx.signal ends the call and cancels it in the server process", async () => {
     const controller = new AbortController();
-    const pending = byName(tools, "svc_wait").execute({ ms: 30_000, label: "stdio-abort" }, { signal: controller.signal });
+    const pending = byName(tools, "svc_wait").execute(
+      { ms: 30_000, label: "stdio-abort" },
+      { signal: controller.signal },
+    );
     const seen = async () => (await byName(tools, "svc_waitEvents").execute({})).output;
-    await eventually("the call to start", async () => ((await seen()).includes("started stdio-abort") ? true : undefined));
+    await eventually("the call to start", async () =>
+      (await seen()).includes("started stdio-abort") ? true : undefined,
+    );
     controller.abort(new Error("the user left"));
-    expect(await pending).toMatchObject({ output: 'Tool "svc_wait" was aborted: the user left', metadata: { error: "aborted" } });
-    await eventually("the server to see the cancellation", async () => ((await seen()).includes("aborted stdio-abort") ? true : undefined));
+    expect(await pending).toMatchObject({
+      output: 'Tool "svc_wait" was aborted: the user left',
+      metadata: { error: "aborted" },
+    });
+    await eventually("the server to see the cancellation", async () =>
+      (await seen()).includes("aborted stdio-abort") ? true : undefined,
+    );
   });
 
   it("forwards progress from the server process", async () => {
     const progress = await stdioClient("progress-handshake.ts");
     try {
-      expect(await stepsSeen(await fromMcp(progress.client))).toEqual({ result: { output: "stepped", isError: false }, seen: STEPS });
+      expect(await stepsSeen(await fromMcp(progress.client))).toEqual({
+        result: { output: "stepped", isError: false },
+        seen: STEPS,
+      });
     } finally {
       await progress.client.close();
     }
@@ -108,7 +137,8 @@ describe("fromMcp over stdio (toolnexus serve --stdio)", () => {
     const started = performance.now();
     process.kill(doomed.transport.pid!, "SIGKILL");
     expect(await pending).toEqual({
-      output: 'The MCP server "toolnexus" closed the connection before answering the call of "wait"; it may or may not have run.',
+      output:
+        'The MCP server "toolnexus" closed the connection before answering the call of "wait"; it may or may not have run.',
       isError: true,
       metadata: { error: "execution_failed", tool: "wait", server: "toolnexus", code: -32000 },
     });
@@ -145,12 +175,16 @@ describe("fromMcp over streamable HTTP (createMcpHttpHandler)", () => {
   const toolkit = new Toolkit([slow, greet, stepper, ack]);
 
   /** A local HTTP server with the MCP endpoint, and a client connected to it. */
-  async function serve(jsonResponse = false): Promise<{ client: Client; http: HttpServer; handler: McpHttpHandler; stop: () => Promise<void> }> {
+  async function serve(
+    jsonResponse = false,
+  ): Promise<{ client: Client; http: HttpServer; handler: McpHttpHandler; stop: () => Promise<void> }> {
     const handler = createMcpHttpHandler(toolkit, { jsonResponse });
     const http = createServer((req, res) => void handler(req, res));
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     const client = new Client({ name: "from-mcp-http", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)),
+    );
     const stop = async () => {
       await client.close();
       await handler.close();
@@ -166,7 +200,10 @@ describe("fromMcp over streamable HTTP (createMcpHttpHandler)", () => {
       const tools = await fromMcp(client);
       expect(tools.map((tool) => tool.name)).toEqual(["slow", "greet", "stepper", "ack"]);
       expect(await byName(tools, "greet").execute({ name: "Ada" })).toEqual({ output: "hello Ada", isError: false });
-      expect(await byName(tools, "greet").execute({})).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+      expect(await byName(tools, "greet").execute({})).toMatchObject({
+        isError: true,
+        metadata: { error: "execution_failed" },
+      });
       expect(await stepsSeen(tools)).toEqual({ result: { output: "stepped", isError: false }, seen: STEPS });
     } finally {
       await stop();
@@ -182,7 +219,9 @@ describe("fromMcp over streamable HTTP (createMcpHttpHandler)", () => {
       await eventually("the call to start", async () => (events.includes("started http-abort") ? true : undefined));
       controller.abort();
       expect(await pending).toMatchObject({ isError: true, metadata: { error: "aborted" } });
-      await eventually("the server to see the cancellation", async () => (events.includes("aborted http-abort") ? true : undefined));
+      await eventually("the server to see the cancellation", async () =>
+        events.includes("aborted http-abort") ? true : undefined,
+      );
     } finally {
       await stop();
     }
@@ -197,7 +236,11 @@ describe("fromMcp over streamable HTTP (createMcpHttpHandler)", () => {
       await eventually("the call to start", async () => (events.includes("started http-closed") ? true : undefined));
       http.close();
       http.closeAllConnections();
-      expect(await pending).toEqual({ output: 'Tool "slow" timed out after 500 ms', isError: true, metadata: { error: "timeout", timeoutMs: 500 } });
+      expect(await pending).toEqual({
+        output: 'Tool "slow" timed out after 500 ms',
+        isError: true,
+        metadata: { error: "timeout", timeoutMs: 500 },
+      });
       const next = await slowTool!.execute({ label: "after" });
       expect(next).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
       expect(next.output).toMatch(/^The call of "slow" to the MCP server "toolnexus" failed: /);
@@ -216,7 +259,10 @@ describe("fromMcp over streamable HTTP (createMcpHttpHandler)", () => {
       http.close();
       http.closeAllConnections();
       const result = await pending;
-      expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed", tool: "slow", server: "toolnexus" } });
+      expect(result).toMatchObject({
+        isError: true,
+        metadata: { error: "execution_failed", tool: "slow", server: "toolnexus" },
+      });
       expect(result.output).toMatch(/^The call of "slow" to the MCP server "toolnexus" failed: /);
       expect(performance.now() - started).toBeLessThan(5_000);
     } finally {

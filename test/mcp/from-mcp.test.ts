@@ -9,10 +9,26 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { z } from "zod";
-import { audio, defineTool, file, image, resourceLink, Toolkit, ToolDefinitionError, type Tool, type ToolResult } from "toolnexus";
+import {
+  audio,
+  defineTool,
+  file,
+  image,
+  resourceLink,
+  Toolkit,
+  ToolDefinitionError,
+  type Tool,
+  type ToolResult,
+} from "toolnexus";
 import { createMcpServer, fromMcp, type McpToolsClient } from "toolnexus/mcp";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -28,7 +44,12 @@ const remoteTools = [
   defineTool({
     name: "get_weather",
     description: "Current weather for a city",
-    inputSchema: { type: "object", properties: { city: { type: "string", minLength: 1 } }, required: ["city"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { city: { type: "string", minLength: 1 } },
+      required: ["city"],
+      additionalProperties: false,
+    },
     validate: true,
     annotations: { title: "Weather", readOnly: true, openWorld: false },
     execute: ({ city }) => `sunny in ${String(city)}`,
@@ -46,10 +67,18 @@ const remoteTools = [
     name: "quote",
     description: "Quotes a price",
     inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
-    outputSchema: { type: "object", properties: { sku: { type: "string" }, price: { type: "number" } }, required: ["sku", "price"] },
+    outputSchema: {
+      type: "object",
+      properties: { sku: { type: "string" }, price: { type: "number" } },
+      required: ["sku", "price"],
+    },
     execute: ({ sku }) => ({ sku, price: 12.5 }),
   }),
-  defineTool({ name: "chart", description: "A chart with its caption", execute: () => [{ type: "text", text: "Sales by month" }, image(PNG)] }),
+  defineTool({
+    name: "chart",
+    description: "A chart with its caption",
+    execute: () => [{ type: "text", text: "Sales by month" }, image(PNG)],
+  }),
   defineTool({
     name: "media",
     description: "Every other kind of part",
@@ -57,7 +86,11 @@ const remoteTools = [
       audio(WAV),
       file(PDF, "application/pdf", "report.pdf"),
       file(Buffer.from("a,b\n1,2\n"), "text/csv", "table.csv"),
-      resourceLink("https://example.com/logs/today", { name: "today.log", mimeType: "text/plain", description: "Today's log" }),
+      resourceLink("https://example.com/logs/today", {
+        name: "today.log",
+        mimeType: "text/plain",
+        description: "Today's log",
+      }),
     ],
   }),
   defineTool({
@@ -84,7 +117,12 @@ const remoteTools = [
       return "counted";
     },
   }),
-  defineTool({ name: "secret", description: "Shown until it is hidden", visible: () => secretVisible, execute: () => "the secret" }),
+  defineTool({
+    name: "secret",
+    description: "Shown until it is hidden",
+    visible: () => secretVisible,
+    execute: () => "the secret",
+  }),
 ];
 
 /** A client connected in memory to `server`, and the way to close the server's end. */
@@ -97,10 +135,16 @@ async function connect(server: Server | McpServer): Promise<{ client: Client; cl
 }
 
 /** A low-level SDK server: `tools/list` answers with `pages` (one per cursor), `tools/call` with `call`. */
-function sdkServer(pages: ListToolsResult[], call: (name: string, args: unknown, signal: AbortSignal) => unknown = () => ({ content: [] })): Server {
+function sdkServer(
+  pages: ListToolsResult[],
+  call: (name: string, args: unknown, signal: AbortSignal) => unknown = () => ({ content: [] }),
+): Server {
   const server = new Server({ name: "hand-made", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (request) => pages[Number(request.params?.cursor ?? 0)]!);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => (await call(request.params.name, request.params.arguments, extra.signal)) as never);
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request, extra) => (await call(request.params.name, request.params.arguments, extra.signal)) as never,
+  );
   return server;
 }
 
@@ -126,7 +170,11 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
       const { tools: listed } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(listed.map((tool) => tool.name));
       for (const tool of listed) {
-        expect(byName(tools, tool.name)).toMatchObject({ description: tool.description, inputSchema: tool.inputSchema, source: "mcp" });
+        expect(byName(tools, tool.name)).toMatchObject({
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          source: "mcp",
+        });
         expect(byName(tools, tool.name).outputSchema).toEqual(tool.outputSchema);
       }
       expect(byName(tools, "quote").outputSchema).toMatchObject({ type: "object", required: ["sku", "price"] });
@@ -146,8 +194,15 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
     });
 
     it("takes the tools include names or picks, leaves out those exclude names or picks", async () => {
-      expect((await fromMcp(client, { include: ["quote", "chart"] })).map((tool) => tool.name)).toEqual(["quote", "chart"]);
-      expect((await fromMcp(client, { include: (tool) => tool.annotations?.readOnlyHint === true })).map((tool) => tool.name)).toEqual(["get_weather"]);
+      expect((await fromMcp(client, { include: ["quote", "chart"] })).map((tool) => tool.name)).toEqual([
+        "quote",
+        "chart",
+      ]);
+      expect(
+        (await fromMcp(client, { include: (tool) => tool.annotations?.readOnlyHint === true })).map(
+          (tool) => tool.name,
+        ),
+      ).toEqual(["get_weather"]);
       const withoutWrites = await fromMcp(client, { exclude: (tool) => tool.annotations?.destructiveHint === true });
       expect(withoutWrites.map((tool) => tool.name)).not.toContain("charge");
       expect((await fromMcp(client, { exclude: ["wait", "countdown", "secret"] })).length).toBe(remoteTools.length - 3);
@@ -161,16 +216,25 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
     });
 
     it("refuses a client that is not connected, and what is not a client", async () => {
-      await expect(fromMcp(new Client({ name: "idle", version: "1" }))).rejects.toThrow("fromMcp needs a connected client: await client.connect(transport) first.");
-      await expect(fromMcp({} as McpToolsClient)).rejects.toThrow(/fromMcp takes a Client of @modelcontextprotocol\/sdk/);
-      await expect(fromMcp(client, { names: "loose" as "exact" })).rejects.toThrow('fromMcp: names must be "exact" or "sanitize" (got "loose").');
+      await expect(fromMcp(new Client({ name: "idle", version: "1" }))).rejects.toThrow(
+        "fromMcp needs a connected client: await client.connect(transport) first.",
+      );
+      await expect(fromMcp({} as McpToolsClient)).rejects.toThrow(
+        /fromMcp takes a Client of @modelcontextprotocol\/sdk/,
+      );
+      await expect(fromMcp(client, { names: "loose" as "exact" })).rejects.toThrow(
+        'fromMcp: names must be "exact" or "sanitize" (got "loose").',
+      );
       await expect(fromMcp(client, { timeout: -1 })).rejects.toThrow(/fromMcp: timeout must be a positive number/);
     });
   });
 
   describe("calls", () => {
     it("answers with the server's text", async () => {
-      expect(await byName(tools, "get_weather").execute({ city: "Chennai" })).toEqual({ output: "sunny in Chennai", isError: false });
+      expect(await byName(tools, "get_weather").execute({ city: "Chennai" })).toEqual({
+        output: "sunny in Chennai",
+        isError: false,
+      });
     });
 
     it("a tool that throws on the server is an execution_failed result with the server's text", async () => {
@@ -194,7 +258,10 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
       secretVisible = false;
       try {
         const result = await secret.execute({});
-        expect(result).toMatchObject({ isError: true, metadata: { error: "unknown_tool", tool: "secret", server: "shop", code: ErrorCode.InvalidParams } });
+        expect(result).toMatchObject({
+          isError: true,
+          metadata: { error: "unknown_tool", tool: "secret", server: "shop", code: ErrorCode.InvalidParams },
+        });
         expect(result.output).toMatch(/^The MCP server "shop" refused the call of "secret": Unknown tool "secret"\./);
       } finally {
         secretVisible = true;
@@ -226,7 +293,13 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
         { type: "audio", data: b64(WAV), mimeType: "audio/wav" },
         { type: "file", data: b64(PDF), mimeType: "application/pdf", name: "report.pdf" },
         { type: "text", text: "a,b\n1,2\n" },
-        { type: "resource_link", uri: "https://example.com/logs/today", name: "today.log", mimeType: "text/plain", description: "Today's log" },
+        {
+          type: "resource_link",
+          uri: "https://example.com/logs/today",
+          name: "today.log",
+          mimeType: "text/plain",
+          description: "Today's log",
+        },
       ]);
       expect(result.output).toBe(
         "[audio/wav audio, 16 B]\n[file report.pdf (application/pdf, 14 B)]\na,b\n1,2\n\n[resource today.log at https://example.com/logs/today (text/plain)]",
@@ -235,7 +308,10 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
 
     it("forwards the server's progress notifications to ctx.reportProgress", async () => {
       const seen: unknown[] = [];
-      const result = await byName(tools, "countdown").execute({}, { reportProgress: (...progress) => void seen.push(progress) });
+      const result = await byName(tools, "countdown").execute(
+        {},
+        { reportProgress: (...progress) => void seen.push(progress) },
+      );
       expect(result).toEqual({ output: "counted", isError: false });
       expect(seen).toEqual([
         [1, 3, "step 1"],
@@ -249,13 +325,21 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
       const pending = byName(tools, "wait").execute({ label: "abort-me" }, { signal: controller.signal });
       await until(() => events.includes("started abort-me"));
       controller.abort(new Error("the user left"));
-      expect(await pending).toEqual({ output: 'Tool "wait" was aborted: the user left', isError: true, metadata: { error: "aborted" } });
+      expect(await pending).toEqual({
+        output: 'Tool "wait" was aborted: the user left',
+        isError: true,
+        metadata: { error: "aborted" },
+      });
       await until(() => events.includes("aborted abort-me"));
     });
 
     it("a call past its deadline is a timeout result, and the server's call is cancelled", async () => {
       const result = await byName(tools, "wait").execute({ label: "too-slow" }, { timeout: 100 });
-      expect(result).toMatchObject({ output: 'Tool "wait" timed out after 100 ms', isError: true, metadata: { error: "timeout" } });
+      expect(result).toMatchObject({
+        output: 'Tool "wait" timed out after 100 ms',
+        isError: true,
+        metadata: { error: "timeout" },
+      });
       await until(() => events.includes("aborted too-slow"));
     });
   });
@@ -275,13 +359,20 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
       expect(toolkit.toOpenAI({ strict: true }).map((tool) => tool.function.name)).toEqual(names);
       expect(toolkit.toOpenAI({ strict: true })[1]!.function).toMatchObject({
         description: "Current weather for a city",
-        parameters: { type: "object", properties: { city: { type: "string", minLength: 1 } }, required: ["city"], additionalProperties: false },
+        parameters: {
+          type: "object",
+          properties: { city: { type: "string", minLength: 1 } },
+          required: ["city"],
+          additionalProperties: false,
+        },
         strict: true,
       });
       expect(toolkit.toAnthropic().map((tool) => tool.name)).toEqual(names);
       expect(toolkit.toBedrock().tools.map((tool) => tool.toolSpec.name)).toEqual(names);
       expect(toolkit.toOpenAIResponses().map((tool) => tool.name)).toEqual(names);
-      expect(toolkit.toMcp().find((tool) => tool.name === "quote")!.outputSchema).toMatchObject({ required: ["sku", "price"] });
+      expect(toolkit.toMcp().find((tool) => tool.name === "quote")!.outputSchema).toMatchObject({
+        required: ["sku", "price"],
+      });
     });
 
     it("answers a model's calls of both for OpenAI and Gemini, the remote image where Gemini takes it", async () => {
@@ -296,7 +387,12 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
         { role: "tool", tool_call_id: "call_2", content: "sunny in Lima" },
         { role: "tool", tool_call_id: "call_3", content: "Error: payment provider unavailable (charging 5 cents)" },
       ]);
-      const reply = await toolkit.runGemini({ parts: [{ functionCall: { name: "chart", args: {} } }, { functionCall: { name: "convert", args: { celsius: 0 } } }] });
+      const reply = await toolkit.runGemini({
+        parts: [
+          { functionCall: { name: "chart", args: {} } },
+          { functionCall: { name: "convert", args: { celsius: 0 } } },
+        ],
+      });
       expect(reply?.parts).toEqual([
         {
           functionResponse: {
@@ -315,19 +411,29 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
         timeout: 50,
         onError: (failure) => void failures.push(`${failure.tool}: ${failure.kind}`),
       });
-      expect(await toolkit.execute("wait", { label: "toolkit-deadline" })).toMatchObject({ isError: true, metadata: { error: "timeout" } });
+      expect(await toolkit.execute("wait", { label: "toolkit-deadline" })).toMatchObject({
+        isError: true,
+        metadata: { error: "timeout" },
+      });
       await toolkit.execute("charge", { cents: 1 });
       expect(failures).toEqual(["wait: timeout", "charge: execution_failed"]);
     });
 
     it("serves them again over MCP: a toolkit of remote tools is a proxy", async () => {
-      const proxy = await connect(createMcpServer(new Toolkit([local, ...(await fromMcp(client, { namePrefix: "shop_" }))]), { name: "proxy" }));
+      const proxy = await connect(
+        createMcpServer(new Toolkit([local, ...(await fromMcp(client, { namePrefix: "shop_" }))]), { name: "proxy" }),
+      );
       try {
         const listed = (await proxy.client.listTools()).tools.map((tool) => tool.name);
         expect(listed).toEqual(["convert", ...remoteTools.map((tool) => `shop_${tool.name}`)]);
-        expect(await proxy.client.callTool({ name: "shop_quote", arguments: { sku: "B" } })).toMatchObject({ structuredContent: { sku: "B", price: 12.5 }, isError: false });
+        expect(await proxy.client.callTool({ name: "shop_quote", arguments: { sku: "B" } })).toMatchObject({
+          structuredContent: { sku: "B", price: 12.5 },
+          isError: false,
+        });
         const progress: number[] = [];
-        await proxy.client.callTool({ name: "shop_countdown", arguments: {} }, undefined, { onprogress: ({ progress: step }) => void progress.push(step) });
+        await proxy.client.callTool({ name: "shop_countdown", arguments: {} }, undefined, {
+          onprogress: ({ progress: step }) => void progress.push(step),
+        });
         expect(progress).toEqual([1, 2, 3]);
       } finally {
         await proxy.client.close();
@@ -340,7 +446,13 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
 describe("fromMcp with servers written with the SDK alone", () => {
   it("follows nextCursor through every page of tools/list", async () => {
     const tool = (name: string) => ({ name, description: `Tool ${name}`, inputSchema: { type: "object" as const } });
-    const { client } = await connect(sdkServer([{ tools: [tool("a"), tool("b")], nextCursor: "1" }, { tools: [tool("c")], nextCursor: "2" }, { tools: [tool("d")] }]));
+    const { client } = await connect(
+      sdkServer([
+        { tools: [tool("a"), tool("b")], nextCursor: "1" },
+        { tools: [tool("c")], nextCursor: "2" },
+        { tools: [tool("d")] },
+      ]),
+    );
     expect((await fromMcp(client)).map((listed) => listed.name)).toEqual(["a", "b", "c", "d"]);
     await client.close();
   });
@@ -352,7 +464,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
         { tools: [], nextCursor: "1" },
       ]),
     );
-    await expect(fromMcp(client)).rejects.toThrow('fromMcp: the MCP server "hand-made" sent the tools/list cursor "1" twice; its pages never end.');
+    await expect(fromMcp(client)).rejects.toThrow(
+      'fromMcp: the MCP server "hand-made" sent the tools/list cursor "1" twice; its pages never end.',
+    );
     await client.close();
   });
 
@@ -361,7 +475,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
     let page = 0;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [], nextCursor: String(++page) }));
     const { client } = await connect(server);
-    await expect(fromMcp(client)).rejects.toThrow('fromMcp: the MCP server "endless" went on past 1000 pages of tools/list; toolnexus stops there.');
+    await expect(fromMcp(client)).rejects.toThrow(
+      'fromMcp: the MCP server "endless" went on past 1000 pages of tools/list; toolnexus stops there.',
+    );
     expect(page).toBe(1_000);
     await client.close();
   });
@@ -370,12 +486,22 @@ describe("fromMcp with servers written with the SDK alone", () => {
     const tree = {
       type: "object" as const,
       properties: { node: { $ref: "#/$defs/node" } },
-      $defs: { node: { type: "object", properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } } } },
+      $defs: {
+        node: {
+          type: "object",
+          properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } },
+        },
+      },
     };
-    const { client } = await connect(sdkServer([{ tools: [{ name: "outline", description: "Outline", inputSchema: tree }] }]));
+    const { client } = await connect(
+      sdkServer([{ tools: [{ name: "outline", description: "Outline", inputSchema: tree }] }]),
+    );
     const [outline] = await fromMcp(client);
     expect(JSON.stringify(outline!.inputSchema)).not.toContain("$ref");
-    expect(outline!.inputSchema.properties!.node).toMatchObject({ type: "object", properties: { label: { type: "string" } } });
+    expect(outline!.inputSchema.properties!.node).toMatchObject({
+      type: "object",
+      properties: { label: { type: "string" } },
+    });
     const kit = new Toolkit([outline!]);
     expect(() => [kit.toGemini(), kit.toOpenAI({ strict: true }), kit.toAnthropic(), kit.toBedrock()]).not.toThrow();
     await client.close();
@@ -383,7 +509,17 @@ describe("fromMcp with servers written with the SDK alone", () => {
 
   it("refuses a listed schema it cannot use, naming the tool and how to leave it out", async () => {
     const { client } = await connect(
-      sdkServer([{ tools: [{ name: "broken", description: "Broken", inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } } }] }]),
+      sdkServer([
+        {
+          tools: [
+            {
+              name: "broken",
+              description: "Broken",
+              inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
+            },
+          ],
+        },
+      ]),
     );
     await expect(fromMcp(client)).rejects.toThrow(
       /^fromMcp: the inputSchema the MCP server "hand-made" lists for its tool "broken" cannot be used: .*Leave the tool out with \{ exclude: \["broken"\] \}\.$/,
@@ -404,7 +540,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
     );
     const [bare, titled] = await fromMcp(client);
     expect(bare!.description).toBe('The tool "bare" of the MCP server "hand-made", which gives no description of it.');
-    expect(titled!.description).toBe('Look things up (tool "titled") of the MCP server "hand-made", which gives no description of it.');
+    expect(titled!.description).toBe(
+      'Look things up (tool "titled") of the MCP server "hand-made", which gives no description of it.',
+    );
     expect(titled!.annotations).toEqual({ title: "Look things up", destructive: true });
     expect((await fromMcp(client, { serverName: "lookup" }))[0]!.description).toContain('of the MCP server "lookup"');
     new Toolkit([bare!, titled!]);
@@ -412,7 +550,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
   });
 
   describe("names", () => {
-    const listing = (...names: string[]) => [{ tools: names.map((name) => ({ name, description: name, inputSchema: { type: "object" as const } })) }];
+    const listing = (...names: string[]) => [
+      { tools: names.map((name) => ({ name, description: name, inputSchema: { type: "object" as const } })) },
+    ];
 
     it("a name no provider accepts throws, naming it and the ways out", async () => {
       const { client } = await connect(sdkServer(listing("search", "read file", "files/list")));
@@ -421,7 +561,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
       expect((refused as Error).message).toBe(
         'fromMcp: no provider accepts the tool names "read file", "files/list" of the MCP server "hand-made". Pass { names: "sanitize" } to map names to ones every provider accepts (calls still use the server\'s names), or leave the tool out with { exclude: [...] }.',
       );
-      expect((await fromMcp(client, { exclude: ["read file", "files/list"] })).map((tool) => tool.name)).toEqual(["search"]);
+      expect((await fromMcp(client, { exclude: ["read file", "files/list"] })).map((tool) => tool.name)).toEqual([
+        "search",
+      ]);
       await client.close();
     });
 
@@ -438,7 +580,12 @@ describe("fromMcp with servers written with the SDK alone", () => {
       expect(await byName(tools, "files_list").execute({})).toEqual({ output: "ran files.list", isError: false });
       expect(called).toEqual(["files.list"]);
       // Exported to every provider without names: "sanitize" on the export.
-      expect(new Toolkit(tools).toOpenAI().map((tool) => tool.function.name)).toEqual(["search", "read_file", "files_list", "t_9lives"]);
+      expect(new Toolkit(tools).toOpenAI().map((tool) => tool.function.name)).toEqual([
+        "search",
+        "read_file",
+        "files_list",
+        "t_9lives",
+      ]);
       await client.close();
     });
 
@@ -466,8 +613,18 @@ describe("fromMcp with servers written with the SDK alone", () => {
         {
           tools: [
             { name: "plain", description: "plain", inputSchema: { type: "object" } },
-            { name: "batch", description: "batch", inputSchema: { type: "object" }, execution: { taskSupport: "required" } },
-            { name: "either", description: "either", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } },
+            {
+              name: "batch",
+              description: "batch",
+              inputSchema: { type: "object" },
+              execution: { taskSupport: "required" },
+            },
+            {
+              name: "either",
+              description: "either",
+              inputSchema: { type: "object" },
+              execution: { taskSupport: "optional" },
+            },
           ],
         },
       ]),
@@ -480,15 +637,28 @@ describe("fromMcp with servers written with the SDK alone", () => {
   });
 
   it("names an embedded file after the last segment of its address, never with a path a server encoded into it", async () => {
-    const blob = (uri: string) => ({ type: "resource", resource: { uri, mimeType: "application/pdf", blob: b64(PDF) } });
+    const blob = (uri: string) => ({
+      type: "resource",
+      resource: { uri, mimeType: "application/pdf", blob: b64(PDF) },
+    });
     const { client } = await connect(
       sdkServer([{ tools: [{ name: "files", description: "Files", inputSchema: { type: "object" } }] }], () => ({
-        content: [blob("file:///srv/..%2F..%2Fetc%2Fpasswd"), blob("file:///srv/a%5C..%5Cboot.ini"), blob("file:///srv/report%201.pdf"), blob("file:///srv/%2E%2E")],
+        content: [
+          blob("file:///srv/..%2F..%2Fetc%2Fpasswd"),
+          blob("file:///srv/a%5C..%5Cboot.ini"),
+          blob("file:///srv/report%201.pdf"),
+          blob("file:///srv/%2E%2E"),
+        ],
       })),
     );
     const [files] = await fromMcp(client);
     const { content } = await files!.execute({});
-    expect(content!.map((part) => (part.type === "file" ? part.name : part.type))).toEqual(["passwd", "boot.ini", "report 1.pdf", undefined]);
+    expect(content!.map((part) => (part.type === "file" ? part.name : part.type))).toEqual([
+      "passwd",
+      "boot.ini",
+      "report 1.pdf",
+      undefined,
+    ]);
     await client.close();
   });
 
@@ -500,8 +670,18 @@ describe("fromMcp with servers written with the SDK alone", () => {
           {
             tools: [
               { name: "unhinted", description: "No hints", inputSchema: { type: "object" } },
-              { name: "reader", description: "Reads", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
-              { name: "adder", description: "Adds", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
+              {
+                name: "reader",
+                description: "Reads",
+                inputSchema: { type: "object" },
+                annotations: { readOnlyHint: true },
+              },
+              {
+                name: "adder",
+                description: "Adds",
+                inputSchema: { type: "object" },
+                annotations: { destructiveHint: false },
+              },
             ],
           },
         ],
@@ -522,13 +702,30 @@ describe("fromMcp with servers written with the SDK alone", () => {
   it("a tool the server hints idempotent is retried like a local one, unless retry says otherwise", async () => {
     let calls = 0;
     const { client } = await connect(
-      sdkServer([{ tools: [{ name: "flaky", description: "Fails", inputSchema: { type: "object" }, annotations: { idempotentHint: true } }] }], () => {
-        calls += 1;
-        return { content: [{ type: "text", text: "busy" }], isError: true };
-      }),
+      sdkServer(
+        [
+          {
+            tools: [
+              {
+                name: "flaky",
+                description: "Fails",
+                inputSchema: { type: "object" },
+                annotations: { idempotentHint: true },
+              },
+            ],
+          },
+        ],
+        () => {
+          calls += 1;
+          return { content: [{ type: "text", text: "busy" }], isError: true };
+        },
+      ),
     );
     const [retried] = await fromMcp(client);
-    expect(await new Toolkit([retried!]).execute("flaky", {})).toMatchObject({ output: "busy", metadata: { error: "execution_failed", attempts: 3 } });
+    expect(await new Toolkit([retried!]).execute("flaky", {})).toMatchObject({
+      output: "busy",
+      metadata: { error: "execution_failed", attempts: 3 },
+    });
     expect(calls).toBe(3);
     const [once] = await fromMcp(client, { retry: false });
     expect(await new Toolkit([once!]).execute("flaky", {})).toMatchObject({ output: "busy", isError: true });
@@ -540,12 +737,26 @@ describe("fromMcp with servers written with the SDK alone", () => {
   it("a call that runs out of time states its deadline in whole milliseconds, rounded up (a retried call's is what is left of it)", async () => {
     const { client } = await connect(
       sdkServer(
-        [{ tools: [{ name: "stuck", description: "Never answers", inputSchema: { type: "object" }, annotations: { idempotentHint: true } }] }],
+        [
+          {
+            tools: [
+              {
+                name: "stuck",
+                description: "Never answers",
+                inputSchema: { type: "object" },
+                annotations: { idempotentHint: true },
+              },
+            ],
+          },
+        ],
         () => new Promise(() => {}),
       ),
     );
     const toolkit = new Toolkit(await fromMcp(client));
-    expect(await toolkit.execute("stuck", {}, { timeout: 120 })).toMatchObject({ output: 'Tool "stuck" timed out after 120 ms', metadata: { error: "timeout", timeoutMs: 120 } });
+    expect(await toolkit.execute("stuck", {}, { timeout: 120 })).toMatchObject({
+      output: 'Tool "stuck" timed out after 120 ms',
+      metadata: { error: "timeout", timeoutMs: 120 },
+    });
     expect(await byName(await fromMcp(client), "stuck").execute({}, { timeout: 80.25 })).toMatchObject({
       output: 'Tool "stuck" timed out after 81 ms',
       metadata: { timeoutMs: 81 },
@@ -570,7 +781,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
       throw new McpError(ErrorCode.InternalError, "database down");
     });
     const { client } = await connect(server);
-    await expect(fromMcp(client)).rejects.toThrow('fromMcp: could not list the tools of the MCP server "broken": database down');
+    await expect(fromMcp(client)).rejects.toThrow(
+      'fromMcp: could not list the tools of the MCP server "broken": database down',
+    );
     await client.close();
   });
 
@@ -589,7 +802,12 @@ describe("fromMcp with servers written with the SDK alone", () => {
               tools: [
                 { name: "hang", description: "Never answers", inputSchema: { type: "object" } },
                 { name: "crash", description: "A protocol error", inputSchema: { type: "object" } },
-                { name: "liar", description: "Breaks its output schema", inputSchema: { type: "object" }, outputSchema: schema },
+                {
+                  name: "liar",
+                  description: "Breaks its output schema",
+                  inputSchema: { type: "object" },
+                  outputSchema: schema,
+                },
                 { name: "silent", description: "Fails without a word", inputSchema: { type: "object" } },
               ],
             },
@@ -597,7 +815,8 @@ describe("fromMcp with servers written with the SDK alone", () => {
           (name, _args, signal) => {
             if (name === "hang") return new Promise(() => void hung.push(signal));
             if (name === "crash") throw new McpError(ErrorCode.InternalError, "the disk is full");
-            if (name === "liar") return { content: [{ type: "text", text: '{"n":"one"}' }], structuredContent: { n: "one" } };
+            if (name === "liar")
+              return { content: [{ type: "text", text: '{"n":"one"}' }], structuredContent: { n: "one" } };
             return { content: [], isError: true };
           },
         ),
@@ -613,7 +832,11 @@ describe("fromMcp with servers written with the SDK alone", () => {
     it("a server that never answers is a timeout result, and the request is cancelled", async () => {
       const started = performance.now();
       const result = await byName(tools, "hang").execute({}, { timeout: 80 });
-      expect(result).toMatchObject({ output: 'Tool "hang" timed out after 80 ms', isError: true, metadata: { error: "timeout" } });
+      expect(result).toMatchObject({
+        output: 'Tool "hang" timed out after 80 ms',
+        isError: true,
+        metadata: { error: "timeout" },
+      });
       expect(performance.now() - started).toBeLessThan(1_000);
       await until(() => hung.at(-1)?.aborted === true);
     });
@@ -629,11 +852,16 @@ describe("fromMcp with servers written with the SDK alone", () => {
     it("a structured result that breaks the listed output schema is invalid_output", async () => {
       const result = await byName(tools, "liar").execute({});
       expect(result).toMatchObject({ isError: true, metadata: { error: "invalid_output" } });
-      expect(result.output).toMatch(/^The tool "liar" of the MCP server "hand-made" answered with a result that does not match its output schema: /);
+      expect(result.output).toMatch(
+        /^The tool "liar" of the MCP server "hand-made" answered with a result that does not match its output schema: /,
+      );
     });
 
     it("an error result without text still says what failed", async () => {
-      expect(await byName(tools, "silent").execute({})).toMatchObject({ output: 'The tool "silent" of the MCP server "hand-made" failed without saying why.', isError: true });
+      expect(await byName(tools, "silent").execute({})).toMatchObject({
+        output: 'The tool "silent" of the MCP server "hand-made" failed without saying why.',
+        isError: true,
+      });
     });
 
     it("a connection closed mid-call is an error result at once, and so is every later call", async () => {
@@ -642,7 +870,8 @@ describe("fromMcp with servers written with the SDK alone", () => {
       const started = performance.now();
       await closeServer();
       expect(await pending).toEqual({
-        output: 'The MCP server "hand-made" closed the connection before answering the call of "hang"; it may or may not have run.',
+        output:
+          'The MCP server "hand-made" closed the connection before answering the call of "hang"; it may or may not have run.',
         isError: true,
         metadata: { error: "execution_failed", tool: "hang", server: "hand-made", code: ErrorCode.ConnectionClosed },
       });
@@ -659,16 +888,33 @@ describe("fromMcp with servers written with the SDK alone", () => {
     const server = new McpServer({ name: "zod-server", version: "1.0.0" });
     server.registerTool(
       "add",
-      { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() }, annotations: { readOnlyHint: true } },
+      {
+        description: "Adds two numbers",
+        inputSchema: { a: z.number(), b: z.number() },
+        outputSchema: { sum: z.number() },
+        annotations: { readOnlyHint: true },
+      },
       ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }], structuredContent: { sum: a + b } }),
     );
     const { client, closeServer } = await connect(server);
     const [add] = await fromMcp(client);
     const toolkit = new Toolkit([add!]);
-    expect(toolkit.toGemini()[0]!.functionDeclarations[0]).toMatchObject({ name: "add", parameters: { type: "object", required: ["a", "b"] } });
-    expect(toolkit.toOpenAI({ strict: true })[0]!.function).toMatchObject({ name: "add", strict: true, parameters: { required: ["a", "b"] } });
+    expect(toolkit.toGemini()[0]!.functionDeclarations[0]).toMatchObject({
+      name: "add",
+      parameters: { type: "object", required: ["a", "b"] },
+    });
+    expect(toolkit.toOpenAI({ strict: true })[0]!.function).toMatchObject({
+      name: "add",
+      strict: true,
+      parameters: { required: ["a", "b"] },
+    });
     // The text block says more than the JSON ("3"), so the parts are kept beside structuredContent.
-    expect(await toolkit.execute("add", { a: 1, b: 2 })).toEqual({ output: '{"sum":3}', isError: false, structuredContent: { sum: 3 }, content: [{ type: "text", text: "3" }] });
+    expect(await toolkit.execute("add", { a: 1, b: 2 })).toEqual({
+      output: '{"sum":3}',
+      isError: false,
+      structuredContent: { sum: 3 },
+      content: [{ type: "text", text: "3" }],
+    });
     const refused = await toolkit.execute("add", { a: "one", b: 2 });
     expect(refused).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
     expect(refused.output).toMatch(/Input validation error: Invalid arguments for tool add/);
@@ -692,17 +938,26 @@ describe("fromMcp with a client whose calls fail in the SDK", () => {
     [
       "the SDK's own timeout",
       new McpError(ErrorCode.RequestTimeout, "Request timed out"),
-      { output: 'The MCP server "remote" did not answer the call of "t" in time: Request timed out', metadata: { error: "timeout", tool: "t", server: "remote", code: -32001 } },
+      {
+        output: 'The MCP server "remote" did not answer the call of "t" in time: Request timed out',
+        metadata: { error: "timeout", tool: "t", server: "remote", code: -32001 },
+      },
     ],
     [
       "a transport failure",
       new TypeError("fetch failed"),
-      { output: 'The call of "t" to the MCP server "remote" failed: fetch failed', metadata: { error: "execution_failed", tool: "t", server: "remote" } },
+      {
+        output: 'The call of "t" to the MCP server "remote" failed: fetch failed',
+        metadata: { error: "execution_failed", tool: "t", server: "remote" },
+      },
     ],
     [
       "invalid params",
       new McpError(ErrorCode.InvalidParams, "n must be a number"),
-      { output: 'The MCP server "remote" refused the call of "t": n must be a number', metadata: { error: "invalid_arguments", tool: "t", server: "remote", code: -32602 } },
+      {
+        output: 'The MCP server "remote" refused the call of "t": n must be a number',
+        metadata: { error: "invalid_arguments", tool: "t", server: "remote", code: -32602 },
+      },
     ],
     ["a string", "gone", { output: 'The call of "t" to the MCP server "remote" failed: gone' }],
   ])("%s is an error result", async (_what, error, expected) => {
@@ -713,7 +968,10 @@ describe("fromMcp with a client whose calls fail in the SDK", () => {
   it("a client that answers with something else than a tool result", async () => {
     const client: McpToolsClient = { ...failingClient(undefined), callTool: async () => null };
     const [tool] = await fromMcp(client);
-    expect(await tool!.execute({})).toMatchObject({ output: 'The MCP server "remote" answered the call of "t" with something that is not a tool result.', isError: true });
+    expect(await tool!.execute({})).toMatchObject({
+      output: 'The MCP server "remote" answered the call of "t" with something that is not a tool result.',
+      isError: true,
+    });
   });
 });
 
@@ -732,7 +990,11 @@ function openAiTurn(calls: Array<[string, string, object]>): ChatCompletion {
           role: "assistant",
           content: null,
           refusal: null,
-          tool_calls: calls.map(([id, name, args]) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } })),
+          tool_calls: calls.map(([id, name, args]) => ({
+            id,
+            type: "function",
+            function: { name, arguments: JSON.stringify(args) },
+          })),
         },
       },
     ],

@@ -23,7 +23,9 @@ const hold = defineTool({
 });
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`)),
+  );
 }
 
 /** A tiny "framework": reads and parses the JSON body (as express.json() would), then calls the handler. */
@@ -74,7 +76,10 @@ describe("createMcpHttpHandler", () => {
   });
 
   it("hands the host's state to the tools as ctx.state, with provider mcp", async () => {
-    expect(JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })))).toEqual({ user: "ada", provider: "mcp" });
+    expect(JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })))).toEqual({
+      user: "ada",
+      provider: "mcp",
+    });
   });
 
   it("answers with JSON bodies when jsonResponse is set", async () => {
@@ -88,12 +93,23 @@ describe("createMcpHttpHandler", () => {
     expect((await rawRequest(url, { body: INITIALIZE, headers: { host: "tools.example.com:8443" } })).status).toBe(200);
     const refused = await rawRequest(url, { body: INITIALIZE, headers: { host: "localhost" } });
     expect(refused.status).toBe(403);
-    expect(refused.messages[0]).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ConnectionClosed } });
-    expect((await rawRequest(url, { body: INITIALIZE, headers: { host: "tools.example.com.evil.net" } })).status).toBe(403);
+    expect(refused.messages[0]).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: ErrorCode.ConnectionClosed },
+    });
+    expect((await rawRequest(url, { body: INITIALIZE, headers: { host: "tools.example.com.evil.net" } })).status).toBe(
+      403,
+    );
   });
 
   it("refuses a declared Content-Length over maxBodyBytes even with a parsed body", async () => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "whoami", arguments: { pad: "x".repeat(5000) } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "whoami", arguments: { pad: "x".repeat(5000) } },
+    });
     const answer = await rawRequest(url, { body });
     expect(answer.status).toBe(413);
     expect(answer.messages[0]!.error.message).toContain("limit is 4096 bytes");
@@ -142,7 +158,10 @@ describe("createMcpHttpHandler", () => {
     const mappedClient = await connectHttp(await listen(mappedServer));
     try {
       expect((await mappedClient.listTools()).tools.map((tool) => tool.name)).toEqual(["billing_refund"]);
-      expect(await mappedClient.callTool({ name: "billing_refund", arguments: {} })).toEqual({ content: [{ type: "text", text: "refunded" }], isError: false });
+      expect(await mappedClient.callTool({ name: "billing_refund", arguments: {} })).toEqual({
+        content: [{ type: "text", text: "refunded" }],
+        isError: false,
+      });
     } finally {
       await mappedClient.close();
       await mapped.close();

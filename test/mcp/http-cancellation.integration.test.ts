@@ -22,8 +22,13 @@ const aliceIds = new Map<string, RequestId>();
 /** Alice's fetch: notes the id of every `wait` call on its way out. */
 const recordingFetch: typeof fetch = (input, init) => {
   if (typeof init?.body === "string") {
-    for (const message of [JSON.parse(init.body) as unknown].flat() as Array<{ id?: RequestId; method?: string; params?: { name?: string; arguments?: { label?: string } } }>) {
-      if (message.method === "tools/call" && message.params?.name === "wait" && message.id !== undefined) aliceIds.set(message.params.arguments!.label!, message.id);
+    for (const message of [JSON.parse(init.body) as unknown].flat() as Array<{
+      id?: RequestId;
+      method?: string;
+      params?: { name?: string; arguments?: { label?: string } };
+    }>) {
+      if (message.method === "tools/call" && message.params?.name === "wait" && message.id !== undefined)
+        aliceIds.set(message.params.arguments!.label!, message.id);
     }
   }
   return fetch(input, init);
@@ -51,7 +56,11 @@ async function started(label: string): Promise<void> {
 
 describe("cancellation over HTTP is per client", () => {
   it("gives every initialize a session id of its own", async () => {
-    const ids = await Promise.all([1, 2].map(async () => (await rawRequest(server.url!, { body: INITIALIZE, headers: auth })).headers["mcp-session-id"]));
+    const ids = await Promise.all(
+      [1, 2].map(
+        async () => (await rawRequest(server.url!, { body: INITIALIZE, headers: auth })).headers["mcp-session-id"],
+      ),
+    );
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(ids[0]).not.toBe(ids[1]);
   });
@@ -64,7 +73,10 @@ describe("cancellation over HTTP is per client", () => {
 
     await bob.notification({ method: "notifications/cancelled", params: { requestId: id!, reason: "Bob interferes" } });
 
-    expect(await call).toEqual({ content: [{ type: "text", text: "finished waiting for alice-survives" }], isError: false });
+    expect(await call).toEqual({
+      content: [{ type: "text", text: "finished waiting for alice-survives" }],
+      isError: false,
+    });
     const seen = await events();
     expect(seen).toContain("finished alice-survives");
     expect(seen.some((event) => event.startsWith("aborted alice-survives"))).toBe(false);
@@ -72,10 +84,14 @@ describe("cancellation over HTTP is per client", () => {
 
   it("Alice's own cancellation still aborts her call", async () => {
     const controller = new AbortController();
-    const outcome = alice.callTool({ name: "wait", arguments: { ms: 60_000, label: "alice-cancels" } }, undefined, { signal: controller.signal }).then(
-      () => "resolved",
-      () => "rejected",
-    );
+    const outcome = alice
+      .callTool({ name: "wait", arguments: { ms: 60_000, label: "alice-cancels" } }, undefined, {
+        signal: controller.signal,
+      })
+      .then(
+        () => "resolved",
+        () => "rejected",
+      );
     await started("alice-cancels");
     controller.abort(new Error("Alice changed her mind"));
     expect(await outcome).toBe("rejected");

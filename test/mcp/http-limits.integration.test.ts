@@ -12,7 +12,10 @@ import { connectHttp, INITIALIZE, rawRequest, textOf } from "./support";
 
 const toolkit = new Toolkit([new WeatherService(), new SlowService()]);
 
-async function withServer(options: Omit<ServeHttpOptions, "transport" | "port">, run: (server: McpServerHandle) => Promise<void>): Promise<void> {
+async function withServer(
+  options: Omit<ServeHttpOptions, "transport" | "port">,
+  run: (server: McpServerHandle) => Promise<void>,
+): Promise<void> {
   const server = await serveMcp(toolkit, { transport: "http", port: 0, shutdownTimeout: 100, ...options });
   try {
     await run(server);
@@ -30,7 +33,11 @@ interface Ending {
 }
 
 /** Opens a raw connection, writes `text` (nothing when undefined), then waits up to `boundMs` for the server to end it. */
-function rawConnection(port: number, text: string | undefined, boundMs: number): { socket: Socket; ending: Promise<Ending> } {
+function rawConnection(
+  port: number,
+  text: string | undefined,
+  boundMs: number,
+): { socket: Socket; ending: Promise<Ending> } {
   const socket = connect(port, "127.0.0.1");
   const start = Date.now();
   let answer = "";
@@ -59,7 +66,11 @@ async function callAdd(url: string): Promise<string> {
 describe("HTTP timeouts", () => {
   it("cuts off a client that sends part of its headers and stalls, and keeps serving the others", async () => {
     await withServer({ headersTimeout: 200, requestTimeout: 5_000 }, async (server) => {
-      const slow = rawConnection(server.port!, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n", 5_000);
+      const slow = rawConnection(
+        server.port!,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n",
+        5_000,
+      );
       expect(await callAdd(server.url!)).toBe("3");
       const ended = await slow.ending;
       expect(ended.outcome).toBe("closed");
@@ -83,20 +94,23 @@ describe("HTTP timeouts", () => {
   it.each([
     ["an SSE response", false],
     ["a JSON response", true],
-  ])("lets a tool call run past requestTimeout (%s): the timeout ends once the request is in", async (_label, jsonResponse) => {
-    await withServer({ headersTimeout: 100, requestTimeout: 200, jsonResponse }, async (server) => {
-      const client = await connectHttp(server.url!);
-      try {
-        const label = `outlasts-${String(jsonResponse)}`;
-        expect(await client.callTool({ name: "wait", arguments: { ms: 700, label } })).toEqual({
-          content: [{ type: "text", text: `finished waiting for ${label}` }],
-          isError: false,
-        });
-      } finally {
-        await client.close();
-      }
-    });
-  });
+  ])(
+    "lets a tool call run past requestTimeout (%s): the timeout ends once the request is in",
+    async (_label, jsonResponse) => {
+      await withServer({ headersTimeout: 100, requestTimeout: 200, jsonResponse }, async (server) => {
+        const client = await connectHttp(server.url!);
+        try {
+          const label = `outlasts-${String(jsonResponse)}`;
+          expect(await client.callTool({ name: "wait", arguments: { ms: 700, label } })).toEqual({
+            content: [{ type: "text", text: `finished waiting for ${label}` }],
+            isError: false,
+          });
+        } finally {
+          await client.close();
+        }
+      });
+    },
+  );
 
   it("closes a keep-alive connection left idle for keepAliveTimeout", async () => {
     await withServer({ keepAliveTimeout: 200 }, async (server) => {
@@ -135,7 +149,11 @@ describe("HTTP limit options", () => {
     ["a cap of 0", { maxConnections: 0 }, "maxConnections"],
     ["a negative timeout", { headersTimeout: -1 }, "headersTimeout"],
     ["a fractional timeout", { keepAliveTimeout: 1.5 }, "keepAliveTimeout"],
-    ["headers allowed longer than the whole request", { headersTimeout: 2_000, requestTimeout: 1_000 }, "headersTimeout"],
+    [
+      "headers allowed longer than the whole request",
+      { headersTimeout: 2_000, requestTimeout: 1_000 },
+      "headersTimeout",
+    ],
   ])("refuses %s", async (_label, options, named) => {
     await expect(serveMcp(toolkit, { transport: "http", port: 0, ...options })).rejects.toThrow(named);
   });

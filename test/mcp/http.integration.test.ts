@@ -64,7 +64,10 @@ describe("serveMcp over HTTP", () => {
 
   it("a failing tool is a CallToolResult with isError: true, and the server keeps answering", async () => {
     const failed = await client.callTool({ name: "charge", arguments: { amount: 500 } });
-    expect(failed).toEqual({ content: [{ type: "text", text: "payment provider unavailable (charging 500 cents)" }], isError: true });
+    expect(failed).toEqual({
+      content: [{ type: "text", text: "payment provider unavailable (charging 500 cents)" }],
+      isError: true,
+    });
     const invalid = await client.callTool({ name: "charge", arguments: { amount: 0 } });
     expect(invalid.isError).toBe(true);
     expect(textOf(invalid)).toContain('Invalid arguments for tool "charge"');
@@ -80,12 +83,16 @@ describe("serveMcp over HTTP", () => {
 
   it("a client's cancellation reaches the tool's ctx.signal", async () => {
     const controller = new AbortController();
-    const pending = client.callTool({ name: "wait", arguments: { ms: 60_000, label: "http-cancel" } }, undefined, { signal: controller.signal });
+    const pending = client.callTool({ name: "wait", arguments: { ms: 60_000, label: "http-cancel" } }, undefined, {
+      signal: controller.signal,
+    });
     const outcome = pending.then(
       () => "resolved",
       () => "rejected",
     );
-    await eventually("the call to start", async () => ((await waitEvents()).includes("started http-cancel") ? true : undefined));
+    await eventually("the call to start", async () =>
+      (await waitEvents()).includes("started http-cancel") ? true : undefined,
+    );
     controller.abort(new Error("the user pressed stop"));
     expect(await outcome).toBe("rejected");
     const events = await eventually("the tool to see the abort", async () => {
@@ -98,11 +105,15 @@ describe("serveMcp over HTTP", () => {
 
   it("answers malformed JSON-RPC with errors and keeps answering the good requests between them", async () => {
     const url = server.url!;
-    const good = (id: number) => rawRequest(url, { body: jsonRpc(id, "tools/call", { name: "add", arguments: { a: id, b: 1 } }), headers: auth });
+    const good = (id: number) =>
+      rawRequest(url, { body: jsonRpc(id, "tools/call", { name: "add", arguments: { a: id, b: 1 } }), headers: auth });
 
     const first = await good(10);
     expect(first.status).toBe(200);
-    expect(first.messages[0]).toMatchObject({ id: 10, result: { content: [{ type: "text", text: "11" }], isError: false } });
+    expect(first.messages[0]).toMatchObject({
+      id: 10,
+      result: { content: [{ type: "text", text: "11" }], isError: false },
+    });
 
     const broken = await rawRequest(url, { body: '{"jsonrpc": "2.0", "id": 11, "method": "tools/li', headers: auth });
     expect(broken.status).toBe(400);
@@ -110,9 +121,20 @@ describe("serveMcp over HTTP", () => {
 
     expect((await good(12)).messages[0]).toMatchObject({ id: 12, result: { content: [{ text: "13" }] } });
 
-    for (const invalid of ['{"jsonrpc":"2.0","id":13}', '{"jsonrpc":"1.0","id":14,"method":"tools/list"}', '{"id":15,"method":"tools/list"}', "[]", "42", '"tools/list"']) {
+    for (const invalid of [
+      '{"jsonrpc":"2.0","id":13}',
+      '{"jsonrpc":"1.0","id":14,"method":"tools/list"}',
+      '{"id":15,"method":"tools/list"}',
+      "[]",
+      "42",
+      '"tools/list"',
+    ]) {
       const answer = await rawRequest(url, { body: invalid, headers: auth });
-      expect([answer.status, answer.messages[0]?.error?.code, answer.messages[0]?.id]).toEqual([400, ErrorCode.InvalidRequest, null]);
+      expect([answer.status, answer.messages[0]?.error?.code, answer.messages[0]?.id]).toEqual([
+        400,
+        ErrorCode.InvalidRequest,
+        null,
+      ]);
     }
 
     // A request for a method nobody handles is a JSON-RPC error inside a 200, per request.
@@ -135,10 +157,16 @@ describe("serveMcp over HTTP", () => {
   });
 
   it("refuses a browser Origin from another site", async () => {
-    const refused = await rawRequest(server.url!, { body: INITIALIZE, headers: { ...auth, origin: "https://evil.example.com" } });
+    const refused = await rawRequest(server.url!, {
+      body: INITIALIZE,
+      headers: { ...auth, origin: "https://evil.example.com" },
+    });
     expect(refused.status).toBe(403);
     expect(refused.messages[0]!.error.message).toContain('Origin "https://evil.example.com" is not allowed');
-    const local = await rawRequest(server.url!, { body: INITIALIZE, headers: { ...auth, origin: `http://localhost:${server.port}` } });
+    const local = await rawRequest(server.url!, {
+      body: INITIALIZE,
+      headers: { ...auth, origin: `http://localhost:${server.port}` },
+    });
     expect(local.status).toBe(200);
   });
 
@@ -146,9 +174,15 @@ describe("serveMcp over HTTP", () => {
     const missing = await rawRequest(server.url!, { body: INITIALIZE });
     expect(missing.status).toBe(401);
     expect(missing.headers["www-authenticate"]).toMatch(/^Bearer /);
-    const wrong = await rawRequest(server.url!, { body: INITIALIZE, headers: { authorization: "Bearer not-the-token" } });
+    const wrong = await rawRequest(server.url!, {
+      body: INITIALIZE,
+      headers: { authorization: "Bearer not-the-token" },
+    });
     expect(wrong.status).toBe(401);
-    const basic = await rawRequest(server.url!, { body: INITIALIZE, headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` } });
+    const basic = await rawRequest(server.url!, {
+      body: INITIALIZE,
+      headers: { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` },
+    });
     expect(basic.status).toBe(401);
 
     const anonymous = new Client({ name: "anonymous", version: "1.0.0" });
@@ -157,13 +191,22 @@ describe("serveMcp over HTTP", () => {
   });
 
   it("refuses a body over the size limit before reading it", async () => {
-    const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2, pad: "x".repeat(1024 * 1024) } } });
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "add", arguments: { a: 1, b: 2, pad: "x".repeat(1024 * 1024) } },
+    });
     const answer = await rawRequest(server.url!, { body: huge, headers: auth });
     expect(answer.status).toBe(413);
     expect(answer.messages[0]!.error.message).toContain("limit is 1048576 bytes");
     // Without a Content-Length the size is counted while reading, and reading stops at the limit.
     const chunked = await rawRequest(server.url!, { body: huge, headers: auth, chunked: true });
-    expect([chunked.status, chunked.headers.connection, chunked.messages[0]?.error?.message]).toEqual([413, "close", expect.stringContaining("limit is 1048576 bytes")]);
+    expect([chunked.status, chunked.headers.connection, chunked.messages[0]?.error?.message]).toEqual([
+      413,
+      "close",
+      expect.stringContaining("limit is 1048576 bytes"),
+    ]);
     expect(textOf(await client.callTool({ name: "add", arguments: { a: 1, b: 2 } }))).toBe("3");
   });
 
@@ -172,7 +215,9 @@ describe("serveMcp over HTTP", () => {
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe("POST");
     expect((await rawRequest(server.url!, { method: "DELETE", headers: auth })).status).toBe(405);
-    expect((await rawRequest(server.url!.replace("/mcp", "/other"), { body: INITIALIZE, headers: auth })).status).toBe(404);
+    expect((await rawRequest(server.url!.replace("/mcp", "/other"), { body: INITIALIZE, headers: auth })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -216,7 +261,10 @@ describe("graceful shutdown", () => {
     let closed = false;
     const closing = local.close().then(() => (closed = true));
     const result = await inFlight;
-    expect(result).toEqual({ content: [{ type: "text", text: "finished waiting for shutdown-finish" }], isError: false });
+    expect(result).toEqual({
+      content: [{ type: "text", text: "finished waiting for shutdown-finish" }],
+      isError: false,
+    });
     await closing;
     expect(closed).toBe(true);
     await expect(rawRequest(local.url!, { body: INITIALIZE })).rejects.toMatchObject({ code: "ECONNREFUSED" });

@@ -19,7 +19,9 @@ const expected: Progress[] = [
 
 async function callWithProgress(client: Client): Promise<{ text: string; seen: Progress[] }> {
   const seen: Progress[] = [];
-  const result = await client.callTool({ name: "countdown", arguments: {} }, undefined, { onprogress: (progress) => void seen.push(progress) });
+  const result = await client.callTool({ name: "countdown", arguments: {} }, undefined, {
+    onprogress: (progress) => void seen.push(progress),
+  });
   return { text: textOf(result), seen };
 }
 
@@ -37,7 +39,12 @@ describe("MCP progress notifications", () => {
 
   it("reach a stdio client of `toolnexus serve --stdio`", async () => {
     assertBuilt();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", fixture("progress.ts"), "--stdio"], cwd: root, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "serve", fixture("progress.ts"), "--stdio"],
+      cwd: root,
+      stderr: "pipe",
+    });
     const client = new Client({ name: "toolnexus-progress-test", version: "1.0.0" });
     await client.connect(transport);
     try {

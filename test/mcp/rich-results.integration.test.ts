@@ -9,9 +9,25 @@ import "reflect-metadata";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { audio, defineTool, file, image, resourceLink, toMcp, toMcpResult, Tool, Toolkit, type JSONSchemaObject, type Tool as ToolShape } from "toolnexus";
-import { createMcpServer, serveMcp, type McpServerHandle } from "../../src/mcp";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  audio,
+  defineTool,
+  file,
+  image,
+  resourceLink,
+  toMcp,
+  Tool,
+  Toolkit,
+  type JSONSchemaObject,
+  type Tool as ToolShape,
+} from "toolnexus";
+import { createMcpServer, serveMcp, toMcpResult, type McpServerHandle } from "../../src/mcp";
 import { connectHttp } from "./support";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -39,7 +55,11 @@ const quote = defineTool({
   name: "quote",
   description: "Quote a price",
   inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
-  outputSchema: { type: "object", properties: { sku: { type: "string" }, price: { type: "number" } }, required: ["sku", "price"] },
+  outputSchema: {
+    type: "object",
+    properties: { sku: { type: "string" }, price: { type: "number" } },
+    required: ["sku", "price"],
+  },
   execute: ({ sku }) => (sku === "missing" ? { output: "No such product", isError: true } : { sku, price: 12.5 }),
 });
 
@@ -62,7 +82,11 @@ const handWritten: ToolShape = {
 };
 
 const media = [
-  defineTool({ name: "chart", description: "A chart", execute: () => [{ type: "text", text: "Sales by month" }, image(PNG)] }),
+  defineTool({
+    name: "chart",
+    description: "A chart",
+    execute: () => [{ type: "text", text: "Sales by month" }, image(PNG)],
+  }),
   defineTool({ name: "voice", description: "A voice note", execute: () => audio(WAV) }),
   defineTool({
     name: "report",
@@ -75,7 +99,11 @@ const media = [
     execute: () => [
       image(new URL("https://example.com/pets/cat.png")),
       file(new URL("https://example.com/q3.pdf"), "application/pdf", "q3.pdf"),
-      resourceLink("https://example.com/logs/today", { name: "today.log", mimeType: "text/plain", description: "Today's log" }),
+      resourceLink("https://example.com/logs/today", {
+        name: "today.log",
+        mimeType: "text/plain",
+        description: "Today's log",
+      }),
     ],
   }),
 ];
@@ -134,27 +162,46 @@ describe.each([
       structuredContent: { quarter: "Q3", revenue: 1250 },
       isError: false,
     });
-    expect((await client.callTool({ name: "quote", arguments: { sku: "A-1" } })).structuredContent).toEqual({ sku: "A-1", price: 12.5 });
+    expect((await client.callTool({ name: "quote", arguments: { sku: "A-1" } })).structuredContent).toEqual({
+      sku: "A-1",
+      price: 12.5,
+    });
   });
 
   it("a result that breaks the output schema is an error result (invalid_output), not a protocol error", async () => {
     const result = (await client.callTool({ name: "figures", arguments: { quarter: "Q0" } })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(result.content).toEqual([{ type: "text", text: expect.stringContaining('Tool "figures" returned a result that does not match its output schema') }]);
+    expect(result.content).toEqual([
+      {
+        type: "text",
+        text: expect.stringContaining('Tool "figures" returned a result that does not match its output schema'),
+      },
+    ]);
     expect((result.content[0] as { text: string }).text).toMatch(/"quarter".*pattern|"revenue" must be >= 0/);
   });
 
   it("an error of a tool with an output schema reaches the client as an error result", async () => {
-    expect(await client.callTool({ name: "quote", arguments: { sku: "missing" } })).toEqual({ content: [{ type: "text", text: "No such product" }], isError: true });
-  });
-
-  it.each(["careless", "hand_written"])("a success without structuredContent from a tool that declares an output schema (%s) is an invalid_output error result", async (name) => {
-    expect(await client.callTool({ name, arguments: {} })).toEqual({
-      content: [{ type: "text", text: `Tool "${name}" returned a result that does not match its output schema:\n- the result has no structuredContent` }],
+    expect(await client.callTool({ name: "quote", arguments: { sku: "missing" } })).toEqual({
+      content: [{ type: "text", text: "No such product" }],
       isError: true,
     });
   });
+
+  it.each(["careless", "hand_written"])(
+    "a success without structuredContent from a tool that declares an output schema (%s) is an invalid_output error result",
+    async (name) => {
+      expect(await client.callTool({ name, arguments: {} })).toEqual({
+        content: [
+          {
+            type: "text",
+            text: `Tool "${name}" returned a result that does not match its output schema:\n- the result has no structuredContent`,
+          },
+        ],
+        isError: true,
+      });
+    },
+  );
 
   it("receives an image block beside the text", async () => {
     expect(await client.callTool({ name: "chart", arguments: {} })).toEqual({
@@ -167,12 +214,17 @@ describe.each([
   });
 
   it("receives an audio block", async () => {
-    expect((await client.callTool({ name: "voice", arguments: {} })).content).toEqual([{ type: "audio", data: b64(WAV), mimeType: "audio/wav" }]);
+    expect((await client.callTool({ name: "voice", arguments: {} })).content).toEqual([
+      { type: "audio", data: b64(WAV), mimeType: "audio/wav" },
+    ]);
   });
 
   it("receives files as embedded resources: a PDF as blob, a text file as text", async () => {
     expect((await client.callTool({ name: "report", arguments: {} })).content).toEqual([
-      { type: "resource", resource: { uri: "toolnexus://result/report.pdf", mimeType: "application/pdf", blob: b64(PDF) } },
+      {
+        type: "resource",
+        resource: { uri: "toolnexus://result/report.pdf", mimeType: "application/pdf", blob: b64(PDF) },
+      },
       { type: "resource", resource: { uri: "toolnexus://result/notes.txt", mimeType: "text/plain", text: NOTES } },
     ]);
   });
@@ -181,7 +233,13 @@ describe.each([
     expect((await client.callTool({ name: "links", arguments: {} })).content).toEqual([
       { type: "resource_link", uri: "https://example.com/pets/cat.png", name: "cat.png" },
       { type: "resource_link", uri: "https://example.com/q3.pdf", name: "q3.pdf", mimeType: "application/pdf" },
-      { type: "resource_link", uri: "https://example.com/logs/today", name: "today.log", mimeType: "text/plain", description: "Today's log" },
+      {
+        type: "resource_link",
+        uri: "https://example.com/logs/today",
+        name: "today.log",
+        mimeType: "text/plain",
+        description: "Today's log",
+      },
     ]);
   });
 });
@@ -190,14 +248,20 @@ describe("why structured results must match: the client refuses those that do no
   it("a server that sent non-matching structuredContent would fail the client's callTool", async () => {
     // A bare SDK server answering with what toolnexus would send if it did not check results.
     const server = new Server({ name: "unchecked", version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toMcp([new Toolkit([new Reports()]).tools()[0]!]) }));
-    server.setRequestHandler(CallToolRequestSchema, () => toMcpResult({ output: "{}", isError: false, structuredContent: { quarter: "Q0", revenue: -1 } }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: toMcp([new Toolkit([new Reports()]).tools()[0]!]),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, () =>
+      toMcpResult({ output: "{}", isError: false, structuredContent: { quarter: "Q0", revenue: -1 } }),
+    );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "toolnexus-test", version: "1.0.0" });
     await client.connect(clientSide);
     await client.listTools();
-    const refused = await client.callTool({ name: "figures", arguments: { quarter: "Q0" } }).catch((error: unknown) => error);
+    const refused = await client
+      .callTool({ name: "figures", arguments: { quarter: "Q0" } })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).message).toContain("does not match the tool's output schema");
     await client.close();

@@ -19,7 +19,10 @@ describe("the HTTP server survives malformed request targets", () => {
     const server = await serveMcp(new Toolkit([new WeatherService()]), { transport: "http", port: 0 });
     try {
       for (const target of ["//[", "http://[", "/%%%"]) {
-        const answer = await raw(server.port!, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        const answer = await raw(
+          server.port!,
+          `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+        );
         expect(answer).toMatch(/^HTTP\/1\.1 (400|404)/);
       }
       const after = await fetch(`http://127.0.0.1:${server.port}/elsewhere`);

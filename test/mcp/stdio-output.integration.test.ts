@@ -18,7 +18,8 @@ beforeAll(assertBuilt);
 function expectNoiseOnStderr(stderr: string, tag: string): void {
   expect(stderr).toContain(`{ dir: '${tag}' }`);
   expect(stderr).toMatch(new RegExp(`│\\s+table\\s+│[\\s\\S]*'${tag}'`));
-  for (const line of [`log ${tag}`, `info ${tag}`, `group ${tag}`, `count ${tag}: 1`, `write ${tag}`]) expect(stderr).toContain(line);
+  for (const line of [`log ${tag}`, `info ${tag}`, `group ${tag}`, `count ${tag}: 1`, `write ${tag}`])
+    expect(stderr).toContain(line);
 }
 
 async function driveWithSdkClient(args: string[]): Promise<{ stderr: string; errors: Error[]; results: unknown[] }> {
@@ -35,8 +36,14 @@ async function driveWithSdkClient(args: string[]): Promise<{ stderr: string; err
       await client.callTool({ name: "noisy", arguments: { tag: "first" } }, undefined, { timeout: patience(5_000) }),
       await client.callTool({ name: "noisy", arguments: { tag: "second" } }, undefined, { timeout: patience(5_000) }),
     ];
-    expect((await client.listTools({}, { timeout: patience(5_000) })).tools.map((tool) => tool.name)).toEqual(["noisy"]);
-    await eventually("the tools' output on stderr", async () => (stderr.includes("write second") ? true : undefined), patience(5_000));
+    expect((await client.listTools({}, { timeout: patience(5_000) })).tools.map((tool) => tool.name)).toEqual([
+      "noisy",
+    ]);
+    await eventually(
+      "the tools' output on stderr",
+      async () => (stderr.includes("write second") ? true : undefined),
+      patience(5_000),
+    );
     // Taken before close(): once stopped, the serveMcp fixture writes to stdout on purpose.
     return { stderr, errors: [...errors], results };
   } finally {
@@ -46,7 +53,12 @@ async function driveWithSdkClient(args: string[]): Promise<{ stderr: string; err
 
 describe("toolnexus serve --stdio", () => {
   it("sends everything the tools (and the module, while loading) write to stderr; the SDK client sees only the protocol", async () => {
-    const { stderr, errors, results } = await driveWithSdkClient([bin, "serve", join(fixtures, "noisy-at-load.js"), "--stdio"]);
+    const { stderr, errors, results } = await driveWithSdkClient([
+      bin,
+      "serve",
+      join(fixtures, "noisy-at-load.js"),
+      "--stdio",
+    ]);
     expect(results).toEqual([
       { content: [{ type: "text", text: "quiet first" }], isError: false },
       { content: [{ type: "text", text: "quiet second" }], isError: false },

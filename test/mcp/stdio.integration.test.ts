@@ -9,7 +9,12 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { assertBuilt, bin, eventually, exited, fixture, INITIALIZE, jsonRpc, root, textOf } from "./support";
 
 function stdioClient(module: string): { client: Client; transport: StdioClientTransport; stderr: () => string } {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "serve", fixture(module), "--stdio"], cwd: root, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve", fixture(module), "--stdio"],
+    cwd: root,
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   return { client: new Client({ name: "toolnexus-stdio-test", version: "1.0.0" }), transport, stderr: () => stderr };
@@ -19,7 +24,12 @@ function stdioClient(module: string): { client: Client; transport: StdioClientTr
 type Message = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A raw `serve --stdio` process and the JSON-RPC messages it writes, one per stdout line. */
-function rawServer(module: string): { child: ChildProcessWithoutNullStreams; messages: Array<Message>; lines: string[]; send: (line: string) => void } {
+function rawServer(module: string): {
+  child: ChildProcessWithoutNullStreams;
+  messages: Array<Message>;
+  lines: string[];
+  send: (line: string) => void;
+} {
   const child = spawn(process.execPath, [bin, "serve", fixture(module), "--stdio"], { cwd: root });
   const messages: Array<Message> = [];
   const lines: string[] = [];
@@ -51,7 +61,9 @@ describe("serve --stdio with the SDK client", () => {
   });
 
   it("announces itself on stderr, never on stdout", async () => {
-    await eventually("the banner", async () => (stderr().includes("serving 5 tools over MCP on stdio") ? true : undefined));
+    await eventually("the banner", async () =>
+      stderr().includes("serving 5 tools over MCP on stdio") ? true : undefined,
+    );
     expect(client.getServerVersion()).toMatchObject({ name: "toolnexus" });
   });
 
@@ -65,11 +77,17 @@ describe("serve --stdio with the SDK client", () => {
       required: ["a", "b"],
       additionalProperties: false,
     });
-    expect(tools.find((tool) => tool.name === "getWeather")!.annotations).toEqual({ title: "Weather", readOnlyHint: true });
+    expect(tools.find((tool) => tool.name === "getWeather")!.annotations).toEqual({
+      title: "Weather",
+      readOnlyHint: true,
+    });
   });
 
   it("calls a tool", async () => {
-    expect(await client.callTool({ name: "add", arguments: { a: 19, b: 23 } })).toEqual({ content: [{ type: "text", text: "42" }], isError: false });
+    expect(await client.callTool({ name: "add", arguments: { a: 19, b: 23 } })).toEqual({
+      content: [{ type: "text", text: "42" }],
+      isError: false,
+    });
   });
 
   it("a failing tool is isError: true, not a JSON-RPC error", async () => {
@@ -87,13 +105,20 @@ describe("serve --stdio with the SDK client", () => {
   });
 
   it("a client's cancellation reaches the tool's ctx.signal", async () => {
-    const events = async () => JSON.parse(textOf(await client.callTool({ name: "waitEvents", arguments: {} }))) as string[];
+    const events = async () =>
+      JSON.parse(textOf(await client.callTool({ name: "waitEvents", arguments: {} }))) as string[];
     const controller = new AbortController();
-    const outcome = client.callTool({ name: "wait", arguments: { ms: 60_000, label: "stdio-cancel" } }, undefined, { signal: controller.signal }).then(
-      () => "resolved",
-      () => "rejected",
+    const outcome = client
+      .callTool({ name: "wait", arguments: { ms: 60_000, label: "stdio-cancel" } }, undefined, {
+        signal: controller.signal,
+      })
+      .then(
+        () => "resolved",
+        () => "rejected",
+      );
+    await eventually("the call to start", async () =>
+      (await events()).includes("started stdio-cancel") ? true : undefined,
     );
-    await eventually("the call to start", async () => ((await events()).includes("started stdio-cancel") ? true : undefined));
     controller.abort(new Error("stop waiting"));
     expect(await outcome).toBe("rejected");
     const seen = await eventually("the tool to see the abort", async () => {
@@ -155,7 +180,9 @@ describe("serve --stdio, raw", () => {
     await eventually("the waitEvents answer", async () => (server.messages.some((m) => m.id === 3) ? true : undefined));
     server.child.stdin.end();
     expect(await exited(server.child)).toBe(0);
-    expect(server.messages.find((m) => m.id === 2)).toMatchObject({ result: { content: [{ text: "finished waiting for stdin-end" }], isError: false } });
+    expect(server.messages.find((m) => m.id === 2)).toMatchObject({
+      result: { content: [{ text: "finished waiting for stdin-end" }], isError: false },
+    });
   });
 
   it("on SIGTERM, finishes the call in flight, answers it, and exits 0", async () => {
@@ -167,6 +194,8 @@ describe("serve --stdio, raw", () => {
     await eventually("the waitEvents answer", async () => (server.messages.some((m) => m.id === 3) ? true : undefined));
     server.child.kill("SIGTERM");
     expect(await exited(server.child)).toBe(0);
-    expect(server.messages.find((m) => m.id === 2)).toMatchObject({ result: { content: [{ text: "finished waiting for sigterm" }], isError: false } });
+    expect(server.messages.find((m) => m.id === 2)).toMatchObject({
+      result: { content: [{ text: "finished waiting for sigterm" }], isError: false },
+    });
   });
 });

@@ -14,9 +14,16 @@ export const fixture = (name: string): string => join(root, "test", "fixtures", 
 export const assertBuilt = (): void => requireBuild("these tests run the built bin");
 
 /** An SDK client connected over streamable HTTP. */
-export async function connectHttp(url: string, headers: Record<string, string> = {}, fetchImpl?: typeof fetch): Promise<Client> {
+export async function connectHttp(
+  url: string,
+  headers: Record<string, string> = {},
+  fetchImpl?: typeof fetch,
+): Promise<Client> {
   const client = new Client({ name: "toolnexus-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers },
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   await client.connect(transport);
   return client;
 }
@@ -30,7 +37,11 @@ export const withoutSessionId: typeof fetch = async (input, init) => {
 };
 
 /** Waits (polling, not timing) until `probe` returns a value that is not undefined. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = patience(15_000)): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = patience(15_000),
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -60,7 +71,12 @@ export interface RawResponse {
 /** A raw HTTP request (node:http, so that any Host header can be sent). */
 export function rawRequest(
   url: string,
-  { method = "POST", body, headers = {}, chunked = false }: { method?: string; body?: string; headers?: Record<string, string>; chunked?: boolean } = {},
+  {
+    method = "POST",
+    body,
+    headers = {},
+    chunked = false,
+  }: { method?: string; body?: string; headers?: Record<string, string>; chunked?: boolean } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -72,7 +88,9 @@ export function rawRequest(
         method,
         headers: {
           accept: "application/json, text/event-stream",
-          ...(body !== undefined ? { "content-type": "application/json", ...(chunked ? {} : { "content-length": Buffer.byteLength(body) }) } : {}),
+          ...(body !== undefined
+            ? { "content-type": "application/json", ...(chunked ? {} : { "content-length": Buffer.byteLength(body) }) }
+            : {}),
           ...headers,
         },
       },
@@ -115,7 +133,10 @@ export function jsonRpc(id: number, method: string, params?: unknown): string {
 }
 
 /** `toolnexus serve ... --http 127.0.0.1:0` as a child process; resolves with the URL it prints. */
-export async function startCliHttpServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
+export async function startCliHttpServer(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
   const child = spawn(process.execPath, [bin, "serve", ...args], { cwd: root, env: { ...process.env, ...env } });
   let stderr = "";
   child.stderr.setEncoding("utf8");

@@ -28,7 +28,10 @@ const endless = defineTool({
   name: "endless",
   description: "Runs until its call is aborted",
   task: true,
-  execute: (_args, ctx) => new Promise<string>((_, reject) => ctx.signal!.addEventListener("abort", () => reject(ctx.signal!.reason as Error))),
+  execute: (_args, ctx) =>
+    new Promise<string>((_, reject) =>
+      ctx.signal!.addEventListener("abort", () => reject(ctx.signal!.reason as Error)),
+    ),
 });
 
 /** What a task another client may not reach is answered with: the answer for an id that names no task, that id aside. */
@@ -47,7 +50,10 @@ async function refusal(attempt: Promise<unknown>, taskId: string): Promise<{ cod
  * instances sharing their tasks (the same object for an in-process store); `release` lets go
  * of what they hold, once a test is over.
  */
-export function specifyTaskIsolation(stores: () => [McpTaskStore, McpTaskStore], release: () => Promise<void> = async () => {}): void {
+export function specifyTaskIsolation(
+  stores: () => [McpTaskStore, McpTaskStore],
+  release: () => Promise<void> = async () => {},
+): void {
   const clients: Client[] = [];
   const servers: McpServerHandle[] = [];
 
@@ -58,11 +64,19 @@ export function specifyTaskIsolation(stores: () => [McpTaskStore, McpTaskStore],
   });
 
   /** Two instances sharing one task store; `token` null: no token of their own (a proxy in front checks `Authorization`). */
-  async function instances(token: string | null = TOKEN): Promise<{ a: string; b: string; stores: [McpTaskStore, McpTaskStore] }> {
+  async function instances(
+    token: string | null = TOKEN,
+  ): Promise<{ a: string; b: string; stores: [McpTaskStore, McpTaskStore] }> {
     const pair = stores();
     const [a, b] = await Promise.all(
       pair.map((store) =>
-        serveMcp(new Toolkit([echo, endless]), { transport: "http", port: 0, shutdownTimeout: 50, ...(token !== null ? { token } : {}), tasks: { store, pollInterval: 20 } }),
+        serveMcp(new Toolkit([echo, endless]), {
+          transport: "http",
+          port: 0,
+          shutdownTimeout: 50,
+          ...(token !== null ? { token } : {}),
+          tasks: { store, pollInterval: 20 },
+        }),
       ),
     );
     servers.push(a!, b!);
@@ -70,7 +84,10 @@ export function specifyTaskIsolation(stores: () => [McpTaskStore, McpTaskStore],
   }
 
   /** An SDK client of `url`: with the session the server hands out (or `sessionId`, the same client reaching another instance), or with none. */
-  async function client(url: string, { session = true, sessionId, token = TOKEN }: { session?: boolean; sessionId?: string; token?: string } = {}) {
+  async function client(
+    url: string,
+    { session = true, sessionId, token = TOKEN }: { session?: boolean; sessionId?: string; token?: string } = {},
+  ) {
     const transport = new StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers: bearer(token) },
       ...(session ? {} : { fetch: withoutSessionId }),
@@ -83,7 +100,11 @@ export function specifyTaskIsolation(stores: () => [McpTaskStore, McpTaskStore],
   }
 
   async function startTask(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Task> {
-    return (await client.request({ method: "tools/call", params: { name, arguments: args } }, CreateTaskResultSchema, { task: {} })).task;
+    return (
+      await client.request({ method: "tools/call", params: { name, arguments: args } }, CreateTaskResultSchema, {
+        task: {},
+      })
+    ).task;
   }
 
   /** Every way to reach a task by id is refused to `stranger`, each as for an id that names no task; the task is still working. */
@@ -114,7 +135,10 @@ export function specifyTaskIsolation(stores: () => [McpTaskStore, McpTaskStore],
       expect(textOf(await viaB.experimental.tasks.getTaskResult(done.taskId, CallToolResultSchema))).toBe("echo hi");
       expect(await viaB.experimental.tasks.getTask(done.taskId)).toMatchObject({ status: "completed" });
       const running = await startTask(viaA, "endless");
-      expect(await viaB.experimental.tasks.cancelTask(running.taskId)).toMatchObject({ taskId: running.taskId, status: "cancelled" });
+      expect(await viaB.experimental.tasks.cancelTask(running.taskId)).toMatchObject({
+        taskId: running.taskId,
+        status: "cancelled",
+      });
     });
 
     it("is listed no task by tasks/list, not even its own: other clients without a session share its token", async () => {
@@ -124,7 +148,9 @@ export function specifyTaskIsolation(stores: () => [McpTaskStore, McpTaskStore],
       const task = await startTask(first, "endless");
       expect((await second.experimental.tasks.listTasks()).tasks).toEqual([]);
       expect((await first.experimental.tasks.listTasks()).tasks).toEqual([]);
-      await expect(first.experimental.tasks.listTasks(task.taskId)).rejects.toThrow(/Invalid cursor .*list again without one/);
+      await expect(first.experimental.tasks.listTasks(task.taskId)).rejects.toThrow(
+        /Invalid cursor .*list again without one/,
+      );
       expect(await first.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "working" });
     });
 
@@ -152,7 +178,10 @@ export function specifyTaskIsolation(stores: () => [McpTaskStore, McpTaskStore],
       const done = await startTask(viaA, "echo", { text: "hi" });
       const running = await startTask(viaA, "endless");
       const { client: viaB } = await client(b, { sessionId: sessionId! });
-      expect((await viaB.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual([done.taskId, running.taskId]);
+      expect((await viaB.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual([
+        done.taskId,
+        running.taskId,
+      ]);
       expect(textOf(await viaB.experimental.tasks.getTaskResult(done.taskId, CallToolResultSchema))).toBe("echo hi");
       expect(await viaB.experimental.tasks.cancelTask(running.taskId)).toMatchObject({ status: "cancelled" });
     });

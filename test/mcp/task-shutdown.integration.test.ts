@@ -62,13 +62,22 @@ beforeEach(() => {
 afterEach(() => openGate());
 
 async function startTask(client: Client, name: string): Promise<Task> {
-  return (await client.request({ method: "tools/call", params: { name, arguments: {} } }, CreateTaskResultSchema, { task: {} })).task;
+  return (
+    await client.request({ method: "tools/call", params: { name, arguments: {} } }, CreateTaskResultSchema, {
+      task: {},
+    })
+  ).task;
 }
 
 describe("closing an HTTP server with task calls running", () => {
   async function served(shutdownTimeout: number, kit: McpToolkit = toolkit()) {
     const store = inMemoryTaskStore();
-    const server: McpServerHandle = await serveMcp(kit, { transport: "http", port: 0, shutdownTimeout, tasks: { store } });
+    const server: McpServerHandle = await serveMcp(kit, {
+      transport: "http",
+      port: 0,
+      shutdownTimeout,
+      tasks: { store },
+    });
     const client = new Client({ name: "task-shutdown-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url!)));
     return { store, server, client };
@@ -115,7 +124,9 @@ describe("closing an HTTP server with task calls running", () => {
     await client.close();
     await server.close();
     expect(await store.getTask(task.taskId)).toMatchObject({ status: "failed" });
-    expect(textOf(await store.getTaskResult(task.taskId))).toBe('Tool "stubborn" was aborted: The MCP server shut down before the task finished; call the tool again.');
+    expect(textOf(await store.getTaskResult(task.taskId))).toBe(
+      'Tool "stubborn" was aborted: The MCP server shut down before the task finished; call the tool again.',
+    );
   });
 
   it("fails the task of a call that never answers, even aborted (a toolkit of one's own), saying it was left behind", async () => {
@@ -123,7 +134,8 @@ describe("closing an HTTP server with task calls running", () => {
     const deaf: McpToolkit = {
       tools: (ctx) => kit.tools(ctx),
       get: (name) => kit.get(name),
-      execute: (name, args, ctx) => (name === "stubborn" ? (started.push(name), new Promise(() => {})) : kit.execute(name, args, ctx)),
+      execute: (name, args, ctx) =>
+        name === "stubborn" ? (started.push(name), new Promise(() => {})) : kit.execute(name, args, ctx),
     };
     const { store, server, client } = await served(50, deaf);
     const task = await startTask(client, "stubborn");
@@ -131,7 +143,9 @@ describe("closing an HTTP server with task calls running", () => {
     await client.close();
     await server.close();
     expect(await store.getTask(task.taskId)).toMatchObject({ status: "failed" });
-    expect(textOf(await store.getTaskResult(task.taskId))).toMatch(/server shut down.*did not stop within \d+ ms of being aborted; it was left behind/);
+    expect(textOf(await store.getTaskResult(task.taskId))).toMatch(
+      /server shut down.*did not stop within \d+ ms of being aborted; it was left behind/,
+    );
   });
 });
 

@@ -62,7 +62,11 @@ async function connected(toolkit: Toolkit, options: McpServerOptions = {}): Prom
 
 /** Starts a task-augmented call and returns its task, as the SDK client's stream first yields it. */
 async function startTask(client: Client, name: string, args: Record<string, unknown> = {}, ttl?: number) {
-  const created = await client.request({ method: "tools/call", params: { name, arguments: args } }, CreateTaskResultSchema, { task: ttl === undefined ? {} : { ttl } });
+  const created = await client.request(
+    { method: "tools/call", params: { name, arguments: args } },
+    CreateTaskResultSchema,
+    { task: ttl === undefined ? {} : { ttl } },
+  );
   return created.task;
 }
 
@@ -149,9 +153,13 @@ describe("tools marked task: true", () => {
     await eventually("the call to be aborted", async () => (aborted.length > 0 ? true : undefined));
     expect(aborted[0]).toMatch(/cancel/i);
     expect(await mcp.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "cancelled" });
-    await expect(mcp.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(/was cancelled, so it has no result/);
+    await expect(mcp.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(
+      /was cancelled, so it has no result/,
+    );
     // A finished task cannot be cancelled again (the specification's invalid-params error).
-    await expect(mcp.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(mcp.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
   });
 
   it("are listed by tasks/list, newest last", async () => {
@@ -197,24 +205,37 @@ describe("tools marked task: true", () => {
 describe("a task-augmented call", () => {
   it("to a tool not marked task is refused with method-not-found, as the specification asks", async () => {
     const mcp = await client();
-    const refused = mcp.request({ method: "tools/call", params: { name: "quick", arguments: {} } }, CreateTaskResultSchema, { task: {} });
+    const refused = mcp.request(
+      { method: "tools/call", params: { name: "quick", arguments: {} } },
+      CreateTaskResultSchema,
+      { task: {} },
+    );
     await expect(refused).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
     await expect(refused).rejects.toThrow(/does not run as a task/);
   });
 
   it("to an unknown tool is an invalid-params error and creates no task", async () => {
     const mcp = await client();
-    await expect(mcp.request({ method: "tools/call", params: { name: "nope", arguments: {} } }, CreateTaskResultSchema, { task: {} })).rejects.toMatchObject({
+    await expect(
+      mcp.request({ method: "tools/call", params: { name: "nope", arguments: {} } }, CreateTaskResultSchema, {
+        task: {},
+      }),
+    ).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
     });
     expect((await mcp.experimental.tasks.listTasks()).tasks).toEqual([]);
   });
 
   it("to a server without task tools is answered as a plain call (the task field is ignored)", async () => {
-    const plain = await connected(new Toolkit([defineTool({ name: "hello", description: "Says hello.", execute: () => "hello" })]));
+    const plain = await connected(
+      new Toolkit([defineTool({ name: "hello", description: "Says hello.", execute: () => "hello" })]),
+    );
     clients.push(plain);
     expect(plain.getServerCapabilities()?.tasks).toBeUndefined();
-    const result = await plain.request({ method: "tools/call", params: { name: "hello", arguments: {}, task: { ttl: 1_000 } } }, CallToolResultSchema);
+    const result = await plain.request(
+      { method: "tools/call", params: { name: "hello", arguments: {}, task: { ttl: 1_000 } } },
+      CallToolResultSchema,
+    );
     expect(textOf(result)).toBe("hello");
   });
 });
@@ -226,14 +247,20 @@ describe("task stores", () => {
     const other = await client({ tasks: { store } });
     const task = await startTask(one, "report", { title: "shared" });
     release.open();
-    expect(textOf(await other.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toBe("report: shared");
+    expect(textOf(await other.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toBe(
+      "report: shared",
+    );
   });
 
   it("bad task options are refused, saying what they take", () => {
     const toolkit = new Toolkit([new Reports()]);
-    expect(() => createMcpServer(toolkit, { tasks: { ttl: -1 } })).toThrow(/tasks.ttl must be a positive whole number of milliseconds/);
+    expect(() => createMcpServer(toolkit, { tasks: { ttl: -1 } })).toThrow(
+      /tasks.ttl must be a positive whole number of milliseconds/,
+    );
     expect(() => createMcpServer(toolkit, { tasks: { ttl: 10, maxTtl: 5 } })).toThrow(/must not exceed tasks.maxTtl/);
-    expect(() => createMcpServer(toolkit, { tasks: { store: {} as never } })).toThrow(/tasks.store must be a task store/);
+    expect(() => createMcpServer(toolkit, { tasks: { store: {} as never } })).toThrow(
+      /tasks.store must be a task store/,
+    );
   });
 });
 
@@ -242,8 +269,12 @@ describe("task: true on a tool", () => {
     const defined = defineTool({ name: "slow", description: "Slow.", task: true, execute: () => "done" });
     expect(defined.task).toBe(true);
     expect(new Toolkit([new Reports()]).get("report")?.task).toBe(true);
-    expect(() => defineTool({ name: "slow", description: "Slow.", task: "yes" as never, execute: () => "done" })).toThrow(ToolDefinitionError);
-    expect(() => defineTool({ name: "slow", description: "Slow.", task: "yes" as never, execute: () => "done" })).toThrow(/task must be true .* or false \(got "yes"\)/);
+    expect(() =>
+      defineTool({ name: "slow", description: "Slow.", task: "yes" as never, execute: () => "done" }),
+    ).toThrow(ToolDefinitionError);
+    expect(() =>
+      defineTool({ name: "slow", description: "Slow.", task: "yes" as never, execute: () => "done" }),
+    ).toThrow(/task must be true .* or false \(got "yes"\)/);
     class Bad {
       @Tool({ description: "Bad.", task: 1 as never })
       bad(): string {
@@ -257,6 +288,9 @@ describe("task: true on a tool", () => {
 
   it("changes nothing for execute: the call runs and answers as any other", async () => {
     release.open();
-    expect(await new Toolkit([new Reports()]).execute("report", { title: "direct" })).toMatchObject({ output: "report: direct", isError: false });
+    expect(await new Toolkit([new Reports()]).execute("report", { title: "direct" })).toMatchObject({
+      output: "report: direct",
+      isError: false,
+    });
   });
 });

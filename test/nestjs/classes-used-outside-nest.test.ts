@@ -86,6 +86,10 @@ describe("the unregistered-class warning and classes used outside Nest", () => {
   });
 
   it("still reports a class that is neither provided nor scanned, saying what to do", () => {
-    expect(warnings).toContainEqual(expect.stringMatching(/^NeverUsed has @Tool methods \(forgotten\) but is not a provider of any module.*Add it to a module's providers/));
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^NeverUsed has @Tool methods \(forgotten\) but is not a provider of any module.*Add it to a module's providers/,
+      ),
+    );
   });
 });

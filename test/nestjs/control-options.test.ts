@@ -60,14 +60,20 @@ const user = { state: { user: "ada" } };
 
 describe("ToolnexusModule.forRoot with control options", () => {
   it("asks approve: an approved call runs, a denied one says why", async () => {
-    expect(await toolkit.execute("refund", { paymentId: "p-1" }, user)).toMatchObject({ output: "refunded p-1", isError: false });
+    expect(await toolkit.execute("refund", { paymentId: "p-1" }, user)).toMatchObject({
+      output: "refunded p-1",
+      isError: false,
+    });
     const denied = await toolkit.execute("refund", { paymentId: "p-big" }, user);
     expect(denied).toMatchObject({ isError: true, metadata: { error: "denied" } });
     expect(denied.output).toContain("over the limit");
   });
 
   it("authorizes every call: without a user, forbidden", async () => {
-    expect(await toolkit.execute("lookup", { paymentId: "p-1" }, {})).toMatchObject({ isError: true, metadata: { error: "forbidden" } });
+    expect(await toolkit.execute("lookup", { paymentId: "p-1" }, {})).toMatchObject({
+      isError: true,
+      metadata: { error: "forbidden" },
+    });
   });
 
   it("runs the middleware around the calls that pass", async () => {
@@ -78,7 +84,9 @@ describe("ToolnexusModule.forRoot with control options", () => {
 
   it("hides a tool from a ctx it is not visible to, in exports and calls", async () => {
     expect(toolkit.toOpenAI({ ctx: user }).map((tool) => tool.function.name)).toEqual(["refund", "lookup"]);
-    expect(toolkit.toOpenAI({ ctx: { state: { user: "root", role: "admin" } } }).map((tool) => tool.function.name)).toEqual(["refund", "lookup", "report"]);
+    expect(
+      toolkit.toOpenAI({ ctx: { state: { user: "root", role: "admin" } } }).map((tool) => tool.function.name),
+    ).toEqual(["refund", "lookup", "report"]);
     const hidden = await toolkit.execute("report", {}, user);
     expect(hidden).toMatchObject({ isError: true, metadata: { error: "unknown_tool" } });
     expect(hidden.output).toMatch(/Available tools: refund, lookup\.$/);

@@ -38,7 +38,13 @@ describe("scanPrototype with invoke", () => {
     const result = await new Toolkit(toolsOf(invoke)).execute("greet", { name: "Ada" }, { state: { user: "u-1" } });
     expect(result.output).toBe("invoked");
     const [call] = invoke.mock.calls[0]!;
-    expect(call).toMatchObject({ tool: "greet", methodName: "greet", method: Greeter.prototype.greet, positional: ["Ada"], args: { name: "Ada" } });
+    expect(call).toMatchObject({
+      tool: "greet",
+      methodName: "greet",
+      method: Greeter.prototype.greet,
+      positional: ["Ada"],
+      args: { name: "Ada" },
+    });
     expect(call.ctx.state).toEqual({ user: "u-1" });
   });
 
@@ -61,7 +67,11 @@ describe("scanPrototype with invoke", () => {
         throw new Error("cannot build Greeter");
       }),
     );
-    expect(await failing.execute("greet", { name: "Ada" })).toEqual({ output: "cannot build Greeter", isError: true, metadata: { error: "execution_failed" } });
+    expect(await failing.execute("greet", { name: "Ada" })).toEqual({
+      output: "cannot build Greeter",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
     const hanging = new Toolkit(standIn(() => new Promise(() => {})));
     expect((await hanging.execute("greet", { name: "Ada" }, { timeout: 20 })).metadata?.error).toBe("timeout");
   });

@@ -3,7 +3,15 @@ import { Controller, Injectable, Module, Scope, type INestApplicationContext } f
 import { Test } from "@nestjs/testing";
 import { Tool, Toolkit } from "toolnexus";
 import { ToolnexusExplorer, ToolnexusModule, type ToolnexusModuleOptions } from "toolnexus/nestjs";
-import { BillingModule, BillingService, CartModule, CatalogModule, cartInstanceCount, ProductRepository, RecordingLogger } from "./fixtures";
+import {
+  BillingModule,
+  BillingService,
+  CartModule,
+  CatalogModule,
+  cartInstanceCount,
+  ProductRepository,
+  RecordingLogger,
+} from "./fixtures";
 
 /** Compiles and initializes an application context (no HTTP) with the given modules. */
 async function boot(imports: unknown[], options: ToolnexusModuleOptions = {}) {
@@ -47,12 +55,36 @@ describe("discovery across modules", () => {
   it("reports each tool with its provider, method, module and scope, and logs one line per tool", () => {
     expect(explorer.discovered).toEqual(
       expect.arrayContaining([
-        { name: "findProduct", provider: "CatalogService", method: "findProduct", module: "CatalogModule", scope: "singleton" },
-        { name: "list_products", provider: "CatalogService", method: "list", module: "CatalogModule", scope: "singleton" },
-        { name: "createInvoice", provider: "BillingService", method: "createInvoice", module: "BillingModule", scope: "singleton" },
+        {
+          name: "findProduct",
+          provider: "CatalogService",
+          method: "findProduct",
+          module: "CatalogModule",
+          scope: "singleton",
+        },
+        {
+          name: "list_products",
+          provider: "CatalogService",
+          method: "list",
+          module: "CatalogModule",
+          scope: "singleton",
+        },
+        {
+          name: "createInvoice",
+          provider: "BillingService",
+          method: "createInvoice",
+          module: "BillingModule",
+          scope: "singleton",
+        },
         { name: "addToCart", provider: "CartService", method: "addToCart", module: "CartModule", scope: "request" },
         { name: "checkout", provider: "CheckoutService", method: "checkout", module: "CartModule", scope: "request" },
-        { name: "increment", provider: "CounterService", method: "increment", module: "CartModule", scope: "transient" },
+        {
+          name: "increment",
+          provider: "CounterService",
+          method: "increment",
+          module: "CartModule",
+          scope: "transient",
+        },
       ]),
     );
     expect(explorer.discovered).toHaveLength(6);
@@ -66,24 +98,39 @@ describe("discovery across modules", () => {
 
   it("finds an exported provider once, under the module that declares it", () => {
     // CatalogService is exported by CatalogModule and injected into BillingService.
-    expect(explorer.discovered.filter((d) => d.provider === "CatalogService").map((d) => d.module)).toEqual(["CatalogModule", "CatalogModule"]);
+    expect(explorer.discovered.filter((d) => d.provider === "CatalogService").map((d) => d.module)).toEqual([
+      "CatalogModule",
+      "CatalogModule",
+    ]);
   });
 
   it("runs tools on the DI-created instances, with their injected dependencies", async () => {
     // Change the injected repository: the tool sees it, so it runs on the DI instance.
-    app.get(ProductRepository, { strict: false }).products.set("TEA-09", { sku: "TEA-09", name: "Nilgiri tea", price: 15 });
-    expect(JSON.parse((await toolkit.execute("findProduct", { sku: "TEA-09" })).output)).toEqual({ sku: "TEA-09", name: "Nilgiri tea", price: 15 });
+    app
+      .get(ProductRepository, { strict: false })
+      .products.set("TEA-09", { sku: "TEA-09", name: "Nilgiri tea", price: 15 });
+    expect(JSON.parse((await toolkit.execute("findProduct", { sku: "TEA-09" })).output)).toEqual({
+      sku: "TEA-09",
+      name: "Nilgiri tea",
+      price: 15,
+    });
     expect(JSON.parse((await toolkit.execute("list_products", {})).output)).toContain("TEA-09");
 
     // BillingService → CatalogService (exported from another module) → ProductRepository.
     const result = await toolkit.execute("createInvoice", { sku: "TEA-02", quantity: "3" }, { state: { user: "ada" } });
     expect(JSON.parse(result.output)).toEqual({ invoice: 1, total: 54, by: "ada" });
-    expect(app.get(BillingService, { strict: false }).invoices).toEqual([{ sku: "TEA-02", quantity: 3, total: 54, by: "ada" }]);
+    expect(app.get(BillingService, { strict: false }).invoices).toEqual([
+      { sku: "TEA-02", quantity: 3, total: 54, by: "ada" },
+    ]);
   });
 
   it("keeps failure as data: a throw in a provider's method is an error result", async () => {
     const result = await toolkit.execute("findProduct", { sku: "NOPE" });
-    expect(result).toEqual({ output: "No product with SKU NOPE", isError: true, metadata: { error: "execution_failed" } });
+    expect(result).toEqual({
+      output: "No product with SKU NOPE",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
     const bad = await toolkit.execute("createInvoice", { sku: "TEA-01" });
     expect(bad.isError).toBe(true);
     expect(bad.metadata?.error).toBe("invalid_arguments");
@@ -115,9 +162,15 @@ describe("request-scoped providers", () => {
   it("run on the instance of the call's request (ctx.state.request), which is also REQUEST", async () => {
     const ada = { user: "ada" };
     const bob = { user: "bob" };
-    const first = JSON.parse((await toolkit.execute("addToCart", { sku: "TEA-01" }, { state: { request: ada } })).output);
-    const second = JSON.parse((await toolkit.execute("addToCart", { sku: "TEA-02" }, { state: { request: ada } })).output);
-    const other = JSON.parse((await toolkit.execute("addToCart", { sku: "TEA-03" }, { state: { request: bob } })).output);
+    const first = JSON.parse(
+      (await toolkit.execute("addToCart", { sku: "TEA-01" }, { state: { request: ada } })).output,
+    );
+    const second = JSON.parse(
+      (await toolkit.execute("addToCart", { sku: "TEA-02" }, { state: { request: ada } })).output,
+    );
+    const other = JSON.parse(
+      (await toolkit.execute("addToCart", { sku: "TEA-03" }, { state: { request: bob } })).output,
+    );
     expect(first).toEqual({ cart: first.cart, user: "ada", items: ["TEA-01"] });
     // Same request: same instance (the request's DI sub-tree is reused).
     expect(second).toEqual({ cart: first.cart, user: "ada", items: ["TEA-01", "TEA-02"] });
@@ -234,8 +287,14 @@ describe("discovery report warnings", () => {
     const { app, logger } = await boot([CatalogModule, OrdersModule]);
     try {
       const warnings = logger.toolnexus("warn");
-      expect(warnings).toContainEqual(expect.stringMatching(/^ForgottenService has @Tool methods \(forgotten\) but is not a provider of any module/));
-      expect(warnings).toContainEqual(expect.stringMatching(/^OrdersController has @Tool methods \(cancelOrder\) but is a controller: tools are discovered on providers only/));
+      expect(warnings).toContainEqual(
+        expect.stringMatching(/^ForgottenService has @Tool methods \(forgotten\) but is not a provider of any module/),
+      );
+      expect(warnings).toContainEqual(
+        expect.stringMatching(
+          /^OrdersController has @Tool methods \(cancelOrder\) but is a controller: tools are discovered on providers only/,
+        ),
+      );
       // Registered providers are never reported.
       expect(warnings.join("\n")).not.toMatch(/CatalogService/);
     } finally {

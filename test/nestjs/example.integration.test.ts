@@ -23,7 +23,10 @@ describe("examples/nestjs", () => {
     // A viewer's MCP client sees both tools and may search; the order tool's own guard refuses it.
     expect(mcp.tools).toEqual(["catalog_search_products", "orders_place_order"]);
     expect(JSON.parse(mcp.search)).toEqual([{ sku: "TEA-02", name: "Darjeeling tea", price: 18 }]);
-    expect(mcp.order).toEqual({ isError: true, text: 'The call to tool "orders_place_order" is not allowed for this user. Do not retry it; tell the user.' });
+    expect(mcp.order).toEqual({
+      isError: true,
+      text: 'The call to tool "orders_place_order" is not allowed for this user. Do not retry it; tell the user.',
+    });
 
     // The global logging interceptor saw the HTTP requests and each tool call that ran.
     const calls = logger.lines.filter((line) => line.context === "Calls").map((line) => line.message);
@@ -38,7 +41,10 @@ describe("examples/nestjs", () => {
     expect(calls.filter((line) => line.startsWith("tool orders_place_order"))).toHaveLength(1);
 
     expect(logger.toolnexus("log")).toEqual(
-      expect.arrayContaining(['Tool "catalog_search_products" → CatalogService.search (CatalogModule)', 'Tool "orders_place_order" → OrdersService.placeOrder (OrdersModule)']),
+      expect.arrayContaining([
+        'Tool "catalog_search_products" → CatalogService.search (CatalogModule)',
+        'Tool "orders_place_order" → OrdersService.placeOrder (OrdersModule)',
+      ]),
     );
   });
 });

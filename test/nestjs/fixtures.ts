@@ -137,6 +137,8 @@ export class RecordingLogger implements LoggerService {
   }
   /** The messages of one level logged under the "Toolnexus" context. */
   toolnexus(level: string): string[] {
-    return this.lines.filter((line) => line.level === level && line.context === "Toolnexus").map((line) => line.message);
+    return this.lines
+      .filter((line) => line.level === level && line.context === "Toolnexus")
+      .map((line) => line.message);
   }
 }

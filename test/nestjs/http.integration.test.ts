@@ -5,13 +5,27 @@
  */
 import "reflect-metadata";
 import type { AddressInfo } from "node:net";
-import { Body, Controller, Injectable, Module, Post, Req, UseGuards, type CanActivate, type ExecutionContext, type INestApplication } from "@nestjs/common";
+import {
+  Body,
+  Controller,
+  Injectable,
+  Module,
+  Post,
+  Req,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+  type INestApplication,
+} from "@nestjs/common";
 import { Test } from "@nestjs/testing";
 import { Toolkit } from "toolnexus";
 import { ToolnexusModule } from "toolnexus/nestjs";
 import { BillingModule, CartModule, CartService, CatalogModule, RecordingLogger } from "./fixtures";
 
-const USERS: Record<string, { id: string; name: string }> = { "token-ada": { id: "u1", name: "ada" }, "token-bob": { id: "u2", name: "bob" } };
+const USERS: Record<string, { id: string; name: string }> = {
+  "token-ada": { id: "u1", name: "ada" },
+  "token-bob": { id: "u2", name: "bob" },
+};
 
 interface AuthedRequest {
   headers: Record<string, string | undefined>;
@@ -51,7 +65,9 @@ describe("a controller passing the authenticated user to tools", () => {
   let base: string;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [ToolnexusModule.forRoot(), CatalogModule, BillingModule, ApiModule] })
+    const moduleRef = await Test.createTestingModule({
+      imports: [ToolnexusModule.forRoot(), CatalogModule, BillingModule, ApiModule],
+    })
       .setLogger(new RecordingLogger())
       .compile();
     app = moduleRef.createNestApplication();
@@ -66,7 +82,10 @@ describe("a controller passing the authenticated user to tools", () => {
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({ name, args }),
     });
-    return { status: response.status, body: (await response.json()) as { result: { output: string; isError: boolean }; controllerCart: number } };
+    return {
+      status: response.status,
+      body: (await response.json()) as { result: { output: string; isError: boolean }; controllerCart: number },
+    };
   };
 
   it("the user from the guard reaches the tool as ctx.state.user", async () => {

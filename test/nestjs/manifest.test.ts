@@ -95,7 +95,9 @@ describe("the manifest option", () => {
       const monthly = toolkit.get("team_monthly")!;
       expect(monthly.description).toBe("The monthly report of the caller's team");
       expect(monthly.inputSchema.properties).toEqual({ format: formatSchema });
-      expect((await toolkit.execute("team_monthly", { format: "csv" }, { state: { request: {} } })).output).toBe("monthly csv for sales");
+      expect((await toolkit.execute("team_monthly", { format: "csv" }, { state: { request: {} } })).output).toBe(
+        "monthly csv for sales",
+      );
     } finally {
       await app.close();
     }
@@ -112,7 +114,13 @@ describe("the manifest option", () => {
   });
 
   it("a stale entry stops startup with a ManifestError naming the provider and its module", async () => {
-    const stale: ToolnexusManifest = { ...manifest, tools: { ...manifest.tools, "ReportsService.weekly": { ...manifest.tools["ReportsService.weekly"]!, name: "weekly_report" } } };
+    const stale: ToolnexusManifest = {
+      ...manifest,
+      tools: {
+        ...manifest.tools,
+        "ReportsService.weekly": { ...manifest.tools["ReportsService.weekly"]!, name: "weekly_report" },
+      },
+    };
     const failure = (await boot([ReportsModule], { manifest: stale }).catch((e: Error) => e)) as Error;
     expect(failure).toBeInstanceOf(ManifestError);
     expect(failure.message).toContain("ReportsService (provider of ReportsModule)");

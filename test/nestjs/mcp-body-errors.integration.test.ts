@@ -17,7 +17,12 @@ const TOKEN = "nest-token-0123456789";
 const auth = { authorization: `Bearer ${TOKEN}` };
 const MALFORMED = '{"jsonrpc": "2.0", "id": 1, "method": "tools/li';
 /** Past the 100 kB limit of Nest's JSON body parser. */
-const OVERSIZE = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "catalog_findProduct", arguments: { sku: "x".repeat(200 * 1024) } } });
+const OVERSIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 2,
+  method: "tools/call",
+  params: { name: "catalog_findProduct", arguments: { sku: "x".repeat(200 * 1024) } },
+});
 
 /** The application's own error format, which the MCP route's parser errors get too. */
 @Catch(HttpException)
@@ -64,15 +69,23 @@ describe("the MCP endpoint on Nest, with bodies the body parser refused", () => 
   it("checks Host and the token on every body the parser read", async () => {
     const body = jsonRpc(3, "tools/list");
     const foreign = await rawRequest(url, { body, headers: { ...auth, host: "evil.example.com" } });
-    expect([foreign.status, foreign.messages[0]?.error?.message]).toEqual([403, expect.stringContaining("is not allowed (DNS rebinding protection)")]);
+    expect([foreign.status, foreign.messages[0]?.error?.message]).toEqual([
+      403,
+      expect.stringContaining("is not allowed (DNS rebinding protection)"),
+    ]);
     const anonymous = await rawRequest(url, { body });
-    expect([anonymous.status, anonymous.messages[0]?.error?.message]).toEqual([401, expect.stringContaining("Unauthorized")]);
+    expect([anonymous.status, anonymous.messages[0]?.error?.message]).toEqual([
+      401,
+      expect.stringContaining("Unauthorized"),
+    ]);
   });
 
   it("keeps serving MCP clients after refused bodies", async () => {
     const client = await connectHttp(url, auth);
     try {
-      expect(textOf(await client.callTool({ name: "catalog_findProduct", arguments: { sku: "TEA-01" } }))).toContain("TEA-01");
+      expect(textOf(await client.callTool({ name: "catalog_findProduct", arguments: { sku: "TEA-01" } }))).toContain(
+        "TEA-01",
+      );
     } finally {
       await client.close();
     }

@@ -283,7 +283,14 @@ describe.each(ADAPTERS)("the MCP controller on the %s adapter", (_adapter, creat
   it("serves MCP under the global prefix, at /api/mcp and not at /mcp", async () => {
     const client = await connect(ADA);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["checkSku", "greet", "me", "purge", "requestInfo", "reserve"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "checkSku",
+      "greet",
+      "me",
+      "purge",
+      "requestInfo",
+      "reserve",
+    ]);
 
     const unprefixed = await rawRequest(`${base}/mcp`, { body: INITIALIZE, headers: ADA });
     expect(unprefixed.status).toBe(404);
@@ -373,8 +380,14 @@ describe.each(ADAPTERS)("the MCP controller on the %s adapter", (_adapter, creat
   it("resolves a request-scoped provider per MCP request, with the adapter's request as REQUEST", async () => {
     const ada = await connect({ ...ADA, "x-client": "ada-laptop" });
     const bob = await connect({ ...BOB, "x-client": "bob-phone" });
-    expect(json(await ada.callTool({ name: "requestInfo", arguments: {} }))).toEqual({ user: "ada", client: "ada-laptop" });
-    expect(json(await bob.callTool({ name: "requestInfo", arguments: {} }))).toEqual({ user: "bob", client: "bob-phone" });
+    expect(json(await ada.callTool({ name: "requestInfo", arguments: {} }))).toEqual({
+      user: "ada",
+      client: "ada-laptop",
+    });
+    expect(json(await bob.callTool({ name: "requestInfo", arguments: {} }))).toEqual({
+      user: "bob",
+      client: "bob-phone",
+    });
   });
 
   it("answers malformed JSON with Nest's 400 without running a tool, and keeps serving MCP", async () => {

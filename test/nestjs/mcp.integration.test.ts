@@ -20,7 +20,12 @@ class WhoAmIService {
 
   @Tool({ name: "whoami", description: "Who is calling, from the HTTP request", annotations: { readOnly: true } })
   whoami(@Ctx() ctx: ToolContext) {
-    return { header: this.request.headers["x-user"], method: this.request.method, url: this.request.url, stateUser: ctx.state?.user };
+    return {
+      header: this.request.headers["x-user"],
+      method: this.request.method,
+      url: this.request.url,
+      stateUser: ctx.state?.user,
+    };
   }
 }
 
@@ -67,7 +72,9 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
 
   async function connect(user: string): Promise<Client> {
     const client = new Client({ name: "nest-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { "x-user": user } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { "x-user": user } } }),
+    );
     clients.push(client);
     return client;
   }
@@ -76,10 +83,19 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
     const client = await connect("ada");
     expect(client.getServerVersion()?.name).toBe("shop-tools");
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["billing_createInvoice", "catalog_findProduct", "catalog_list_products", "identity_whoami"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "billing_createInvoice",
+      "catalog_findProduct",
+      "catalog_list_products",
+      "identity_whoami",
+    ]);
     const find = tools.find((t) => t.name === "catalog_findProduct")!;
     expect(find.description).toBe("Find a product by SKU");
-    expect(find.inputSchema).toMatchObject({ type: "object", properties: { sku: { type: "string" } }, required: ["sku"] });
+    expect(find.inputSchema).toMatchObject({
+      type: "object",
+      properties: { sku: { type: "string" } },
+      required: ["sku"],
+    });
     expect(logger.toolnexus("log")).toContain("MCP endpoint (streamable HTTP, stateless) at /mcp");
   });
 
@@ -87,16 +103,29 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
     const client = await connect("ada");
     const found = await client.callTool({ name: "catalog_findProduct", arguments: { sku: "TEA-02" } });
     expect(found.isError).toBe(false);
-    expect(JSON.parse((found.content as Array<{ text: string }>)[0]!.text)).toEqual({ sku: "TEA-02", name: "Darjeeling tea", price: 18 });
+    expect(JSON.parse((found.content as Array<{ text: string }>)[0]!.text)).toEqual({
+      sku: "TEA-02",
+      name: "Darjeeling tea",
+      price: 18,
+    });
 
     const invoice = await client.callTool({ name: "billing_createInvoice", arguments: { sku: "TEA-01", quantity: 3 } });
-    expect(JSON.parse((invoice.content as Array<{ text: string }>)[0]!.text)).toEqual({ invoice: 1, total: 36, by: "ada" });
+    expect(JSON.parse((invoice.content as Array<{ text: string }>)[0]!.text)).toEqual({
+      invoice: 1,
+      total: 36,
+      by: "ada",
+    });
   });
 
   it("runs request-scoped tools with the HTTP request as REQUEST", async () => {
     const client = await connect("bob");
     const result = await client.callTool({ name: "identity_whoami", arguments: {} });
-    expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({ header: "bob", method: "POST", url: "/mcp", stateUser: "bob" });
+    expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({
+      header: "bob",
+      method: "POST",
+      url: "/mcp",
+      stateUser: "bob",
+    });
   });
 
   it("answers failures as tool errors", async () => {
@@ -116,7 +145,9 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
 
 describe("the mcp option without an HTTP application", () => {
   it("fails at startup saying it needs one", async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [ToolnexusModule.forRoot({ mcp: { path: "/mcp" } }), CatalogModule] })
+    const moduleRef = await Test.createTestingModule({
+      imports: [ToolnexusModule.forRoot({ mcp: { path: "/mcp" } }), CatalogModule],
+    })
       .setLogger(new RecordingLogger())
       .compile();
     await expect(moduleRef.init()).rejects.toThrow("the mcp option needs an HTTP application");

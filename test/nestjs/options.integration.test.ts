@@ -3,7 +3,15 @@ import { Inject, Injectable, Module, type OnModuleInit } from "@nestjs/common";
 import { Test } from "@nestjs/testing";
 import { defineTool, DuplicateToolError, ScanError, Tool, Toolkit, type ToolFailure } from "toolnexus";
 import { prefixFromModuleName, ToolnexusModule, type ToolnexusModuleOptions } from "toolnexus/nestjs";
-import { BillingModule, BillingService, CartModule, CatalogModule, CatalogService, CheckoutService, RecordingLogger } from "./fixtures";
+import {
+  BillingModule,
+  BillingService,
+  CartModule,
+  CatalogModule,
+  CatalogService,
+  CheckoutService,
+  RecordingLogger,
+} from "./fixtures";
 
 async function boot(imports: unknown[], options: ToolnexusModuleOptions = {}) {
   const logger = new RecordingLogger();
@@ -71,18 +79,27 @@ describe("include / exclude", () => {
 
   it("exclude by module and by provider leave those out", async () => {
     expect(await namesWith(all, { exclude: [CartModule] })).toEqual(["createInvoice", "findProduct", "list_products"]);
-    expect(await namesWith(all, { exclude: [CheckoutService, CatalogService] })).toEqual(["addToCart", "createInvoice", "increment"]);
+    expect(await namesWith(all, { exclude: [CheckoutService, CatalogService] })).toEqual([
+      "addToCart",
+      "createInvoice",
+      "increment",
+    ]);
   });
 
   it("exclude wins over include", async () => {
-    expect(await namesWith(all, { include: [CartModule], exclude: [CheckoutService] })).toEqual(["addToCart", "increment"]);
+    expect(await namesWith(all, { include: [CartModule], exclude: [CheckoutService] })).toEqual([
+      "addToCart",
+      "increment",
+    ]);
   });
 
   it("an excluded provider is still a registered one: no 'not a provider' warning", async () => {
     const { app, logger } = await boot(all, { exclude: [CatalogModule] });
     await app.close();
     expect(logger.toolnexus("warn").join("\n")).not.toContain("CatalogService");
-    expect(logger.toolnexus("debug")).toContain("Skipped CatalogService (CatalogModule): excluded by the include/exclude options");
+    expect(logger.toolnexus("debug")).toContain(
+      "Skipped CatalogService (CatalogModule): excluded by the include/exclude options",
+    );
   });
 });
 
@@ -99,16 +116,22 @@ describe("duplicate tool names", () => {
 
   it("the same class provided by two modules is reported with both modules", async () => {
     const message = ((await boot([AdminModule, SupportModule]).catch((e: Error) => e)) as Error).message;
-    expect(message).toMatch(/"audit": AuditTrail\.audit \(module (AdminModule|SupportModule)\) and AuditTrail\.audit \(module (AdminModule|SupportModule)\)/);
+    expect(message).toMatch(
+      /"audit": AuditTrail\.audit \(module (AdminModule|SupportModule)\) and AuditTrail\.audit \(module (AdminModule|SupportModule)\)/,
+    );
     expect(message).toContain("AdminModule");
     expect(message).toContain("SupportModule");
   });
 
   it("every clash is listed, including tools given in options.tools", async () => {
     const extra = defineTool({ name: "findProduct", description: "Another findProduct", execute: () => "x" });
-    const message = ((await boot([ShopModule, PaymentsModule, CatalogModule], { tools: [extra] }).catch((e: Error) => e)) as Error).message;
+    const message = (
+      (await boot([ShopModule, PaymentsModule, CatalogModule], { tools: [extra] }).catch((e: Error) => e)) as Error
+    ).message;
     expect(message).toContain('"refund": ');
-    expect(message).toContain('"findProduct": CatalogService.findProduct (module CatalogModule) and the tools option of ToolnexusModule');
+    expect(message).toContain(
+      '"findProduct": CatalogService.findProduct (module CatalogModule) and the tools option of ToolnexusModule',
+    );
   });
 
   it("prefixing names per module resolves the clash", async () => {
@@ -130,21 +153,37 @@ describe("duplicate tool names", () => {
 
 describe("name prefixes", () => {
   it("prefix: true derives the prefix from the module's class name", async () => {
-    expect(await namesWith([CatalogModule, BillingModule], { prefix: true })).toEqual(["billing_createInvoice", "catalog_findProduct", "catalog_list_products"]);
+    expect(await namesWith([CatalogModule, BillingModule], { prefix: true })).toEqual([
+      "billing_createInvoice",
+      "catalog_findProduct",
+      "catalog_list_products",
+    ]);
     expect(prefixFromModuleName("BillingModule")).toBe("billing");
     expect(prefixFromModuleName("UserAccountsModule")).toBe("user_accounts");
     expect(prefixFromModuleName("HTTPToolsModule")).toBe("http_tools");
   });
 
   it("a Map sets it per module class; modules not in it get none", async () => {
-    expect(await namesWith([CatalogModule, BillingModule], { prefix: new Map([[BillingModule, "pay"]]) })).toEqual(["findProduct", "list_products", "pay_createInvoice"]);
+    expect(await namesWith([CatalogModule, BillingModule], { prefix: new Map([[BillingModule, "pay"]]) })).toEqual([
+      "findProduct",
+      "list_products",
+      "pay_createInvoice",
+    ]);
   });
 
   it("a function decides per provider", async () => {
     const names = await namesWith([CatalogModule, BillingModule, CartModule], {
-      prefix: ({ module, provider }) => (module === CartModule ? `cart_${provider === CheckoutService ? "co" : "main"}` : undefined),
+      prefix: ({ module, provider }) =>
+        module === CartModule ? `cart_${provider === CheckoutService ? "co" : "main"}` : undefined,
     });
-    expect(names).toEqual(["cart_co_checkout", "cart_main_addToCart", "cart_main_increment", "createInvoice", "findProduct", "list_products"]);
+    expect(names).toEqual([
+      "cart_co_checkout",
+      "cart_main_addToCart",
+      "cart_main_increment",
+      "createInvoice",
+      "findProduct",
+      "list_products",
+    ]);
   });
 
   it("prefixed tools behave exactly like the originals: same schema, DI instance, messages under the new name", async () => {
@@ -153,14 +192,18 @@ describe("name prefixes", () => {
       const plain = new Toolkit([app.get(CatalogService, { strict: false })]);
       expect(toolkit.get("catalog_findProduct")!.inputSchema).toEqual(plain.get("findProduct")!.inputSchema);
       expect(toolkit.get("catalog_findProduct")!.description).toBe("Find a product by SKU");
-      expect(JSON.parse((await toolkit.execute("catalog_findProduct", { sku: "TEA-01" })).output).name).toBe("Assam tea");
+      expect(JSON.parse((await toolkit.execute("catalog_findProduct", { sku: "TEA-01" })).output).name).toBe(
+        "Assam tea",
+      );
       const bad = await toolkit.execute("catalog_findProduct", {});
       expect(bad.output).toContain('tool "catalog_findProduct"');
       // The original metadata is untouched: an unprefixed scan still gives the original names.
       expect(plain.tools().map((t) => t.name)).toEqual(["findProduct", "list_products"]);
       // Request-scoped tools with a prefix.
       const request = { user: "ada" };
-      const cart = JSON.parse((await toolkit.execute("cart_addToCart", { sku: "TEA-01" }, { state: { request } })).output);
+      const cart = JSON.parse(
+        (await toolkit.execute("cart_addToCart", { sku: "TEA-01" }, { state: { request } })).output,
+      );
       expect(cart.user).toBe("ada");
       // The DI instance: state kept on the singleton is visible through the prefixed tool.
       await toolkit.execute("billing_createInvoice", { sku: "TEA-01", quantity: 1 });
@@ -180,7 +223,10 @@ describe("name prefixes", () => {
 
 describe("forRootAsync", () => {
   const TOOL_SETTINGS = Symbol("TOOL_SETTINGS");
-  @Module({ providers: [{ provide: TOOL_SETTINGS, useValue: { only: CatalogModule, prefix: true } }], exports: [TOOL_SETTINGS] })
+  @Module({
+    providers: [{ provide: TOOL_SETTINGS, useValue: { only: CatalogModule, prefix: true } }],
+    exports: [TOOL_SETTINGS],
+  })
   class SettingsModule {}
 
   it("takes its options from a factory with injected providers", async () => {
@@ -189,7 +235,10 @@ describe("forRootAsync", () => {
         ToolnexusModule.forRootAsync({
           imports: [SettingsModule],
           inject: [TOOL_SETTINGS],
-          useFactory: async (settings: { only: typeof CatalogModule; prefix: boolean }) => ({ include: [settings.only], prefix: settings.prefix }),
+          useFactory: async (settings: { only: typeof CatalogModule; prefix: boolean }) => ({
+            include: [settings.only],
+            prefix: settings.prefix,
+          }),
         }),
         CatalogModule,
         BillingModule,
@@ -217,7 +266,9 @@ describe("forRootAsync with the MCP endpoint", () => {
   class SecretsModule {}
 
   async function serve(options: Parameters<typeof ToolnexusModule.forRootAsync>[0]) {
-    const moduleRef = await Test.createTestingModule({ imports: [ToolnexusModule.forRootAsync(options), CatalogModule] })
+    const moduleRef = await Test.createTestingModule({
+      imports: [ToolnexusModule.forRootAsync(options), CatalogModule],
+    })
       .setLogger(new RecordingLogger())
       .compile();
     const app = moduleRef.createNestApplication();
@@ -256,7 +307,9 @@ describe("forRootAsync with the MCP endpoint", () => {
   });
 
   it("refuses a path that is no route", () => {
-    expect(() => ToolnexusModule.forRoot({ mcp: { path: "" } })).toThrow('mcp.path must be a route such as "/mcp"; got "".');
+    expect(() => ToolnexusModule.forRoot({ mcp: { path: "" } })).toThrow(
+      'mcp.path must be a route such as "/mcp"; got "".',
+    );
     expect(() => ToolnexusModule.forRoot({ mcp: { path: "/mcp?x=1" } })).toThrow("mcp.path must be a route");
   });
 });
@@ -295,7 +348,10 @@ describe("toolkit options", () => {
     @Module({ providers: [VaultService] })
     class VaultModule {}
     const failures: ToolFailure[] = [];
-    const { app, toolkit } = await boot([VaultModule], { onError: (failure) => void failures.push(failure), errorText: "errorId" });
+    const { app, toolkit } = await boot([VaultModule], {
+      onError: (failure) => void failures.push(failure),
+      errorText: "errorId",
+    });
     try {
       const result = await toolkit.execute("open", {});
       expect(result.output).not.toContain("vault-42");

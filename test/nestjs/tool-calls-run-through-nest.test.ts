@@ -44,7 +44,9 @@ class RolesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
   canActivate(context: ExecutionContext): boolean {
     const call = toolCallOf(context);
-    seen.push(`global guard: ${context.getType()} ${call?.tool ?? ""} ${context.getClass().name}.${context.getHandler().name}`);
+    seen.push(
+      `global guard: ${context.getType()} ${call?.tool ?? ""} ${context.getClass().name}.${context.getHandler().name}`,
+    );
     const roles = this.reflector.get(Roles, context.getHandler());
     if (roles === undefined) return true;
     const user = context.switchToHttp().getRequest<{ user?: { roles: string[] } } | undefined>()?.user;
@@ -102,7 +104,8 @@ class UpperCasePipe implements PipeTransform {
 
 class RefusingPipe implements PipeTransform {
   transform(value: unknown) {
-    if (value === "forbidden-word") throw new BadRequestException(["text must not be forbidden-word", "text must be polite"]);
+    if (value === "forbidden-word")
+      throw new BadRequestException(["text must not be forbidden-word", "text must be polite"]);
     return value;
   }
 }
@@ -219,16 +222,30 @@ describe("tool calls through Nest's pipeline", () => {
   });
 
   it("lets a guard read the tool call (name, arguments, ctx) and the request from the context", async () => {
-    const allowed = await toolkit.execute("refund", { orderId: "o-1", amount: 20 }, { state: { limit: 50, request: support } });
+    const allowed = await toolkit.execute(
+      "refund",
+      { orderId: "o-1", amount: 20 },
+      { state: { limit: 50, request: support } },
+    );
     expect(allowed).toMatchObject({ output: "refunded 20 on o-1" });
-    const overLimit = await toolkit.execute("refund", { orderId: "o-1", amount: 80 }, { state: { limit: 50, request: support } });
+    const overLimit = await toolkit.execute(
+      "refund",
+      { orderId: "o-1", amount: 80 },
+      { state: { limit: 50, request: support } },
+    );
     expect(overLimit).toMatchObject({ isError: true, metadata: { error: "forbidden", tool: "refund" } });
-    expect(overLimit.output).toBe('The call to tool "refund" is not allowed for this user. Do not retry it; tell the user.');
+    expect(overLimit.output).toBe(
+      'The call to tool "refund" is not allowed for this user. Do not retry it; tell the user.',
+    );
     expect(bodyRuns).toBe(1);
   });
 
   it("applies handler metadata (a global roles guard reads @Roles on the tool method)", async () => {
-    const noRole = await toolkit.execute("refund", { orderId: "o-1", amount: 1 }, { state: { limit: 50, request: { user: { roles: ["sales"] } } } });
+    const noRole = await toolkit.execute(
+      "refund",
+      { orderId: "o-1", amount: 1 },
+      { state: { limit: 50, request: { user: { roles: ["sales"] } } } },
+    );
     expect(noRole.metadata?.error).toBe("forbidden");
     const noRequest = await toolkit.execute("refund", { orderId: "o-1", amount: 1 }, { state: { limit: 50 } });
     expect(noRequest.metadata?.error).toBe("forbidden");
@@ -236,7 +253,11 @@ describe("tool calls through Nest's pipeline", () => {
   });
 
   it("gives the model the message of an HttpException a guard throws, and hides other errors", async () => {
-    const unauthorized = await toolkit.execute("refund", { orderId: "o-1", amount: 1 }, { state: { request: support } });
+    const unauthorized = await toolkit.execute(
+      "refund",
+      { orderId: "o-1", amount: 1 },
+      { state: { request: support } },
+    );
     expect(unauthorized).toMatchObject({ isError: true, metadata: { error: "forbidden" } });
     expect(unauthorized.output).toContain("(Sign in to refund)");
     const broken = await toolkit.execute("auditLog", {});
@@ -247,7 +268,9 @@ describe("tool calls through Nest's pipeline", () => {
 
   it("tells onError what a refusing guard threw", async () => {
     const failures: unknown[] = [];
-    const reporting = await Test.createTestingModule({ imports: [ToolnexusModule.forRoot({ onError: (failure) => void failures.push(failure.error) }), ShopModule] })
+    const reporting = await Test.createTestingModule({
+      imports: [ToolnexusModule.forRoot({ onError: (failure) => void failures.push(failure.error) }), ShopModule],
+    })
       .setLogger(new RecordingLogger())
       .compile();
     await reporting.init();
@@ -257,7 +280,9 @@ describe("tool calls through Nest's pipeline", () => {
   });
 
   it("lets an interceptor change the result, or answer without running the method", async () => {
-    expect(await toolkit.execute("stock", { sku: "TEA-01" })).toMatchObject({ output: JSON.stringify({ wrapped: { sku: "TEA-01", count: 3 } }) });
+    expect(await toolkit.execute("stock", { sku: "TEA-01" })).toMatchObject({
+      output: JSON.stringify({ wrapped: { sku: "TEA-01", count: 3 } }),
+    });
     expect(await toolkit.execute("popular", {})).toMatchObject({ output: "from the cache" });
     expect(bodyRuns).toBe(0);
   });
@@ -273,12 +298,16 @@ describe("tool calls through Nest's pipeline", () => {
   it("answers a pipe's BadRequestException as invalid arguments, listing its messages", async () => {
     const refused = await toolkit.execute("comment", { text: "forbidden-word" });
     expect(refused).toMatchObject({ isError: true, metadata: { error: "invalid_arguments" } });
-    expect(refused.output).toBe('Invalid arguments for tool "comment":\n- text must not be forbidden-word\n- text must be polite');
+    expect(refused.output).toBe(
+      'Invalid arguments for tool "comment":\n- text must not be forbidden-word\n- text must be polite',
+    );
     expect(bodyRuns).toBe(0);
   });
 
   it("answers with what an exception filter returns", async () => {
-    expect(await toolkit.execute("reserve", { sku: "TEA-02" })).toMatchObject({ output: "Sorry: TEA-02 is out of stock (while running reserve)" });
+    expect(await toolkit.execute("reserve", { sku: "TEA-02" })).toMatchObject({
+      output: "Sorry: TEA-02 is out of stock (while running reserve)",
+    });
   });
 
   it("maps HttpExceptions the method throws to the kinds they mean, and other throws to execution_failed", async () => {
@@ -290,12 +319,21 @@ describe("tool calls through Nest's pipeline", () => {
       output: 'Invalid arguments for tool "cancel": orderId must name an open order',
       metadata: { error: "invalid_arguments" },
     });
-    expect(await cancel("o-1")).toMatchObject({ output: "cancellation service unreachable", isError: true, metadata: { error: "execution_failed" } });
+    expect(await cancel("o-1")).toMatchObject({
+      output: "cancellation service unreachable",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
   });
 
   it("runs a request-scoped provider's class guards for each call", async () => {
-    expect(await toolkit.execute("scopedRefund", { amount: 5 }, { state: { limit: 10, request: support } })).toMatchObject({ output: "scoped refund 5" });
-    expect((await toolkit.execute("scopedRefund", { amount: 50 }, { state: { limit: 10, request: support } })).metadata?.error).toBe("forbidden");
+    expect(
+      await toolkit.execute("scopedRefund", { amount: 5 }, { state: { limit: 10, request: support } }),
+    ).toMatchObject({ output: "scoped refund 5" });
+    expect(
+      (await toolkit.execute("scopedRefund", { amount: 50 }, { state: { limit: 10, request: support } })).metadata
+        ?.error,
+    ).toBe("forbidden");
   });
 
   it("applies the pipeline to every provider format: run* replies carry the refusal", async () => {

@@ -43,8 +43,12 @@ const deleteAccount = defineTool({
   execute: () => "Deleted.",
 });
 
-const refundCall = (amountCents: number) => ({ calls: [{ name: "refund_payment", arguments: { paymentId: "pay_1", amountCents } }] });
-const quoting = (request: ModelRequest): ModelTurn => ({ text: request.outputs.map((o) => `${o.name}: ${o.text}`).join("\n") });
+const refundCall = (amountCents: number) => ({
+  calls: [{ name: "refund_payment", arguments: { paymentId: "pay_1", amountCents } }],
+});
+const quoting = (request: ModelRequest): ModelTurn => ({
+  text: request.outputs.map((o) => `${o.name}: ${o.text}`).join("\n"),
+});
 
 let model: ScriptedModel | undefined;
 afterEach(async () => {
@@ -54,9 +58,18 @@ afterEach(async () => {
   policyCalls.length = 0;
 });
 
-async function agentWith(script: (request: ModelRequest) => ModelTurn, toolkit = new Toolkit([refund, deleteAccount]), options: AgentsToolsOptions<Session> = {}) {
+async function agentWith(
+  script: (request: ModelRequest) => ModelTurn,
+  toolkit = new Toolkit([refund, deleteAccount]),
+  options: AgentsToolsOptions<Session> = {},
+) {
   model = model ?? (await startScriptedModel(script));
-  return new Agent<Session>({ name: "Billing", instructions: "Use the tools.", tools: toAgentsTools<Session>(toolkit, options), model: model.model });
+  return new Agent<Session>({
+    name: "Billing",
+    instructions: "Use the tools.",
+    tools: toAgentsTools<Session>(toolkit, options),
+    model: model.model,
+  });
 }
 
 const session: Session = { user: "ada@example.com" };
@@ -72,7 +85,10 @@ describe("approval through the Agents SDK's interruptions", () => {
     expect(JSON.parse(interruption!.arguments!)).toEqual({ paymentId: "pay_1", amountCents: 90_000 });
     expect(refunded).toEqual([]);
     // The policy saw the arguments and the ctx of the call.
-    expect(policyCalls[0]).toMatchObject({ args: { paymentId: "pay_1", amountCents: 90_000 }, ctx: { state: session, provider: "openai-agents" } });
+    expect(policyCalls[0]).toMatchObject({
+      args: { paymentId: "pay_1", amountCents: 90_000 },
+      ctx: { state: session, provider: "openai-agents" },
+    });
 
     first.state.approve(interruption!);
     const resumed = await run(agent, first.state);
@@ -80,7 +96,10 @@ describe("approval through the Agents SDK's interruptions", () => {
     expect(resumed.interruptions).toEqual([]);
     expect(resumed.finalOutput).toBe("refund_payment: Refunded 900.00 EUR on pay_1.");
     expect(refunded).toHaveLength(1);
-    expect(refunded[0]!.ctx).toMatchObject({ state: session, callId: (interruption!.rawItem as { callId: string }).callId });
+    expect(refunded[0]!.ctx).toMatchObject({
+      state: session,
+      callId: (interruption!.rawItem as { callId: string }).callId,
+    });
   });
 
   it("resumes from the stored run state, in another agent built from the same tools", async () => {
@@ -129,7 +148,13 @@ describe("approval through the Agents SDK's interruptions", () => {
   });
 
   it("approves every later call of the tool when the person said always", async () => {
-    const agent = await agentWith((request) => (request.outputs.length === 0 ? refundCall(20_000) : request.outputs.length === 1 ? refundCall(30_000) : quoting(request)));
+    const agent = await agentWith((request) =>
+      request.outputs.length === 0
+        ? refundCall(20_000)
+        : request.outputs.length === 1
+          ? refundCall(30_000)
+          : quoting(request),
+    );
     const first = await run(agent, "Refund twice", { context: session });
     first.state.approve(first.interruptions[0]!, { alwaysApprove: true });
     const resumed = await run(agent, first.state);
@@ -156,7 +181,11 @@ describe("approval outside the SDK's flow", () => {
         return { approved: false, reason: "Refunds over 100 EUR need a manager." };
       },
     });
-    const agent = await agentWith((request) => (request.outputs.length === 0 ? refundCall(90_000) : quoting(request)), toolkit, { approvals: "toolkit" });
+    const agent = await agentWith(
+      (request) => (request.outputs.length === 0 ? refundCall(90_000) : quoting(request)),
+      toolkit,
+      { approvals: "toolkit" },
+    );
     const result = await run(agent, "Refund 900 EUR on pay_1", { context: session });
 
     expect(result.interruptions).toEqual([]);
@@ -168,7 +197,12 @@ describe("approval outside the SDK's flow", () => {
   });
 
   it("interrupts for destructive tools when the toolkit sets approveDestructive, and only then", async () => {
-    const wipe = defineTool({ name: "wipe_cache", description: "Empties the cache", annotations: { destructive: true }, execute: () => "Wiped." });
+    const wipe = defineTool({
+      name: "wipe_cache",
+      description: "Empties the cache",
+      annotations: { destructive: true },
+      execute: () => "Wiped.",
+    });
     const script = (request: Parameters<Parameters<typeof agentWith>[0]>[0]) =>
       request.outputs.length === 0 ? { calls: [{ name: "wipe_cache", arguments: {} }] } : quoting(request);
     const asking = await agentWith(script, new Toolkit([wipe], { approveDestructive: true }));

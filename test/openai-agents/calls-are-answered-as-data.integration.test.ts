@@ -65,36 +65,52 @@ afterEach(async () => {
 
 async function agentWith(script: (request: ModelRequest) => ModelTurn) {
   model = await startScriptedModel(script);
-  return new Agent({ name: "Shop assistant", instructions: "Use the tools.", tools: toAgentsTools(toolkit), model: model.model });
+  return new Agent({
+    name: "Shop assistant",
+    instructions: "Use the tools.",
+    tools: toAgentsTools(toolkit),
+    model: model.model,
+  });
 }
 
 /** The final answer quotes every tool result it received. */
-const quoting = (request: ModelRequest): ModelTurn => ({ text: request.outputs.map((o) => `${o.name}: ${o.text}`).join("\n") });
+const quoting = (request: ModelRequest): ModelTurn => ({
+  text: request.outputs.map((o) => `${o.name}: ${o.text}`).join("\n"),
+});
 
 describe("a toolkit tool in the Agents SDK's run loop", () => {
   it("answers a call with the tool's result; a null for an optional value is read as not given", async () => {
     const agent = await agentWith((request) =>
-      request.outputs.length === 0 ? { calls: [{ name: "get_weather", arguments: { city: "Chennai", units: null } }] } : quoting(request),
+      request.outputs.length === 0
+        ? { calls: [{ name: "get_weather", arguments: { city: "Chennai", units: null } }] }
+        : quoting(request),
     );
     const result = await run(agent, "How warm is it in Chennai?");
 
     expect(result.finalOutput).toBe('get_weather: {"city":"Chennai","units":"celsius","temperature":31}');
     // Strict mode, with the toolkit's strict schema: the optional value is nullable.
     const declared = model!.requests[0].tools.find((t: { name: string }) => t.name === "get_weather");
-    expect(declared).toMatchObject({ strict: true, parameters: { required: ["city", "units"], additionalProperties: false } });
+    expect(declared).toMatchObject({
+      strict: true,
+      parameters: { required: ["city", "units"], additionalProperties: false },
+    });
     expect(declared.parameters.properties.units.type).toEqual(["string", "null"]);
   });
 
   it("answers invalid arguments as data, and runs the corrected call", async () => {
     const agent = await agentWith((request) => {
       const last = request.outputs.at(-1);
-      if (last === undefined) return { calls: [{ name: "place_order", arguments: { customerEmail: "ada@example", quantity: 0 } }] };
-      if (last.text.startsWith("Error:")) return { calls: [{ name: "place_order", arguments: { customerEmail: "ada@example.com", quantity: 2 } }] };
+      if (last === undefined)
+        return { calls: [{ name: "place_order", arguments: { customerEmail: "ada@example", quantity: 0 } }] };
+      if (last.text.startsWith("Error:"))
+        return { calls: [{ name: "place_order", arguments: { customerEmail: "ada@example.com", quantity: 2 } }] };
       return quoting(request);
     });
     const result = await run(agent, "Order 2 for ada@example.com");
 
-    const [refused, accepted] = model!.requests.at(-1).input.filter((item: { type: string }) => item.type === "function_call_output");
+    const [refused, accepted] = model!.requests
+      .at(-1)
+      .input.filter((item: { type: string }) => item.type === "function_call_output");
     expect(refused.output).toMatch(/^Error: Invalid arguments for tool "place_order":/);
     expect(refused.output).toContain('"customerEmail" must match format "email"');
     expect(refused.output).toContain('"quantity" must be >= 1');
@@ -105,7 +121,9 @@ describe("a toolkit tool in the Agents SDK's run loop", () => {
   });
 
   it("answers a throw with its message, and the run goes on", async () => {
-    const agent = await agentWith((request) => (request.outputs.length === 0 ? { calls: [{ name: "check_stock", arguments: {} }] } : quoting(request)));
+    const agent = await agentWith((request) =>
+      request.outputs.length === 0 ? { calls: [{ name: "check_stock", arguments: {} }] } : quoting(request),
+    );
     const result = await run(agent, "Is TEA-01 in stock?");
 
     expect(result.finalOutput).toBe("check_stock: Error: the warehouse is offline");
@@ -115,7 +133,9 @@ describe("a toolkit tool in the Agents SDK's run loop", () => {
   });
 
   it("keeps the tool's timeout: a call past its deadline is answered as timed out", async () => {
-    const agent = await agentWith((request) => (request.outputs.length === 0 ? { calls: [{ name: "slow_report", arguments: {} }] } : quoting(request)));
+    const agent = await agentWith((request) =>
+      request.outputs.length === 0 ? { calls: [{ name: "slow_report", arguments: {} }] } : quoting(request),
+    );
     const result = await run(agent, "The report, please");
 
     expect(result.finalOutput).toBe('slow_report: Error: Tool "slow_report" timed out after 40 ms');
@@ -135,14 +155,25 @@ describe("a toolkit tool in the Agents SDK's run loop", () => {
     );
     const result = await run(agent, "Stock, and the weather in Paris");
 
-    expect(result.finalOutput).toBe(["check_stock: Error: the warehouse is offline", 'get_weather: {"city":"Paris","units":"fahrenheit","temperature":88}'].join("\n"));
+    expect(result.finalOutput).toBe(
+      [
+        "check_stock: Error: the warehouse is offline",
+        'get_weather: {"city":"Paris","units":"fahrenheit","temperature":88}',
+      ].join("\n"),
+    );
   });
 
   it("leaves arguments that are not JSON to the SDK, which answers them without running the tool", async () => {
-    const agent = await agentWith((request) => (request.outputs.length === 0 ? { calls: [{ name: "place_order", arguments: '{"customerEmail": "ada@' }] } : quoting(request)));
+    const agent = await agentWith((request) =>
+      request.outputs.length === 0
+        ? { calls: [{ name: "place_order", arguments: '{"customerEmail": "ada@' }] }
+        : quoting(request),
+    );
     const result = await run(agent, "Order one");
 
-    expect(result.finalOutput).toBe("place_order: An error occurred while parsing tool arguments. Please try again with valid JSON.");
+    expect(result.finalOutput).toBe(
+      "place_order: An error occurred while parsing tool arguments. Please try again with valid JSON.",
+    );
     expect(placed).toEqual([]);
   });
 });

@@ -14,7 +14,11 @@ const notes: Array<Record<string, unknown>> = [];
 const addNote = defineTool({
   name: "add_note",
   description: "Adds a note to an order",
-  inputSchema: { type: "object", properties: { orderId: { type: "integer" }, note: { type: "string" } }, required: ["orderId"] },
+  inputSchema: {
+    type: "object",
+    properties: { orderId: { type: "integer" }, note: { type: "string" } },
+    required: ["orderId"],
+  },
   execute: (args) => {
     notes.push(args);
     return "Noted.";
@@ -23,7 +27,11 @@ const addNote = defineTool({
 const search = defineTool({
   name: "search_orders",
   description: "Searches orders by any field",
-  inputSchema: { type: "object", properties: { filters: { type: "object", description: "Field names and the values they must have" } }, required: ["filters"] },
+  inputSchema: {
+    type: "object",
+    properties: { filters: { type: "object", description: "Field names and the values they must have" } },
+    required: ["filters"],
+  },
   execute: ({ filters }) => `Searched by ${Object.keys(filters as object).join(", ")}.`,
 });
 // OpenAI's strict mode takes it (toolnexus's lowering agrees); the SDK's own strict checks refuse a `type` beside `anyOf`.
@@ -53,12 +61,19 @@ afterEach(async () => {
   notes.length = 0;
 });
 
-const quoting = (request: ModelRequest): ModelTurn => ({ text: request.outputs.map((o) => `${o.name}: ${o.text}`).join("\n") });
+const quoting = (request: ModelRequest): ModelTurn => ({
+  text: request.outputs.map((o) => `${o.name}: ${o.text}`).join("\n"),
+});
 
-async function declared(tools: ReturnType<typeof toAgentsTools>, script: (request: ModelRequest) => ModelTurn = () => ({ text: "ok" })) {
+async function declared(
+  tools: ReturnType<typeof toAgentsTools>,
+  script: (request: ModelRequest) => ModelTurn = () => ({ text: "ok" }),
+) {
   model = await startScriptedModel(script);
   const result = await run(new Agent({ name: "Orders", tools, model: model.model }), "Go");
-  return { result, tools: model.requests[0].tools as Array<{ name: string; strict: boolean; parameters: Record<string, any> }> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read by path
+  type SentTool = { name: string; strict: boolean; parameters: Record<string, any> };
+  return { result, tools: model.requests[0].tools as SentTool[] };
 }
 
 describe("declarations the Agents SDK sends for toolkit tools", () => {
@@ -69,7 +84,11 @@ describe("declarations the Agents SDK sends for toolkit tools", () => {
 
     expect(byName.get("add_note")).toMatchObject({
       strict: true,
-      parameters: { required: ["orderId", "note"], additionalProperties: false, properties: { note: { type: ["string", "null"] } } },
+      parameters: {
+        required: ["orderId", "note"],
+        additionalProperties: false,
+        properties: { note: { type: ["string", "null"] } },
+      },
     });
     // A free-form object cannot be strict: its schema goes as declared.
     expect(byName.get("search_orders")).toMatchObject({ strict: false, parameters: search.inputSchema });
@@ -88,7 +107,9 @@ describe("declarations the Agents SDK sends for toolkit tools", () => {
 
   it("reads a strict-mode null for an optional value back as not given", async () => {
     const { result } = await declared(toAgentsTools(new Toolkit([addNote])), (request) =>
-      request.outputs.length === 0 ? { calls: [{ name: "add_note", arguments: { orderId: 7, note: null } }] } : quoting(request),
+      request.outputs.length === 0
+        ? { calls: [{ name: "add_note", arguments: { orderId: 7, note: null } }] }
+        : quoting(request),
     );
     expect(result.finalOutput).toBe("add_note: Noted.");
     expect(notes).toEqual([{ orderId: 7 }]);
@@ -98,7 +119,11 @@ describe("declarations the Agents SDK sends for toolkit tools", () => {
 describe("tool names in the Agents SDK", () => {
   it("declares names the SDK accepts, and runs each call by the toolkit's own name", async () => {
     const ran: string[] = [];
-    const refund = defineTool({ name: "billing.refund", description: "Refunds", execute: () => void ran.push("billing.refund") });
+    const refund = defineTool({
+      name: "billing.refund",
+      description: "Refunds",
+      execute: () => void ran.push("billing.refund"),
+    });
     const lookup = defineTool({ name: "look-up", description: "Looks up", execute: () => void ran.push("look-up") });
     const tools = toAgentsTools(new Toolkit([refund, lookup]));
     expect(tools.map((t) => t.name)).toEqual(["billing_refund", "look_up"]);
@@ -123,12 +148,18 @@ describe("tool names in the Agents SDK", () => {
       defineTool({ name: "look_up", description: "Looks up too", execute: () => "" }),
     ]);
     expect(() => toAgentsTools(toolkit)).toThrow(ToolDefinitionError);
-    expect(() => toAgentsTools(toolkit)).toThrow('Tools "look-up" and "look_up" both become "look_up" in the Agents SDK');
+    expect(() => toAgentsTools(toolkit)).toThrow(
+      'Tools "look-up" and "look_up" both become "look_up" in the Agents SDK',
+    );
   });
 
   it("refuses what is not a toolkit, and options it cannot use", () => {
     expect(() => toAgentsTools([addNote] as never)).toThrow("toAgentsTools takes a Toolkit");
-    expect(() => toAgentsTools(new Toolkit([addNote]), { state: "ada" as never })).toThrow("state must be an object or a function");
-    expect(() => toAgentsTools(new Toolkit([addNote]), { approvals: "person" as never })).toThrow('approvals must be "interrupt" or "toolkit"');
+    expect(() => toAgentsTools(new Toolkit([addNote]), { state: "ada" as never })).toThrow(
+      "state must be an object or a function",
+    );
+    expect(() => toAgentsTools(new Toolkit([addNote]), { approvals: "person" as never })).toThrow(
+      'approvals must be "interrupt" or "toolkit"',
+    );
   });
 });

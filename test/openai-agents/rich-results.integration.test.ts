@@ -9,13 +9,24 @@ import { startScriptedModel, type ScriptedModel } from "./support";
  * text note; a structured result is its JSON text.
  */
 
-const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63706afd020002c801bc96b789c40000000049454e44ae426082", "hex");
-const WAV = Buffer.from("524946462400000057415645666d7420100000000100010044ac000088580100020010006461746100000000", "hex");
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63706afd020002c801bc96b789c40000000049454e44ae426082",
+  "hex",
+);
+const WAV = Buffer.from(
+  "524946462400000057415645666d7420100000000100010044ac000088580100020010006461746100000000",
+  "hex",
+);
 
 const chart = defineTool({
   name: "sales_chart",
   description: "Draws this year's sales",
-  execute: () => [{ type: "text", text: "Sales 2025" }, image(PNG), file(Buffer.from("month,units\nJan,3\n"), "text/csv", "sales.csv"), audio(WAV)],
+  execute: () => [
+    { type: "text", text: "Sales 2025" },
+    image(PNG),
+    file(Buffer.from("month,units\nJan,3\n"), "text/csv", "sales.csv"),
+    audio(WAV),
+  ],
 });
 const summary = defineTool({
   name: "sales_summary",
@@ -42,15 +53,26 @@ describe("rich results through the Agents SDK", () => {
           }
         : { text: request.outputs.map((o) => o.text).join("\n---\n") },
     );
-    const agent = new Agent({ name: "Analyst", tools: toAgentsTools(new Toolkit([chart, summary])), model: model.model });
+    const agent = new Agent({
+      name: "Analyst",
+      tools: toAgentsTools(new Toolkit([chart, summary])),
+      model: model.model,
+    });
     const result = await run(agent, "How did we sell?");
 
     const outputs = model.requests[1].input.filter((item: { type: string }) => item.type === "function_call_output");
     expect(outputs[0].output).toEqual([
       { type: "input_text", text: "Sales 2025" },
       expect.objectContaining({ type: "input_image", image_url: `data:image/png;base64,${PNG.toString("base64")}` }),
-      expect.objectContaining({ type: "input_file", file_data: `data:text/csv;base64,${Buffer.from("month,units\nJan,3\n").toString("base64")}`, filename: "sales.csv" }),
-      { type: "input_text", text: "[audio/wav audio, 44 B not sent: OpenAI Responses function outputs carry text, images and files, not audio]" },
+      expect.objectContaining({
+        type: "input_file",
+        file_data: `data:text/csv;base64,${Buffer.from("month,units\nJan,3\n").toString("base64")}`,
+        filename: "sales.csv",
+      }),
+      {
+        type: "input_text",
+        text: "[audio/wav audio, 44 B not sent: OpenAI Responses function outputs carry text, images and files, not audio]",
+      },
     ]);
     expect(outputs[1].output).toBe('{"units":42}');
     expect(result.finalOutput).toContain("[image data:image/png;base");
@@ -69,7 +91,14 @@ describe("agentsOutputOf", () => {
       { type: "text", text: "Error:" },
       { type: "image", image: { url: "https://example.com/a.png" } },
     ]);
-    const explained = { output: "", isError: true, content: [{ type: "text" as const, text: "render failed" }, file(new URL("https://example.com/log.txt"), "text/plain")] };
+    const explained = {
+      output: "",
+      isError: true,
+      content: [
+        { type: "text" as const, text: "render failed" },
+        file(new URL("https://example.com/log.txt"), "text/plain"),
+      ],
+    };
     expect(agentsOutputOf(explained)).toEqual([
       { type: "text", text: "Error: render failed" },
       { type: "file", file: { url: "https://example.com/log.txt" } },

@@ -41,11 +41,18 @@ afterEach(async () => {
 const callOnce =
   (name: string) =>
   (request: ModelRequest): ModelTurn =>
-    request.outputs.length === 0 ? { calls: [{ name, arguments: {} }] } : { text: request.outputs.map((o) => o.text).join("\n") };
+    request.outputs.length === 0
+      ? { calls: [{ name, arguments: {} }] }
+      : { text: request.outputs.map((o) => o.text).join("\n") };
 
 async function agentWith(options: AgentsToolsOptions<Session> = {}) {
   model = await startScriptedModel(callOnce("who_am_i"));
-  return new Agent<Session>({ name: "Assistant", instructions: "Use the tools.", tools: toAgentsTools<Session>(toolkit, options), model: model.model });
+  return new Agent<Session>({
+    name: "Assistant",
+    instructions: "Use the tools.",
+    tools: toAgentsTools<Session>(toolkit, options),
+    model: model.model,
+  });
 }
 
 describe("the ctx of a call from the Agents SDK", () => {
@@ -56,11 +63,17 @@ describe("the ctx of a call from the Agents SDK", () => {
     expect(result.finalOutput).toBe("You are ada@example.com.");
     const call = model!.requests[1].input.find((item: { type: string }) => item.type === "function_call");
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ provider: "openai-agents", callId: call.call_id, state: { user: "ada@example.com", role: "customer" } });
+    expect(seen[0]).toMatchObject({
+      provider: "openai-agents",
+      callId: call.call_id,
+      state: { user: "ada@example.com", role: "customer" },
+    });
   });
 
   it("takes state from the state option: a function of the run context, or an object", async () => {
-    const derived = await agentWith({ state: (runContext: RunContext<Session>) => ({ user: runContext.context.user.toUpperCase(), tenant: "acme" }) });
+    const derived = await agentWith({
+      state: (runContext: RunContext<Session>) => ({ user: runContext.context.user.toUpperCase(), tenant: "acme" }),
+    });
     await run(derived, "Who am I?", { context: { user: "ada@example.com", role: "customer" } });
     expect(seen.at(-1)!.state).toEqual({ user: "ADA@EXAMPLE.COM", tenant: "acme" });
     await model!.close();
@@ -81,7 +94,10 @@ describe("the ctx of a call from the Agents SDK", () => {
   it("has the run's abort signal", async () => {
     const agent = await agentWith();
     const controller = new AbortController();
-    await run(agent, "Who am I?", { context: { user: "ada@example.com", role: "customer" }, signal: controller.signal });
+    await run(agent, "Who am I?", {
+      context: { user: "ada@example.com", role: "customer" },
+      signal: controller.signal,
+    });
     expect(seen[0]!.signal).toBeInstanceOf(AbortSignal);
     expect(seen[0]!.signal!.aborted).toBe(false);
   });
@@ -93,7 +109,11 @@ describe("the ctx of a call from the Agents SDK", () => {
       },
     };
     model = await startScriptedModel(() => ({ text: "I have no tools." }));
-    const agent = new Agent<Session>({ name: "Assistant", tools: toAgentsTools<Session>(toolkit, options), model: model.model });
+    const agent = new Agent<Session>({
+      name: "Assistant",
+      tools: toAgentsTools<Session>(toolkit, options),
+      model: model.model,
+    });
     await run(agent, "Who am I?", { context: { user: "ada@example.com", role: "customer" } });
     expect(model.requests[0].tools ?? []).toEqual([]);
 
@@ -111,13 +131,21 @@ describe("the ctx of a call from the Agents SDK", () => {
 describe("a state option that gives no object", () => {
   it("answers the call with an error, never running the tool, and tells the host what the option gave", async () => {
     const seen: unknown[] = [];
-    const whoami = defineTool({ name: "who_am_i", description: "Who is asking", execute: (_args, ctx) => (seen.push(ctx.state), "someone") });
-    const [adapted] = toAgentsTools<Session>(new Toolkit([whoami]), { state: () => [] as unknown as Record<string, unknown> });
+    const whoami = defineTool({
+      name: "who_am_i",
+      description: "Who is asking",
+      execute: (_args, ctx) => (seen.push(ctx.state), "someone"),
+    });
+    const [adapted] = toAgentsTools<Session>(new Toolkit([whoami]), {
+      state: () => [] as unknown as Record<string, unknown>,
+    });
     const warn = jest.spyOn(process, "emitWarning").mockImplementation(() => {});
     expect(await adapted!.invoke(new RunContext<Session>({ user: "ada@example.com", role: "customer" }), "{}")).toMatch(
       /^Error: Tool "who_am_i" could not run: the state function of toAgentsTools failed \(error id [0-9a-f-]{36}\)/,
     );
-    expect(String(warn.mock.calls[0]![0])).toContain("the state option of toAgentsTools must give an object or undefined (got an array)");
+    expect(String(warn.mock.calls[0]![0])).toContain(
+      "the state option of toAgentsTools must give an object or undefined (got an array)",
+    );
     warn.mockRestore();
     expect(seen).toEqual([]);
   });

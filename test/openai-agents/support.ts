@@ -9,7 +9,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OpenAIProvider, setTracingDisabled, type Model } from "@openai/agents";
-import { checkOpenAIResponsesToolResults, checkOpenAIResponsesTools, describeViolations, type Violation } from "../support/dialect-rules";
+import {
+  checkOpenAIResponsesToolResults,
+  checkOpenAIResponsesTools,
+  describeViolations,
+  type Violation,
+} from "../support/dialect-rules";
 
 // Nothing leaves the machine: the SDK would otherwise export traces to OpenAI.
 setTracingDisabled(true);
@@ -36,7 +41,8 @@ export interface ModelRequest {
 }
 
 /** What the scripted model answers: tool calls (arguments as an object, or raw text), or the final text. */
-export type ModelTurn = { calls: Array<{ name: string; arguments: Record<string, unknown> | string }> } | { text: string };
+export type ModelTurn =
+  { calls: Array<{ name: string; arguments: Record<string, unknown> | string }> } | { text: string };
 
 export interface ScriptedModel {
   /** The Agents SDK's model for `new Agent({ model })`: its OpenAI provider pointed at this server. */
@@ -58,8 +64,10 @@ export async function startScriptedModel(script: (request: ModelRequest) => Mode
         res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${nextId()}` });
         res.end(JSON.stringify(payload));
       };
-      const fail = (status: number, message: string) => send(status, { error: { message, type: "invalid_request_error", param: null, code: null } });
-      if (req.method !== "POST" || req.url !== "/v1/responses") return fail(404, `mock: no route for ${req.method} ${req.url}`);
+      const fail = (status: number, message: string) =>
+        send(status, { error: { message, type: "invalid_request_error", param: null, code: null } });
+      if (req.method !== "POST" || req.url !== "/v1/responses")
+        return fail(404, `mock: no route for ${req.method} ${req.url}`);
       if (!/^Bearer \S+$/.test(req.headers.authorization ?? "")) return fail(401, "You didn't provide an API key.");
       let body: Json;
       try {
@@ -68,7 +76,11 @@ export async function startScriptedModel(script: (request: ModelRequest) => Mode
         return fail(400, "We could not parse the JSON body of your request.");
       }
       requests.push(body);
-      const violations = [...checkOpenAIResponsesTools(body.tools ?? []), ...checkOpenAIResponsesToolResults(body.input), ...checkOutputItems(body.input)];
+      const violations = [
+        ...checkOpenAIResponsesTools(body.tools ?? []),
+        ...checkOpenAIResponsesToolResults(body.input),
+        ...checkOutputItems(body.input),
+      ];
       if (violations.length > 0) return fail(400, describeViolations(violations));
       try {
         send(200, response(body, script({ body, tools: body.tools ?? [], outputs: outputsOf(body.input) }), nextId));
@@ -97,11 +109,26 @@ export async function startScriptedModel(script: (request: ModelRequest) => Mode
 function response(body: Json, turn: ModelTurn, nextId: () => string): Json {
   const output =
     "text" in turn
-      ? [{ type: "message", id: `msg_${nextId()}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }] }]
+      ? [
+          {
+            type: "message",
+            id: `msg_${nextId()}`,
+            status: "completed",
+            role: "assistant",
+            content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }],
+          },
+        ]
       : turn.calls.map((call) => {
           const id = nextId();
           const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
-          return { type: "function_call", id: `fc_${id}`, call_id: `call_${id}`, name: call.name, arguments: args, status: "completed" };
+          return {
+            type: "function_call",
+            id: `fc_${id}`,
+            call_id: `call_${id}`,
+            name: call.name,
+            arguments: args,
+            status: "completed",
+          };
         });
   const now = Math.floor(Date.now() / 1000);
   return {
@@ -116,13 +143,21 @@ function response(body: Json, turn: ModelTurn, nextId: () => string): Json {
     parallel_tool_calls: true,
     tool_choice: body.tool_choice ?? "auto",
     tools: body.tools ?? [],
-    usage: { input_tokens: 42, input_tokens_details: { cached_tokens: 0 }, output_tokens: 17, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 59 },
+    usage: {
+      input_tokens: 42,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 17,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 59,
+    },
   };
 }
 
 function outputsOf(input: unknown): SentOutput[] {
   const items: Json[] = Array.isArray(input) ? input : [];
-  const calls = new Map<string, Json>(items.filter((item) => item?.type === "function_call").map((item) => [item.call_id, item]));
+  const calls = new Map<string, Json>(
+    items.filter((item) => item?.type === "function_call").map((item) => [item.call_id, item]),
+  );
   return items
     .filter((item) => item?.type === "function_call_output")
     .map((item) => ({
@@ -151,16 +186,29 @@ function checkOutputItems(input: unknown): Violation[] {
     (item.output as Json[]).forEach((part, j) => {
       const at = `input[${i}].output[${j}]`;
       if (part?.type === "input_text") {
-        if (typeof part.text !== "string") out.push({ at: `${at}.text`, message: "Invalid type for text: expected a string" });
+        if (typeof part.text !== "string")
+          out.push({ at: `${at}.text`, message: "Invalid type for text: expected a string" });
       } else if (part?.type === "input_image") {
-        if (typeof part.image_url !== "string" || !(DATA_URL.test(part.image_url) || /^https?:\/\//.test(part.image_url)))
-          out.push({ at: `${at}.image_url`, message: "Invalid image_url: expected an http(s) URL or a base64 data URL" });
+        if (
+          typeof part.image_url !== "string" ||
+          !(DATA_URL.test(part.image_url) || /^https?:\/\//.test(part.image_url))
+        )
+          out.push({
+            at: `${at}.image_url`,
+            message: "Invalid image_url: expected an http(s) URL or a base64 data URL",
+          });
       } else if (part?.type === "input_file") {
-        const given = ["file_data", "file_url", "file_id"].filter((key) => part[key] !== undefined && part[key] !== null);
+        const given = ["file_data", "file_url", "file_id"].filter(
+          (key) => part[key] !== undefined && part[key] !== null,
+        );
         if (given.length !== 1) out.push({ at, message: "Provide exactly one of file_data, file_url or file_id" });
         else if (given[0] === "file_data" && (!DATA_URL.test(part.file_data) || typeof part.filename !== "string"))
           out.push({ at, message: "Invalid file_data: expected a base64 data URL and a filename" });
-      } else out.push({ at: `${at}.type`, message: `Invalid value: ${JSON.stringify(part?.type)}. Supported values are: 'input_text', 'input_image', and 'input_file'.` });
+      } else
+        out.push({
+          at: `${at}.type`,
+          message: `Invalid value: ${JSON.stringify(part?.type)}. Supported values are: 'input_text', 'input_image', and 'input_file'.`,
+        });
     });
   });
   return out;

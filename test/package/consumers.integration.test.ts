@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConsumerProject, type RunResult } from "./consumers/consumer-project";
 import { entryPoints, lockedVersion, packInto } from "./consumers/package-under-test";
-import { clockSource, entryPointsSource, esmOnlySource, nestAppSource, scanSource, toolsModuleSource, visitorServiceSource, weatherServiceSource } from "./consumers/sources";
+import {
+  clockSource,
+  entryPointsSource,
+  esmOnlySource,
+  nestAppSource,
+  scanSource,
+  toolsModuleSource,
+  visitorServiceSource,
+  weatherServiceSource,
+} from "./consumers/sources";
 
 /**
  * The published package in the projects of its users: `npm pack` of the built package,
@@ -54,7 +63,11 @@ const common = shared([
   "ioredis",
   "@types/node",
 ]);
-const nest = (version: string) => ({ "@nestjs/common": version, "@nestjs/core": version, "@nestjs/platform-express": version });
+const nest = (version: string) => ({
+  "@nestjs/common": version,
+  "@nestjs/core": version,
+  "@nestjs/platform-express": version,
+});
 
 const ESM_FILES = ["types/entry-points.mts", "types/esm-default.mts"];
 const setups: Setup[] = [
@@ -70,8 +83,14 @@ const setups: Setup[] = [
       node10: { options: { module: "commonjs" }, files: ["types/entry-points.ts"] },
       node16: { options: { module: "node16" }, files: ["types/entry-points.cts", ...ESM_FILES] },
       nodenext: { options: { module: "nodenext" }, files: ["types/entry-points.cts", ...ESM_FILES] },
-      bundler: { options: { module: "esnext", moduleResolution: "bundler" }, files: ["types/entry-points.ts", "types/esm-default.mts"] },
-      "bundler (module preserve)": { options: { module: "preserve" }, files: ["types/entry-points.ts", "types/esm-default.mts"] },
+      bundler: {
+        options: { module: "esnext", moduleResolution: "bundler" },
+        files: ["types/entry-points.ts", "types/esm-default.mts"],
+      },
+      "bundler (module preserve)": {
+        options: { module: "preserve" },
+        files: ["types/entry-points.ts", "types/esm-default.mts"],
+      },
     },
   },
   {
@@ -79,7 +98,12 @@ const setups: Setup[] = [
     type: "module",
     ext: ".js",
     checkDeclarations: true,
-    dependencies: { typescript: TYPESCRIPT_7, ...nest(NEST_12), "@nestjs/platform-fastify": NEST_12_FASTIFY, ...common },
+    dependencies: {
+      typescript: TYPESCRIPT_7,
+      ...nest(NEST_12),
+      "@nestjs/platform-fastify": NEST_12_FASTIFY,
+      ...common,
+    },
     adapter: "fastify",
     build: { module: "nodenext" },
     typeChecks: {
@@ -88,8 +112,14 @@ const setups: Setup[] = [
       "commonjs (resolved as bundler)": { options: { module: "commonjs" }, files: ["types/entry-points.cts"] },
       node16: { options: { module: "node16" }, files: ["types/entry-points.cts", ...ESM_FILES] },
       nodenext: { options: { module: "nodenext" }, files: ["types/entry-points.cts", ...ESM_FILES] },
-      bundler: { options: { module: "esnext", moduleResolution: "bundler" }, files: ["types/entry-points.ts", "types/esm-default.mts"] },
-      "bundler (module preserve)": { options: { module: "preserve" }, files: ["types/entry-points.ts", "types/esm-default.mts"] },
+      bundler: {
+        options: { module: "esnext", moduleResolution: "bundler" },
+        files: ["types/entry-points.ts", "types/esm-default.mts"],
+      },
+      "bundler (module preserve)": {
+        options: { module: "preserve" },
+        files: ["types/entry-points.ts", "types/esm-default.mts"],
+      },
     },
   },
 ];
@@ -108,9 +138,17 @@ function projectFiles(setup: Setup, tarball: string): Record<string, string | ob
   const { ext } = setup;
   const entryPointsText = entryPointsSource(entryPoints);
   const files: Record<string, string | object> = {
-    "package.json": { name: "toolnexus-consumer", private: true, type: setup.type, dependencies: { toolnexus: `file:${tarball}`, ...setup.dependencies } },
+    "package.json": {
+      name: "toolnexus-consumer",
+      private: true,
+      type: setup.type,
+      dependencies: { toolnexus: `file:${tarball}`, ...setup.dependencies },
+    },
     // An application build checks its own code (skipLibCheck, as the Nest starter sets it).
-    "tsconfig.json": { compilerOptions: { ...base, ...setup.build, skipLibCheck: true, rootDir: "src", outDir: "build" }, include: ["src"] },
+    "tsconfig.json": {
+      compilerOptions: { ...base, ...setup.build, skipLibCheck: true, rootDir: "src", outDir: "build" },
+      include: ["src"],
+    },
     "src/clock.ts": clockSource,
     "src/weather.service.ts": weatherServiceSource(ext),
     "src/visitor.service.ts": visitorServiceSource,
@@ -123,7 +161,10 @@ function projectFiles(setup: Setup, tarball: string): Record<string, string | ob
     "types/esm-default.mts": esmOnlySource,
   };
   for (const [mode, { options, files: checked }] of Object.entries(setup.typeChecks)) {
-    files[typeCheckConfig(mode)] = { compilerOptions: { ...base, ...options, skipLibCheck: !setup.checkDeclarations, noEmit: true }, files: checked };
+    files[typeCheckConfig(mode)] = {
+      compilerOptions: { ...base, ...options, skipLibCheck: !setup.checkDeclarations, noEmit: true },
+      files: checked,
+    };
   }
   return files;
 }
@@ -157,7 +198,10 @@ beforeAll(async () => {
       temporary.push(directory);
       const project = new ConsumerProject(directory).write(projectFiles(setup, tarball));
       await project.install();
-      typeChecks.set(setup, new Map(Object.keys(setup.typeChecks).map((mode) => [mode, project.tsc(typeCheckConfig(mode))])));
+      typeChecks.set(
+        setup,
+        new Map(Object.keys(setup.typeChecks).map((mode) => [mode, project.tsc(typeCheckConfig(mode))])),
+      );
       await project.build();
       projects.set(setup, project);
     }),
@@ -199,7 +243,13 @@ function expectWeatherSchemas(tools: Array<{ name: string; inputSchema: Record<s
     additionalProperties: false,
   });
   expect(byName.plan).toMatchObject({
-    properties: { trip: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } }, required: ["city", "days"] } },
+    properties: {
+      trip: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } },
+        required: ["city", "days"],
+      },
+    },
     required: ["trip"],
   });
 }
@@ -229,7 +279,11 @@ describe.each(setups)("the packed package in a project with $label", (setup) => 
       discovered: Array<{ name: string; provider: string; scope: string }>;
       forecast: { output: string; isError: boolean };
       whoami: { output: string; isError: boolean };
-      vault: { refused: { isError: boolean; metadata: { error: string } }; opened: { output: string }; guardSaw: string[] };
+      vault: {
+        refused: { isError: boolean; metadata: { error: string } };
+        opened: { output: string };
+        guardSaw: string[];
+      };
       mcp: { status: number; body: string };
     };
     expect(output.oneToolkitClass).toBe(true);
@@ -246,7 +300,9 @@ describe.each(setups)("the packed package in a project with $label", (setup) => 
     expect(JSON.parse(output.whoami.output)).toEqual({ user: "ada" });
     expect(output.mcp.status).toBe(200);
     const message = /^data: (.*)$/m.exec(output.mcp.body)?.[1];
-    const listed = (JSON.parse(message ?? "null") as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name);
+    const listed = (JSON.parse(message ?? "null") as { result: { tools: Array<{ name: string }> } }).result.tools.map(
+      (tool) => tool.name,
+    );
     expect(listed.sort()).toEqual(["forecast", "openVault", "plan", "whoami"]);
   });
 
@@ -267,7 +323,12 @@ describe.each(setups)("the packed package in a project with $label", (setup) => 
     const manifest = JSON.parse(readFileSync(join(project.directory, manifestPath), "utf8")) as {
       tools: Record<string, { parameters: Array<{ name: string; schema: Record<string, unknown> }> }>;
     };
-    expect(Object.keys(manifest.tools).sort()).toEqual(["VaultService.openVault", "VisitorService.whoami", "WeatherService.forecast", "WeatherService.plan"]);
+    expect(Object.keys(manifest.tools).sort()).toEqual([
+      "VaultService.openVault",
+      "VisitorService.whoami",
+      "WeatherService.forecast",
+      "WeatherService.plan",
+    ]);
     const days = manifest.tools["WeatherService.forecast"]!.parameters.find((parameter) => parameter.name === "days");
     expect(days?.schema).toMatchObject({ type: "number", description: "How many days ahead" });
   });

@@ -34,7 +34,11 @@ describe("the built package", () => {
   });
 
   it("loads with import", () => {
-    const out = node(["--input-type=module", "-e", `import { defineTool, Toolkit, toGemini, Adapters } from "toolnexus";${program}`]);
+    const out = node([
+      "--input-type=module",
+      "-e",
+      `import { defineTool, Toolkit, toGemini, Adapters } from "toolnexus";${program}`,
+    ]);
     expect(JSON.parse(out)).toEqual(expected);
   });
 
@@ -47,5 +51,16 @@ describe("the built package", () => {
        console.log(JSON.stringify(esm.Toolkit === cjs.Toolkit && esm.Tool === cjs.Tool));`,
     ]);
     expect(JSON.parse(out)).toBe(true);
+  });
+
+  it("loads toolnexus/providers, which holds types only: nothing at run time, by import or require", () => {
+    const out = node([
+      "--input-type=module",
+      "-e",
+      `import { createRequire } from "node:module"; import * as esm from "toolnexus/providers";
+       const cjs = createRequire(import.meta.url)("toolnexus/providers");
+       console.log(JSON.stringify({ esm: Object.keys(esm).filter((name) => name !== "default"), cjs: Object.keys(cjs) }));`,
+    ]);
+    expect(JSON.parse(out)).toEqual({ esm: [], cjs: [] });
   });
 });

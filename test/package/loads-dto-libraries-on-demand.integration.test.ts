@@ -6,7 +6,13 @@ import { join } from "node:path";
 const root = join(__dirname, "..", "..");
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" });
 
-const ON_DEMAND = ["class-validator", "class-transformer", "class-validator-jsonschema", "libphonenumber-js", "ajv-formats"];
+const ON_DEMAND = [
+  "class-validator",
+  "class-transformer",
+  "class-validator-jsonschema",
+  "libphonenumber-js",
+  "ajv-formats",
+];
 
 /** Prints, as JSON, which of the on-demand packages `require.cache` holds at each step. */
 const steps = (load: string) => `
@@ -51,7 +57,16 @@ const steps = (load: string) => `
 
 describe.each([
   ["require", ["-e", steps(`const tn = require("toolnexus");`)]],
-  ["import", ["--input-type=module", "-e", steps(`import * as tn from "toolnexus"; import { createRequire } from "node:module"; const require = createRequire(import.meta.url);`)]],
+  [
+    "import",
+    [
+      "--input-type=module",
+      "-e",
+      steps(
+        `import * as tn from "toolnexus"; import { createRequire } from "node:module"; const require = createRequire(import.meta.url);`,
+      ),
+    ],
+  ],
 ])("the package loaded with %s", (_how, args) => {
   it("loads class-validator, class-transformer, class-validator-jsonschema, libphonenumber-js and ajv-formats only when a DTO or a format needs them", () => {
     const out = JSON.parse(node(args));

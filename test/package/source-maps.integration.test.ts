@@ -20,7 +20,10 @@ describe("the published package's source maps", () => {
   it("ships every source a map names", () => {
     const missing: string[] = [];
     for (const map of maps()) {
-      const { sources, sourceRoot = "" } = JSON.parse(readFileSync(join(packageRoot, map), "utf8")) as { sources: string[]; sourceRoot?: string };
+      const { sources, sourceRoot = "" } = JSON.parse(readFileSync(join(packageRoot, map), "utf8")) as {
+        sources: string[];
+        sourceRoot?: string;
+      };
       expect(sources.length).toBeGreaterThan(0);
       for (const source of sources) {
         const path = posix.normalize(posix.join(posix.dirname(map), sourceRoot, source));

@@ -13,12 +13,19 @@ describe("the published package's files", () => {
 
   it("are the package manifest, the docs, dist/ and the TypeScript sources only", () => {
     const allowed = (path: string) =>
-      ["package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(path) || /^dist\/(cjs|esm)\/.+\.(js|mjs|d\.ts|d\.mts|map)$/.test(path) || /^src\/.+\.ts$/.test(path);
+      ["package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(path) ||
+      /^dist\/(cjs|esm)\/.+\.(js|mjs|d\.ts|d\.mts|map)$/.test(path) ||
+      /^src\/.+\.ts$/.test(path);
     expect(files.filter((path) => !allowed(path))).toEqual([]);
   });
 
   it("include no test, fixture, bench or build cache, even under dist/ or src/", () => {
-    expect(files.filter((path) => /(^|\/)(test|tests|__tests__|fixtures|bench)\//.test(path) || /\.(test|spec)\.|\.tsbuildinfo$/.test(path))).toEqual([]);
+    expect(
+      files.filter(
+        (path) =>
+          /(^|\/)(test|tests|__tests__|fixtures|bench)\//.test(path) || /\.(test|spec)\.|\.tsbuildinfo$/.test(path),
+      ),
+    ).toEqual([]);
   });
 
   it("carry the license and the changelog", () => {

@@ -24,9 +24,11 @@ describe("the packed package's types (arethetypeswrong)", () => {
     const attw = join(packageRoot, "node_modules", ".bin", "attw");
     const tarball = await packInto(packed);
     // attw exits 1 when it finds a problem; the report still comes on stdout and the tests below read it.
-    const { stdout } = await promisify(execFile)(attw, [tarball, "--format", "json"], { cwd: packageRoot, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).catch(
-      (error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }),
-    );
+    const { stdout } = await promisify(execFile)(attw, [tarball, "--format", "json"], {
+      cwd: packageRoot,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
     report = JSON.parse(stdout) as AttwReport;
   });
   afterAll(() => rmSync(packed, { recursive: true, force: true }));

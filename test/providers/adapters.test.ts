@@ -1,5 +1,17 @@
-import { Adapters, describeExport, toAnthropic, toBedrock, toGemini, toMcp, toOpenAI, toOpenAIResponses, Toolkit } from "../../src";
-import { ADAPTERS } from "../../src/providers";
+import {
+  Adapters,
+  describeExport,
+  toAnthropic,
+  toBedrock,
+  toGemini,
+  toMcp,
+  toOllama,
+  toOpenAI,
+  toOpenAIResponses,
+  Toolkit,
+  type Tool,
+} from "../../src";
+import { ADAPTERS } from "../../src/providers/registry";
 import { threeTools, weatherTool } from "./fixtures/tools";
 
 describe("Adapters", () => {
@@ -10,22 +22,34 @@ describe("Adapters", () => {
     expect(Adapters.toAnthropic).toBe(toAnthropic);
     expect(Adapters.toMcp).toBe(toMcp);
     expect(Adapters.toBedrock).toBe(toBedrock);
+    expect(Adapters.toOllama).toBe(toOllama);
   });
 
-  it("has exactly the six exporters and cannot be reassigned", () => {
-    expect(Object.keys(Adapters).sort()).toEqual(["toAnthropic", "toBedrock", "toGemini", "toMcp", "toOpenAI", "toOpenAIResponses"].sort());
+  it("has exactly the seven exporters and cannot be reassigned", () => {
+    expect(Object.keys(Adapters).sort()).toEqual(
+      ["toAnthropic", "toBedrock", "toGemini", "toMcp", "toOllama", "toOpenAI", "toOpenAIResponses"].sort(),
+    );
     expect(Object.isFrozen(Adapters)).toBe(true);
   });
 
-  it("ADAPTERS has exactly the six formats, and describeExport by format name gives the same declarations as the free functions", () => {
+  it("ADAPTERS has exactly the seven formats, and describeExport by format name gives the same declarations as the free functions", () => {
     const tools = [weatherTool(), ...threeTools()];
-    expect(Object.keys(ADAPTERS).sort()).toEqual(["anthropic", "bedrock", "gemini", "mcp", "openai", "openai-responses"]);
+    expect(Object.keys(ADAPTERS).sort()).toEqual([
+      "anthropic",
+      "bedrock",
+      "gemini",
+      "mcp",
+      "ollama",
+      "openai",
+      "openai-responses",
+    ]);
     expect(describeExport("gemini", tools).declarations).toEqual(toGemini(tools));
     expect(describeExport("openai", tools).declarations).toEqual(toOpenAI(tools));
     expect(describeExport("openai-responses", tools).declarations).toEqual(toOpenAIResponses(tools));
     expect(describeExport("anthropic", tools).declarations).toEqual(toAnthropic(tools));
     expect(describeExport("mcp", tools).declarations).toEqual(toMcp(tools));
     expect(describeExport("bedrock", tools).declarations).toEqual(toBedrock(tools));
+    expect(describeExport("ollama", tools).declarations).toEqual(toOllama(tools));
   });
 });
 
@@ -40,6 +64,7 @@ describe("Toolkit exporters give the same output as the free functions", () => {
     ["toAnthropic", () => toolkit.toAnthropic(), () => toAnthropic(tools)],
     ["toMcp", () => toolkit.toMcp(), () => toMcp(tools)],
     ["toBedrock", () => toolkit.toBedrock(), () => toBedrock(tools)],
+    ["toOllama", () => toolkit.toOllama(), () => toOllama(tools)],
   ])("%s", (_name, fromToolkit, free) => {
     expect(fromToolkit()).toEqual(free());
     // and the output is deterministic (byte-stable) across calls
@@ -54,11 +79,12 @@ describe("Toolkit exporters give the same output as the free functions", () => {
     expect(toolkit.toAnthropic().map((t) => t.name)).toEqual(names);
     expect(toolkit.toMcp().map((t) => t.name)).toEqual(names);
     expect(toolkit.toBedrock().tools.map((t) => t.toolSpec.name)).toEqual(names);
+    expect(toolkit.toOllama().map((t) => t.function.name)).toEqual(names);
   });
 
   it("exporting does not mutate the tools' schemas", () => {
     const before = JSON.stringify(tools.map((t) => t.inputSchema));
-    for (const exporter of Object.values(Adapters)) exporter(tools);
+    for (const exporter of Object.values<(tools: readonly Tool[]) => unknown>(Adapters)) exporter(tools);
     expect(JSON.stringify(tools.map((t) => t.inputSchema))).toBe(before);
   });
 });

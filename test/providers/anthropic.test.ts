@@ -1,4 +1,9 @@
-import type { ContentBlock, MessageParam, Tool as AnthropicSdkTool, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  ContentBlock,
+  MessageParam,
+  Tool as AnthropicSdkTool,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages";
 import { defineTool, ExportError, toAnthropic, Toolkit } from "../../src";
 import { message, parallelBlocks, slowThenFast, textOnly } from "./fixtures/anthropic";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
@@ -17,7 +22,11 @@ describe("toAnthropic declarations", () => {
   it("three tools in order, exactly three keys each, input_schema.type is object", () => {
     const tools = toAnthropic(threeTools());
     expect(tools.map((t) => t.name)).toEqual(["search", "ping", "kv_get"]);
-    expect(tools[1]).toEqual({ name: "ping", description: "Health check", input_schema: { type: "object", properties: {} } });
+    expect(tools[1]).toEqual({
+      name: "ping",
+      description: "Health check",
+      input_schema: { type: "object", properties: {} },
+    });
     expect(tools[2]).toEqual({
       name: "kv_get",
       description: "Read a key",
@@ -89,7 +98,11 @@ describe("runAnthropic round trip", () => {
     // A response with tool_use blocks always has a reply to append.
     const reply: MessageParam = (await makeKit().toolkit.runAnthropic(message))!;
     const blocks: ToolResultBlockParam[] = (await makeKit().toolkit.runAnthropic(message))!.content;
-    const conversation: MessageParam[] = [{ role: "user", content: "weather in Paris?" }, { role: "assistant", content: message.content }, reply];
+    const conversation: MessageParam[] = [
+      { role: "user", content: "weather in Paris?" },
+      { role: "assistant", content: message.content },
+      reply,
+    ];
     expect(conversation[2]).toEqual(expectedReply);
     expect(blocks.map((b) => b.is_error ?? false)).toEqual([false, true, true, true]);
   });

@@ -5,12 +5,31 @@
  * `BedrockRuntimeClient` sends a reply to a local Converse stand-in, which checks the request
  * as it arrives on the wire (bytes as base64 in JSON).
  */
-import { BedrockRuntimeClient, ConverseCommand, ValidationException, type Message } from "@aws-sdk/client-bedrock-runtime";
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ValidationException,
+  type Message,
+} from "@aws-sdk/client-bedrock-runtime";
 import { createServer, type Http2Server, type Http2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
-import { audio, defineTool, file, image, MAX_CONTENT_BYTES, resourceLink, Toolkit, type PendingApprovals, type Tool, type ToolContent, type ToolResult } from "../../src";
+import {
+  audio,
+  defineTool,
+  file,
+  image,
+  LIMITS,
+  resourceLink,
+  Toolkit,
+  type PendingApprovals,
+  type Tool,
+  type ToolContent,
+  type ToolResult,
+} from "../../src";
 import { fitResult } from "../../src/providers/adapter";
 import { bedrock, bedrockDocumentName, type BedrockToolResultContentBlock } from "../../src/providers/bedrock";
+
+const { MAX_CONTENT_BYTES } = LIMITS;
 
 /** A 1×1 PNG. */
 const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -34,7 +53,9 @@ function returning(name: string, parts: () => unknown, extra: Partial<Parameters
 
 /** The `toolResult` of the reply to one call of each tool, in order. */
 async function toolResultsOf(...tools: Tool[]) {
-  const reply = await new Toolkit(tools).runBedrock(tools.map((tool, i) => ({ toolUse: { toolUseId: `tu_${i + 1}`, name: tool.name, input: {} } })));
+  const reply = await new Toolkit(tools).runBedrock(
+    tools.map((tool, i) => ({ toolUse: { toolUseId: `tu_${i + 1}`, name: tool.name, input: {} } })),
+  );
   return reply!.content.map((block) => block.toolResult);
 }
 
@@ -44,7 +65,9 @@ async function contentOf(tool: Tool): Promise<BedrockToolResultContentBlock[]> {
 
 describe("Bedrock toolResult content, part by part", () => {
   it("text and a PNG: a text block, then an image block with its format and bytes", async () => {
-    const [result] = await toolResultsOf(returning("chart", () => [{ type: "text", text: "the chart" }, image(PNG, "image/png")]));
+    const [result] = await toolResultsOf(
+      returning("chart", () => [{ type: "text", text: "the chart" }, image(PNG, "image/png")]),
+    );
     expect(result).toEqual({
       toolUseId: "tu_1",
       content: [{ text: "the chart" }, { image: { format: "png", source: { bytes: bytes(PNG) } } }],
@@ -58,7 +81,9 @@ describe("Bedrock toolResult content, part by part", () => {
     ["image/gif", "gif"],
     ["image/webp", "webp"],
   ])("%s is format %s", async (mimeType, format) => {
-    expect(await contentOf(returning("picture", () => image(IMAGES[mimeType]!, mimeType)))).toEqual([{ image: { format, source: { bytes: bytes(IMAGES[mimeType]!) } } }]);
+    expect(await contentOf(returning("picture", () => image(IMAGES[mimeType]!, mimeType)))).toEqual([
+      { image: { format, source: { bytes: bytes(IMAGES[mimeType]!) } } },
+    ]);
   });
 
   it.each([
@@ -72,12 +97,18 @@ describe("Bedrock toolResult content, part by part", () => {
     ["text/plain", "txt"],
     ["text/markdown", "md"],
   ])("%s: document format %s", async (mimeType, format) => {
-    expect(await contentOf(returning("doc", () => file(CSV, mimeType, "Q3 totals.bin")))).toEqual([{ document: { format, name: "Q3 totals", source: { bytes: bytes(CSV) } } }]);
+    expect(await contentOf(returning("doc", () => file(CSV, mimeType, "Q3 totals.bin")))).toEqual([
+      { document: { format, name: "Q3 totals", source: { bytes: bytes(CSV) } } },
+    ]);
   });
 
   it("documents are named from their file names as Bedrock allows, else document-<n>, each name once in the message", async () => {
     const results = await toolResultsOf(
-      returning("reports", () => [file(PDF, "application/pdf", "q3_report.final.pdf"), file(PDF, "application/pdf"), file(PDF, "application/pdf", "q3 report.final.pdf")]),
+      returning("reports", () => [
+        file(PDF, "application/pdf", "q3_report.final.pdf"),
+        file(PDF, "application/pdf"),
+        file(PDF, "application/pdf", "q3 report.final.pdf"),
+      ]),
       returning("sheet", () => file(CSV, "text/csv")),
     );
     const names = results.flatMap((result) => result!.content.map((block) => block.document?.name));
@@ -95,13 +126,21 @@ describe("Bedrock toolResult content, part by part", () => {
 
   it("a structured result is one json block, without its text again", async () => {
     const totals = returning("totals", () => ({ total: 3, lines: [{ sku: "A", qty: 1 }] }), {
-      outputSchema: { type: "object", properties: { total: { type: "number" }, lines: { type: "array" } }, required: ["total"] },
+      outputSchema: {
+        type: "object",
+        properties: { total: { type: "number" }, lines: { type: "array" } },
+        required: ["total"],
+      },
     });
-    expect(await toolResultsOf(totals)).toEqual([{ toolUseId: "tu_1", content: [{ json: { total: 3, lines: [{ sku: "A", qty: 1 }] } }], status: "success" }]);
+    expect(await toolResultsOf(totals)).toEqual([
+      { toolUseId: "tu_1", content: [{ json: { total: 3, lines: [{ sku: "A", qty: 1 }] } }], status: "success" },
+    ]);
   });
 
   it("a structured result that fails its schema is an error in text", async () => {
-    const totals = returning("totals", () => ({ total: "three" }), { outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] } });
+    const totals = returning("totals", () => ({ total: "three" }), {
+      outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
+    });
     const [result] = await toolResultsOf(totals);
     expect(result!.status).toBe("error");
     expect(result!.content).toEqual([{ text: expect.stringContaining("does not match its output schema") }]);
@@ -118,17 +157,28 @@ describe("Bedrock toolResult content, part by part", () => {
     );
     expect(content).toEqual([
       { text: "[image at https://example.com/a.png not sent: Bedrock tool results carry images as bytes, not URLs]" },
-      { text: "[file (application/pdf) at https://example.com/a.pdf not sent: Bedrock tool results carry documents as bytes, not URLs]" },
+      {
+        text: "[file (application/pdf) at https://example.com/a.pdf not sent: Bedrock tool results carry documents as bytes, not URLs]",
+      },
       { text: expect.stringMatching(/^\[audio\/wav audio, .* not sent: Bedrock tool results carry no audio\]$/) },
       { text: "[resource q3 at file:///reports/q3.pdf not sent: Bedrock tool results carry no resource links]" },
     ]);
   });
 
   it("image and document types Converse does not read: notes", async () => {
-    const content = await contentOf(returning("odd", () => [image(Buffer.from("<svg/>"), "image/svg+xml"), file(Buffer.from("{}"), "application/json", "a.json")]));
+    const content = await contentOf(
+      returning("odd", () => [
+        image(Buffer.from("<svg/>"), "image/svg+xml"),
+        file(Buffer.from("{}"), "application/json", "a.json"),
+      ]),
+    );
     expect(content).toEqual([
       { text: expect.stringContaining("not sent: Bedrock reads PNG, JPEG, GIF and WebP images, not image/svg+xml]") },
-      { text: expect.stringContaining("not sent: Bedrock documents are PDF, CSV, DOC, DOCX, XLS, XLSX, HTML, TXT or MD, not application/json]") },
+      {
+        text: expect.stringContaining(
+          "not sent: Bedrock documents are PDF, CSV, DOC, DOCX, XLS, XLSX, HTML, TXT or MD, not application/json]",
+        ),
+      },
     ]);
   });
 
@@ -149,9 +199,17 @@ describe("Bedrock toolResult content, part by part", () => {
   });
 
   it("an error result with parts has status error and sends its blocks", async () => {
-    const failing = returning("screenshot", () => ({ output: "the page failed", isError: true, content: [{ type: "text", text: "the page failed" }, image(PNG, "image/png")] }));
+    const failing = returning("screenshot", () => ({
+      output: "the page failed",
+      isError: true,
+      content: [{ type: "text", text: "the page failed" }, image(PNG, "image/png")],
+    }));
     expect(await toolResultsOf(failing)).toEqual([
-      { toolUseId: "tu_1", content: [{ text: "the page failed" }, { image: { format: "png", source: { bytes: bytes(PNG) } } }], status: "error" },
+      {
+        toolUseId: "tu_1",
+        content: [{ text: "the page failed" }, { image: { format: "png", source: { bytes: bytes(PNG) } } }],
+        status: "error",
+      },
     ]);
   });
 });
@@ -160,16 +218,30 @@ describe("Bedrock carries", () => {
   const reasonFor = (part: Exclude<ToolContent, { type: "text" }>) => bedrock.carries!(part, {});
 
   it("takes PNG, JPEG, GIF and WebP images and the nine document formats, as bytes", () => {
-    for (const mimeType of ["image/png", "image/jpeg", "image/gif", "image/webp"]) expect(reasonFor({ type: "image", data: PNG_BASE64, mimeType })).toBeUndefined();
-    for (const mimeType of ["application/pdf", "text/csv", "text/html", "text/plain", "text/markdown", "application/msword"]) {
+    for (const mimeType of ["image/png", "image/jpeg", "image/gif", "image/webp"])
+      expect(reasonFor({ type: "image", data: PNG_BASE64, mimeType })).toBeUndefined();
+    for (const mimeType of [
+      "application/pdf",
+      "text/csv",
+      "text/html",
+      "text/plain",
+      "text/markdown",
+      "application/msword",
+    ]) {
       expect(reasonFor({ type: "file", data: "YQ==", mimeType })).toBeUndefined();
     }
   });
 
   it("gives a reason for everything else", () => {
-    expect(reasonFor({ type: "image", url: "https://example.com/a.png", mimeType: "image/png" })).toBe("Bedrock tool results carry images as bytes, not URLs");
-    expect(reasonFor({ type: "file", url: "https://example.com/a.pdf", mimeType: "application/pdf" })).toBe("Bedrock tool results carry documents as bytes, not URLs");
-    expect(reasonFor({ type: "audio", data: "AAAA", mimeType: "audio/mpeg" })).toBe("Bedrock tool results carry no audio");
+    expect(reasonFor({ type: "image", url: "https://example.com/a.png", mimeType: "image/png" })).toBe(
+      "Bedrock tool results carry images as bytes, not URLs",
+    );
+    expect(reasonFor({ type: "file", url: "https://example.com/a.pdf", mimeType: "application/pdf" })).toBe(
+      "Bedrock tool results carry documents as bytes, not URLs",
+    );
+    expect(reasonFor({ type: "audio", data: "AAAA", mimeType: "audio/mpeg" })).toBe(
+      "Bedrock tool results carry no audio",
+    );
     expect(reasonFor({ type: "resource_link", uri: "file:///a" })).toBe("Bedrock tool results carry no resource links");
     expect(reasonFor({ type: "image", data: "AAAA", mimeType: "image/bmp" })).toMatch(/not image\/bmp$/);
     expect(reasonFor({ type: "file", data: "AAAA", mimeType: "application/zip" })).toMatch(/not application\/zip$/);
@@ -181,7 +253,12 @@ describe("metadata.unsentContent", () => {
     const result: ToolResult = {
       output: "x",
       isError: false,
-      content: [{ type: "text", text: "x" }, image(new URL("https://example.com/a.png")), image(PNG, "image/png"), audio(WAV, "audio/wav")],
+      content: [
+        { type: "text", text: "x" },
+        image(new URL("https://example.com/a.png")),
+        image(PNG, "image/png"),
+        audio(WAV, "audio/wav"),
+      ],
     };
     expect(fitResult(bedrock, result, {}).metadata?.unsentContent).toEqual([
       { index: 1, type: "image", reason: "Bedrock tool results carry images as bytes, not URLs" },
@@ -193,10 +270,18 @@ describe("metadata.unsentContent", () => {
     const recorder = returning("recorder", () => [audio(WAV, "audio/wav"), image(PNG, "image/png")]);
     const wipe = returning("wipe", () => "wiped", { needsApproval: true });
     const kit = new Toolkit([recorder, wipe]);
-    const reply = await kit.runBedrock([{ toolUse: { toolUseId: "tu_a", name: "recorder", input: {} } }, { toolUse: { toolUseId: "tu_b", name: "wipe", input: {} } }]);
+    const reply = await kit.runBedrock([
+      { toolUse: { toolUseId: "tu_a", name: "recorder", input: {} } },
+      { toolUse: { toolUseId: "tu_b", name: "wipe", input: {} } },
+    ]);
     const pending = JSON.parse(JSON.stringify(reply!.pendingApprovals)) as PendingApprovals<"bedrock">;
-    expect(pending.results[0]!.metadata?.unsentContent).toEqual([{ index: 0, type: "audio", mimeType: "audio/wav", reason: "Bedrock tool results carry no audio" }]);
-    const expected = [{ text: expect.stringContaining("not sent: Bedrock tool results carry no audio") }, { image: { format: "png", source: { bytes: bytes(PNG) } } }];
+    expect(pending.results[0]!.metadata?.unsentContent).toEqual([
+      { index: 0, type: "audio", mimeType: "audio/wav", reason: "Bedrock tool results carry no audio" },
+    ]);
+    const expected = [
+      { text: expect.stringContaining("not sent: Bedrock tool results carry no audio") },
+      { image: { format: "png", source: { bytes: bytes(PNG) } } },
+    ];
     expect(reply!.content[0]!.toolResult.content).toEqual(expected);
 
     const resumed = await kit.resumeApprovals(pending, { tu_b: true });
@@ -216,7 +301,12 @@ interface ConverseRequest {
   problems: string[];
 }
 
-const IMAGE_SIGNATURES: Record<string, number[]> = { png: [0x89, 0x50, 0x4e, 0x47], jpeg: [0xff, 0xd8, 0xff], gif: [0x47, 0x49, 0x46, 0x38], webp: [0x52, 0x49, 0x46, 0x46] };
+const IMAGE_SIGNATURES: Record<string, number[]> = {
+  png: [0x89, 0x50, 0x4e, 0x47],
+  jpeg: [0xff, 0xd8, 0xff],
+  gif: [0x47, 0x49, 0x46, 0x38],
+  webp: [0x52, 0x49, 0x46, 0x46],
+};
 const DOCUMENT_FORMATS = ["pdf", "csv", "doc", "docx", "xls", "xlsx", "html", "txt", "md"];
 const DOCUMENT_NAME = /^[A-Za-z0-9()[\]-]+(?:\s[A-Za-z0-9()[\]-]+)*$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -224,25 +314,36 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** What Converse refuses in a toolResult content block, as it arrives: one member, text never empty, bytes as base64 of their format, document names it allows. */
 function blockProblems(block: Json, at: string, documentNames: Set<string>): string[] {
   const members = Object.keys(block ?? {});
-  if (members.length !== 1) return [`${at}: exactly one of text, json, image, document, searchResult, video must be set (got ${members.join(", ") || "none"})`];
+  if (members.length !== 1)
+    return [
+      `${at}: exactly one of text, json, image, document, searchResult, video must be set (got ${members.join(", ") || "none"})`,
+    ];
   const [member] = members;
-  if (member === "text") return typeof block.text === "string" && block.text !== "" ? [] : [`${at}.text: The text field in the ContentBlock object is blank.`];
+  if (member === "text")
+    return typeof block.text === "string" && block.text !== ""
+      ? []
+      : [`${at}.text: The text field in the ContentBlock object is blank.`];
   if (member === "json") return [];
   if (member === "image") {
     const { format, source } = block.image;
     if (!(format in IMAGE_SIGNATURES)) return [`${at}.image.format: unsupported format ${format}`];
-    if (typeof source?.bytes !== "string" || !BASE64.test(source.bytes)) return [`${at}.image.source.bytes: not base64`];
+    if (typeof source?.bytes !== "string" || !BASE64.test(source.bytes))
+      return [`${at}.image.source.bytes: not base64`];
     const head = Buffer.from(source.bytes.slice(0, 16), "base64");
-    return IMAGE_SIGNATURES[format]!.every((byte, i) => head[i] === byte) ? [] : [`${at}.image: The provided image does not match the format ${format}`];
+    return IMAGE_SIGNATURES[format]!.every((byte, i) => head[i] === byte)
+      ? []
+      : [`${at}.image: The provided image does not match the format ${format}`];
   }
   if (member === "document") {
     const { format, name, source } = block.document;
     const problems: string[] = [];
     if (!DOCUMENT_FORMATS.includes(format)) problems.push(`${at}.document.format: unsupported format ${format}`);
-    if (typeof name !== "string" || !DOCUMENT_NAME.test(name)) problems.push(`${at}.document.name: ${JSON.stringify(name)} has characters a document name may not have`);
+    if (typeof name !== "string" || !DOCUMENT_NAME.test(name))
+      problems.push(`${at}.document.name: ${JSON.stringify(name)} has characters a document name may not have`);
     if (documentNames.has(name)) problems.push(`${at}.document.name: two documents are named ${JSON.stringify(name)}`);
     documentNames.add(name);
-    if (typeof source?.bytes !== "string" || source.bytes === "" || !BASE64.test(source.bytes)) problems.push(`${at}.document.source.bytes: not base64`);
+    if (typeof source?.bytes !== "string" || source.bytes === "" || !BASE64.test(source.bytes))
+      problems.push(`${at}.document.source.bytes: not base64`);
     return problems;
   }
   return [`${at}: ${member} is not a tool result block`];
@@ -254,7 +355,9 @@ function toolResultProblems(messages: Json[]): string[] {
     return (message.content as Json[]).flatMap((block, b) =>
       block.toolResult === undefined
         ? []
-        : (block.toolResult.content as Json[]).flatMap((inner, c) => blockProblems(inner, `messages.${m}.content.${b}.toolResult.content.${c}`, names)),
+        : (block.toolResult.content as Json[]).flatMap((inner, c) =>
+            blockProblems(inner, `messages.${m}.content.${b}.toolResult.content.${c}`, names),
+          ),
     );
   });
 }
@@ -263,7 +366,9 @@ function toolResultProblems(messages: Json[]): string[] {
  * A one-model Converse endpoint: turn 1 calls `toolName`; turn 2 describes every tool result
  * block it got. HTTP/2 without TLS, as BedrockRuntimeClient speaks by default.
  */
-async function startConverse(toolName: string): Promise<{ endpoint: string; requests: ConverseRequest[]; close: () => Promise<void> }> {
+async function startConverse(
+  toolName: string,
+): Promise<{ endpoint: string; requests: ConverseRequest[]; close: () => Promise<void> }> {
   const requests: ConverseRequest[] = [];
   const sessions = new Set<Http2Session>();
   const server: Http2Server = createServer((req, res) => {
@@ -274,11 +379,16 @@ async function startConverse(toolName: string): Promise<{ endpoint: string; requ
       const record: ConverseRequest = { path: req.url ?? "", body, problems: toolResultProblems(body.messages ?? []) };
       requests.push(record);
       if (record.problems.length > 0) {
-        res.writeHead(400, { "content-type": "application/json", "x-amzn-errortype": "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/" });
+        res.writeHead(400, {
+          "content-type": "application/json",
+          "x-amzn-errortype": "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/",
+        });
         return res.end(JSON.stringify({ message: record.problems.join("; ") }));
       }
       const last = body.messages[body.messages.length - 1];
-      const results: Json[] = last.content.filter((block: Json) => block.toolResult !== undefined).map((block: Json) => block.toolResult);
+      const results: Json[] = last.content
+        .filter((block: Json) => block.toolResult !== undefined)
+        .map((block: Json) => block.toolResult);
       const content =
         results.length === 0
           ? [{ toolUse: { toolUseId: "tooluse_1", name: toolName, input: { metric: "revenue" } } }]
@@ -310,7 +420,8 @@ async function startConverse(toolName: string): Promise<{ endpoint: string; requ
 function describeBlock(block: Json): string {
   if (block.text !== undefined) return block.text;
   if (block.json !== undefined) return `json ${JSON.stringify(block.json)}`;
-  if (block.image !== undefined) return `image ${block.image.format}, ${Buffer.from(block.image.source.bytes, "base64").length} bytes`;
+  if (block.image !== undefined)
+    return `image ${block.image.format}, ${Buffer.from(block.image.source.bytes, "base64").length} bytes`;
   return `document ${block.document.name} (${block.document.format}), ${Buffer.from(block.document.source.bytes, "base64").length} bytes`;
 }
 
@@ -321,7 +432,11 @@ describe("BedrockRuntimeClient, against a local Converse endpoint", () => {
 
   beforeAll(async () => {
     converse = await startConverse("render_chart");
-    client = new BedrockRuntimeClient({ region: "us-east-1", endpoint: converse.endpoint, credentials: { accessKeyId: "AKIDTESTTEST", secretAccessKey: "test-secret" } });
+    client = new BedrockRuntimeClient({
+      region: "us-east-1",
+      endpoint: converse.endpoint,
+      credentials: { accessKeyId: "AKIDTESTTEST", secretAccessKey: "test-secret" },
+    });
   });
 
   afterAll(async () => {
@@ -334,7 +449,11 @@ describe("BedrockRuntimeClient, against a local Converse endpoint", () => {
       name: "render_chart",
       description: "Renders a chart of a metric",
       inputSchema: { type: "object", properties: { metric: { type: "string" } }, required: ["metric"] },
-      execute: (args) => [{ type: "text", text: `${String(args.metric)} by month` }, image(PNG, "image/png"), file(CSV, "text/csv", "revenue.csv")],
+      execute: (args) => [
+        { type: "text", text: `${String(args.metric)} by month` },
+        image(PNG, "image/png"),
+        file(CSV, "text/csv", "revenue.csv"),
+      ],
     });
     const toolkit = new Toolkit([chart]);
     const messages: Message[] = [{ role: "user", content: [{ text: "Chart the revenue." }] }];
@@ -342,9 +461,13 @@ describe("BedrockRuntimeClient, against a local Converse endpoint", () => {
 
     const first = await client.send(new ConverseCommand({ modelId, messages }));
     const reply = (await toolkit.runBedrock(first))!;
-    const second = await client.send(new ConverseCommand({ modelId, messages: [...messages, first.output!.message!, reply] }));
+    const second = await client.send(
+      new ConverseCommand({ modelId, messages: [...messages, first.output!.message!, reply] }),
+    );
 
-    expect(second.output?.message?.content).toEqual([{ text: `revenue by month | image png, ${PNG.length} bytes | document revenue (csv), ${CSV.length} bytes` }]);
+    expect(second.output?.message?.content).toEqual([
+      { text: `revenue by month | image png, ${PNG.length} bytes | document revenue (csv), ${CSV.length} bytes` },
+    ]);
     const requests = converse.requests.slice(before);
     expect(requests.map((request) => request.problems)).toEqual([[], []]);
     expect(requests[1]!.path).toBe(`/model/${encodeURIComponent(modelId)}/converse`);
@@ -373,21 +496,38 @@ describe("BedrockRuntimeClient, against a local Converse endpoint", () => {
     const toolkit = new Toolkit([chart]);
     const messages: Message[] = [{ role: "user", content: [{ text: "Chart the revenue." }] }];
     const first = await client.send(new ConverseCommand({ modelId, messages }));
-    const second = await client.send(new ConverseCommand({ modelId, messages: [...messages, first.output!.message!, (await toolkit.runBedrock(first))!] }));
+    const second = await client.send(
+      new ConverseCommand({
+        modelId,
+        messages: [...messages, first.output!.message!, (await toolkit.runBedrock(first))!],
+      }),
+    );
     expect(second.output?.message?.content).toEqual([{ text: 'json {"months":["jan"],"revenue":[10]}' }]);
   });
 
   it("the endpoint refuses what Converse refuses, and the SDK raises it as a ValidationException", async () => {
     const messages: Message[] = [
       { role: "assistant", content: [{ toolUse: { toolUseId: "t1", name: "render_chart", input: {} } }] },
-      { role: "user", content: [{ toolResult: { toolUseId: "t1", content: [{ document: { format: "pdf", name: "a.pdf", source: { bytes: bytes(PDF) } } }, { text: "" }] } }] },
+      {
+        role: "user",
+        content: [
+          {
+            toolResult: {
+              toolUseId: "t1",
+              content: [{ document: { format: "pdf", name: "a.pdf", source: { bytes: bytes(PDF) } } }, { text: "" }],
+            },
+          },
+        ],
+      },
     ];
     const refused = await client.send(new ConverseCommand({ modelId, messages })).then(
       () => new Error("accepted"),
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(ValidationException);
-    expect((refused as Error).message).toMatch(/"a\.pdf" has characters a document name may not have.*The text field in the ContentBlock object is blank/);
+    expect((refused as Error).message).toMatch(
+      /"a\.pdf" has characters a document name may not have.*The text field in the ContentBlock object is blank/,
+    );
   });
 });
 

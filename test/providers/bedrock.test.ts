@@ -22,7 +22,11 @@ describe("toBedrock declarations (Converse toolConfig)", () => {
     expect(Object.keys(config)).toEqual(["tools"]);
     expect(config.tools.map((t) => t.toolSpec.name)).toEqual(["search", "ping", "kv_get"]);
     expect(config.tools[1]).toEqual({
-      toolSpec: { name: "ping", description: "Health check", inputSchema: { json: { type: "object", properties: {} } } },
+      toolSpec: {
+        name: "ping",
+        description: "Health check",
+        inputSchema: { json: { type: "object", properties: {} } },
+      },
     });
     for (const tool of config.tools) {
       expect(Object.keys(tool)).toEqual(["toolSpec"]);
@@ -56,7 +60,9 @@ describe("runBedrock round trip", () => {
       {
         toolResult: {
           toolUseId: "tooluse_4",
-          content: [{ text: 'Invalid arguments for tool "get_weather": arguments must be a JSON object, got an array of 2' }],
+          content: [
+            { text: 'Invalid arguments for tool "get_weather": arguments must be a JSON object, got an array of 2' },
+          ],
           status: "error",
         },
       },

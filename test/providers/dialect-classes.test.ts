@@ -6,7 +6,8 @@
  */
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
-import { defineTool, Toolkit, type ExportFormat, type JSONSchemaObject, type OpenAIExportOptions, type SchemaChange } from "../../src";
+import { defineTool, Toolkit, type ExportFormat, type JSONSchemaObject, type SchemaChange } from "../../src";
+import type { OpenAIExportOptions } from "../../src/providers";
 import {
   checkAnthropicTools,
   checkBedrockToolConfig,
@@ -57,7 +58,9 @@ interface Reply {
 const OK: Reply = { isError: false, text: "ok" };
 
 async function callGemini(kit: Toolkit, name: string, args: Args): Promise<Reply> {
-  const turn = await kit.runGemini({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name, args } }] } }] });
+  const turn = await kit.runGemini({
+    candidates: [{ content: { role: "model", parts: [{ functionCall: { name, args } }] } }],
+  });
   const response = turn!.parts[0]!.functionResponse.response;
   return "error" in response
     ? { isError: true, text: response.error }
@@ -66,14 +69,24 @@ async function callGemini(kit: Toolkit, name: string, args: Args): Promise<Reply
 
 async function callOpenAIChat(kit: Toolkit, name: string, args: string): Promise<Reply> {
   const [message] = await kit.runOpenAI({
-    choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: args } }] } }],
+    choices: [
+      {
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: args } }],
+        },
+      },
+    ],
   });
   if (message?.role !== "tool") throw new Error("expected the call's tool message first");
   return { isError: message.content.startsWith("Error: "), text: message.content };
 }
 
 async function callOpenAIResponses(kit: Toolkit, name: string, args: string): Promise<Reply> {
-  const [item] = await kit.runOpenAIResponses({ output: [{ type: "function_call", call_id: "call_1", name, arguments: args }] });
+  const [item] = await kit.runOpenAIResponses({
+    output: [{ type: "function_call", call_id: "call_1", name, arguments: args }],
+  });
   if (typeof item?.output !== "string") throw new Error("expected a text output");
   return { isError: item.output.startsWith("Error: "), text: item.output };
 }
@@ -86,7 +99,9 @@ async function callAnthropic(kit: Toolkit, name: string, args: Args): Promise<Re
 }
 
 async function callBedrock(kit: Toolkit, name: string, args: Args): Promise<Reply> {
-  const turn = await kit.runBedrock({ output: { message: { content: [{ toolUse: { toolUseId: "tooluse_1", name, input: args } }] } } });
+  const turn = await kit.runBedrock({
+    output: { message: { content: [{ toolUse: { toolUseId: "tooluse_1", name, input: args } }] } },
+  });
   const { toolResult } = turn!.content[0]!;
   return { isError: toolResult.status === "error", text: toolResult.content[0]!.text ?? "" };
 }
@@ -122,10 +137,12 @@ function nodesOf(schema: unknown, out: Node[] = []): Node[] {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return out;
   const node = schema as Node;
   out.push(node);
-  for (const map of ["properties", "$defs", "definitions"]) for (const child of Object.values((node[map] as Node | undefined) ?? {})) nodesOf(child, out);
+  for (const map of ["properties", "$defs", "definitions"])
+    for (const child of Object.values((node[map] as Node | undefined) ?? {})) nodesOf(child, out);
   if (Array.isArray(node.items)) for (const item of node.items) nodesOf(item, out);
   else nodesOf(node.items, out);
-  for (const union of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(node[union])) for (const branch of node[union] as unknown[]) nodesOf(branch, out);
+  for (const union of ["anyOf", "oneOf", "allOf"])
+    if (Array.isArray(node[union])) for (const branch of node[union] as unknown[]) nodesOf(branch, out);
   return out;
 }
 
@@ -161,7 +178,11 @@ function geminiChanges(f: Fixture): SchemaChange[] {
 
 describe("Gemini: every node has a type", () => {
   it("declares an enum without a type as a STRING enum, and its answer reaches the tool as sent", async () => {
-    const f = fixture("paint", { type: "object", properties: { color: { enum: ["red", "green"] } }, required: ["color"] });
+    const f = fixture("paint", {
+      type: "object",
+      properties: { color: { enum: ["red", "green"] } },
+      required: ["color"],
+    });
     const parameters = geminiParameters(f);
     expect(at(parameters, "properties", "color")).toMatchObject({ type: "string", enum: ["red", "green"] });
 
@@ -170,7 +191,11 @@ describe("Gemini: every node has a type", () => {
   });
 
   it("declares a const without a type as a typed one-value enum, and reads its answer back as the const", async () => {
-    const f = fixture("fixed_values", { type: "object", properties: { level: { const: 3 }, label: { const: "fixed" } }, required: ["level", "label"] });
+    const f = fixture("fixed_values", {
+      type: "object",
+      properties: { level: { const: 3 }, label: { const: "fixed" } },
+      required: ["level", "label"],
+    });
     const parameters = geminiParameters(f);
     expect(at(parameters, "properties", "level")).toMatchObject({ type: "string", enum: ["3"] });
     expect(at(parameters, "properties", "label")).toMatchObject({ type: "string", enum: ["fixed"] });
@@ -183,7 +208,9 @@ describe("Gemini: every node has a type", () => {
   it("declares an object written as properties without a type as an OBJECT", async () => {
     const f = fixture("ship", {
       type: "object",
-      properties: { address: { properties: { city: { type: "string" }, zip: { type: "string" } }, required: ["city"] } },
+      properties: {
+        address: { properties: { city: { type: "string" }, zip: { type: "string" } }, required: ["city"] },
+      },
       required: ["address"],
     });
     const parameters = geminiParameters(f);
@@ -222,7 +249,13 @@ describe("Gemini: enum holds non-empty strings only, decoded back to the declare
     expect(new Set(toggle).size).toBe(2);
     expect(new Set(shape).size).toBe(2);
 
-    await answerGemini(f, parameters, { count: "2", toggle: toggle[1]!, blank: "(empty string)", maybe: null, shape: shape[0]! });
+    await answerGemini(f, parameters, {
+      count: "2",
+      toggle: toggle[1]!,
+      blank: "(empty string)",
+      maybe: null,
+      shape: shape[0]!,
+    });
     await answerGemini(f, parameters, { count: "3", toggle: toggle[0]!, blank: "x", maybe: "a", shape: shape[1]! });
     expect(f.received).toStrictEqual([
       { count: 2, toggle: false, blank: "", maybe: null, shape: { kind: "box" } },
@@ -277,7 +310,8 @@ describe("Gemini: enum holds non-empty strings only, decoded back to the declare
     const parameters = geminiParameters(f);
     const enums = nodesOf(parameters).filter((n) => "enum" in n);
     expect(enums.length).toBeGreaterThanOrEqual(3);
-    for (const node of enums) expect(stringsOf(node.enum).every((value) => typeof value === "string" && value !== "")).toBe(true);
+    for (const node of enums)
+      expect(stringsOf(node.enum).every((value) => typeof value === "string" && value !== "")).toBe(true);
     expect(at(parameters, "properties", "levels", "items").enum).toEqual(["1", "2", "3"]);
     const off = stringsOf(at(parameters, "properties", "inner", "properties", "on").enum);
     expect(off).toHaveLength(1);
@@ -295,19 +329,22 @@ describe("Gemini: the root stays an OBJECT", () => {
   const byId = { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } as const;
   const byEmail = { type: "object", properties: { email: { type: "string" } }, required: ["email"] } as const;
 
-  it.each(["anyOf", "oneOf"])("merges a root %s of objects into one object, and either branch's call runs", async (combinator) => {
-    const f = fixture(`find_by_${combinator}`, { [combinator]: [byId, byEmail] });
-    const parameters = geminiParameters(f);
-    expect(parameters.type).toBe("object");
-    expect(parameters).not.toHaveProperty("anyOf");
-    expect(parameters).not.toHaveProperty("oneOf");
-    expect(at(parameters, "properties", "id").type).toBe("integer");
-    expect(at(parameters, "properties", "email").type).toBe("string");
+  it.each(["anyOf", "oneOf"])(
+    "merges a root %s of objects into one object, and either branch's call runs",
+    async (combinator) => {
+      const f = fixture(`find_by_${combinator}`, { [combinator]: [byId, byEmail] });
+      const parameters = geminiParameters(f);
+      expect(parameters.type).toBe("object");
+      expect(parameters).not.toHaveProperty("anyOf");
+      expect(parameters).not.toHaveProperty("oneOf");
+      expect(at(parameters, "properties", "id").type).toBe("integer");
+      expect(at(parameters, "properties", "email").type).toBe("string");
 
-    await answerGemini(f, parameters, { id: 7 });
-    await answerGemini(f, parameters, { email: "a@b.co" });
-    expect(f.received).toStrictEqual([{ id: 7 }, { email: "a@b.co" }]);
-  });
+      await answerGemini(f, parameters, { id: 7 });
+      await answerGemini(f, parameters, { email: "a@b.co" });
+      expect(f.received).toStrictEqual([{ id: 7 }, { email: "a@b.co" }]);
+    },
+  );
 
   it("merges a root allOf into one object", async () => {
     const f = fixture("merged", {
@@ -329,7 +366,11 @@ describe("Gemini: the root stays an OBJECT", () => {
     const f = fixture("search", {
       $ref: "#/$defs/Query",
       $defs: {
-        Query: { type: "object", properties: { q: { type: "string" }, kind: { $ref: "#/$defs/Kind" } }, required: ["q"] },
+        Query: {
+          type: "object",
+          properties: { q: { type: "string" }, kind: { $ref: "#/$defs/Kind" } },
+          required: ["q"],
+        },
         Kind: { enum: [1, 2] },
       },
     });
@@ -338,7 +379,9 @@ describe("Gemini: the root stays an OBJECT", () => {
     const keywords = keywordsOf(parameters);
     for (const reference of ["$ref", "$defs", "definitions"]) expect(keywords).not.toContain(reference);
     expect(at(parameters, "properties", "kind")).toMatchObject({ type: "string", enum: ["1", "2"] });
-    expect(geminiChanges(f)).toContainEqual(expect.objectContaining({ tool: "search", keyword: "$ref", action: "inlined" }));
+    expect(geminiChanges(f)).toContainEqual(
+      expect.objectContaining({ tool: "search", keyword: "$ref", action: "inlined" }),
+    );
 
     await answerGemini(f, parameters, { q: "x", kind: "2" });
     expect(f.received).toStrictEqual([{ q: "x", kind: 2 }]);
@@ -389,7 +432,11 @@ describe("Gemini: every array has items, tuples included", () => {
   });
 
   it("gives the elements after an open tuple an item schema of their own, read back as any value", async () => {
-    const f = fixture("row", { type: "object", properties: { row: { type: "array", prefixItems: [{ type: "string" }] } }, required: ["row"] });
+    const f = fixture("row", {
+      type: "object",
+      properties: { row: { type: "array", prefixItems: [{ type: "string" }] } },
+      required: ["row"],
+    });
     const parameters = geminiParameters(f);
     expect(at(parameters, "properties", "row")).toHaveProperty("items");
 
@@ -409,7 +456,9 @@ describe("Gemini: boolean subschemas keep their meaning", () => {
     expect(Object.keys(at(parameters, "properties")).sort()).toEqual(["anything", "blank", "name"]);
     expect(at(parameters, "properties", "anything").type).toBe("string");
     expect(at(parameters, "properties", "blank").type).toBe("string");
-    expect(geminiChanges(f)).toContainEqual(expect.objectContaining({ tool: "booleans", pointer: "/properties/never", action: "dropped" }));
+    expect(geminiChanges(f)).toContainEqual(
+      expect.objectContaining({ tool: "booleans", pointer: "/properties/never", action: "dropped" }),
+    );
 
     await answerGemini(f, parameters, { name: "n", anything: '{"x":[1,null]}', blank: "42" });
     await answerGemini(f, parameters, { name: "m", anything: '"text"', blank: "false" });
@@ -436,7 +485,10 @@ describe("Gemini: boolean subschemas keep their meaning", () => {
   });
 
   it("ends a tuple at a false position instead of taking any value there", async () => {
-    const f = fixture("short_tuple", { type: "object", properties: { first: { type: "array", prefixItems: [{ type: "string" }, false] } } });
+    const f = fixture("short_tuple", {
+      type: "object",
+      properties: { first: { type: "array", prefixItems: [{ type: "string" }, false] } },
+    });
     const parameters = geminiParameters(f);
     expect(Number(at(parameters, "properties", "first").maxItems)).toBe(1);
     expect(at(parameters, "properties", "first", "items")).toMatchObject({ type: "string" });
@@ -499,7 +551,12 @@ async function answerOpenAI(api: OpenAIApi, f: Fixture, parameters: Node, answer
 
 /** `levels` object schemas, each inside the one before, the innermost holding `leaf`. */
 function nestedObjects(levels: number): { schema: JSONSchemaObject; value: Args } {
-  let schema: JSONSchemaObject = { type: "object", properties: { leaf: { type: "string" } }, required: ["leaf"], additionalProperties: false };
+  let schema: JSONSchemaObject = {
+    type: "object",
+    properties: { leaf: { type: "string" } },
+    required: ["leaf"],
+    additionalProperties: false,
+  };
   let value: Args = { leaf: "deep" };
   for (let level = 1; level < levels; level++) {
     schema = { type: "object", properties: { next: schema }, required: ["next"], additionalProperties: false };
@@ -509,14 +566,20 @@ function nestedObjects(levels: number): { schema: JSONSchemaObject; value: Args 
 }
 
 function manyProperties(count: number): JSONSchemaObject {
-  return { type: "object", properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: "string" }])), additionalProperties: false };
+  return {
+    type: "object",
+    properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: "string" }])),
+    additionalProperties: false,
+  };
 }
 
 function enumsOf(sizes: number[]): JSONSchemaObject {
   const names = sizes.map((_, i) => `e${i}`);
   return {
     type: "object",
-    properties: Object.fromEntries(sizes.map((size, i) => [names[i], { type: "string", enum: Array.from({ length: size }, (_, v) => `v${v}`) }])),
+    properties: Object.fromEntries(
+      sizes.map((size, i) => [names[i], { type: "string", enum: Array.from({ length: size }, (_, v) => `v${v}`) }]),
+    ),
     required: names,
     additionalProperties: false,
   };
@@ -530,7 +593,13 @@ describe.each(OPENAI_APIS)("OpenAI strict ($api): only what strict mode takes", 
       type: "object",
       properties: {
         image: { type: "string", contentEncoding: "base64", contentMediaType: "image/png" },
-        scores: { type: "array", items: { type: "integer" }, contains: { type: "integer", minimum: 10 }, minContains: 1, maxContains: 2 },
+        scores: {
+          type: "array",
+          items: { type: "integer" },
+          contains: { type: "integer", minimum: 10 },
+          minContains: 1,
+          maxContains: 2,
+        },
         pair: { type: "array", items: [{ type: "string" }, { type: "integer" }], additionalItems: false },
         plain: { type: "array", items: { type: "string" }, additionalItems: false },
       },
@@ -540,7 +609,15 @@ describe.each(OPENAI_APIS)("OpenAI strict ($api): only what strict mode takes", 
     const declared = openaiDeclared(api, f, strict);
     expect(declared.strict).toBe(true);
     const keywords = keywordsOf(declared.parameters);
-    for (const keyword of ["additionalItems", "contentEncoding", "contentMediaType", "contains", "minContains", "maxContains"]) expect(keywords).not.toContain(keyword);
+    for (const keyword of [
+      "additionalItems",
+      "contentEncoding",
+      "contentMediaType",
+      "contains",
+      "minContains",
+      "maxContains",
+    ])
+      expect(keywords).not.toContain(keyword);
 
     await answerOpenAI(api, f, declared.parameters, { image: "aGk=", scores: [12, 3], pair: ["a", 1], plain: ["x"] });
     expect(f.received).toStrictEqual([{ image: "aGk=", scores: [12, 3], pair: ["a", 1], plain: ["x"] }]);
@@ -551,7 +628,12 @@ describe.each(OPENAI_APIS)("OpenAI strict ($api): only what strict mode takes", 
       type: "object",
       properties: {
         bag: { type: "array" },
-        nested: { type: "object", properties: { list: { type: "array", maxItems: 3 } }, required: ["list"], additionalProperties: false },
+        nested: {
+          type: "object",
+          properties: { list: { type: "array", maxItems: 3 } },
+          required: ["list"],
+          additionalProperties: false,
+        },
       },
       required: ["bag", "nested"],
       additionalProperties: false,
@@ -561,7 +643,9 @@ describe.each(OPENAI_APIS)("OpenAI strict ($api): only what strict mode takes", 
     expect(arrays).toHaveLength(2);
     for (const array of arrays) expect(array).toHaveProperty("items");
     if (declared.strict !== true) {
-      expect(f.kit.describeExport(api.format, strict).changes).toContainEqual(expect.objectContaining({ tool: "bags", action: "disabled" }));
+      expect(f.kit.describeExport(api.format, strict).changes).toContainEqual(
+        expect.objectContaining({ tool: "bags", action: "disabled" }),
+      );
     }
 
     await answerOpenAI(api, f, declared.parameters, { bag: [1, "two", { three: 3 }], nested: { list: ["a"] } });
@@ -595,7 +679,9 @@ describe.each(OPENAI_APIS)("OpenAI strict ($api): documented limits", (api) => {
   const strict: OpenAIExportOptions = { strict: true };
 
   function expectDisabled(f: Fixture, why: RegExp[]): void {
-    const disabled = f.kit.describeExport(api.format, strict).changes.filter((change) => change.tool === f.name && change.action === "disabled");
+    const disabled = f.kit
+      .describeExport(api.format, strict)
+      .changes.filter((change) => change.tool === f.name && change.action === "disabled");
     expect(disabled).toHaveLength(1);
     for (const pattern of why) expect(disabled[0]!.detail).toMatch(pattern);
   }
@@ -662,72 +748,106 @@ describe.each(OPENAI_APIS)("OpenAI strict ($api): documented limits", (api) => {
   });
 });
 
-describe.each(OPENAI_APIS)("OpenAI strict ($api): optional means required and nullable, null means not given", (api) => {
-  const strict: OpenAIExportOptions = { strict: true };
-  const schema: JSONSchemaObject = {
-    type: "object",
-    properties: {
-      city: { type: "string" },
-      units: { enum: ["c", "f"] },
-      mode: { const: "fast" },
-      count: { type: "integer", minimum: 0 },
-      window: { type: "object", properties: { from: { type: "string" }, to: { type: "string" } }, required: ["from"], additionalProperties: false },
-    },
-    required: ["city"],
-    additionalProperties: false,
-  };
+describe.each(OPENAI_APIS)(
+  "OpenAI strict ($api): optional means required and nullable, null means not given",
+  (api) => {
+    const strict: OpenAIExportOptions = { strict: true };
+    const schema: JSONSchemaObject = {
+      type: "object",
+      properties: {
+        city: { type: "string" },
+        units: { enum: ["c", "f"] },
+        mode: { const: "fast" },
+        count: { type: "integer", minimum: 0 },
+        window: {
+          type: "object",
+          properties: { from: { type: "string" }, to: { type: "string" } },
+          required: ["from"],
+          additionalProperties: false,
+        },
+      },
+      required: ["city"],
+      additionalProperties: false,
+    };
 
-  it.each([true, false])("declares every optional value required and nullable, and a null answer reaches the tool as absent (validate: %s)", async (validate) => {
-    const f = fixture("weather", schema, validate);
-    const declared = openaiDeclared(api, f, strict);
-    expect(declared.strict).toBe(true);
-    const parameters = declared.parameters;
-    expect(stringsOf(parameters.required).sort()).toEqual(["city", "count", "mode", "units", "window"]);
-    expect(at(parameters, "properties", "city").type).toBe("string");
-    expect(at(parameters, "properties", "units").enum).toEqual(expect.arrayContaining(["c", "f", null]));
-    const mode = at(parameters, "properties", "mode");
-    expect(mode).not.toHaveProperty("const");
-    expect(mode.enum).toEqual(expect.arrayContaining(["fast", null]));
-    expect(hasType(at(parameters, "properties", "count"), "null")).toBe(true);
-    const window = at(parameters, "properties", "window");
-    expect(hasType(window, "null")).toBe(true);
-    expect(stringsOf(window.required).sort()).toEqual(["from", "to"]);
-    expect(hasType(at(window, "properties", "to"), "null")).toBe(true);
+    it.each([true, false])(
+      "declares every optional value required and nullable, and a null answer reaches the tool as absent (validate: %s)",
+      async (validate) => {
+        const f = fixture("weather", schema, validate);
+        const declared = openaiDeclared(api, f, strict);
+        expect(declared.strict).toBe(true);
+        const parameters = declared.parameters;
+        expect(stringsOf(parameters.required).sort()).toEqual(["city", "count", "mode", "units", "window"]);
+        expect(at(parameters, "properties", "city").type).toBe("string");
+        expect(at(parameters, "properties", "units").enum).toEqual(expect.arrayContaining(["c", "f", null]));
+        const mode = at(parameters, "properties", "mode");
+        expect(mode).not.toHaveProperty("const");
+        expect(mode.enum).toEqual(expect.arrayContaining(["fast", null]));
+        expect(hasType(at(parameters, "properties", "count"), "null")).toBe(true);
+        const window = at(parameters, "properties", "window");
+        expect(hasType(window, "null")).toBe(true);
+        expect(stringsOf(window.required).sort()).toEqual(["from", "to"]);
+        expect(hasType(at(window, "properties", "to"), "null")).toBe(true);
 
-    await answerOpenAI(api, f, parameters, { city: "Oslo", units: null, mode: null, count: null, window: null });
-    await answerOpenAI(api, f, parameters, { city: "Bergen", units: "f", mode: "fast", count: 2, window: { from: "09:00", to: null } });
-    expect(f.received).toStrictEqual([{ city: "Oslo" }, { city: "Bergen", units: "f", mode: "fast", count: 2, window: { from: "09:00" } }]);
-    expect(Object.keys(f.received[0]!)).toEqual(["city"]);
-  });
+        await answerOpenAI(api, f, parameters, { city: "Oslo", units: null, mode: null, count: null, window: null });
+        await answerOpenAI(api, f, parameters, {
+          city: "Bergen",
+          units: "f",
+          mode: "fast",
+          count: 2,
+          window: { from: "09:00", to: null },
+        });
+        expect(f.received).toStrictEqual([
+          { city: "Oslo" },
+          { city: "Bergen", units: "f", mode: "fast", count: 2, window: { from: "09:00" } },
+        ]);
+        expect(Object.keys(f.received[0]!)).toEqual(["city"]);
+      },
+    );
 
-  it("reports a required name with no property as dropped, still enforced when the tool validates", async () => {
-    const f = fixture("ghostly", { type: "object", properties: { a: { type: "string" } }, required: ["a", "ghost"] });
-    const declared = openaiDeclared(api, f, strict);
-    expect(declared.parameters.required).toEqual(["a"]);
-    const changes = f.kit.describeExport(api.format, strict).changes;
-    const dropped = changes.filter((change) => change.keyword === "required" && change.action === "dropped");
-    expect(dropped).toEqual([expect.objectContaining({ tool: "ghostly", pointer: "/required", detail: expect.stringContaining("ghost") })]);
-    expect(dropped[0]!.detail).toMatch(/still enforced when the call runs/);
+    it("reports a required name with no property as dropped, still enforced when the tool validates", async () => {
+      const f = fixture("ghostly", { type: "object", properties: { a: { type: "string" } }, required: ["a", "ghost"] });
+      const declared = openaiDeclared(api, f, strict);
+      expect(declared.parameters.required).toEqual(["a"]);
+      const changes = f.kit.describeExport(api.format, strict).changes;
+      const dropped = changes.filter((change) => change.keyword === "required" && change.action === "dropped");
+      expect(dropped).toEqual([
+        expect.objectContaining({ tool: "ghostly", pointer: "/required", detail: expect.stringContaining("ghost") }),
+      ]);
+      expect(dropped[0]!.detail).toMatch(/still enforced when the call runs/);
 
-    const reply = await api.call(f.kit, f.name, JSON.stringify({ a: "x" }));
-    expect(reply.isError).toBe(true);
-    expect(reply.text).toMatch(/ghost/);
-    expect(f.received).toStrictEqual([]);
-  });
+      const reply = await api.call(f.kit, f.name, JSON.stringify({ a: "x" }));
+      expect(reply.isError).toBe(true);
+      expect(reply.text).toMatch(/ghost/);
+      expect(f.received).toStrictEqual([]);
+    });
 
-  it("reports a required name with no property as dropped and not enforced when the tool does not validate", async () => {
-    const f = fixture("ghostly_loose", { type: "object", properties: { a: { type: "string" } }, required: ["a", "ghost"] }, false);
-    const declared = openaiDeclared(api, f, strict);
-    expect(declared.parameters.required).toEqual(["a"]);
-    const dropped = f.kit.describeExport(api.format, strict).changes.filter((change) => change.keyword === "required" && change.action === "dropped");
-    expect(dropped).toEqual([expect.objectContaining({ tool: "ghostly_loose", pointer: "/required", detail: expect.stringContaining("ghost") })]);
-    expect(dropped[0]!.detail).toMatch(/not enforced/);
-    expect(dropped[0]!.detail).not.toMatch(/still enforced/);
+    it("reports a required name with no property as dropped and not enforced when the tool does not validate", async () => {
+      const f = fixture(
+        "ghostly_loose",
+        { type: "object", properties: { a: { type: "string" } }, required: ["a", "ghost"] },
+        false,
+      );
+      const declared = openaiDeclared(api, f, strict);
+      expect(declared.parameters.required).toEqual(["a"]);
+      const dropped = f.kit
+        .describeExport(api.format, strict)
+        .changes.filter((change) => change.keyword === "required" && change.action === "dropped");
+      expect(dropped).toEqual([
+        expect.objectContaining({
+          tool: "ghostly_loose",
+          pointer: "/required",
+          detail: expect.stringContaining("ghost"),
+        }),
+      ]);
+      expect(dropped[0]!.detail).toMatch(/not enforced/);
+      expect(dropped[0]!.detail).not.toMatch(/still enforced/);
 
-    await answerOpenAI(api, f, declared.parameters, { a: "x" });
-    expect(f.received).toStrictEqual([{ a: "x" }]);
-  });
-});
+      await answerOpenAI(api, f, declared.parameters, { a: "x" });
+      expect(f.received).toStrictEqual([{ a: "x" }]);
+    });
+  },
+);
 
 describe.each(OPENAI_APIS)("OpenAI ($api, not strict): no oneOf, anyOf, allOf, enum or not at the root", (api) => {
   const byId = { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } as const;
@@ -735,16 +855,34 @@ describe.each(OPENAI_APIS)("OpenAI ($api, not strict): no oneOf, anyOf, allOf, e
   const roots: Array<[string, JSONSchemaObject, Args]> = [
     ["a root oneOf of objects", { oneOf: [byId, byEmail] }, { email: "a@b.co" }],
     ["a root anyOf of objects", { anyOf: [byId, byEmail] }, { id: 7 }],
-    ["a root allOf", { allOf: [byId, { type: "object", properties: { note: { type: "string" } } }] }, { id: 7, note: "n" }],
-    ["a root not", { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, not: { required: ["a", "b"] } }, { a: "x" }],
-    ["a root enum", { type: "object", properties: { size: { type: "string" } }, required: ["size"], enum: [{ size: "S" }, { size: "L" }] }, { size: "L" }],
+    [
+      "a root allOf",
+      { allOf: [byId, { type: "object", properties: { note: { type: "string" } } }] },
+      { id: 7, note: "n" },
+    ],
+    [
+      "a root not",
+      { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, not: { required: ["a", "b"] } },
+      { a: "x" },
+    ],
+    [
+      "a root enum",
+      {
+        type: "object",
+        properties: { size: { type: "string" } },
+        required: ["size"],
+        enum: [{ size: "S" }, { size: "L" }],
+      },
+      { size: "L" },
+    ],
   ];
 
   it.each(roots)("sends %s as a plain object, and the call runs", async (_what, schema, answer) => {
     const f = fixture("rooted", schema);
     const declared = openaiDeclared(api, f, {});
     expect(declared.parameters.type).toBe("object");
-    for (const keyword of ["oneOf", "anyOf", "allOf", "enum", "const", "not"]) expect(declared.parameters).not.toHaveProperty(keyword);
+    for (const keyword of ["oneOf", "anyOf", "allOf", "enum", "const", "not"])
+      expect(declared.parameters).not.toHaveProperty(keyword);
 
     await answerOpenAI(api, f, declared.parameters, answer);
     expect(f.received).toStrictEqual([answer]);
@@ -782,20 +920,33 @@ const OBJECT_ROOT_PROVIDERS: ObjectRootProvider[] = [
 ];
 
 describe.each(OBJECT_ROOT_PROVIDERS)("$provider: no combinators at the root", (provider) => {
-  const byId = { type: "object", properties: { id: { type: "integer" } }, required: ["id"], additionalProperties: false } as const;
-  const byEmail = { type: "object", properties: { email: { type: "string" } }, required: ["email"], additionalProperties: false } as const;
+  const byId = {
+    type: "object",
+    properties: { id: { type: "integer" } },
+    required: ["id"],
+    additionalProperties: false,
+  } as const;
+  const byEmail = {
+    type: "object",
+    properties: { email: { type: "string" } },
+    required: ["email"],
+    additionalProperties: false,
+  } as const;
 
-  it.each(["oneOf", "anyOf"])("merges a root %s of two objects, and the call with either branch's arguments runs", async (combinator) => {
-    const f = fixture("lookup", { [combinator]: [byId, byEmail] });
-    const schema = provider.declare(f);
-    expect(schema.type).toBe("object");
-    for (const keyword of ["oneOf", "anyOf", "allOf"]) expect(schema).not.toHaveProperty(keyword);
-    expect(Object.keys(at(schema, "properties")).sort()).toEqual(["email", "id"]);
+  it.each(["oneOf", "anyOf"])(
+    "merges a root %s of two objects, and the call with either branch's arguments runs",
+    async (combinator) => {
+      const f = fixture("lookup", { [combinator]: [byId, byEmail] });
+      const schema = provider.declare(f);
+      expect(schema.type).toBe("object");
+      for (const keyword of ["oneOf", "anyOf", "allOf"]) expect(schema).not.toHaveProperty(keyword);
+      expect(Object.keys(at(schema, "properties")).sort()).toEqual(["email", "id"]);
 
-    expect(await provider.call(f.kit, f.name, { id: 7 })).toEqual(OK);
-    expect(await provider.call(f.kit, f.name, { email: "a@b.co" })).toEqual(OK);
-    expect(f.received).toStrictEqual([{ id: 7 }, { email: "a@b.co" }]);
-  });
+      expect(await provider.call(f.kit, f.name, { id: 7 })).toEqual(OK);
+      expect(await provider.call(f.kit, f.name, { email: "a@b.co" })).toEqual(OK);
+      expect(f.received).toStrictEqual([{ id: 7 }, { email: "a@b.co" }]);
+    },
+  );
 
   it("merges a root allOf into one object", async () => {
     const f = fixture("combined", {
@@ -819,7 +970,14 @@ describe("MCP: every tool passes the MCP SDK's own ToolSchema", () => {
   const schemas: Array<[string, object, Args]> = [
     [
       "boolean_props",
-      { type: "object", properties: { anything: true, nothing: false, list: { type: "array", prefixItems: [true, { type: "string" }], items: false } } },
+      {
+        type: "object",
+        properties: {
+          anything: true,
+          nothing: false,
+          list: { type: "array", prefixItems: [true, { type: "string" }], items: false },
+        },
+      },
       { anything: { x: 1 }, list: [5, "s"] },
     ],
     [
@@ -834,7 +992,16 @@ describe("MCP: every tool passes the MCP SDK's own ToolSchema", () => {
     ],
     [
       "root_ref",
-      { $ref: "#/$defs/Args", $defs: { Args: { type: "object", properties: { q: { type: "string" }, tags: { type: "array", items: true } }, required: ["q"] } } },
+      {
+        $ref: "#/$defs/Args",
+        $defs: {
+          Args: {
+            type: "object",
+            properties: { q: { type: "string" }, tags: { type: "array", items: true } },
+            required: ["q"],
+          },
+        },
+      },
       { q: "x", tags: [1, "a"] },
     ],
   ];
@@ -881,20 +1048,25 @@ describe("The change report says a keyword is still enforced only when it is", (
     ["mcp", "mcp", {}],
   ];
 
-  it.each(exports)("%s: for a tool defined without validate, every note about enforcement says it is not enforced", (_label, format, options) => {
-    const f = fixture("unchecked", schema, false);
-    const changes = f.kit.describeExport(format, options).changes;
-    const aboutEnforcement = changes.filter((change) => /enforced/.test(change.detail));
-    expect(aboutEnforcement.length).toBeGreaterThan(0);
-    for (const change of aboutEnforcement) {
-      expect(change.detail).not.toMatch(/still enforced/);
-      expect(change.detail).toMatch(/not enforced/);
-    }
-  });
+  it.each(exports)(
+    "%s: for a tool defined without validate, every note about enforcement says it is not enforced",
+    (_label, format, options) => {
+      const f = fixture("unchecked", schema, false);
+      const changes = f.kit.describeExport(format, options).changes;
+      const aboutEnforcement = changes.filter((change) => /enforced/.test(change.detail));
+      expect(aboutEnforcement.length).toBeGreaterThan(0);
+      for (const change of aboutEnforcement) {
+        expect(change.detail).not.toMatch(/still enforced/);
+        expect(change.detail).toMatch(/not enforced/);
+      }
+    },
+  );
 
   it("for a validating tool, says the tuple order is still enforced, and a wrong-order tuple is refused when the call runs", async () => {
     const f = fixture("checked", schema);
-    const tuple = f.kit.describeExport("gemini").changes.filter((change) => change.pointer === "/properties/pair/prefixItems" && /order/.test(change.detail));
+    const tuple = f.kit
+      .describeExport("gemini")
+      .changes.filter((change) => change.pointer === "/properties/pair/prefixItems" && /order/.test(change.detail));
     expect(tuple).toHaveLength(1);
     expect(tuple[0]!.detail).toMatch(/the order is still enforced when the call runs/);
 
@@ -913,7 +1085,11 @@ describe("The change report says a keyword is still enforced only when it is", (
     expect(enforced).toEqual(expect.arrayContaining(["multipleOf", "uniqueItems", "not", "prefixItems"]));
 
     const violations: Args[] = [{ step: 7 }, { tags: ["a", "a"] }, { step: 5, tags: ["a"] }, { pair: [1, "a"] }];
-    for (const args of violations) expect(await f.kit.execute("checked_all", args)).toMatchObject({ isError: true, metadata: { error: "invalid_arguments" } });
+    for (const args of violations)
+      expect(await f.kit.execute("checked_all", args)).toMatchObject({
+        isError: true,
+        metadata: { error: "invalid_arguments" },
+      });
     expect(f.received).toStrictEqual([]);
   });
 });
@@ -923,14 +1099,17 @@ describe("The change report says a keyword is still enforced only when it is", (
 describe("Name mapping: a call runs the tool it names, never another", () => {
   const amount: JSONSchemaObject = { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] };
 
-  it.each(OPENAI_APIS)('with names: "sanitize", $api declares billing.refund as billing_refund and a call to billing_refund runs it', async (api) => {
-    const f = fixture("billing.refund", amount);
-    const declared = api.declare(f.kit, { names: "sanitize" });
-    expect(declared.map((tool) => tool.name)).toEqual(["billing_refund"]);
+  it.each(OPENAI_APIS)(
+    'with names: "sanitize", $api declares billing.refund as billing_refund and a call to billing_refund runs it',
+    async (api) => {
+      const f = fixture("billing.refund", amount);
+      const declared = api.declare(f.kit, { names: "sanitize" });
+      expect(declared.map((tool) => tool.name)).toEqual(["billing_refund"]);
 
-    expect(await api.call(f.kit, "billing_refund", JSON.stringify({ amount: 12.5 }))).toEqual(OK);
-    expect(f.received).toStrictEqual([{ amount: 12.5 }]);
-  });
+      expect(await api.call(f.kit, "billing_refund", JSON.stringify({ amount: 12.5 }))).toEqual(OK);
+      expect(f.received).toStrictEqual([{ amount: 12.5 }]);
+    },
+  );
 
   function twoTools(): { kit: Toolkit; received: Record<string, Args[]> } {
     const received: Record<string, Args[]> = { "a.b": [], a_b: [] };

@@ -13,11 +13,10 @@ import {
   toOpenAI,
   Toolkit,
   type ExportFormat,
-  type GeminiTools,
-  type OpenAIFunctionTool,
   type SchemaChange,
   type Tool,
 } from "../../src";
+import type { GeminiTools, OpenAIFunctionTool } from "../../src/providers";
 import {
   checkAnthropicToolResults,
   checkAnthropicTools,
@@ -26,6 +25,7 @@ import {
   checkGeminiToolResults,
   checkGeminiTools,
   checkMcpTools,
+  checkOllamaTools,
   checkOpenAIChatToolResults,
   checkOpenAIChatTools,
   checkOpenAIResponsesToolResults,
@@ -172,7 +172,13 @@ const deep = tool("deep_nesting", {
                   properties: {
                     l5: {
                       type: "object",
-                      properties: { l6: { type: "object", properties: { leaf: { type: ["string", "null"], const: "bottom" } }, required: ["leaf"] } },
+                      properties: {
+                        l6: {
+                          type: "object",
+                          properties: { leaf: { type: ["string", "null"], const: "bottom" } },
+                          required: ["leaf"],
+                        },
+                      },
                       required: ["l6"],
                     },
                   },
@@ -214,7 +220,20 @@ const allOf = tool("all_of", {
   required: ["item"],
 });
 
-const nasty: Tool[] = [nullableTypes, refChain, recursiveTree, constOneOf, additional, freeForm, priced, emptyObjects, noArguments, deep, formats, allOf];
+const nasty: Tool[] = [
+  nullableTypes,
+  refChain,
+  recursiveTree,
+  constOneOf,
+  additional,
+  freeForm,
+  priced,
+  emptyObjects,
+  noArguments,
+  deep,
+  formats,
+  allOf,
+];
 
 // ---- Checkers by format ------------------------------------------------------------------------
 
@@ -225,6 +244,7 @@ const CHECKERS: Record<ExportFormat, (declarations: unknown) => Violation[]> = {
   anthropic: (d) => checkAnthropicTools(d),
   mcp: (d) => checkMcpTools(d),
   bedrock: (d) => checkBedrockToolConfig(d),
+  ollama: (d) => checkOllamaTools(d),
 };
 const FORMATS = Object.keys(CHECKERS) as ExportFormat[];
 const OPTIONS = { strict: true } as const;
@@ -234,6 +254,7 @@ function declaredNames(format: ExportFormat, declarations: any): string[] {
   if (format === "gemini") return declarations[0].functionDeclarations.map((d: { name: string }) => d.name);
   if (format === "openai") return declarations.map((d: { function: { name: string } }) => d.function.name);
   if (format === "bedrock") return declarations.tools.map((d: { toolSpec: { name: string } }) => d.toolSpec.name);
+  if (format === "ollama") return declarations.map((d: { function: { name: string } }) => d.function.name);
   return declarations.map((d: { name: string }) => d.name);
 }
 
@@ -269,23 +290,32 @@ describe("the dialect checkers catch what the providers refuse", () => {
     expect(text).toContain('parameters.properties.a.$ref: Invalid JSON payload received. Unknown name "$ref"');
     expect(text).toContain("parameters.properties.b.type: type must be a single string");
     expect(text).toContain("parameters.properties.c.enum: enum values must be strings");
-    expect(text).toContain("parameters.properties.d: anyOf must be the only field set on its schema, found also: description");
+    expect(text).toContain(
+      "parameters.properties.d: anyOf must be the only field set on its schema, found also: description",
+    );
     expect(text).toContain("parameters.properties.e.properties: should be non-empty for OBJECT type");
     expect(text).toContain('invalid property name "bad-name"');
     expect(text).toContain('Unknown name "additionalProperties"');
     expect(text).toContain('Unknown name "exclusiveMinimum"');
     expect(text).toContain('format "email" is not supported for STRING');
     expect(text).toContain('property is not defined: "ghost"');
-    expect(checkGeminiTools([{ functionDeclarations: [] }, { functionDeclarations: [] }]).map((x) => x.message)).toContain(
-      "expected exactly one tool with functionDeclarations (one wrapper holds every function), found 2",
-    );
-    expect(checkGeminiTools([{ functionDeclarations: [{ name: "9lives", description: "x", parameters: { type: "OBJECT" }, strict: true }] }]).map((x) => x.at)).toEqual([
-      "tools[0].functionDeclarations[0].strict",
-      "tools[0].functionDeclarations[0].name",
-    ]);
-    expect(checkGeminiTools([{ functionDeclarations: [{ name: "f", parameters: { type: "object" }, parametersJsonSchema: {} }] }])).toHaveLength(1);
+    expect(
+      checkGeminiTools([{ functionDeclarations: [] }, { functionDeclarations: [] }]).map((x) => x.message),
+    ).toContain("expected exactly one tool with functionDeclarations (one wrapper holds every function), found 2");
+    expect(
+      checkGeminiTools([
+        { functionDeclarations: [{ name: "9lives", description: "x", parameters: { type: "OBJECT" }, strict: true }] },
+      ]).map((x) => x.at),
+    ).toEqual(["tools[0].functionDeclarations[0].strict", "tools[0].functionDeclarations[0].name"]);
+    expect(
+      checkGeminiTools([
+        { functionDeclarations: [{ name: "f", parameters: { type: "object" }, parametersJsonSchema: {} }] },
+      ]),
+    ).toHaveLength(1);
     // The SDK upper-cases types on the wire; both spellings are Gemini types.
-    expect(checkGeminiSchema({ type: "OBJECT", properties: { a: { type: "STRING", format: "enum", enum: ["x"] } } })).toEqual([]);
+    expect(
+      checkGeminiSchema({ type: "OBJECT", properties: { a: { type: "STRING", format: "enum", enum: ["x"] } } }),
+    ).toEqual([]);
   });
 
   it("OpenAI strict: open objects, optional properties, forbidden keywords, root unions, unsupported formats", () => {
@@ -304,9 +334,15 @@ describe("the dialect checkers catch what the providers refuse", () => {
     });
     const text = describeViolations(v);
     expect(text).toContain("parameters.anyOf: the root must be an object, not a union (anyOf)");
-    expect(text).toContain("parameters.properties.a.additionalProperties: 'additionalProperties' is required to be supplied and to be false");
-    expect(text).toContain("parameters.properties.a.required: 'required' is required to be supplied and to be an array including every key in properties. Missing 'x'");
-    expect(text).toContain("parameters.required: 'required' is required to be supplied and to be an array including every key in properties. Missing 'd'");
+    expect(text).toContain(
+      "parameters.properties.a.additionalProperties: 'additionalProperties' is required to be supplied and to be false",
+    );
+    expect(text).toContain(
+      "parameters.properties.a.required: 'required' is required to be supplied and to be an array including every key in properties. Missing 'x'",
+    );
+    expect(text).toContain(
+      "parameters.required: 'required' is required to be supplied and to be an array including every key in properties. Missing 'd'",
+    );
     expect(text).toContain("parameters.properties.b.uniqueItems: 'uniqueItems' is not permitted in strict mode");
     expect(text).toContain("parameters.properties.c.format: 'uri' is not a valid format");
     expect(text).toContain("parameters.properties.d.allOf: 'allOf' is not permitted in strict mode");
@@ -315,24 +351,48 @@ describe("the dialect checkers catch what the providers refuse", () => {
     // Strict rules only where strict is on; Responses wants strict said out loud.
     const open = { type: "object", properties: { a: { type: "string" } } };
     expect(checkOpenAIChatTools([{ type: "function", function: { name: "f", parameters: open } }])).toEqual([]);
-    expect(checkOpenAIChatTools([{ type: "function", function: { name: "f", parameters: open, strict: true } }])).toHaveLength(2);
-    expect(checkOpenAIChatTools([{ type: "function", function: { name: "billing.refund", parameters: open } }])[0]!.message).toContain(
-      'invalid openai function name "billing.refund"',
+    expect(
+      checkOpenAIChatTools([{ type: "function", function: { name: "f", parameters: open, strict: true } }]),
+    ).toHaveLength(2);
+    expect(
+      checkOpenAIChatTools([{ type: "function", function: { name: "billing.refund", parameters: open } }])[0]!.message,
+    ).toContain('invalid openai function name "billing.refund"');
+    expect(checkOpenAIResponsesTools([{ type: "function", name: "f", parameters: open }])[0]!.at).toBe(
+      "tools[0].strict",
     );
-    expect(checkOpenAIResponsesTools([{ type: "function", name: "f", parameters: open }])[0]!.at).toBe("tools[0].strict");
     expect(checkOpenAIResponsesTools([{ type: "function", name: "f", parameters: open, strict: false }])).toEqual([]);
   });
 
   it("Anthropic, MCP, Bedrock: an object root without combinators, and their name rules", () => {
-    expect(checkAnthropicTools([{ name: "f", input_schema: { type: "object", anyOf: [] } }]).map((x) => x.at)).toEqual(["tools[0].input_schema.anyOf"]);
-    expect(checkAnthropicTools([{ name: "a.b", input_schema: { type: "array" } }]).map((x) => x.at)).toEqual(["tools[0].name", "tools[0].input_schema.type"]);
-    expect(checkAnthropicTools([{ name: "f", input_schema: { type: "object" }, parameters: {} }])[0]!.message).toBe("Extra inputs are not permitted");
-    expect(checkMcpTools([{ name: "a b", inputSchema: { type: "string" }, annotations: { readOnlyHint: "yes" } }])).toHaveLength(3);
-    expect(checkBedrockToolConfig({ tools: [{ toolSpec: { name: "x".repeat(65), description: "d", inputSchema: { json: { type: "object", oneOf: [] } } } }] })).toHaveLength(2);
+    expect(checkAnthropicTools([{ name: "f", input_schema: { type: "object", anyOf: [] } }]).map((x) => x.at)).toEqual([
+      "tools[0].input_schema.anyOf",
+    ]);
+    expect(checkAnthropicTools([{ name: "a.b", input_schema: { type: "array" } }]).map((x) => x.at)).toEqual([
+      "tools[0].name",
+      "tools[0].input_schema.type",
+    ]);
+    expect(checkAnthropicTools([{ name: "f", input_schema: { type: "object" }, parameters: {} }])[0]!.message).toBe(
+      "Extra inputs are not permitted",
+    );
+    expect(
+      checkMcpTools([{ name: "a b", inputSchema: { type: "string" }, annotations: { readOnlyHint: "yes" } }]),
+    ).toHaveLength(3);
+    expect(
+      checkBedrockToolConfig({
+        tools: [
+          {
+            toolSpec: { name: "x".repeat(65), description: "d", inputSchema: { json: { type: "object", oneOf: [] } } },
+          },
+        ],
+      }),
+    ).toHaveLength(2);
   });
 
   it("tool results: counts, ids, order and shapes", () => {
-    const geminiCall = { role: "model", parts: [{ functionCall: { id: "1", name: "a", args: {} } }, { functionCall: { id: "2", name: "b", args: {} } }] };
+    const geminiCall = {
+      role: "model",
+      parts: [{ functionCall: { id: "1", name: "a", args: {} } }, { functionCall: { id: "2", name: "b", args: {} } }],
+    };
     const split = [
       { role: "user", parts: [{ text: "hi" }] },
       geminiCall,
@@ -344,9 +404,17 @@ describe("the dialect checkers catch what the providers refuse", () => {
     );
     const badResponse = [
       geminiCall,
-      { role: "user", parts: [{ functionResponse: { name: "a", response: { result: "x" } } }, { functionResponse: { id: "2", name: "b", response: { output: "y" } } }] },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "a", response: { result: "x" } } },
+          { functionResponse: { id: "2", name: "b", response: { output: "y" } } },
+        ],
+      },
     ];
-    expect(describeViolations(checkGeminiToolResults(badResponse))).toMatch(/expected id "1".*\n.*response must be \{ output \} or \{ error \}/);
+    expect(describeViolations(checkGeminiToolResults(badResponse))).toMatch(
+      /expected id "1".*\n.*response must be \{ output \} or \{ error \}/,
+    );
 
     const assistant = {
       role: "assistant",
@@ -356,9 +424,13 @@ describe("the dialect checkers catch what the providers refuse", () => {
         { id: "c2", type: "function", function: { name: "b", arguments: "{}" } },
       ],
     };
-    expect(checkOpenAIChatToolResults([{ role: "user", content: "x" }, assistant, { role: "tool", tool_call_id: "c1", content: "ok" }])[0]!.message).toContain(
-      "did not have response messages: c2",
-    );
+    expect(
+      checkOpenAIChatToolResults([
+        { role: "user", content: "x" },
+        assistant,
+        { role: "tool", tool_call_id: "c1", content: "ok" },
+      ])[0]!.message,
+    ).toContain("did not have response messages: c2");
     expect(
       checkOpenAIChatToolResults([
         { role: "user", content: "x" },
@@ -366,10 +438,13 @@ describe("the dialect checkers catch what the providers refuse", () => {
       ])[0]!.message,
     ).toContain("must be a response to a preceeding message with 'tool_calls'");
 
-    expect(checkOpenAIResponsesToolResults([{ type: "function_call_output", call_id: "c9", output: "x" }])[0]!.message).toBe(
-      "No tool call found for function call output with call_id c9.",
-    );
-    expect(checkOpenAIResponsesToolResults([{ type: "function_call", call_id: "c1", name: "a", arguments: "{}" }])[0]!.message).toBe("No tool output found for function call c1.");
+    expect(
+      checkOpenAIResponsesToolResults([{ type: "function_call_output", call_id: "c9", output: "x" }])[0]!.message,
+    ).toBe("No tool call found for function call output with call_id c9.");
+    expect(
+      checkOpenAIResponsesToolResults([{ type: "function_call", call_id: "c1", name: "a", arguments: "{}" }])[0]!
+        .message,
+    ).toBe("No tool output found for function call c1.");
 
     const use = {
       role: "assistant",
@@ -378,9 +453,12 @@ describe("the dialect checkers catch what the providers refuse", () => {
         { type: "tool_use", id: "t2", name: "b", input: {} },
       ],
     };
-    expect(checkAnthropicToolResults([use, { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] }])[0]!.message).toContain(
-      "`tool_use` ids were found without `tool_result` blocks immediately after: t2",
-    );
+    expect(
+      checkAnthropicToolResults([
+        use,
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
+      ])[0]!.message,
+    ).toContain("`tool_use` ids were found without `tool_result` blocks immediately after: t2");
     expect(
       checkAnthropicToolResults([
         use,
@@ -425,20 +503,33 @@ describe.each(FORMATS)("describeExport(%s) of the nasty set", (format) => {
 });
 
 describe("probes beyond the nasty set", () => {
-  const requiredGhost = tool("required_ghost", { type: "object", properties: { a: { type: "string" } }, required: ["a", "b"] });
-  const multiTypeEnum = tool("multi_type_enum", { type: "object", properties: { v: { type: ["integer", "string"], enum: [1, "a"] } } });
+  const requiredGhost = tool("required_ghost", {
+    type: "object",
+    properties: { a: { type: "string" } },
+    required: ["a", "b"],
+  });
+  const multiTypeEnum = tool("multi_type_enum", {
+    type: "object",
+    properties: { v: { type: ["integer", "string"], enum: [1, "a"] } },
+  });
 
   it("gemini drops a `required` name that no property has, and reports it", () => {
     const { declarations, changes } = describeExport("gemini", [requiredGhost]);
     expect(describeViolations(checkGeminiTools(declarations))).toBe("");
-    expect(changes).toEqual([expect.objectContaining({ tool: "required_ghost", pointer: "/required", keyword: "required", action: "dropped" })]);
+    expect(changes).toEqual([
+      expect.objectContaining({ tool: "required_ghost", pointer: "/required", keyword: "required", action: "dropped" }),
+    ]);
   });
 
   it("gemini lowers an enum over a type array to one string enum", () => {
     const { declarations } = describeExport("gemini", [multiTypeEnum]);
     expect(describeViolations(checkGeminiTools(declarations))).toBe("");
     const [{ functionDeclarations }] = declarations as GeminiTools;
-    expect(functionDeclarations[0]!.parameters.properties!.v).toEqual({ type: "string", format: "enum", enum: ["1", "a"] });
+    expect(functionDeclarations[0]!.parameters.properties!.v).toEqual({
+      type: "string",
+      format: "enum",
+      enum: ["1", "a"],
+    });
   });
 
   it("gemini and strict mode turn tuple items into one item schema, and strict mode merges allOf", () => {
@@ -447,7 +538,12 @@ describe("probes beyond the nasty set", () => {
       type: "object",
       properties: {
         pair: { type: "array", items: [{ type: "string" }, { type: "integer" }], additionalItems: false },
-        merged: { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "integer" } } }] },
+        merged: {
+          allOf: [
+            { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+            { properties: { b: { type: "integer" } } },
+          ],
+        },
       },
       required: ["pair", "merged"],
     });
@@ -456,7 +552,11 @@ describe("probes beyond the nasty set", () => {
     expect(describeViolations(CHECKERS.openai(strict.declarations))).toBe("");
     const parameters = (strict.declarations as OpenAIFunctionTool[])[0]!.function.parameters;
     expect((strict.declarations as OpenAIFunctionTool[])[0]!.function.strict).toBe(true);
-    expect(parameters.properties!.pair).toEqual({ type: "array", items: { anyOf: [{ type: "string" }, { type: "integer" }] }, maxItems: 2 });
+    expect(parameters.properties!.pair).toEqual({
+      type: "array",
+      items: { anyOf: [{ type: "string" }, { type: "integer" }] },
+      maxItems: 2,
+    });
     expect(parameters.properties!.merged).toEqual({
       type: "object",
       properties: { a: { type: "string" }, b: { type: ["integer", "null"] } },
@@ -464,7 +564,11 @@ describe("probes beyond the nasty set", () => {
       additionalProperties: false,
     });
     // A tuple open to any further elements cannot be strict: it goes out with strict: false, and the report says why.
-    const open = tool("open_tuple", { type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } }, required: ["pair"] });
+    const open = tool("open_tuple", {
+      type: "object",
+      properties: { pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } },
+      required: ["pair"],
+    });
     const openStrict = describeExport("openai", [open], { strict: true });
     expect(describeViolations(CHECKERS.openai(openStrict.declarations))).toBe("");
     expect((openStrict.declarations as OpenAIFunctionTool[])[0]!.function.strict).toBe(false);
@@ -493,7 +597,12 @@ describe("the change report names each change (tool, pointer, keyword, action)",
       { tool: "const_one_of", pointer: "/properties/kind", keyword: "const", action: "rewritten" },
       { tool: "const_one_of", pointer: "/properties/target", keyword: "oneOf", action: "rewritten" },
       { tool: "const_one_of", pointer: "/properties/target/anyOf/0/format", keyword: "format", action: "moved" },
-      { tool: "additional_props", pointer: "/properties/labels/additionalProperties", keyword: "additionalProperties", action: "dropped" },
+      {
+        tool: "additional_props",
+        pointer: "/properties/labels/additionalProperties",
+        keyword: "additionalProperties",
+        action: "dropped",
+      },
       { tool: "priced", pointer: "/properties/price", keyword: "exclusiveMinimum", action: "rewritten" },
       { tool: "priced", pointer: "/properties/price", keyword: "exclusiveMaximum", action: "rewritten" },
       { tool: "priced", pointer: "/properties/priority/enum", keyword: "enum", action: "rewritten" },
@@ -504,7 +613,8 @@ describe("the change report names each change (tool, pointer, keyword, action)",
       { tool: "formats", pointer: "/properties/homepage/format", keyword: "format", action: "moved" },
       { tool: "all_of", pointer: "/properties/item", keyword: "allOf", action: "rewritten" },
     ];
-    for (const wanted of expected) expect({ wanted, found: change(changes, wanted) !== undefined }).toEqual({ wanted, found: true });
+    for (const wanted of expected)
+      expect({ wanted, found: change(changes, wanted) !== undefined }).toEqual({ wanted, found: true });
     // A format Gemini knows is left alone.
     expect(change(changes, { tool: "formats", pointer: "/properties/when/format" })).toBeUndefined();
   });
@@ -516,14 +626,20 @@ describe("the change report names each change (tool, pointer, keyword, action)",
       { tool: "nullable_types", pointer: "/properties/age", keyword: "required", action: "lossy" },
       { tool: "priced", pointer: "/properties/priority", keyword: "required", action: "rewritten" },
       // Closing an object that did not say additionalProperties: false loses the undeclared keys.
-      { tool: "all_of", pointer: "/properties/item/additionalProperties", keyword: "additionalProperties", action: "lossy" },
+      {
+        tool: "all_of",
+        pointer: "/properties/item/additionalProperties",
+        keyword: "additionalProperties",
+        action: "lossy",
+      },
       // A typed additionalProperties map is keys strict mode cannot take: the tool is not strict.
       { tool: "additional_props", pointer: "", keyword: "strict", action: "disabled" },
       { tool: "const_one_of", pointer: "/properties/target/oneOf", keyword: "oneOf", action: "rewritten" },
       { tool: "free_form", pointer: "", keyword: "strict", action: "disabled" },
       { tool: "all_of", pointer: "/properties/item/allOf", keyword: "allOf", action: "rewritten" },
     ];
-    for (const wanted of expected) expect({ wanted, found: change(changes, wanted) !== undefined }).toEqual({ wanted, found: true });
+    for (const wanted of expected)
+      expect({ wanted, found: change(changes, wanted) !== undefined }).toEqual({ wanted, found: true });
     expect(lowered("openai-responses").changes).toEqual(changes);
     // The free-form tool goes out non-strict, said explicitly for Responses.
     const responses = lowered("openai-responses").declarations as Array<{ name: string; strict: boolean }>;
@@ -536,7 +652,11 @@ describe("the change report names each change (tool, pointer, keyword, action)",
   });
 
   it("a note about a dropped keyword says whether it still holds: validating tools, tools that do not validate, hand-written Tools", () => {
-    const schema: Tool["inputSchema"] = { type: "object", properties: { n: { type: "number", multipleOf: 2 } }, additionalProperties: false };
+    const schema: Tool["inputSchema"] = {
+      type: "object",
+      properties: { n: { type: "number", multipleOf: 2 } },
+      additionalProperties: false,
+    };
     const handWritten: Tool = {
       name: "hand_written",
       description: "Written by hand.",
@@ -549,15 +669,27 @@ describe("the change report names each change (tool, pointer, keyword, action)",
         .changes.filter((c) => c.action === "dropped")
         .map((c) => [c.keyword, c.detail]);
     expect(notes(tool("validating", schema))).toEqual([
-      ["additionalProperties", "additionalProperties is not supported by Gemini (it is still enforced when the call runs)"],
+      [
+        "additionalProperties",
+        "additionalProperties is not supported by Gemini (it is still enforced when the call runs)",
+      ],
       ["multipleOf", "multipleOf is not supported by Gemini (it is still enforced when the call runs)"],
     ]);
     expect(notes(tool("not_validating", schema, false))).toEqual([
-      ["additionalProperties", "additionalProperties is not supported by Gemini (it is not enforced: this tool does not validate its arguments)"],
-      ["multipleOf", "multipleOf is not supported by Gemini (it is not enforced: this tool does not validate its arguments)"],
+      [
+        "additionalProperties",
+        "additionalProperties is not supported by Gemini (it is not enforced: this tool does not validate its arguments)",
+      ],
+      [
+        "multipleOf",
+        "multipleOf is not supported by Gemini (it is not enforced: this tool does not validate its arguments)",
+      ],
     ]);
     expect(notes(handWritten)).toEqual([
-      ["additionalProperties", "additionalProperties is not supported by Gemini (it is enforced only if the tool validates its arguments)"],
+      [
+        "additionalProperties",
+        "additionalProperties is not supported by Gemini (it is enforced only if the tool validates its arguments)",
+      ],
       ["multipleOf", "multipleOf is not supported by Gemini (it is enforced only if the tool validates its arguments)"],
     ]);
   });
@@ -576,7 +708,12 @@ describe("a schema already inside the Gemini subset", () => {
         type: "array",
         minItems: 0,
         maxItems: 5,
-        items: { type: "object", properties: { name: { type: "string" }, lat: { type: "number", format: "double" } }, required: ["name"], propertyOrdering: ["name", "lat"] },
+        items: {
+          type: "object",
+          properties: { name: { type: "string" }, lat: { type: "number", format: "double" } },
+          required: ["name"],
+          propertyOrdering: ["name", "lat"],
+        },
       },
       either: { anyOf: [{ type: "string" }, { type: "number" }] },
     },
@@ -632,19 +769,24 @@ describe("what a dialect drops is still enforced when the call runs (validate: t
     expect(result.output).toContain('"target" must match exactly one schema in oneOf');
     expect(calls).toEqual([]);
     // The const became a one-value enum; another value is refused by both.
-    expect((await toolkit.execute("const_one_of", { kind: "chargeback", target: 5 })).output).toContain('"kind" must be "refund"');
+    expect((await toolkit.execute("const_one_of", { kind: "chargeback", target: 5 })).output).toContain(
+      '"kind" must be "refund"',
+    );
     expect((await toolkit.execute("const_one_of", { kind: "refund", target: 5 })).isError).toBe(false);
   });
 
   it("the recursive $ref cut: the declaration stops, the tool still validates deeper levels", async () => {
-    const deepTree = (depth: number): Args => (depth === 0 ? { label: 7 } : { label: `d${depth}`, children: [deepTree(depth - 1)] });
+    const deepTree = (depth: number): Args =>
+      depth === 0 ? { label: 7 } : { label: `d${depth}`, children: [deepTree(depth - 1)] };
     const declared = JSON.stringify(declaredGemini("recursive_tree"));
     expect(declared).not.toContain("$ref");
     const result = await toolkit.execute("recursive_tree", { root: deepTree(6) });
     expect(result.isError).toBe(true);
     expect(result.output).toContain("label");
     expect(result.output).toContain("must be string");
-    expect((await toolkit.execute("recursive_tree", { root: { label: "ok", children: [{ label: "leaf" }] } })).isError).toBe(false);
+    expect(
+      (await toolkit.execute("recursive_tree", { root: { label: "ok", children: [{ label: "leaf" }] } })).isError,
+    ).toBe(false);
   });
 });
 
@@ -653,25 +795,46 @@ describe("answers converted back before the call", () => {
 
   it('Gemini integer enums are declared as strings, and "2" reaches the tool as 2 (runGemini)', async () => {
     const [{ functionDeclarations }] = toGemini([priced]);
-    const priority = (functionDeclarations[0]!.parameters.properties as Record<string, Record<string, unknown>>).priority!;
+    const priority = (functionDeclarations[0]!.parameters.properties as Record<string, Record<string, unknown>>)
+      .priority!;
     expect(priority).toMatchObject({ type: "string", format: "enum", enum: ["1", "2", "3"] });
 
     const toolkit = new Toolkit([priced]);
     const reply = await toolkit.runGemini({
-      candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "priced", args: { price: 5, priority: "2", tags: ["10", "20"] } } }] } }],
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [{ functionCall: { name: "priced", args: { price: 5, priority: "2", tags: ["10", "20"] } } }],
+          },
+        },
+      ],
     });
     expect(reply!.parts[0]!.functionResponse.response).toHaveProperty("output");
     expect(calls).toEqual([{ tool: "priced", args: { price: 5, priority: 2, tags: [10, 20] } }]);
-    expect(checkGeminiToolResults([{ role: "model", parts: [{ functionCall: { name: "priced", args: {} } }] }, reply])).toEqual([]);
+    expect(
+      checkGeminiToolResults([{ role: "model", parts: [{ functionCall: { name: "priced", args: {} } }] }, reply]),
+    ).toEqual([]);
   });
 
   it("OpenAI strict null for an optional argument reaches the tool as absent (runOpenAI)", async () => {
-    const ab = tool("ab", { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"], additionalProperties: false });
+    const ab = tool("ab", {
+      type: "object",
+      properties: { a: { type: "string" }, b: { type: "string" } },
+      required: ["a"],
+      additionalProperties: false,
+    });
     const [declaration] = toOpenAI([ab], { strict: true });
     expect(declaration!.function.parameters.required).toEqual(["a", "b"]);
     const toolkit = new Toolkit([ab]);
     const messages = await toolkit.runOpenAI({
-      choices: [{ message: { tool_calls: [{ id: "call_1", type: "function", function: { name: "ab", arguments: '{"a":"x","b":null}' } }] } }],
+      choices: [
+        {
+          message: {
+            tool_calls: [{ id: "call_1", type: "function", function: { name: "ab", arguments: '{"a":"x","b":null}' } }],
+          },
+        },
+      ],
     });
     expect(messages).toEqual([{ role: "tool", tool_call_id: "call_1", content: expect.stringContaining('"ok":true') }]);
     expect(calls).toHaveLength(1);
@@ -682,7 +845,11 @@ describe("answers converted back before the call", () => {
 
 describe("names", () => {
   beforeEach(() => (calls.length = 0));
-  const refund = tool("billing.refund", { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] });
+  const refund = tool("billing.refund", {
+    type: "object",
+    properties: { amount: { type: "number" } },
+    required: ["amount"],
+  });
 
   it('names: "sanitize" maps billing.refund to billing_refund for openai, and runOpenAI maps it back', async () => {
     expect(() => toOpenAI([refund])).toThrow(ExportError);
@@ -692,11 +859,15 @@ describe("names", () => {
 
     const toolkit = new Toolkit([refund]);
     expect(toolkit.toOpenAI({ names: "sanitize" })[0]!.function.name).toBe("billing_refund");
-    const [message] = await toolkit.runOpenAI([{ id: "call_r", type: "function", function: { name: "billing_refund", arguments: '{"amount":12.5}' } }]);
+    const [message] = await toolkit.runOpenAI([
+      { id: "call_r", type: "function", function: { name: "billing_refund", arguments: '{"amount":12.5}' } },
+    ]);
     expect(message).toEqual({ role: "tool", tool_call_id: "call_r", content: expect.stringContaining('"ok":true') });
     expect(calls).toEqual([{ tool: "billing.refund", args: { amount: 12.5 } }]);
     // Gemini accepts the dot: the name is kept as it is.
-    expect(describeExport("gemini", [refund], { names: "sanitize" }).declarations).toMatchObject([{ functionDeclarations: [{ name: "billing.refund" }] }]);
+    expect(describeExport("gemini", [refund], { names: "sanitize" }).declarations).toMatchObject([
+      { functionDeclarations: [{ name: "billing.refund" }] },
+    ]);
   });
 
   it("two tools that collide (a.b and a_b) throw ExportError naming both", () => {

@@ -7,8 +7,11 @@
  */
 import Ajv from "ajv";
 import fc from "fast-check";
-import { describeExport, Toolkit, type GeminiTools, type JSONSchemaObject, type SchemaChange, type Tool } from "../../src";
+import { Toolkit, type JSONSchemaObject, type SchemaChange, type Tool } from "../../src";
+import type { GeminiTools } from "../../src/providers";
+import { gemini } from "../../src/providers/gemini";
 import { canonicalSchema } from "../../src/schema/canonical";
+import { ChangeLog } from "../../src/schema/lowering";
 import { checkGeminiTools, describeViolations } from "../support/dialect-rules";
 
 const RUNS = { seed: 4242, numRuns: 600 } as const;
@@ -32,9 +35,15 @@ function toolOf(inputSchema: JSONSchemaObject, name = "t", received: Array<Recor
   };
 }
 
-function lower(schema: JSONSchemaObject, tool = "t"): { result: JSONSchemaObject; changes: SchemaChange[]; declarations: GeminiTools } {
-  const { declarations, changes } = describeExport("gemini", [toolOf(schema, tool)]);
-  const tools = declarations as GeminiTools;
+/** Gemini's own lowering of one tool (the export's shared steps, such as taking out document keywords, left out). */
+function lower(
+  schema: JSONSchemaObject,
+  tool = "t",
+): { result: JSONSchemaObject; changes: SchemaChange[]; declarations: GeminiTools } {
+  const log = new ChangeLog(tool, undefined);
+  const lowering = gemini.lower(schema, log, {});
+  const tools = gemini.declare([{ tool: toolOf(schema, tool), name: tool, lowering }], {}) as GeminiTools;
+  const changes = log.changes;
   return { result: tools[0].functionDeclarations[0]!.parameters as JSONSchemaObject, changes, declarations: tools };
 }
 
@@ -51,12 +60,33 @@ const ENUM_KEEPS = new Set(["type", "enum", "title", "description", "default", "
 
 const TYPES = ["string", "number", "integer", "boolean", "null", "object", "array"] as const;
 const FORMATS = ["date-time", "enum", "email", "float", "double", "int32", "int64", "uri", "date"];
-const GEMINI_KNOWN = ["title", "description", "nullable", "default", "example", "minimum", "maximum", "minLength", "maxLength", "pattern"];
-const FOREIGN = ["const", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "x-extra", "$comment", "examples", "uniqueItems"];
+const GEMINI_KNOWN = [
+  "title",
+  "description",
+  "nullable",
+  "default",
+  "example",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+];
+const FOREIGN = [
+  "const",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "x-extra",
+  "$comment",
+  "examples",
+  "uniqueItems",
+];
 
 const metaSchema = new Ajv({ strict: false, logger: false });
 /** A valid JSON Schema (the draft-07 meta-schema), whose `nullable`, if any, is a boolean as OpenAPI has it. */
-const isValidSchema = (node: JSONSchemaObject) => metaSchema.validateSchema(node) === true && (!("nullable" in node) || typeof node.nullable === "boolean");
+const isValidSchema = (node: JSONSchemaObject) =>
+  metaSchema.validateSchema(node) === true && (!("nullable" in node) || typeof node.nullable === "boolean");
 
 /**
  * Nodes shaped like leaves: a type (one name or a list), and a random mix of format, enum
@@ -66,12 +96,18 @@ const isValidSchema = (node: JSONSchemaObject) => metaSchema.validateSchema(node
  */
 const leafLike: fc.Arbitrary<JSONSchemaObject> = fc
   .tuple(
-    fc.option(fc.oneof(fc.constantFrom(...TYPES), fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 })), { freq: 8, nil: undefined }),
+    fc.option(
+      fc.oneof(fc.constantFrom(...TYPES), fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 })),
+      { freq: 8, nil: undefined },
+    ),
     fc.record({
       format: fc.constantFrom(...FORMATS),
       enum: fc.oneof(
         fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
-        fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -3, max: 3 }), fc.boolean(), fc.constant(null)), { minLength: 1, maxLength: 3 }),
+        fc.array(
+          fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -3, max: 3 }), fc.boolean(), fc.constant(null)),
+          { minLength: 1, maxLength: 3 },
+        ),
       ),
       minimum: fc.integer({ min: -10, max: 10 }),
       maximum: fc.integer({ min: 10, max: 20 }),
@@ -81,10 +117,28 @@ const leafLike: fc.Arbitrary<JSONSchemaObject> = fc
       description: fc.string({ maxLength: 8 }),
       nullable: fc.boolean(),
       default: fc.oneof(fc.string({ maxLength: 3 }), fc.integer()),
-      unknown: fc.tuple(fc.constantFrom(...FOREIGN, ...GEMINI_KNOWN), fc.oneof(fc.integer(), fc.string({ maxLength: 3 }))),
+      unknown: fc.tuple(
+        fc.constantFrom(...FOREIGN, ...GEMINI_KNOWN),
+        fc.oneof(fc.integer(), fc.string({ maxLength: 3 })),
+      ),
     }),
     // Which of the optional parts this node has: a few, so in-subset nodes and near misses both occur.
-    fc.subarray(["format", "enum", "minimum", "maximum", "const", "exclusiveMinimum", "exclusiveMaximum", "description", "nullable", "default", "unknown"], { maxLength: 4 }),
+    fc.subarray(
+      [
+        "format",
+        "enum",
+        "minimum",
+        "maximum",
+        "const",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "description",
+        "nullable",
+        "default",
+        "unknown",
+      ],
+      { maxLength: 4 },
+    ),
   )
   .map(([type, parts, chosen]) => {
     const node: Record<string, unknown> = type === undefined ? {} : { type };
@@ -155,7 +209,11 @@ describe("a schema already inside Gemini's subset", () => {
         days: { type: "integer", format: "int32", minimum: 1, maximum: 14 },
         ratio: { type: "number", format: "double", nullable: true },
         tags: { type: "array", items: { type: "string" }, maxItems: 3 },
-        where: { type: "object", properties: { lat: { type: "number" }, lon: { type: "number" } }, required: ["lat", "lon"] },
+        where: {
+          type: "object",
+          properties: { lat: { type: "number" }, lon: { type: "number" } },
+          required: ["lat", "lon"],
+        },
       },
       required: ["city"],
     };
@@ -171,7 +229,10 @@ describe("a schema already inside Gemini's subset", () => {
 
   it.each<[string, JSONSchemaObject]>([
     ["a plain string", { type: "string" }],
-    ["a string with Gemini's date-time format and a description", { type: "string", format: "date-time", description: "When" }],
+    [
+      "a string with Gemini's date-time format and a description",
+      { type: "string", format: "date-time", description: "When" },
+    ],
     ["an integer with int64 and bounds", { type: "integer", format: "int64", minimum: 0, maximum: 9 }],
     ["a number with float, nullable", { type: "number", format: "float", nullable: true }],
     ["a boolean with a default", { type: "boolean", default: false }],
@@ -205,7 +266,12 @@ describe("what is outside the subset is rewritten, each change reported, and the
     expect(Object.keys(result)).toEqual(["type", "properties", "required"]);
     expect(Object.keys(result.properties!)).toEqual(["city", "days", "nested"]);
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ tool: "weather", pointer: "/additionalProperties", keyword: "additionalProperties", action: "dropped" });
+    expect(changes[0]).toMatchObject({
+      tool: "weather",
+      pointer: "/additionalProperties",
+      keyword: "additionalProperties",
+      action: "dropped",
+    });
     expect(schema).toEqual(before);
     expect(describeViolations(checkGeminiTools(declarations))).toBe("");
   });
@@ -220,12 +286,18 @@ describe("what is outside the subset is rewritten, each change reported, and the
     expect(result).not.toBe(schema);
     expect(result.properties!.city).toEqual({ type: "string" });
     expect(result.properties!.count).toEqual({ type: "integer", minimum: 0 });
-    expect(changes.map((c) => [c.pointer, c.keyword, c.action])).toEqual([["/properties/count", "exclusiveMinimum", "rewritten"]]);
+    expect(changes.map((c) => [c.pointer, c.keyword, c.action])).toEqual([
+      ["/properties/count", "exclusiveMinimum", "rewritten"],
+    ]);
     expect(count).toEqual({ type: "integer", exclusiveMinimum: 0 });
   });
 
   it("reports a node's unknown keywords before its children's changes", () => {
-    const schema: JSONSchemaObject = { type: "object", properties: { count: { type: "integer", exclusiveMinimum: 0 } }, additionalProperties: false };
+    const schema: JSONSchemaObject = {
+      type: "object",
+      properties: { count: { type: "integer", exclusiveMinimum: 0 } },
+      additionalProperties: false,
+    };
     expect(lower(schema).changes.map((c) => [c.pointer, c.keyword, c.action])).toEqual([
       ["/additionalProperties", "additionalProperties", "dropped"],
       ["/properties/count", "exclusiveMinimum", "rewritten"],
@@ -240,8 +312,16 @@ describe("what is outside the subset is rewritten, each change reported, and the
     ["an exclusive bound", { type: "number", exclusiveMinimum: 0 }, { type: "number", minimum: 0 }],
     ["a number enum", { type: "integer", enum: [1, 2] }, { type: "string", format: "enum", enum: ["1", "2"] }],
     ["an enum holding null", { type: "string", enum: ["a", null] }, { type: "string", enum: ["a"], nullable: true }],
-    ["a format Gemini does not know", { type: "string", format: "email" }, { type: "string", description: "Format: email." }],
-    ["a format of another type", { type: "integer", format: "double" }, { type: "integer", description: "Format: double." }],
+    [
+      "a format Gemini does not know",
+      { type: "string", format: "email" },
+      { type: "string", description: "Format: email." },
+    ],
+    [
+      "a format of another type",
+      { type: "integer", format: "double" },
+      { type: "integer", description: "Format: double." },
+    ],
     ["a format on a boolean", { type: "boolean", format: "int32" }, { type: "boolean", description: "Format: int32." }],
     ["an unknown keyword", { type: "string", "x-extra": 1 }, { type: "string" }],
     ["an anyOf beside the type", { type: "string", anyOf: [{ type: "string" }] }, { type: "string" }],
@@ -272,10 +352,16 @@ describe("properties of the lowering (fast-check, seeded)", () => {
         // An enum node, once rewritten, is written as a STRING enum from its values: one note, and
         // only the keywords the values do not imply are kept.
         const isEnum = Array.isArray(node.enum);
-        const expected = isEnum ? [["/properties/x", "enum", "rewritten"]] : [["/properties/x/x-probe", "x-probe", "dropped"]];
+        const expected = isEnum
+          ? [["/properties/x", "enum", "rewritten"]]
+          : [["/properties/x/x-probe", "x-probe", "dropped"]];
         // (`nullable: false` is what no `nullable` says.)
         const sent = isEnum
-          ? (Object.fromEntries(Object.entries(node).filter(([key, value]) => ENUM_KEEPS.has(key) && !(key === "nullable" && value === false))) as JSONSchemaObject)
+          ? (Object.fromEntries(
+              Object.entries(node).filter(
+                ([key, value]) => ENUM_KEEPS.has(key) && !(key === "nullable" && value === false),
+              ),
+            ) as JSONSchemaObject)
           : node;
         expect(under(probed.changes, "/properties/x").map((c) => [c.pointer, c.keyword, c.action])).toEqual(expected);
         expect(probed.result.properties!.x).toEqual(sent);
@@ -330,7 +416,9 @@ describe("changes Gemini lowering makes without a keyword to drop are still repo
     const schema: JSONSchemaObject = { type: "object", properties: { q: { type: "string" } }, required: [] };
     const { result, changes } = lower(schema);
     expect(result).toEqual({ type: "object", properties: { q: { type: "string" } } });
-    expect(changes).toEqual([expect.objectContaining({ pointer: "/required", keyword: "required", action: "dropped" })]);
+    expect(changes).toEqual([
+      expect.objectContaining({ pointer: "/required", keyword: "required", action: "dropped" }),
+    ]);
   });
 
   it("reports an anyOf of one branch it replaces by that branch", () => {
@@ -340,7 +428,9 @@ describe("changes Gemini lowering makes without a keyword to drop are still repo
     };
     const { result, changes } = lower(schema);
     expect(result).toEqual({ type: "object", properties: { q: { type: "string", description: "Query" } } });
-    expect(changes).toEqual([expect.objectContaining({ pointer: "/properties/q/anyOf", keyword: "anyOf", action: "rewritten" })]);
+    expect(changes).toEqual([
+      expect.objectContaining({ pointer: "/properties/q/anyOf", keyword: "anyOf", action: "rewritten" }),
+    ]);
   });
 
   it("a oneOf or nullable anyOf of one real branch is reported once, not twice", () => {
@@ -357,11 +447,19 @@ describe("schemas that take any value, and boolean subschemas", () => {
   const anyValue = { type: "string", description: ANY_JSON };
 
   it("true, {} and an array's missing or true items become a string of JSON text, each reported", () => {
-    const schema = { type: "object", properties: { a: true, b: {}, c: { type: "array", items: true }, d: { type: "array" } } } as unknown as JSONSchemaObject;
+    const schema = {
+      type: "object",
+      properties: { a: true, b: {}, c: { type: "array", items: true }, d: { type: "array" } },
+    } as unknown as JSONSchemaObject;
     const { result, changes, declarations } = lower(schema);
     expect(result).toEqual({
       type: "object",
-      properties: { a: anyValue, b: anyValue, c: { type: "array", items: anyValue }, d: { type: "array", items: anyValue } },
+      properties: {
+        a: anyValue,
+        b: anyValue,
+        c: { type: "array", items: anyValue },
+        d: { type: "array", items: anyValue },
+      },
     });
     expect(changes.map((c) => [c.pointer, c.keyword, c.action])).toEqual([
       ["/properties/a", "type", "rewritten"],
@@ -373,10 +471,15 @@ describe("schemas that take any value, and boolean subschemas", () => {
   });
 
   it("a property whose schema is false is not declared, and that is reported", () => {
-    const schema = { type: "object", properties: { keep: { type: "string" }, never: false } } as unknown as JSONSchemaObject;
+    const schema = {
+      type: "object",
+      properties: { keep: { type: "string" }, never: false },
+    } as unknown as JSONSchemaObject;
     const { result, changes, declarations } = lower(schema);
     expect(result).toEqual({ type: "object", properties: { keep: { type: "string" } } });
-    expect(changes).toEqual([expect.objectContaining({ pointer: "/properties/never", keyword: "properties", action: "dropped" })]);
+    expect(changes).toEqual([
+      expect.objectContaining({ pointer: "/properties/never", keyword: "properties", action: "dropped" }),
+    ]);
     expect(describeViolations(checkGeminiTools(declarations))).toBe("");
   });
 
@@ -401,7 +504,13 @@ describe("schemas that take any value, and boolean subschemas", () => {
     const toolkit = new Toolkit([toolOf(schema, "probe", received)]);
     toolkit.toGemini();
     const reply = await toolkit.runGemini([
-      { functionCall: { id: "1", name: "probe", args: { anything: '{"k":[1,null]}', list: ["3", '"x"'], level: "2", pair: ["1", "true"] } } },
+      {
+        functionCall: {
+          id: "1",
+          name: "probe",
+          args: { anything: '{"k":[1,null]}', list: ["3", '"x"'], level: "2", pair: ["1", "true"] },
+        },
+      },
     ]);
     expect(reply!.parts[0]!.functionResponse.response).toEqual({ output: "ok" });
     expect(received).toEqual([{ anything: { k: [1, null] }, list: [3, "x"], level: 2, pair: [1, true] }]);

@@ -15,7 +15,11 @@ const tool = defineTool({
     properties: {
       "check-in": { type: "string" },
       check_in: { type: "string" },
-      "2nd guest": { type: "object", properties: { "e-mail": { type: "string", format: "email" } }, required: ["e-mail"] },
+      "2nd guest": {
+        type: "object",
+        properties: { "e-mail": { type: "string", format: "email" } },
+        required: ["e-mail"],
+      },
       ["x".repeat(70)]: { type: "integer" },
     },
     required: ["check-in", "2nd guest"],
@@ -41,7 +45,9 @@ describe("Gemini property names", () => {
   });
 
   it("reports each renamed property", () => {
-    const renamed = toolkit.describeExport("gemini").changes.filter((change) => change.keyword === "properties" && change.action === "rewritten");
+    const renamed = toolkit
+      .describeExport("gemini")
+      .changes.filter((change) => change.keyword === "properties" && change.action === "rewritten");
     expect(renamed.map((change) => change.pointer)).toEqual([
       "/properties/check-in",
       "/properties/2nd guest/properties/e-mail",
@@ -52,9 +58,21 @@ describe("Gemini property names", () => {
 
   it("reads the answers back under the tool's own names", async () => {
     received.length = 0;
-    const args = { check_in_2: "2026-12-24", check_in: "early", _2nd_guest: { e_mail: "ada@example.com" }, ["x".repeat(60)]: 2 };
+    const args = {
+      check_in_2: "2026-12-24",
+      check_in: "early",
+      _2nd_guest: { e_mail: "ada@example.com" },
+      ["x".repeat(60)]: 2,
+    };
     const reply = await toolkit.runGemini([{ functionCall: { name: "book", args } }]);
     expect(reply!.parts[0]!.functionResponse.response).toEqual({ output: "booked" });
-    expect(received).toEqual([{ "check-in": "2026-12-24", check_in: "early", "2nd guest": { "e-mail": "ada@example.com" }, ["x".repeat(70)]: 2 }]);
+    expect(received).toEqual([
+      {
+        "check-in": "2026-12-24",
+        check_in: "early",
+        "2nd guest": { "e-mail": "ada@example.com" },
+        ["x".repeat(70)]: 2,
+      },
+    ]);
   });
 });

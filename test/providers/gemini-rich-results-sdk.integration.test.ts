@@ -53,7 +53,10 @@ describe("Gemini 3: an image in a function response, through the official SDK", 
     const { reply, second, requests } = await conversation(toolkit, "gemini-3-flash-preview", toolkit.toGemini());
 
     expect((second as GenerateContentResponse).text).toBe(
-      ["The tools returned:", "- screenshot: The dashboard, just now\n[image/png image, 16 B] (with image/png inline)"].join("\n"),
+      [
+        "The tools returned:",
+        "- screenshot: The dashboard, just now\n[image/png image, 16 B] (with image/png inline)",
+      ].join("\n"),
     );
     expect(requests.map((r) => ({ status: r.status, turn: r.turn, violations: r.violations }))).toEqual([
       { status: 200, turn: 1, violations: [] },
@@ -88,9 +91,16 @@ describe("models before Gemini 3", () => {
 
   it("take the conversation with multimodalResults: false: the image is a note the model reads", async () => {
     const toolkit = new Toolkit([screenshot]);
-    const { second, requests } = await conversation(toolkit, "gemini-2.5-flash", toolkit.toGemini({ multimodalResults: false }));
+    const { second, requests } = await conversation(
+      toolkit,
+      "gemini-2.5-flash",
+      toolkit.toGemini({ multimodalResults: false }),
+    );
     expect((second as GenerateContentResponse).text).toBe(
-      ["The tools returned:", "- screenshot: The dashboard, just now\n[image/png image, 16 B not sent: this model takes no media in function responses]"].join("\n"),
+      [
+        "The tools returned:",
+        "- screenshot: The dashboard, just now\n[image/png image, 16 B not sent: this model takes no media in function responses]",
+      ].join("\n"),
     );
     expect(requests.map((r) => r.status)).toEqual([200, 200]);
     expect(requests[1]!.body.contents[2].parts[0].functionResponse.parts).toBeUndefined();
@@ -111,7 +121,10 @@ describe("the mock checks function response parts as Gemini documents them", () 
               name: "screenshot",
               response: { output: "see the image" },
               parts: [
-                { inlineData: { mimeType: "image/png", data: PNG.toString("base64") }, fileData: { fileUri: "https://example.com/a.png", mimeType: "image/png" } },
+                {
+                  inlineData: { mimeType: "image/png", data: PNG.toString("base64") },
+                  fileData: { fileUri: "https://example.com/a.png", mimeType: "image/png" },
+                },
                 { inlineData: { data: PNG.toString("base64") } },
                 { fileData: { fileUri: "https://example.com/a.png", mimeType: "image/png", caption: "a" } as never },
               ],
@@ -120,7 +133,9 @@ describe("the mock checks function response parts as Gemini documents them", () 
         ],
       },
     ];
-    const error = await ai.models.generateContent({ model: "gemini-3-flash-preview", contents }).catch((e: unknown) => e);
+    const error = await ai.models
+      .generateContent({ model: "gemini-3-flash-preview", contents })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const [refused] = mock.requests.slice(-1);
     expect(refused!.violations.map((v) => v.at)).toEqual([

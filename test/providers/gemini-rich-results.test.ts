@@ -8,7 +8,17 @@
  */
 import "reflect-metadata";
 import type { Content } from "@google/genai" with { "resolution-mode": "import" };
-import { audio, defineTool, file, image, resourceLink, Tool, Toolkit, type Tool as ToolShape, type ToolContent } from "toolnexus";
+import {
+  audio,
+  defineTool,
+  file,
+  image,
+  resourceLink,
+  Tool,
+  Toolkit,
+  type Tool as ToolShape,
+  type ToolContent,
+} from "toolnexus";
 import { gemini } from "../../src/providers/gemini";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -23,13 +33,20 @@ const CSV = Buffer.from("month,sales\nJan,12\n");
 const b64 = (bytes: Buffer) => bytes.toString("base64");
 const TAKEN = "they take PNG, JPEG and WebP images, PDF and plain text";
 
-const returning = (name: string, value: () => unknown, extra: Partial<Parameters<typeof defineTool>[0]> = {}): ToolShape =>
-  defineTool({ name, description: `Returns ${name}`, execute: () => value(), ...extra });
+const returning = (
+  name: string,
+  value: () => unknown,
+  extra: Partial<Parameters<typeof defineTool>[0]> = {},
+): ToolShape => defineTool({ name, description: `Returns ${name}`, execute: () => value(), ...extra });
 
 class Reports {
   @Tool({
     description: "Quarterly figures",
-    output: { type: "object", properties: { quarter: { type: "string" }, revenue: { type: "number" } }, required: ["quarter", "revenue"] },
+    output: {
+      type: "object",
+      properties: { quarter: { type: "string" }, revenue: { type: "number" } },
+      required: ["quarter", "revenue"],
+    },
   })
   figures(quarter: string) {
     return quarter === "Q0" ? { quarter, revenue: "unknown" } : { quarter, revenue: 1250 };
@@ -50,7 +67,9 @@ function richTools(): Array<ToolShape | Reports> {
     returning("remote_report", () => file(new URL("https://example.com/q3.pdf"), "application/pdf", "q3.pdf")),
     returning("table", () => file(CSV, "text/csv", "sales.csv")),
     returning("voice", () => audio(WAV)),
-    returning("logs", () => resourceLink("https://example.com/logs/today", { name: "today.log", mimeType: "text/plain" })),
+    returning("logs", () =>
+      resourceLink("https://example.com/logs/today", { name: "today.log", mimeType: "text/plain" }),
+    ),
     returning("broken_render", () => {
       const content: ToolContent[] = [{ type: "text", text: "render failed halfway" }, image(PNG)];
       return { output: "render failed halfway\n[image]", isError: true, content };
@@ -62,7 +81,11 @@ function richTools(): Array<ToolShape | Reports> {
 
 /** The function responses of a turn with one call per name, ids call_1, call_2, ... */
 async function responsesFor(toolkit: Toolkit, ...names: string[]) {
-  const reply = await toolkit.runGemini(names.map((name, i) => ({ functionCall: { id: `call_${i + 1}`, name, args: name === "figures" ? { quarter: "Q3" } : {} } })));
+  const reply = await toolkit.runGemini(
+    names.map((name, i) => ({
+      functionCall: { id: `call_${i + 1}`, name, args: name === "figures" ? { quarter: "Q3" } : {} },
+    })),
+  );
   return reply!.parts.map((part) => part.functionResponse);
 }
 
@@ -94,7 +117,9 @@ describe("Gemini function responses: each part kind", () => {
       response: { output: "[image at https://example.com/cat.png]" },
       parts: [{ fileData: { fileUri: "https://example.com/cat.png", mimeType: "image/png" } }],
     });
-    expect(render!.parts).toEqual([{ fileData: { fileUri: "https://cdn.example.com/render?id=7", mimeType: "image/webp" } }]);
+    expect(render!.parts).toEqual([
+      { fileData: { fileUri: "https://cdn.example.com/render?id=7", mimeType: "image/webp" } },
+    ]);
   });
 
   it("PDF and plain-text files go inline, a PDF by URL as fileData", async () => {
@@ -106,18 +131,27 @@ describe("Gemini function responses: each part kind", () => {
       parts: [{ inlineData: { mimeType: "application/pdf", data: b64(PDF) } }],
     });
     expect(notes!.parts).toEqual([{ inlineData: { mimeType: "text/plain", data: b64(NOTES) } }]);
-    expect(remote!.parts).toEqual([{ fileData: { fileUri: "https://example.com/q3.pdf", mimeType: "application/pdf" } }]);
+    expect(remote!.parts).toEqual([
+      { fileData: { fileUri: "https://example.com/q3.pdf", mimeType: "application/pdf" } },
+    ]);
   });
 
   it("what Gemini does not take is a note in the response, and no part", async () => {
     const responses = await responsesFor(toolkit, "animation", "table", "voice", "logs", "mystery");
-    expect(responses.map((response) => ("parts" in response ? response.parts : "no parts"))).toEqual(Array(5).fill("no parts"));
+    expect(responses.map((response) => ("parts" in response ? response.parts : "no parts"))).toEqual(
+      Array(5).fill("no parts"),
+    );
     expect(responses.map((response) => response.response)).toEqual([
       { output: `[image/gif image, 8 B not sent: Gemini function responses take no image/gif (${TAKEN})]` },
       { output: `[file sales.csv (text/csv, 19 B) not sent: Gemini function responses take no text/csv (${TAKEN})]` },
       { output: `[audio/wav audio, 16 B not sent: Gemini function responses carry no audio (${TAKEN})]` },
-      { output: "[resource today.log at https://example.com/logs/today (text/plain) not sent: Gemini function responses carry no resource links]" },
-      { output: `[image at https://example.com/pictures/latest not sent: Gemini needs the mime type of media sent by URL (${TAKEN})]` },
+      {
+        output:
+          "[resource today.log at https://example.com/logs/today (text/plain) not sent: Gemini function responses carry no resource links]",
+      },
+      {
+        output: `[image at https://example.com/pictures/latest not sent: Gemini needs the mime type of media sent by URL (${TAKEN})]`,
+      },
     ]);
   });
 
@@ -128,19 +162,25 @@ describe("Gemini function responses: each part kind", () => {
       { functionCall: { id: "call_3", name: "refund", args: {} } },
     ]);
     const [voice, chart] = reply!.pendingApprovals!.results;
-    expect(voice!.metadata!.unsentContent).toEqual([{ index: 0, type: "audio", mimeType: "audio/wav", reason: `Gemini function responses carry no audio (${TAKEN})` }]);
+    expect(voice!.metadata!.unsentContent).toEqual([
+      { index: 0, type: "audio", mimeType: "audio/wav", reason: `Gemini function responses carry no audio (${TAKEN})` },
+    ]);
     expect(chart!.metadata?.unsentContent).toBeUndefined();
   });
 
   it("structured results: response.output is the object itself, no parts", async () => {
-    expect(await responsesFor(toolkit, "figures")).toEqual([{ name: "figures", id: "call_1", response: { output: { quarter: "Q3", revenue: 1250 } } }]);
+    expect(await responsesFor(toolkit, "figures")).toEqual([
+      { name: "figures", id: "call_1", response: { output: { quarter: "Q3", revenue: 1250 } } },
+    ]);
   });
 
   it("a structured result that breaks its output schema is an error response", async () => {
     const reply = await toolkit.runGemini([{ functionCall: { name: "figures", args: { quarter: "Q0" } } }]);
     expect(reply!.parts[0]!.functionResponse).toEqual({
       name: "figures",
-      response: { error: expect.stringContaining('Tool "figures" returned a result that does not match its output schema') },
+      response: {
+        error: expect.stringContaining('Tool "figures" returned a result that does not match its output schema'),
+      },
     });
   });
 
@@ -174,16 +214,33 @@ describe("toGemini({ multimodalResults: false }): models that take no media in f
     const toolkit = new Toolkit(richTools());
     toolkit.toGemini({ multimodalResults: false });
     const [chart, report, photo] = await responsesFor(toolkit, "chart", "report", "photo");
-    expect(chart).toEqual({ name: "chart", id: "call_1", response: { output: `Sales by month\n[image/png image, 16 B not sent: ${NOT_TAKEN}]` } });
-    expect(report).toEqual({ name: "report", id: "call_2", response: { output: `[file report.pdf (application/pdf, 14 B) not sent: ${NOT_TAKEN}]` } });
-    expect(photo).toEqual({ name: "photo", id: "call_3", response: { output: `[image at https://example.com/cat.png not sent: ${NOT_TAKEN}]` } });
+    expect(chart).toEqual({
+      name: "chart",
+      id: "call_1",
+      response: { output: `Sales by month\n[image/png image, 16 B not sent: ${NOT_TAKEN}]` },
+    });
+    expect(report).toEqual({
+      name: "report",
+      id: "call_2",
+      response: { output: `[file report.pdf (application/pdf, 14 B) not sent: ${NOT_TAKEN}]` },
+    });
+    expect(photo).toEqual({
+      name: "photo",
+      id: "call_3",
+      response: { output: `[image at https://example.com/cat.png not sent: ${NOT_TAKEN}]` },
+    });
   });
 
   it("lists them in metadata.unsentContent", async () => {
     const toolkit = new Toolkit(richTools());
     toolkit.toGemini({ multimodalResults: false });
-    const reply = await toolkit.runGemini([{ functionCall: { id: "call_1", name: "chart", args: {} } }, { functionCall: { id: "call_2", name: "refund", args: {} } }]);
-    expect(reply!.pendingApprovals!.results[0]!.metadata!.unsentContent).toEqual([{ index: 1, type: "image", mimeType: "image/png", reason: NOT_TAKEN }]);
+    const reply = await toolkit.runGemini([
+      { functionCall: { id: "call_1", name: "chart", args: {} } },
+      { functionCall: { id: "call_2", name: "refund", args: {} } },
+    ]);
+    expect(reply!.pendingApprovals!.results[0]!.metadata!.unsentContent).toEqual([
+      { index: 1, type: "image", mimeType: "image/png", reason: NOT_TAKEN },
+    ]);
   });
 
   it("structured results are not media: still the object", async () => {
@@ -196,7 +253,9 @@ describe("toGemini({ multimodalResults: false }): models that take no media in f
     const toolkit = new Toolkit(richTools());
     toolkit.toGemini({ multimodalResults: false });
     toolkit.toGemini();
-    expect((await responsesFor(toolkit, "chart"))[0]!.parts).toEqual([{ inlineData: { mimeType: "image/png", data: b64(PNG) } }]);
+    expect((await responsesFor(toolkit, "chart"))[0]!.parts).toEqual([
+      { inlineData: { mimeType: "image/png", data: b64(PNG) } },
+    ]);
   });
 
   it("is not a declaration field", () => {

@@ -1,6 +1,15 @@
-import type { Content, FunctionCall, GenerateContentConfig, Part, Tool as GeminiSdkTool } from "@google/genai" with { "resolution-mode": "import" };
+import type { Content, FunctionCall, GenerateContentConfig, Part, Tool as GeminiSdkTool } from "@google/genai" with {
+  "resolution-mode": "import",
+};
 import { defineTool, ExportError, toGemini, Toolkit } from "../../src";
-import { bareCalls, callsWithoutIds, modelTurn, parallelCallParts, parallelCallResponse, slowThenFast } from "./fixtures/gemini";
+import {
+  bareCalls,
+  callsWithoutIds,
+  modelTurn,
+  parallelCallParts,
+  parallelCallResponse,
+  slowThenFast,
+} from "./fixtures/gemini";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
 // The runtime class the SDK returns (with its getters), loaded the way a CommonJS user would.
@@ -22,7 +31,9 @@ describe("toGemini declarations", () => {
       },
     ]);
     const [declaration] = tools[0].functionDeclarations;
-    expect(declaration !== undefined && "parameters" in declaration ? declaration.parameters.required : undefined).toEqual(["city"]);
+    expect(
+      declaration !== undefined && "parameters" in declaration ? declaration.parameters.required : undefined,
+    ).toEqual(["city"]);
   });
 
   it("zero tools still give exactly one (empty) wrapper", () => {
@@ -43,7 +54,10 @@ describe("toGemini declarations", () => {
             description: "Search the docs",
             parameters: {
               type: "object",
-              properties: { query: { type: "string", description: "What to look for" }, limit: { type: "integer", minimum: 1 } },
+              properties: {
+                query: { type: "string", description: "What to look for" },
+                limit: { type: "integer", minimum: 1 },
+              },
               required: ["query"],
             },
           },
@@ -105,7 +119,11 @@ describe("runGemini round trip", () => {
     const { toolkit } = makeKit();
     // A response with calls always has a reply to append.
     const reply: Content = (await toolkit.runGemini(parallelCallResponse))!;
-    const history: Content[] = [{ role: "user", parts: [{ text: "weather?" }] }, parallelCallResponse.candidates![0]!.content!, reply];
+    const history: Content[] = [
+      { role: "user", parts: [{ text: "weather?" }] },
+      parallelCallResponse.candidates![0]!.content!,
+      reply,
+    ];
     expect(history).toHaveLength(3);
     expect(reply.parts).toHaveLength(3);
   });
@@ -153,7 +171,10 @@ describe("runGemini round trip", () => {
     const reply = (await makeKit().toolkit.runGemini(callsWithoutIds))!;
     expect(reply).toEqual({
       role: "user",
-      parts: [{ functionResponse: { name: "get_weather", response: { output: "sunny in Lima" } } }, { functionResponse: { name: "explode", response: { error: "boom" } } }],
+      parts: [
+        { functionResponse: { name: "get_weather", response: { output: "sunny in Lima" } } },
+        { functionResponse: { name: "explode", response: { error: "boom" } } },
+      ],
     });
     for (const part of reply.parts) {
       expect(Object.keys(part)).toEqual(["functionResponse"]);
@@ -181,14 +202,21 @@ describe("runGemini round trip", () => {
       { functionCall: { id: "3", name: "fast_lookup", args: {} } },
     ];
     const reply = (await makeKit().toolkit.runGemini(parts))!;
-    expect(reply.parts.map((p) => p.functionResponse.response)).toEqual([{ error: "boom" }, { output: "slow done" }, { output: '{"fast":true}' }]);
+    expect(reply.parts.map((p) => p.functionResponse.response)).toEqual([
+      { error: "boom" },
+      { output: "slow done" },
+      { output: '{"fast":true}' },
+    ]);
   });
 
   it("each call sees its own ctx.callId and provider, and the caller's ctx.state", async () => {
     const { toolkit, calls } = makeKit();
     const state = { user: "ada", tenant: "t-1" };
     await toolkit.runGemini(
-      [{ functionCall: { id: "g-1", name: "get_weather", args: { city: "Pune" } } }, { functionCall: { id: "g-2", name: "explode", args: { why: "test" } } }],
+      [
+        { functionCall: { id: "g-1", name: "get_weather", args: { city: "Pune" } } },
+        { functionCall: { id: "g-2", name: "explode", args: { why: "test" } } },
+      ],
       { state },
     );
     expect(byCallId(calls)).toEqual([
@@ -209,7 +237,9 @@ describe("runGemini round trip", () => {
 
   it("a response without calls runs nothing and has nothing to append (Gemini rejects a turn with no parts)", async () => {
     const { toolkit, calls } = makeKit();
-    expect(await toolkit.runGemini({ candidates: [{ content: { role: "model", parts: [{ text: "It is sunny." }] } }] })).toBeUndefined();
+    expect(
+      await toolkit.runGemini({ candidates: [{ content: { role: "model", parts: [{ text: "It is sunny." }] } }] }),
+    ).toBeUndefined();
     expect(await toolkit.runGemini({ role: "model", parts: [{ text: "It is sunny." }] })).toBeUndefined();
     expect(await toolkit.runGemini([])).toBeUndefined();
     expect(calls).toEqual([]);

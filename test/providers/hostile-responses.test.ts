@@ -1,14 +1,15 @@
 /**
- * Specification: what `runGemini`, `runOpenAI`, `runOpenAIResponses`, `runAnthropic` and
- * `runBedrock` do with a model response that is malformed, hostile or simply not a response.
+ * Specification: what `runGemini`, `runOpenAI`, `runOpenAIResponses`, `runAnthropic`,
+ * `runBedrock` and `runOllama` do with a model response that is malformed, hostile or simply not
+ * a response.
  *
  * 1. They never reject and never throw synchronously, whatever they are handed.
  * 2. A bad call (unreadable name, unreadable arguments, non-string name) is an error result for
  *    that call; the good calls of the same batch still run and are answered, in call order. An
  *    unreadable container is an empty batch, or one clear error.
  * 3. A response without tool calls is answered with nothing to append: `undefined` for the
- *    providers whose answer is one turn (Gemini, Anthropic, Bedrock), `[]` for OpenAI Chat and
- *    Responses.
+ *    providers whose answer is one turn (Gemini, Anthropic, Bedrock), `[]` for OpenAI Chat,
+ *    Responses and Ollama.
  * 4. Arbitrary garbage, alone or mixed with valid calls, never breaks 1–3, and every answer has
  *    its provider's shape.
  */
@@ -22,7 +23,8 @@ const echo = defineTool({
   description: "Answers with its text; waits `delay` milliseconds first when given one",
   inputSchema: { type: "object", properties: { text: { type: "string" }, delay: { type: "number" } } },
   execute: async ({ text, delay }) => {
-    if (typeof delay === "number" && delay > 0 && delay <= 100) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (typeof delay === "number" && delay > 0 && delay <= 100)
+      await new Promise((resolve) => setTimeout(resolve, delay));
     return `echo:${typeof text === "string" ? text : "?"}`;
   },
 });
@@ -192,7 +194,8 @@ const NOT_A_RESPONSE: Array<[string, () => unknown]> = [
     "an object whose every container key throws",
     () => {
       const object = {};
-      for (const key of ["choices", "message", "tool_calls", "candidates", "content", "parts", "output"]) throwingGetter(object, key);
+      for (const key of ["choices", "message", "tool_calls", "candidates", "content", "parts", "output"])
+        throwingGetter(object, key);
       return object;
     },
   ],
@@ -271,11 +274,13 @@ function malformed(path: string, problem: string): never {
 
 /** A plain data object with exactly the `required` keys and at most the `optional` ones. */
 function record(value: unknown, path: string, required: string[], optional: string[] = []): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) malformed(path, `expected an object, got ${kindOf(value)}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    malformed(path, `expected an object, got ${kindOf(value)}`);
   if (Object.getPrototypeOf(value) !== Object.prototype) malformed(path, "expected a plain object");
   const keys = Reflect.ownKeys(value);
   for (const key of keys) {
-    if (typeof key !== "string" || ![...required, ...optional].includes(key)) malformed(path, `unexpected key ${String(key)}`);
+    if (typeof key !== "string" || ![...required, ...optional].includes(key))
+      malformed(path, `unexpected key ${String(key)}`);
     if (!("value" in Object.getOwnPropertyDescriptor(value, key)!)) malformed(path, `${key} is an accessor`);
   }
   for (const key of required) if (!keys.includes(key)) malformed(path, `missing ${key}`);
@@ -288,7 +293,8 @@ function text(value: unknown, path: string): string {
 }
 
 function list(value: unknown, path: string, nonEmpty: boolean): unknown[] {
-  if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) malformed(path, `expected an array, got ${kindOf(value)}`);
+  if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype)
+    malformed(path, `expected an array, got ${kindOf(value)}`);
   if (nonEmpty && value.length === 0) malformed(path, "an empty list (the provider rejects an empty turn)");
   for (let i = 0; i < value.length; i++) if (!(i in value)) malformed(path, `a hole at ${i}`);
   return value;
@@ -309,7 +315,13 @@ const gemini: Provider = {
   call: ({ id, name, args }) => ({ functionCall: { id, name, args } }),
   encode: (args) => args,
   forms: [
-    ["a response", (parts) => ({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], modelVersion: "gemini-2.5-flash" })],
+    [
+      "a response",
+      (parts) => ({
+        candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+        modelVersion: "gemini-2.5-flash",
+      }),
+    ],
     ["model content", (parts) => ({ role: "model", parts })],
     ["a parts list", (parts) => parts],
   ],
@@ -327,7 +339,12 @@ const gemini: Provider = {
   answers: (reply) =>
     turn(reply, "parts").map((part, i) => {
       const at = `reply.parts[${i}].functionResponse`;
-      const response = record(record(part, `reply.parts[${i}]`, ["functionResponse"]).functionResponse, at, ["name", "response"], ["id"]);
+      const response = record(
+        record(part, `reply.parts[${i}]`, ["functionResponse"]).functionResponse,
+        at,
+        ["name", "response"],
+        ["id"],
+      );
       text(response.name, `${at}.name`);
       if (response.id !== undefined) text(response.id, `${at}.id`);
       const body = record(response.response, `${at}.response`, [], ["output", "error"]);
@@ -336,8 +353,14 @@ const gemini: Provider = {
       return { id: response.id as string | undefined, ok, text: text(ok ? body.output : body.error, `${at}.response`) };
     }),
   withoutCalls: [
-    ["a response whose parts are only text", { candidates: [{ content: { role: "model", parts: [{ text: "hi" }] }, finishReason: "STOP" }] }],
-    ["a response with a thought and a text part", { candidates: [{ content: { role: "model", parts: [{ text: "hmm", thought: true }, { text: "hi" }] } }] }],
+    [
+      "a response whose parts are only text",
+      { candidates: [{ content: { role: "model", parts: [{ text: "hi" }] }, finishReason: "STOP" }] },
+    ],
+    [
+      "a response with a thought and a text part",
+      { candidates: [{ content: { role: "model", parts: [{ text: "hmm", thought: true }, { text: "hi" }] } }] },
+    ],
     ["a response without candidates (a blocked prompt)", { promptFeedback: { blockReason: "SAFETY" } }],
     ["a response with an empty candidates list", { candidates: [] }],
     ["a candidate without content", { candidates: [{ finishReason: "SAFETY" }] }],
@@ -372,10 +395,20 @@ const openai: Provider = {
         object: "chat.completion",
         created: 0,
         model: "gpt-4.1",
-        choices: [{ index: 0, finish_reason: "tool_calls", logprobs: null, message: { role: "assistant", content: null, refusal: null, tool_calls: toolCalls } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: "tool_calls",
+            logprobs: null,
+            message: { role: "assistant", content: null, refusal: null, tool_calls: toolCalls },
+          },
+        ],
       }),
     ],
-    ["an assistant message", (toolCalls) => ({ role: "assistant", content: null, refusal: null, tool_calls: toolCalls })],
+    [
+      "an assistant message",
+      (toolCalls) => ({ role: "assistant", content: null, refusal: null, tool_calls: toolCalls }),
+    ],
     ["a tool_calls list", (toolCalls) => toolCalls],
   ],
   containerPaths: [
@@ -394,7 +427,11 @@ const openai: Provider = {
       const message = record(entry, `reply[${i}]`, ["role", "tool_call_id", "content"]);
       if (message.role !== "tool") malformed(`reply[${i}].role`, "expected tool");
       const content = text(message.content, `reply[${i}].content`);
-      return { id: text(message.tool_call_id, `reply[${i}].tool_call_id`), ok: !content.startsWith("Error:"), text: content };
+      return {
+        id: text(message.tool_call_id, `reply[${i}].tool_call_id`),
+        ok: !content.startsWith("Error:"),
+        text: content,
+      };
     }),
   withoutCalls: [
     [
@@ -404,13 +441,29 @@ const openai: Provider = {
         object: "chat.completion",
         created: 0,
         model: "gpt-4.1",
-        choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: "hi", refusal: null } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            logprobs: null,
+            message: { role: "assistant", content: "hi", refusal: null },
+          },
+        ],
       },
     ],
-    ["a completion without choices", { id: "chatcmpl-1", object: "chat.completion", created: 0, model: "gpt-4.1", choices: [] }],
+    [
+      "a completion without choices",
+      { id: "chatcmpl-1", object: "chat.completion", created: 0, model: "gpt-4.1", choices: [] },
+    ],
     ["an assistant message with text only", { role: "assistant", content: "hi", refusal: null }],
-    ["an assistant message with tool_calls: null", { role: "assistant", content: "hi", refusal: null, tool_calls: null }],
-    ["an assistant message with an empty tool_calls list", { role: "assistant", content: null, refusal: null, tool_calls: [] }],
+    [
+      "an assistant message with tool_calls: null",
+      { role: "assistant", content: "hi", refusal: null, tool_calls: null },
+    ],
+    [
+      "an assistant message with an empty tool_calls list",
+      { role: "assistant", content: null, refusal: null, tool_calls: [] },
+    ],
     ["a refusal", { role: "assistant", content: null, refusal: "I cannot help with that" }],
     ["an empty tool_calls list", []],
   ],
@@ -429,10 +482,20 @@ const openaiResponses: Provider = {
   label: "runOpenAIResponses",
   run: (input, ctx) => kit.runOpenAIResponses(input as never, ctx),
   empty: [],
-  call: ({ id, name, args }) => ({ type: "function_call", id: `fc_${id}`, call_id: id, name, arguments: args, status: "completed" }),
+  call: ({ id, name, args }) => ({
+    type: "function_call",
+    id: `fc_${id}`,
+    call_id: id,
+    name,
+    arguments: args,
+    status: "completed",
+  }),
   encode: (args) => JSON.stringify(args),
   forms: [
-    ["a response", (output) => ({ id: "resp_1", object: "response", created_at: 0, status: "completed", model: "gpt-4.1", output })],
+    [
+      "a response",
+      (output) => ({ id: "resp_1", object: "response", created_at: 0, status: "completed", model: "gpt-4.1", output }),
+    ],
     ["an output list", (output) => output],
   ],
   containerPaths: [["a response", ["output"]]],
@@ -454,7 +517,15 @@ const openaiResponses: Provider = {
         id: "resp_1",
         object: "response",
         status: "completed",
-        output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hi", annotations: [] }] }],
+        output: [
+          {
+            type: "message",
+            id: "msg_1",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "hi", annotations: [] }],
+          },
+        ],
       },
     ],
     [
@@ -510,7 +581,8 @@ const anthropic: Provider = {
       const at = `reply.content[${i}]`;
       const block = record(entry, at, ["type", "tool_use_id", "content"], ["is_error"]);
       if (block.type !== "tool_result") malformed(`${at}.type`, "expected tool_result");
-      if (block.is_error !== undefined && typeof block.is_error !== "boolean") malformed(`${at}.is_error`, `expected a boolean, got ${kindOf(block.is_error)}`);
+      if (block.is_error !== undefined && typeof block.is_error !== "boolean")
+        malformed(`${at}.is_error`, `expected a boolean, got ${kindOf(block.is_error)}`);
       const content = Array.isArray(block.content)
         ? list(block.content, `${at}.content`, true)
             .map((part, j) => {
@@ -591,8 +663,13 @@ const bedrock: Provider = {
   answers: (reply) =>
     turn(reply, "content").map((entry, i) => {
       const at = `reply.content[${i}].toolResult`;
-      const result = record(record(entry, `reply.content[${i}]`, ["toolResult"]).toolResult, at, ["toolUseId", "content", "status"]);
-      if (result.status !== "success" && result.status !== "error") malformed(`${at}.status`, "expected success or error");
+      const result = record(record(entry, `reply.content[${i}]`, ["toolResult"]).toolResult, at, [
+        "toolUseId",
+        "content",
+        "status",
+      ]);
+      if (result.status !== "success" && result.status !== "error")
+        malformed(`${at}.status`, "expected success or error");
       const body = list(result.content, `${at}.content`, true)
         .map((part, j) => {
           const value = text(record(part, `${at}.content[${j}]`, ["text"]).text, `${at}.content[${j}].text`);
@@ -614,7 +691,14 @@ const bedrock: Provider = {
     ],
     [
       "a Converse response with reasoning and text",
-      { output: { message: { role: "assistant", content: [{ reasoningContent: { reasoningText: { text: "hmm" } } }, { text: "hi" }] } } },
+      {
+        output: {
+          message: {
+            role: "assistant",
+            content: [{ reasoningContent: { reasoningText: { text: "hmm" } } }, { text: "hi" }],
+          },
+        },
+      },
     ],
     ["an assistant message with only text", { role: "assistant", content: [{ text: "hi" }] }],
     ["a content list of text", [{ text: "hi" }]],
@@ -632,7 +716,87 @@ const bedrock: Provider = {
   ],
 };
 
-const PROVIDERS: Provider[] = [gemini, openai, openaiResponses, anthropic, bedrock];
+const ollama: Provider = {
+  label: "runOllama",
+  run: (input, ctx) => kit.runOllama(input as never, ctx),
+  empty: [],
+  // Ollama 0.12.10 and later give each call an id, answered as `tool_call_id`.
+  call: ({ id, name, args }) => ({ id, function: { index: 0, name, arguments: args } }),
+  encode: (args) => args,
+  forms: [
+    [
+      "a chat response",
+      (toolCalls) => ({
+        model: "qwen3",
+        created_at: "2026-01-01T00:00:00Z",
+        message: { role: "assistant", content: "", tool_calls: toolCalls },
+        done: true,
+        done_reason: "stop",
+        total_duration: 1,
+        load_duration: 1,
+        prompt_eval_count: 1,
+        prompt_eval_duration: 1,
+        eval_count: 1,
+        eval_duration: 1,
+      }),
+    ],
+    ["an assistant message", (toolCalls) => ({ role: "assistant", content: "", tool_calls: toolCalls })],
+    ["a tool_calls list", (toolCalls) => toolCalls],
+  ],
+  containerPaths: [
+    ["a chat response", ["message"]],
+    ["a chat response", ["message", "tool_calls"]],
+    ["an assistant message", ["tool_calls"]],
+  ],
+  namePath: ["function", "name"],
+  argsPath: ["function", "arguments"],
+  idPath: ["id"],
+  entryPaths: [["function"]],
+  answers: (reply) =>
+    list(reply, "reply", false).map((entry, i) => {
+      const message = record(entry, `reply[${i}]`, ["role", "content", "tool_name"], ["tool_call_id", "images"]);
+      if (message.role !== "tool") malformed(`reply[${i}].role`, "expected tool");
+      text(message.tool_name, `reply[${i}].tool_name`);
+      if (message.images !== undefined)
+        list(message.images, `reply[${i}].images`, true).forEach((image, j) => text(image, `reply[${i}].images[${j}]`));
+      const content = text(message.content, `reply[${i}].content`);
+      const id =
+        message.tool_call_id === undefined ? undefined : text(message.tool_call_id, `reply[${i}].tool_call_id`);
+      return { id, ok: !content.startsWith("Error:"), text: content };
+    }),
+  withoutCalls: [
+    [
+      "a chat response whose message is only text",
+      {
+        model: "qwen3",
+        created_at: "2026-01-01T00:00:00Z",
+        message: { role: "assistant", content: "hi" },
+        done: true,
+        done_reason: "stop",
+      },
+    ],
+    [
+      "a chat response with thinking and text",
+      { model: "qwen3", message: { role: "assistant", content: "hi", thinking: "hmm" }, done: true },
+    ],
+    ["an assistant message with text only", { role: "assistant", content: "hi" }],
+    ["an assistant message with tool_calls: null", { role: "assistant", content: "hi", tool_calls: null }],
+    ["an assistant message with an empty tool_calls list", { role: "assistant", content: "", tool_calls: [] }],
+    ["an empty tool_calls list", []],
+  ],
+  wrongContainers: [
+    ["{ tool_calls: {} }", { tool_calls: {} }],
+    ["{ tool_calls: 'x' }", { tool_calls: "x" }],
+    ["{ message: 5 }", { message: 5 }],
+    ["{ message: [] }", { message: [] }],
+    ["{ message: null }", { message: null }],
+    ["{ message: { tool_calls: 5 } }", { message: { tool_calls: 5 } }],
+    ["[{ function: null }]", [{ function: null }]],
+    ["[{ function: 5 }]", [{ function: 5 }]],
+  ],
+};
+
+const PROVIDERS: Provider[] = [gemini, openai, openaiResponses, anthropic, bedrock, ollama];
 
 // ---- Expectations ----------------------------------------------------------------------------
 
@@ -685,7 +849,12 @@ interface Expected {
  * The expected calls are answered exactly once each, in call order, as expected. Other answers:
  * "none" allows none, "errors" allows only errors, "any" leaves them open.
  */
-function expectAnswered(provider: Provider, reply: unknown, expected: Expected[], others: "none" | "errors" | "any"): void {
+function expectAnswered(
+  provider: Provider,
+  reply: unknown,
+  expected: Expected[],
+  others: "none" | "errors" | "any",
+): void {
   const answers = provider.answers(reply);
   const ids = new Set(expected.map((call) => call.id));
   const mine = answers.filter((answer) => answer.id !== undefined && ids.has(answer.id));
@@ -700,7 +869,11 @@ function expectAnswered(provider: Provider, reply: unknown, expected: Expected[]
 }
 
 function good(provider: Provider, id: string, textValue: string, delay?: number): unknown {
-  return provider.call({ id, name: "echo", args: provider.encode(delay === undefined ? { text: textValue } : { text: textValue, delay }) });
+  return provider.call({
+    id,
+    name: "echo",
+    args: provider.encode(delay === undefined ? { text: textValue } : { text: textValue, delay }),
+  });
 }
 
 const answeredEcho = (id: string, textValue: string): Expected => ({ id, ok: true, text: `echo:${textValue}` });
@@ -716,9 +889,12 @@ describe.each(PROVIDERS)("$label", (provider) => {
       expectNothingOrOneError(provider, await settle(provider, make()));
     });
 
-    it.each(provider.wrongContainers)("a container of the wrong type, %s: nothing to append, or one error", async (_label, input) => {
-      expectNothingOrOneError(provider, await settle(provider, input));
-    });
+    it.each(provider.wrongContainers)(
+      "a container of the wrong type, %s: nothing to append, or one error",
+      async (_label, input) => {
+        expectNothingOrOneError(provider, await settle(provider, input));
+      },
+    );
 
     it.each(LISTS_WITHOUT_CALLS)("a list holding %s: no tool runs", async (_label, make) => {
       for (const [, wrap] of provider.forms) expectNoCallRan(provider, await settle(provider, wrap(make())));
@@ -728,7 +904,13 @@ describe.each(PROVIDERS)("$label", (provider) => {
       "%s whose %s is unreadable (a throwing getter, a throwing Proxy, a revoked Proxy): nothing to append, or one error",
       async (form, _field, path) => {
         const response = formByName.get(form)!([good(provider, "c1", "a"), good(provider, "c2", "b")]);
-        for (const set of [throwingGetter, setTo(throwingProxy()), setTo(throwingProxy([])), setTo(revokedProxy()), setTo(revokedProxy([]))]) {
+        for (const set of [
+          throwingGetter,
+          setTo(throwingProxy()),
+          setTo(throwingProxy([])),
+          setTo(revokedProxy()),
+          setTo(revokedProxy([])),
+        ]) {
           expectNothingOrOneError(provider, await settle(provider, replaceAt(response, path, set)));
         }
       },
@@ -752,9 +934,17 @@ describe.each(PROVIDERS)("$label", (provider) => {
     it.each(provider.forms)("in %s: good, failing, unknown and unreadable calls side by side", async (_form, wrap) => {
       const entries = [
         good(provider, "c1", "first", 30),
-        replaceAt(provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }), provider.namePath, throwingGetter),
+        replaceAt(
+          provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }),
+          provider.namePath,
+          throwingGetter,
+        ),
         provider.call({ id: "c3", name: "fail", args: provider.encode({}) }),
-        replaceAt(provider.call({ id: "c4", name: "echo", args: provider.encode({ text: "x" }) }), provider.argsPath, throwingGetter),
+        replaceAt(
+          provider.call({ id: "c4", name: "echo", args: provider.encode({ text: "x" }) }),
+          provider.argsPath,
+          throwingGetter,
+        ),
         provider.call({ id: "c5", name: 42, args: provider.encode({ text: "x" }) }),
         good(provider, "c6", "second"),
         provider.call({ id: "c7", name: "no_such_tool", args: provider.encode({}) }),
@@ -777,21 +967,48 @@ describe.each(PROVIDERS)("$label", (provider) => {
     });
 
     it.each(NON_STRING_NAMES)("a name that is %s", async (_label, makeName) => {
-      const bad = replaceAt(provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }), provider.namePath, setTo(makeName()));
+      const bad = replaceAt(
+        provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }),
+        provider.namePath,
+        setTo(makeName()),
+      );
       const reply = await settle(provider, wrapFirst([good(provider, "c1", "a"), bad, good(provider, "c3", "b")]));
-      expectAnswered(provider, reply, [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")], "none");
+      expectAnswered(
+        provider,
+        reply,
+        [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")],
+        "none",
+      );
     });
 
     it("a name whose getter throws", async () => {
-      const bad = replaceAt(provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }), provider.namePath, throwingGetter);
+      const bad = replaceAt(
+        provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }),
+        provider.namePath,
+        throwingGetter,
+      );
       const reply = await settle(provider, wrapFirst([good(provider, "c1", "a"), bad, good(provider, "c3", "b")]));
-      expectAnswered(provider, reply, [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")], "none");
+      expectAnswered(
+        provider,
+        reply,
+        [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")],
+        "none",
+      );
     });
 
     it.each(UNREADABLE_ARGUMENTS)("arguments that are %s", async (_label, makeSetter) => {
-      const bad = replaceAt(provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }), provider.argsPath, makeSetter());
+      const bad = replaceAt(
+        provider.call({ id: "c2", name: "echo", args: provider.encode({ text: "x" }) }),
+        provider.argsPath,
+        makeSetter(),
+      );
       const reply = await settle(provider, wrapFirst([good(provider, "c1", "a"), bad, good(provider, "c3", "b")]));
-      expectAnswered(provider, reply, [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")], "none");
+      expectAnswered(
+        provider,
+        reply,
+        [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")],
+        "none",
+      );
     });
 
     it("an id whose getter throws does not stop the other calls", async () => {
@@ -800,11 +1017,14 @@ describe.each(PROVIDERS)("$label", (provider) => {
       expectAnswered(provider, reply, [answeredEcho("c1", "a"), answeredEcho("c3", "b")], "any");
     });
 
-    it.each(provider.entryPaths.map((path) => path.join(".")))("an entry whose %s getter throws does not stop the other calls", async (field) => {
-      const bad = replaceAt(good(provider, "c2", "x"), field.split("."), throwingGetter);
-      const reply = await settle(provider, wrapFirst([good(provider, "c1", "a"), bad, good(provider, "c3", "b")]));
-      expectAnswered(provider, reply, [answeredEcho("c1", "a"), answeredEcho("c3", "b")], "any");
-    });
+    it.each(provider.entryPaths.map((path) => path.join(".")))(
+      "an entry whose %s getter throws does not stop the other calls",
+      async (field) => {
+        const bad = replaceAt(good(provider, "c2", "x"), field.split("."), throwingGetter);
+        const reply = await settle(provider, wrapFirst([good(provider, "c1", "a"), bad, good(provider, "c3", "b")]));
+        expectAnswered(provider, reply, [answeredEcho("c1", "a"), answeredEcho("c3", "b")], "any");
+      },
+    );
 
     it.each([
       ["a Proxy whose traps throw", () => throwingProxy()],
@@ -812,12 +1032,15 @@ describe.each(PROVIDERS)("$label", (provider) => {
       ["null", () => null],
       ["a number", () => 7],
       ["the list itself", undefined],
-    ] as Array<[string, (() => unknown) | undefined]>)("an entry that is %s does not stop the other calls", async (_label, make) => {
-      const entries: unknown[] = [good(provider, "c1", "a"), undefined, good(provider, "c3", "b")];
-      entries[1] = make === undefined ? entries : make();
-      const reply = await settle(provider, wrapFirst(entries));
-      expectAnswered(provider, reply, [answeredEcho("c1", "a"), answeredEcho("c3", "b")], "errors");
-    });
+    ] as Array<[string, (() => unknown) | undefined]>)(
+      "an entry that is %s does not stop the other calls",
+      async (_label, make) => {
+        const entries: unknown[] = [good(provider, "c1", "a"), undefined, good(provider, "c3", "b")];
+        entries[1] = make === undefined ? entries : make();
+        const reply = await settle(provider, wrapFirst(entries));
+        expectAnswered(provider, reply, [answeredEcho("c1", "a"), answeredEcho("c3", "b")], "errors");
+      },
+    );
 
     it("a list slot whose getter throws does not stop the other calls", async () => {
       const entries = [good(provider, "c1", "a"), undefined, good(provider, "c3", "b")];
@@ -829,13 +1052,35 @@ describe.each(PROVIDERS)("$label", (provider) => {
 
   describe("data of every kind is read as data", () => {
     it.each(provider.forms)("%s built of null-prototype objects runs like a plain one", async (_form, wrap) => {
-      const response = withNullPrototypes(wrap([good(provider, "c1", "a"), provider.call({ id: "c2", name: "fail", args: provider.encode({}) }), good(provider, "c3", "b")]));
-      expectAnswered(provider, await settle(provider, response), [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")], "none");
+      const response = withNullPrototypes(
+        wrap([
+          good(provider, "c1", "a"),
+          provider.call({ id: "c2", name: "fail", args: provider.encode({}) }),
+          good(provider, "c3", "b"),
+        ]),
+      );
+      expectAnswered(
+        provider,
+        await settle(provider, response),
+        [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")],
+        "none",
+      );
     });
 
     it.each(provider.forms)("%s, deeply frozen, runs like a plain one", async (_form, wrap) => {
-      const response = frozenCopy(wrap([good(provider, "c1", "a"), provider.call({ id: "c2", name: "fail", args: provider.encode({}) }), good(provider, "c3", "b")]));
-      expectAnswered(provider, await settle(provider, response), [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")], "none");
+      const response = frozenCopy(
+        wrap([
+          good(provider, "c1", "a"),
+          provider.call({ id: "c2", name: "fail", args: provider.encode({}) }),
+          good(provider, "c3", "b"),
+        ]),
+      );
+      expectAnswered(
+        provider,
+        await settle(provider, response),
+        [answeredEcho("c1", "a"), { id: "c2", ok: false }, answeredEcho("c3", "b")],
+        "none",
+      );
     });
 
     it("cyclic arguments are answered for their call, and the other calls run", async () => {
@@ -864,8 +1109,22 @@ describe.each(PROVIDERS)("$label", (provider) => {
 
   describe("arbitrary garbage (fast-check, fixed seed)", () => {
     const seed = 20_250_101 + PROVIDERS.indexOf(provider);
-    const callKeys = ["name", "functionCall", "function_call", "function", "custom", "type", "toolUse", "id", "call_id", "toolUseId"];
-    const notCallShaped = (value: unknown) => typeof value !== "object" || value === null || !Reflect.ownKeys(value).some((key) => callKeys.includes(key as string));
+    const callKeys = [
+      "name",
+      "functionCall",
+      "function_call",
+      "function",
+      "custom",
+      "type",
+      "toolUse",
+      "id",
+      "call_id",
+      "toolUseId",
+    ];
+    const notCallShaped = (value: unknown) =>
+      typeof value !== "object" ||
+      value === null ||
+      !Reflect.ownKeys(value).some((key) => callKeys.includes(key as string));
     const garbage = fc.oneof(
       fc.anything(),
       fc.anything({
@@ -882,14 +1141,19 @@ describe.each(PROVIDERS)("$label", (provider) => {
       }),
     );
     const shape = fc.constantFrom("plain", "frozen", "null-prototype");
-    const reshape = (value: unknown, how: string) => (how === "frozen" ? frozenCopy(value) : how === "null-prototype" ? withNullPrototypes(value) : value);
+    const reshape = (value: unknown, how: string) =>
+      how === "frozen" ? frozenCopy(value) : how === "null-prototype" ? withNullPrototypes(value) : value;
 
     it("garbage anywhere in a response never makes it reject or throw, and every answer is well-formed and an error", async () => {
-      const atContainer = fc.record({ at: fc.nat(provider.containerPaths.length - 1), value: garbage }).map(({ at, value }) => {
-        const [form, path] = provider.containerPaths[at]!;
-        return replaceAt(formByName.get(form)!([]), path, setTo(value));
-      });
-      const asList = fc.record({ form: fc.nat(provider.forms.length - 1), value: garbage }).map(({ form, value }) => provider.forms[form]![1](value as unknown[]));
+      const atContainer = fc
+        .record({ at: fc.nat(provider.containerPaths.length - 1), value: garbage })
+        .map(({ at, value }) => {
+          const [form, path] = provider.containerPaths[at]!;
+          return replaceAt(formByName.get(form)!([]), path, setTo(value));
+        });
+      const asList = fc
+        .record({ form: fc.nat(provider.forms.length - 1), value: garbage })
+        .map(({ form, value }) => provider.forms[form]![1](value as unknown[]));
       await fc.assert(
         fc.asyncProperty(fc.oneof(garbage, atContainer, asList), shape, async (input, how) => {
           const reply = await settle(provider, reshape(input, how));
@@ -901,29 +1165,58 @@ describe.each(PROVIDERS)("$label", (provider) => {
 
     it("valid calls mixed with bad calls and garbage: one answer per call, in call order, the valid ones run", async () => {
       const entry = fc.oneof(
-        { weight: 3, arbitrary: fc.record({ kind: fc.constant("valid" as const), name: fc.constantFrom("echo", "fail", "no_such_tool"), text: fc.string() }) },
-        { weight: 2, arbitrary: fc.record({ kind: fc.constant("bad name" as const), name: garbage.filter((name) => typeof name !== "string"), args: garbage }) },
-        { weight: 2, arbitrary: fc.record({ kind: fc.constant("garbage arguments" as const), name: fc.constantFrom("echo", "fail"), args: garbage }) },
-        { weight: 2, arbitrary: fc.record({ kind: fc.constant("noise" as const), value: garbage.filter(notCallShaped) }) },
+        {
+          weight: 3,
+          arbitrary: fc.record({
+            kind: fc.constant("valid" as const),
+            name: fc.constantFrom("echo", "fail", "no_such_tool"),
+            text: fc.string(),
+          }),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.record({
+            kind: fc.constant("bad name" as const),
+            name: garbage.filter((name) => typeof name !== "string"),
+            args: garbage,
+          }),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.record({
+            kind: fc.constant("garbage arguments" as const),
+            name: fc.constantFrom("echo", "fail"),
+            args: garbage,
+          }),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.record({ kind: fc.constant("noise" as const), value: garbage.filter(notCallShaped) }),
+        },
       );
       await fc.assert(
-        fc.asyncProperty(fc.array(entry, { maxLength: 8 }), fc.nat(provider.forms.length - 1), shape, async (specs, form, how) => {
-          const expected: Expected[] = [];
-          const entries = specs.map((spec, i) => {
-            if (spec.kind === "noise") return spec.value;
-            const id = `call_${i}`;
-            if (spec.kind === "valid") {
-              expected.push(spec.name === "echo" ? answeredEcho(id, spec.text) : { id, ok: false });
-              return provider.call({ id, name: spec.name, args: provider.encode({ text: spec.text }) });
-            }
-            if (spec.kind === "bad name") expected.push({ id, ok: false });
-            else expected.push({ id, ok: expect.any(Boolean) as unknown as boolean });
-            return provider.call({ id, name: spec.name, args: spec.args });
-          });
-          const reply = await settle(provider, reshape(provider.forms[form]![1](entries), how));
-          expectAnswered(provider, reply, expected, "errors");
-          if (expected.length === 0 && provider.answers(reply).length === 0) expect(reply).toEqual(provider.empty);
-        }),
+        fc.asyncProperty(
+          fc.array(entry, { maxLength: 8 }),
+          fc.nat(provider.forms.length - 1),
+          shape,
+          async (specs, form, how) => {
+            const expected: Expected[] = [];
+            const entries = specs.map((spec, i) => {
+              if (spec.kind === "noise") return spec.value;
+              const id = `call_${i}`;
+              if (spec.kind === "valid") {
+                expected.push(spec.name === "echo" ? answeredEcho(id, spec.text) : { id, ok: false });
+                return provider.call({ id, name: spec.name, args: provider.encode({ text: spec.text }) });
+              }
+              if (spec.kind === "bad name") expected.push({ id, ok: false });
+              else expected.push({ id, ok: expect.any(Boolean) as unknown as boolean });
+              return provider.call({ id, name: spec.name, args: spec.args });
+            });
+            const reply = await settle(provider, reshape(provider.forms[form]![1](entries), how));
+            expectAnswered(provider, reply, expected, "errors");
+            if (expected.length === 0 && provider.answers(reply).length === 0) expect(reply).toEqual(provider.empty);
+          },
+        ),
         { numRuns: 400, seed },
       );
     });

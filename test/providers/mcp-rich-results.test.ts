@@ -4,7 +4,20 @@
  * MCP carries every kind of part.
  */
 import "reflect-metadata";
-import { audio, defineTool, file, image, resourceLink, toMcp, toMcpResult, Tool, Toolkit, type JSONSchemaObject, type ToolContent, type ToolResult } from "toolnexus";
+import {
+  audio,
+  defineTool,
+  file,
+  image,
+  resourceLink,
+  toMcp,
+  Tool,
+  Toolkit,
+  type JSONSchemaObject,
+  type ToolContent,
+  type ToolResult,
+} from "toolnexus";
+import { toMcpResult } from "toolnexus/mcp";
 import { mcp } from "../../src/providers/mcp";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -46,17 +59,24 @@ describe("toMcpResult: each part kind", () => {
   });
 
   it("audio is an audio block", () => {
-    expect(toMcpResult(withParts(audio(WAV))).content).toEqual([{ type: "audio", data: b64(WAV), mimeType: "audio/wav" }]);
+    expect(toMcpResult(withParts(audio(WAV))).content).toEqual([
+      { type: "audio", data: b64(WAV), mimeType: "audio/wav" },
+    ]);
   });
 
   it("a base64 file is an embedded resource under toolnexus://result/<name>, its bytes as blob", () => {
     expect(toMcpResult(withParts(file(PDF, "application/pdf", "Q3 report.pdf"))).content).toEqual([
-      { type: "resource", resource: { uri: "toolnexus://result/Q3%20report.pdf", mimeType: "application/pdf", blob: b64(PDF) } },
+      {
+        type: "resource",
+        resource: { uri: "toolnexus://result/Q3%20report.pdf", mimeType: "application/pdf", blob: b64(PDF) },
+      },
     ]);
   });
 
   it("an unnamed file is addressed by its position", () => {
-    expect(toMcpResult(withParts({ type: "text", text: "attached:" }, file(PDF, "application/pdf"))).content[1]).toEqual({
+    expect(
+      toMcpResult(withParts({ type: "text", text: "attached:" }, file(PDF, "application/pdf"))).content[1],
+    ).toEqual({
       type: "resource",
       resource: { uri: "toolnexus://result/1", mimeType: "application/pdf", blob: b64(PDF) },
     });
@@ -64,7 +84,10 @@ describe("toMcpResult: each part kind", () => {
 
   it("a text file is embedded as text when its bytes are UTF-8, else as blob", () => {
     expect(toMcpResult(withParts(file(CSV, "text/csv", "sales.csv"))).content).toEqual([
-      { type: "resource", resource: { uri: "toolnexus://result/sales.csv", mimeType: "text/csv", text: "month,sales\nJan,12\n" } },
+      {
+        type: "resource",
+        resource: { uri: "toolnexus://result/sales.csv", mimeType: "text/csv", text: "month,sales\nJan,12\n" },
+      },
     ]);
     expect(toMcpResult(withParts(file(LATIN1, "text/plain", "menu.txt"))).content).toEqual([
       { type: "resource", resource: { uri: "toolnexus://result/menu.txt", mimeType: "text/plain", blob: b64(LATIN1) } },
@@ -72,16 +95,36 @@ describe("toMcpResult: each part kind", () => {
   });
 
   it("a file by URL is a resource_link with its name and type", () => {
-    expect(toMcpResult(withParts(file(new URL("https://example.com/q3.pdf"), "application/pdf", "Q3 report"))).content).toEqual([
+    expect(
+      toMcpResult(withParts(file(new URL("https://example.com/q3.pdf"), "application/pdf", "Q3 report"))).content,
+    ).toEqual([
       { type: "resource_link", uri: "https://example.com/q3.pdf", name: "Q3 report", mimeType: "application/pdf" },
     ]);
   });
 
   it("a resource link stays one; MCP requires a name, so one is made from the URI when it has none", () => {
-    expect(toMcpResult(withParts(resourceLink("https://example.com/logs/today", { name: "today.log", mimeType: "text/plain", description: "Today's log" }))).content).toEqual([
-      { type: "resource_link", uri: "https://example.com/logs/today", name: "today.log", mimeType: "text/plain", description: "Today's log" },
+    expect(
+      toMcpResult(
+        withParts(
+          resourceLink("https://example.com/logs/today", {
+            name: "today.log",
+            mimeType: "text/plain",
+            description: "Today's log",
+          }),
+        ),
+      ).content,
+    ).toEqual([
+      {
+        type: "resource_link",
+        uri: "https://example.com/logs/today",
+        name: "today.log",
+        mimeType: "text/plain",
+        description: "Today's log",
+      },
     ]);
-    expect(toMcpResult(withParts(resourceLink("file:///var/log/app/"), resourceLink("urn:isbn:0451450523"))).content).toEqual([
+    expect(
+      toMcpResult(withParts(resourceLink("file:///var/log/app/"), resourceLink("urn:isbn:0451450523"))).content,
+    ).toEqual([
       { type: "resource_link", uri: "file:///var/log/app/", name: "app" },
       { type: "resource_link", uri: "urn:isbn:0451450523", name: "urn:isbn:0451450523" },
     ]);
@@ -112,7 +155,11 @@ describe("toMcpResult: each part kind", () => {
   });
 
   it("an error result with parts keeps them, with isError", () => {
-    const failed: ToolResult = { output: "render failed halfway\n[image]", isError: true, content: [{ type: "text", text: "render failed halfway" }, image(PNG)] };
+    const failed: ToolResult = {
+      output: "render failed halfway\n[image]",
+      isError: true,
+      content: [{ type: "text", text: "render failed halfway" }, image(PNG)],
+    };
     expect(toMcpResult(failed)).toEqual({
       content: [
         { type: "text", text: "render failed halfway" },
@@ -125,7 +172,11 @@ describe("toMcpResult: each part kind", () => {
 
 describe("toMcpResult: structured results", () => {
   it("structuredContent is sent, with its JSON text as the text block", () => {
-    const result: ToolResult = { output: '{"quarter":"Q3","revenue":1250}', isError: false, structuredContent: { quarter: "Q3", revenue: 1250 } };
+    const result: ToolResult = {
+      output: '{"quarter":"Q3","revenue":1250}',
+      isError: false,
+      structuredContent: { quarter: "Q3", revenue: 1250 },
+    };
     expect(toMcpResult(result)).toEqual({
       content: [{ type: "text", text: '{"quarter":"Q3","revenue":1250}' }],
       structuredContent: { quarter: "Q3", revenue: 1250 },
@@ -134,7 +185,11 @@ describe("toMcpResult: structured results", () => {
   });
 
   it("a hand-written text beside structuredContent is kept, and the JSON text added after it", () => {
-    const result: ToolResult = { output: "Q3: 1250 EUR", isError: false, structuredContent: { quarter: "Q3", revenue: 1250 } };
+    const result: ToolResult = {
+      output: "Q3: 1250 EUR",
+      isError: false,
+      structuredContent: { quarter: "Q3", revenue: 1250 },
+    };
     expect(toMcpResult(result).content).toEqual([
       { type: "text", text: "Q3: 1250 EUR" },
       { type: "text", text: '{"quarter":"Q3","revenue":1250}' },
@@ -148,7 +203,11 @@ describe("toMcpResult: structured results", () => {
 });
 
 describe("toMcp declarations: outputSchema", () => {
-  const FIGURES: JSONSchemaObject = { type: "object", properties: { quarter: { type: "string" }, revenue: { type: "number" } }, required: ["quarter", "revenue"] };
+  const FIGURES: JSONSchemaObject = {
+    type: "object",
+    properties: { quarter: { type: "string" }, revenue: { type: "number" } },
+    required: ["quarter", "revenue"],
+  };
 
   class Reports {
     @Tool({ description: "Quarterly figures", output: FIGURES })
@@ -175,7 +234,9 @@ describe("toMcp declarations: outputSchema", () => {
   });
 
   it("leaves the key out for tools without one", () => {
-    expect("outputSchema" in toMcp([defineTool({ name: "plain", description: "Plain", execute: () => "" })])[0]!).toBe(false);
+    expect("outputSchema" in toMcp([defineTool({ name: "plain", description: "Plain", execute: () => "" })])[0]!).toBe(
+      false,
+    );
   });
 
   it("states type object at the root of a schema that describes objects through combinators, and writes boolean subschemas as schemas", () => {
@@ -185,7 +246,9 @@ describe("toMcp declarations: outputSchema", () => {
         { type: "object", properties: { ok: { const: false }, never: false } },
       ],
     };
-    const [tool] = toMcp([defineTool({ name: "probe", description: "Probe", outputSchema, execute: () => ({ ok: true }) })]);
+    const [tool] = toMcp([
+      defineTool({ name: "probe", description: "Probe", outputSchema, execute: () => ({ ok: true }) }),
+    ]);
     expect(tool!.outputSchema).toEqual({
       type: "object",
       anyOf: [
@@ -197,13 +260,21 @@ describe("toMcp declarations: outputSchema", () => {
 
   it("reports no schema change for output schemas", () => {
     const outputSchema: JSONSchemaObject = { type: "object", anyOf: [{ type: "object", properties: { any: true } }] };
-    const toolkit = new Toolkit([defineTool({ name: "probe", description: "Probe", outputSchema, execute: () => ({}) })]);
+    const toolkit = new Toolkit([
+      defineTool({ name: "probe", description: "Probe", outputSchema, execute: () => ({}) }),
+    ]);
     expect(toolkit.describeExport("mcp").changes).toEqual([]);
   });
 });
 
 describe("mcp.carries", () => {
-  it.each([image(PNG), image(new URL("https://example.com/a.gif")), audio(WAV), file(PDF, "application/pdf"), resourceLink("https://example.com/x")])("carries %o", (part) => {
+  it.each([
+    image(PNG),
+    image(new URL("https://example.com/a.gif")),
+    audio(WAV),
+    file(PDF, "application/pdf"),
+    resourceLink("https://example.com/x"),
+  ])("carries %o", (part) => {
     expect(mcp.carries!(part, {})).toBeUndefined();
   });
 });

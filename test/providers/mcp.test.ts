@@ -1,4 +1,5 @@
-import { defineTool, ExportError, toMcp, toMcpResult, Toolkit, type ToolResult } from "../../src";
+import { defineTool, ExportError, toMcp, Toolkit, type ToolResult } from "../../src";
+import { toMcpResult } from "../../src/mcp";
 import { dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
 function annotatedTools() {
@@ -112,7 +113,12 @@ describe("toMcpResult (tools/call)", () => {
       { content: [{ type: "text", text: UNKNOWN_GET_WETHER }], isError: true },
     ]);
     expect(mcp[3]).toEqual({
-      content: [{ type: "text", text: expect.stringMatching(/^Invalid arguments for tool "get_weather": arguments are not valid JSON/) }],
+      content: [
+        {
+          type: "text",
+          text: expect.stringMatching(/^Invalid arguments for tool "get_weather": arguments are not valid JSON/),
+        },
+      ],
       isError: true,
     });
     expect(calls.map((c) => [c.tool, c.callId, c.provider])).toEqual([

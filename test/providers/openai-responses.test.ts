@@ -1,9 +1,15 @@
-import type { FunctionTool, Response, ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
+import type {
+  FunctionTool,
+  Response,
+  ResponseInputItem,
+  ResponseOutputItem,
+} from "openai/resources/responses/responses";
 import { ExportError, toOpenAIResponses, Toolkit } from "../../src";
 import { outputItems, response, slowThenFast } from "./fixtures/openai-responses";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
-const INVALID_JSON = /^Error: Invalid arguments for tool "get_weather": arguments are not valid JSON \(.+\); send one JSON object$/;
+const INVALID_JSON =
+  /^Error: Invalid arguments for tool "get_weather": arguments are not valid JSON \(.+\); send one JSON object$/;
 
 describe("toOpenAIResponses declarations (flat, strict: false sent)", () => {
   it("one flat function tool per tool, strict: false explicitly present", () => {
@@ -31,7 +37,8 @@ describe("toOpenAIResponses declarations (flat, strict: false sent)", () => {
       parameters: { type: "object", properties: {} },
       strict: false,
     });
-    for (const tool of tools) expect(Object.keys(tool).sort()).toEqual(["description", "name", "parameters", "strict", "type"]);
+    for (const tool of tools)
+      expect(Object.keys(tool).sort()).toEqual(["description", "name", "parameters", "strict", "type"]);
   });
 
   it("zero tools give an empty array", () => {

@@ -11,7 +11,12 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInput } from "openai/resources/responses/responses";
 import { image, Param, Tool, Toolkit } from "toolnexus";
-import { startMockProviders, type MockProvider, type MockProviders, type ScriptedCall } from "../support/mock-providers";
+import {
+  startMockProviders,
+  type MockProvider,
+  type MockProviders,
+  type ScriptedCall,
+} from "../support/mock-providers";
 import { dataUrlOf, PDF, PNG, RICH_TOOLS } from "./fixtures/openai-rich-result-tools";
 
 /** Decorated tools: a chart (text and an image) and a report returned as bytes of a declared type. */
@@ -49,8 +54,16 @@ let toolkit: Toolkit;
 const client = () => new OpenAI({ apiKey: "test-key", baseURL: mock.baseUrl + "/v1" });
 
 beforeAll(async () => {
-  mock = await startMockProviders({ calls: (provider: MockProvider) => SCRIPTS[provider as keyof typeof SCRIPTS] ?? [] });
-  toolkit = new Toolkit([new Studio(), RICH_TOOLS.voice(), RICH_TOOLS.birdsong(), RICH_TOOLS.greet(), RICH_TOOLS.remote_report()]);
+  mock = await startMockProviders({
+    calls: (provider: MockProvider) => SCRIPTS[provider as keyof typeof SCRIPTS] ?? [],
+  });
+  toolkit = new Toolkit([
+    new Studio(),
+    RICH_TOOLS.voice(),
+    RICH_TOOLS.birdsong(),
+    RICH_TOOLS.greet(),
+    RICH_TOOLS.remote_report(),
+  ]);
 });
 
 afterAll(async () => {
@@ -60,7 +73,9 @@ afterAll(async () => {
 /** The requests since `before`: two turns of `provider`, both accepted, nothing violated. */
 function expectCleanConversation(provider: MockProvider, before: number) {
   const requests = mock.requests.slice(before);
-  expect(requests.map((r) => ({ provider: r.provider, status: r.status, turn: r.turn, violations: r.violations }))).toEqual([
+  expect(
+    requests.map((r) => ({ provider: r.provider, status: r.status, turn: r.turn, violations: r.violations })),
+  ).toEqual([
     { provider, status: 200, turn: 1, violations: [] },
     { provider, status: 200, turn: 2, violations: [] },
   ]);
@@ -78,7 +93,9 @@ async function refusal(request: Promise<unknown>): Promise<InstanceType<typeof O
 
 describe("OpenAI Chat Completions: results with parts, round trip", () => {
   const model = "gpt-4.1-mini";
-  const history: ChatCompletionMessageParam[] = [{ role: "user", content: "Chart 2024, the Q3 report, the voice memo, the birdsong, and greet me." }];
+  const history: ChatCompletionMessageParam[] = [
+    { role: "user", content: "Chart 2024, the Q3 report, the voice memo, the birdsong, and greet me." },
+  ];
 
   it("sends the images, audio and PDFs in one user message after the tool messages, and the model reads them", async () => {
     const before = mock.requests.length;
@@ -94,7 +111,16 @@ describe("OpenAI Chat Completions: results with parts, round trip", () => {
     const [, turn2] = expectCleanConversation("openai-chat", before);
     const ids = assistant.tool_calls!.map((c) => c.id);
     const sent = turn2!.body.messages;
-    expect(sent.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool", "tool", "tool", "tool", "tool", "user"]);
+    expect(sent.map((m: { role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "tool",
+      "tool",
+      "tool",
+      "user",
+    ]);
     expect(sent.slice(2, 7).map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(ids);
     expect(sent[7].content).toEqual([
       { type: "text", text: `Attachments of tool call ${ids[0]} (chart):` },
@@ -106,8 +132,12 @@ describe("OpenAI Chat Completions: results with parts, round trip", () => {
     ]);
 
     const text = final.choices[0]!.message.content;
-    expect(text).toContain("- chart: Sales 2024\n[image/png image, 16 B, attached in the user message after the tool results]");
-    expect(text).toContain("- birdsong: [audio/ogg audio, 6 B not sent: OpenAI Chat Completions takes wav and mp3 audio only (not audio/ogg)]");
+    expect(text).toContain(
+      "- chart: Sales 2024\n[image/png image, 16 B, attached in the user message after the tool results]",
+    );
+    expect(text).toContain(
+      "- birdsong: [audio/ogg audio, 6 B not sent: OpenAI Chat Completions takes wav and mp3 audio only (not audio/ogg)]",
+    );
     expect(text).toContain("- greet: hello");
     expect(text).toContain(
       `Then: Attachments of tool call ${ids[0]} (chart): [image image/png data] Attachments of tool call ${ids[1]} (quarterly): [file file.pdf] Attachments of tool call ${ids[2]} (voice): [wav audio]`,
@@ -116,11 +146,17 @@ describe("OpenAI Chat Completions: results with parts, round trip", () => {
 
   it("refuses the user message placed before all tool messages are in", async () => {
     const openai = client();
-    const completion = await openai.chat.completions.create({ model, messages: history, tools: toolkit.toOpenAI({ strict: true }) });
+    const completion = await openai.chat.completions.create({
+      model,
+      messages: history,
+      tools: toolkit.toOpenAI({ strict: true }),
+    });
     const reply = await toolkit.runOpenAI(completion);
     const attachments = reply[reply.length - 1]!;
     const tooEarly = [...reply.slice(0, 1), attachments, ...reply.slice(1, -1)];
-    const error = await refusal(openai.chat.completions.create({ model, messages: [...history, completion.choices[0]!.message, ...tooEarly] }));
+    const error = await refusal(
+      openai.chat.completions.create({ model, messages: [...history, completion.choices[0]!.message, ...tooEarly] }),
+    );
     expect(error.message).toContain("did not have response messages");
   });
 
@@ -147,7 +183,9 @@ describe("OpenAI Chat Completions: results with parts, round trip", () => {
 
 describe("OpenAI Responses: results with parts, round trip", () => {
   const model = "gpt-4.1-mini";
-  const input: ResponseInput = [{ role: "user", content: "Chart 2024, the Q3 report, last year's report, the voice memo, and greet me." }];
+  const input: ResponseInput = [
+    { role: "user", content: "Chart 2024, the Q3 report, last year's report, the voice memo, and greet me." },
+  ];
 
   it("sends each result's parts as its function_call_output list, and the model reads them", async () => {
     const before = mock.requests.length;
@@ -156,7 +194,11 @@ describe("OpenAI Responses: results with parts, round trip", () => {
     const response = await openai.responses.create({ model, input, tools });
     const calls = response.output.filter((item) => item.type === "function_call");
 
-    const final = await openai.responses.create({ model, tools, input: [...input, ...calls, ...(await toolkit.runOpenAIResponses(response))] });
+    const final = await openai.responses.create({
+      model,
+      tools,
+      input: [...input, ...calls, ...(await toolkit.runOpenAIResponses(response))],
+    });
 
     const [, turn2] = expectCleanConversation("openai-responses", before);
     const outputs = turn2!.body.input.filter((item: { type?: string }) => item.type === "function_call_output");
@@ -168,7 +210,12 @@ describe("OpenAI Responses: results with parts, round trip", () => {
       ],
       [{ type: "input_file", file_data: dataUrlOf("application/pdf", PDF), filename: "file.pdf" }],
       [{ type: "input_file", file_url: "https://example.com/q3.pdf" }],
-      [{ type: "input_text", text: "[audio/wav audio, 16 B not sent: OpenAI Responses function outputs carry text, images and files, not audio]" }],
+      [
+        {
+          type: "input_text",
+          text: "[audio/wav audio, 16 B not sent: OpenAI Responses function outputs carry text, images and files, not audio]",
+        },
+      ],
       "hello",
     ]);
 
@@ -181,11 +228,19 @@ describe("OpenAI Responses: results with parts, round trip", () => {
 
   it("refuses an output item that is not input_text, input_image or input_file", async () => {
     const openai = client();
-    const response = await openai.responses.create({ model, input, tools: toolkit.toOpenAIResponses({ strict: true }) });
+    const response = await openai.responses.create({
+      model,
+      input,
+      tools: toolkit.toOpenAIResponses({ strict: true }),
+    });
     const calls = response.output.filter((item) => item.type === "function_call");
     const outputs = await toolkit.runOpenAIResponses(response);
-    const withAudio = outputs.map((item, i) => (i === 0 ? { ...item, output: [{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] } : item));
-    const error = await refusal(openai.responses.create({ model, input: [...input, ...calls, ...(withAudio as ResponseInput)] }));
+    const withAudio = outputs.map((item, i) =>
+      i === 0 ? { ...item, output: [{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] } : item,
+    );
+    const error = await refusal(
+      openai.responses.create({ model, input: [...input, ...calls, ...(withAudio as ResponseInput)] }),
+    );
     expect(error.message).toContain("Supported values are: 'input_text', 'input_image', and 'input_file'.");
   });
 });

@@ -4,10 +4,23 @@
  * after every tool message, each call's parts under a text naming the call. What Chat cannot
  * carry becomes a note in the tool message and an entry of `metadata.unsentContent`.
  */
-import type { ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { Toolkit, type OpenAIReplyMessage, type ToolContent } from "toolnexus";
+import type {
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import { Toolkit, type ToolContent } from "toolnexus";
+import type { OpenAIReplyMessage } from "toolnexus/providers";
 import { openai } from "../../src/providers/openai";
-import { base64, dataUrlOf, MP3, PDF, PNG, richTools, WAV, type RichToolName } from "./fixtures/openai-rich-result-tools";
+import {
+  base64,
+  dataUrlOf,
+  MP3,
+  PDF,
+  PNG,
+  richTools,
+  WAV,
+  type RichToolName,
+} from "./fixtures/openai-rich-result-tools";
 
 const ATTACHED = "attached in the user message after the tool results";
 
@@ -27,14 +40,20 @@ describe("Chat Completions: each part kind", () => {
   it("text and a base64 image: the tool message keeps the text, the image goes in a user message as a data URL", async () => {
     expect(await replyFor("chart")).toEqual([
       tool("call_1", `Sales by month\n[image/png image, 16 B, ${ATTACHED}]`),
-      { role: "user", content: [heading("call_1", "chart"), { type: "image_url", image_url: { url: dataUrlOf("image/png", PNG) } }] },
+      {
+        role: "user",
+        content: [heading("call_1", "chart"), { type: "image_url", image_url: { url: dataUrlOf("image/png", PNG) } }],
+      },
     ]);
   });
 
   it("an image by URL is sent as that URL", async () => {
     expect(await replyFor("photo")).toEqual([
       tool("call_1", `[image at https://example.com/cat.png, ${ATTACHED}]`),
-      { role: "user", content: [heading("call_1", "photo"), { type: "image_url", image_url: { url: "https://example.com/cat.png" } }] },
+      {
+        role: "user",
+        content: [heading("call_1", "photo"), { type: "image_url", image_url: { url: "https://example.com/cat.png" } }],
+      },
     ]);
   });
 
@@ -67,11 +86,26 @@ describe("Chat Completions: each part kind", () => {
   });
 
   it.each<[RichToolName, string]>([
-    ["birdsong", "[audio/ogg audio, 6 B not sent: OpenAI Chat Completions takes wav and mp3 audio only (not audio/ogg)]"],
-    ["table", "[file sales.csv (text/csv, 19 B) not sent: OpenAI Chat Completions takes PDF files only (not text/csv)]"],
-    ["remote_report", "[file q3.pdf (application/pdf) at https://example.com/q3.pdf not sent: OpenAI Chat Completions takes files as inline data, not by URL]"],
-    ["logs", "[resource today.log at https://example.com/logs/today (text/plain) not sent: OpenAI Chat Completions messages carry no resource links]"],
-    ["diagram", "[image/svg+xml image, 41 B not sent: OpenAI takes PNG, JPEG, WebP and GIF images only (not image/svg+xml)]"],
+    [
+      "birdsong",
+      "[audio/ogg audio, 6 B not sent: OpenAI Chat Completions takes wav and mp3 audio only (not audio/ogg)]",
+    ],
+    [
+      "table",
+      "[file sales.csv (text/csv, 19 B) not sent: OpenAI Chat Completions takes PDF files only (not text/csv)]",
+    ],
+    [
+      "remote_report",
+      "[file q3.pdf (application/pdf) at https://example.com/q3.pdf not sent: OpenAI Chat Completions takes files as inline data, not by URL]",
+    ],
+    [
+      "logs",
+      "[resource today.log at https://example.com/logs/today (text/plain) not sent: OpenAI Chat Completions messages carry no resource links]",
+    ],
+    [
+      "diagram",
+      "[image/svg+xml image, 41 B not sent: OpenAI takes PNG, JPEG, WebP and GIF images only (not image/svg+xml)]",
+    ],
   ])("%s: what Chat cannot carry is a note in the tool message, and no user message follows", async (name, note) => {
     expect(await replyFor(name)).toEqual([tool("call_1", note)]);
   });
@@ -101,10 +135,25 @@ describe("Chat Completions: the turn's order", () => {
   it("every tool message first, in call order, then ONE user message with each call's parts in call order", async () => {
     const reply = await replyFor("report", "greet", "chart", "birdsong", "voice");
     expect(reply.map((message) => message.role)).toEqual(["tool", "tool", "tool", "tool", "tool", "user"]);
-    expect(reply.slice(0, 5).map((message) => (message.role === "tool" ? message.tool_call_id : ""))).toEqual(["call_1", "call_2", "call_3", "call_4", "call_5"]);
+    expect(reply.slice(0, 5).map((message) => (message.role === "tool" ? message.tool_call_id : ""))).toEqual([
+      "call_1",
+      "call_2",
+      "call_3",
+      "call_4",
+      "call_5",
+    ]);
     const user = reply[5]!;
-    expect(user.role === "user" && user.content.map((part) => part.type)).toEqual(["text", "file", "text", "image_url", "text", "input_audio"]);
-    expect(user.role === "user" && user.content.filter((part) => part.type === "text").map((part) => part.text)).toEqual([
+    expect(user.role === "user" && user.content.map((part) => part.type)).toEqual([
+      "text",
+      "file",
+      "text",
+      "image_url",
+      "text",
+      "input_audio",
+    ]);
+    expect(
+      user.role === "user" && user.content.filter((part) => part.type === "text").map((part) => part.text),
+    ).toEqual([
       "Attachments of tool call call_1 (report):",
       "Attachments of tool call call_3 (chart):",
       "Attachments of tool call call_5 (voice):",
@@ -120,8 +169,13 @@ describe("Chat Completions: the turn's order", () => {
   });
 
   it("a call with no id is named by its tool", async () => {
-    const reply = await new Toolkit(richTools()).runOpenAI([{ type: "function", function: { name: "chart", arguments: "{}" } }] as never);
-    expect(reply[1]).toMatchObject({ role: "user", content: [{ type: "text", text: "Attachments of the chart tool call:" }, { type: "image_url" }] });
+    const reply = await new Toolkit(richTools()).runOpenAI([
+      { type: "function", function: { name: "chart", arguments: "{}" } },
+    ] as never);
+    expect(reply[1]).toMatchObject({
+      role: "user",
+      content: [{ type: "text", text: "Attachments of the chart tool call:" }, { type: "image_url" }],
+    });
   });
 });
 
@@ -131,9 +185,21 @@ describe("Chat Completions: what is not carried is reported", () => {
     expect(reply.pendingApprovals).toBeDefined();
     const [birdsong, table, chart] = reply.pendingApprovals!.results;
     expect(birdsong!.metadata!.unsentContent).toEqual([
-      { index: 0, type: "audio", mimeType: "audio/ogg", reason: "OpenAI Chat Completions takes wav and mp3 audio only (not audio/ogg)" },
+      {
+        index: 0,
+        type: "audio",
+        mimeType: "audio/ogg",
+        reason: "OpenAI Chat Completions takes wav and mp3 audio only (not audio/ogg)",
+      },
     ]);
-    expect(table!.metadata!.unsentContent).toEqual([{ index: 0, type: "file", mimeType: "text/csv", reason: "OpenAI Chat Completions takes PDF files only (not text/csv)" }]);
+    expect(table!.metadata!.unsentContent).toEqual([
+      {
+        index: 0,
+        type: "file",
+        mimeType: "text/csv",
+        reason: "OpenAI Chat Completions takes PDF files only (not text/csv)",
+      },
+    ]);
     expect(chart!.metadata?.unsentContent).toBeUndefined();
     // The partial reply already follows the rule: its tool messages, then the attachments.
     expect(reply.map((message) => message.role)).toEqual(["tool", "tool", "tool", "user"]);
@@ -146,7 +212,10 @@ describe("Chat Completions: what is not carried is reported", () => {
     expect(reply).toEqual([
       tool("call_1", "refunded"),
       tool("call_2", `Sales by month\n[image/png image, 16 B, ${ATTACHED}]`),
-      { role: "user", content: [heading("call_2", "chart"), { type: "image_url", image_url: { url: dataUrlOf("image/png", PNG) } }] },
+      {
+        role: "user",
+        content: [heading("call_2", "chart"), { type: "image_url", image_url: { url: dataUrlOf("image/png", PNG) } }],
+      },
     ]);
   });
 
@@ -156,14 +225,34 @@ describe("Chat Completions: what is not carried is reported", () => {
     ["a WebP", { type: "image", data: "AAAA", mimeType: "image/webp" }, undefined],
     ["a GIF", { type: "image", data: "AAAA", mimeType: "image/gif" }, undefined],
     ["an image by URL", { type: "image", url: "https://example.com/a.bmp" }, undefined],
-    ["a BMP", { type: "image", data: "AAAA", mimeType: "image/bmp" }, "OpenAI takes PNG, JPEG, WebP and GIF images only (not image/bmp)"],
+    [
+      "a BMP",
+      { type: "image", data: "AAAA", mimeType: "image/bmp" },
+      "OpenAI takes PNG, JPEG, WebP and GIF images only (not image/bmp)",
+    ],
     ["wav", { type: "audio", data: "AAAA", mimeType: "audio/wav" }, undefined],
     ["mp3", { type: "audio", data: "AAAA", mimeType: "audio/mpeg" }, undefined],
-    ["flac", { type: "audio", data: "AAAA", mimeType: "audio/flac" }, "OpenAI Chat Completions takes wav and mp3 audio only (not audio/flac)"],
+    [
+      "flac",
+      { type: "audio", data: "AAAA", mimeType: "audio/flac" },
+      "OpenAI Chat Completions takes wav and mp3 audio only (not audio/flac)",
+    ],
     ["a PDF", { type: "file", data: "AAAA", mimeType: "application/pdf" }, undefined],
-    ["plain text", { type: "file", data: "AAAA", mimeType: "text/plain" }, "OpenAI Chat Completions takes PDF files only (not text/plain)"],
-    ["a PDF by URL", { type: "file", url: "https://example.com/a.pdf", mimeType: "application/pdf" }, "OpenAI Chat Completions takes files as inline data, not by URL"],
-    ["a resource link", { type: "resource_link", uri: "https://example.com/r" }, "OpenAI Chat Completions messages carry no resource links"],
+    [
+      "plain text",
+      { type: "file", data: "AAAA", mimeType: "text/plain" },
+      "OpenAI Chat Completions takes PDF files only (not text/plain)",
+    ],
+    [
+      "a PDF by URL",
+      { type: "file", url: "https://example.com/a.pdf", mimeType: "application/pdf" },
+      "OpenAI Chat Completions takes files as inline data, not by URL",
+    ],
+    [
+      "a resource link",
+      { type: "resource_link", uri: "https://example.com/r" },
+      "OpenAI Chat Completions messages carry no resource links",
+    ],
   ])("carries %s, or says why not", (_label, part, reason) => {
     expect(openai.carries!(part, {})).toBe(reason);
   });

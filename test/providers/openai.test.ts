@@ -1,9 +1,20 @@
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
 import { ExportError, toOpenAI, Toolkit } from "../../src";
-import { assistantMessage, chatCompletion, parallelToolCalls, slowThenFast, textOnlyCompletion } from "./fixtures/openai";
+import {
+  assistantMessage,
+  chatCompletion,
+  parallelToolCalls,
+  slowThenFast,
+  textOnlyCompletion,
+} from "./fixtures/openai";
 import { byCallId, dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
-const INVALID_JSON = /^Error: Invalid arguments for tool "get_weather": arguments are not valid JSON \(.+\); send one JSON object$/;
+const INVALID_JSON =
+  /^Error: Invalid arguments for tool "get_weather": arguments are not valid JSON \(.+\); send one JSON object$/;
 
 describe("toOpenAI declarations (Chat Completions)", () => {
   it("wraps each tool as { type: function, function: { name, description, parameters } }", () => {
@@ -29,12 +40,18 @@ describe("toOpenAI declarations (Chat Completions)", () => {
           description: "Search the docs",
           parameters: {
             type: "object",
-            properties: { query: { type: "string", description: "What to look for" }, limit: { type: "integer", minimum: 1 } },
+            properties: {
+              query: { type: "string", description: "What to look for" },
+              limit: { type: "integer", minimum: 1 },
+            },
             required: ["query"],
           },
         },
       },
-      { type: "function", function: { name: "ping", description: "Health check", parameters: { type: "object", properties: {} } } },
+      {
+        type: "function",
+        function: { name: "ping", description: "Health check", parameters: { type: "object", properties: {} } },
+      },
       {
         type: "function",
         function: {
@@ -56,7 +73,11 @@ describe("toOpenAI declarations (Chat Completions)", () => {
 
   it("is assignable to the SDK's ChatCompletionTool[]", () => {
     const tools: ChatCompletionTool[] = toOpenAI(threeTools());
-    expect(tools.map((t) => (t.type === "function" ? t.function.name : t.custom.name))).toEqual(["search", "ping", "kv_get"]);
+    expect(tools.map((t) => (t.type === "function" ? t.function.name : t.custom.name))).toEqual([
+      "search",
+      "ping",
+      "kv_get",
+    ]);
   });
 
   it("refuses a name OpenAI rejects, with an ExportError naming it", () => {
@@ -103,7 +124,12 @@ describe("runOpenAI round trip", () => {
       ...toolMessages,
     ];
     expect(conversation).toHaveLength(2 + 4);
-    expect(asParams.map((m) => (m.role === "tool" ? m.tool_call_id : m.role))).toEqual(["call_a", "call_b", "call_c", "call_d"]);
+    expect(asParams.map((m) => (m.role === "tool" ? m.tool_call_id : m.role))).toEqual([
+      "call_a",
+      "call_b",
+      "call_c",
+      "call_d",
+    ]);
     const direct: ChatCompletionMessageParam[] = await makeKit().toolkit.runOpenAI(chatCompletion);
     expect(direct).toHaveLength(4);
   });
@@ -122,8 +148,16 @@ describe("runOpenAI round trip", () => {
       { id: "x3", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } },
     ]);
     expect(messages).toEqual([
-      { role: "tool", tool_call_id: "x1", content: 'Error: Invalid arguments for tool "get_weather": arguments must be a JSON object, got an array of 2' },
-      { role: "tool", tool_call_id: "x2", content: 'Error: Invalid arguments for tool "get_weather": arguments must be a JSON object, got string "Paris"' },
+      {
+        role: "tool",
+        tool_call_id: "x1",
+        content: 'Error: Invalid arguments for tool "get_weather": arguments must be a JSON object, got an array of 2',
+      },
+      {
+        role: "tool",
+        tool_call_id: "x2",
+        content: 'Error: Invalid arguments for tool "get_weather": arguments must be a JSON object, got string "Paris"',
+      },
       { role: "tool", tool_call_id: "x3", content: "sunny in Rome" },
     ]);
     expect(calls.map((c) => c.callId)).toEqual(["x3"]);
@@ -139,7 +173,8 @@ describe("runOpenAI round trip", () => {
       {
         role: "tool",
         tool_call_id: "cu_1",
-        content: 'Error: Tool "get_weather" was called as a custom tool, but only function tools are declared; call it as a function with JSON arguments.',
+        content:
+          'Error: Tool "get_weather" was called as a custom tool, but only function tools are declared; call it as a function with JSON arguments.',
       },
       { role: "tool", tool_call_id: "fn_1", content: "sunny in Paris" },
     ]);

@@ -27,7 +27,12 @@ function busy(ms: number): void {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 type Tagged = { tag: string; delay?: number };
-const tagged: JSONSchemaObject = { type: "object", properties: { tag: { type: "string" }, delay: { type: "number" } }, required: ["tag"], additionalProperties: false };
+const tagged: JSONSchemaObject = {
+  type: "object",
+  properties: { tag: { type: "string" }, delay: { type: "number" } },
+  required: ["tag"],
+  additionalProperties: false,
+};
 
 class Recall {
   @Tool("Answers with its tag and the id of the call it answers, after a while")
@@ -39,7 +44,13 @@ class Recall {
 
 const toolkit = new Toolkit([
   new Recall(),
-  defineTool<Tagged>({ name: "echo", description: "Echoes its tag", inputSchema: tagged, validate: true, execute: ({ tag }) => `echo ${tag}` }),
+  defineTool<Tagged>({
+    name: "echo",
+    description: "Echoes its tag",
+    inputSchema: tagged,
+    validate: true,
+    execute: ({ tag }) => `echo ${tag}`,
+  }),
   defineTool<Tagged>({
     name: "wait",
     description: "Echoes its tag after a delay",
@@ -91,8 +102,31 @@ const toolkit = new Toolkit([
   }),
 ]);
 
-type Kind = "echo" | "wait" | "crunch" | "recall" | "fail" | "reject" | "hang" | "overrun" | "unparsable" | "mistyped" | "unknown";
-const KINDS: Kind[] = ["echo", "wait", "crunch", "recall", "fail", "reject", "hang", "overrun", "unparsable", "mistyped", "unknown"];
+type Kind =
+  | "echo"
+  | "wait"
+  | "crunch"
+  | "recall"
+  | "fail"
+  | "reject"
+  | "hang"
+  | "overrun"
+  | "unparsable"
+  | "mistyped"
+  | "unknown";
+const KINDS: Kind[] = [
+  "echo",
+  "wait",
+  "crunch",
+  "recall",
+  "fail",
+  "reject",
+  "hang",
+  "overrun",
+  "unparsable",
+  "mistyped",
+  "unknown",
+];
 
 interface PlannedCall {
   id: string;
@@ -114,10 +148,16 @@ function notJson(text: string): string {
 
 /** The calls of one turn (seeded). Every tenth call repeats the id of the call before it, as a model may. */
 function plan(seed: number): PlannedCall[] {
-  const [draws] = fc.sample(fc.array(fc.record({ kind: fc.constantFrom(...KINDS), delay: fc.integer({ min: 0, max: 20 }) }), { minLength: CALLS, maxLength: CALLS }), {
-    seed,
-    numRuns: 1,
-  });
+  const [draws] = fc.sample(
+    fc.array(fc.record({ kind: fc.constantFrom(...KINDS), delay: fc.integer({ min: 0, max: 20 }) }), {
+      minLength: CALLS,
+      maxLength: CALLS,
+    }),
+    {
+      seed,
+      numRuns: 1,
+    },
+  );
   const calls: PlannedCall[] = [];
   draws!.forEach(({ kind, delay }, i) => {
     const tag = `b${seed}-c${i}`;
@@ -131,10 +171,20 @@ function plan(seed: number): PlannedCall[] {
         return;
       }
       case "mistyped":
-        calls.push({ id, name: "echo", arguments: JSON.stringify({ tag: i }), expected: `Error: Invalid arguments for tool "echo": "tag" must be string, got number ${i}` });
+        calls.push({
+          id,
+          name: "echo",
+          arguments: JSON.stringify({ tag: i }),
+          expected: `Error: Invalid arguments for tool "echo": "tag" must be string, got number ${i}`,
+        });
         return;
       case "unknown":
-        calls.push({ id, name: `missing_${i}`, arguments: args, expected: new RegExp(`^Error: Unknown tool "missing_${i}"\\. `) });
+        calls.push({
+          id,
+          name: `missing_${i}`,
+          arguments: args,
+          expected: new RegExp(`^Error: Unknown tool "missing_${i}"\\. `),
+        });
         return;
       case "echo":
         calls.push({ id, name: kind, arguments: args, expected: `echo ${tag}` });
@@ -155,7 +205,12 @@ function plan(seed: number): PlannedCall[] {
         calls.push({ id, name: kind, arguments: args, expected: `Error: rejected ${tag}` });
         return;
       case "hang":
-        calls.push({ id, name: kind, arguments: args, expected: `Error: Tool "hang" timed out after ${HANG_DEADLINE_MS} ms` });
+        calls.push({
+          id,
+          name: kind,
+          arguments: args,
+          expected: `Error: Tool "hang" timed out after ${HANG_DEADLINE_MS} ms`,
+        });
         return;
       case "overrun":
         calls.push({
@@ -176,10 +231,13 @@ function mismatches(calls: PlannedCall[], replies: Array<{ tool_call_id?: string
   return calls.flatMap((call, i) => {
     const reply = replies[i];
     const text = typeof reply?.content === "string" ? reply.content : undefined;
-    const matches = text !== undefined && (typeof call.expected === "string" ? text === call.expected : call.expected.test(text));
+    const matches =
+      text !== undefined && (typeof call.expected === "string" ? text === call.expected : call.expected.test(text));
     return reply?.tool_call_id === call.id && matches
       ? []
-      : [`#${i} ${call.id} (${call.name}): got ${reply?.tool_call_id} ${JSON.stringify(text)}, expected ${String(call.expected)}`];
+      : [
+          `#${i} ${call.id} (${call.name}): got ${reply?.tool_call_id} ${JSON.stringify(text)}, expected ${String(call.expected)}`,
+        ];
   });
 }
 
@@ -209,7 +267,11 @@ describe("runOpenAI with two CPU-bound processes beside it", () => {
         const calls = plan(seed);
         const message = {
           role: "assistant" as const,
-          tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: call.arguments },
+          })),
         };
         // A signal shared by the whole batch: every call waits on it through one listener.
         const replies = await toolkit.runOpenAI(message, { signal: controller.signal });
@@ -223,9 +285,18 @@ describe("runOpenAI with two CPU-bound processes beside it", () => {
 
   it("gives a repeated id to each call that carries it, each with the call's own result", async () => {
     const calls = plan(BATCHES + 1).filter((_, i) => i % 10 === 8 || i % 10 === 9);
-    const message = { role: "assistant" as const, tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })) };
+    const message = {
+      role: "assistant" as const,
+      tool_calls: calls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
     const replies = await toolkit.runOpenAI(message);
-    expect(replies.map((reply) => (reply as { tool_call_id: string }).tool_call_id)).toEqual(calls.map((call) => call.id));
+    expect(replies.map((reply) => (reply as { tool_call_id: string }).tool_call_id)).toEqual(
+      calls.map((call) => call.id),
+    );
     expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length / 2);
     expect(mismatches(calls, replies)).toEqual([]);
   });

@@ -6,7 +6,7 @@
  * unless the change report says which values the provider can no longer express.
  */
 import fc from "fast-check";
-import { ADAPTERS, type ExportFormat } from "../../src/providers";
+import { ADAPTERS, type ExportFormat } from "../../src/providers/registry";
 import { codecOf, exportTools } from "../../src/providers/adapter";
 import { decodeWith, encodeWith } from "../../src/providers/codec";
 import type { JSONSchemaObject, Tool } from "../../src";
@@ -15,6 +15,7 @@ import {
   checkBedrockToolConfig,
   checkGeminiTools,
   checkMcpTools,
+  checkOllamaTools,
   checkOpenAIChatTools,
   checkOpenAIResponsesTools,
   describeViolations,
@@ -45,12 +46,49 @@ const TARGETS: Target[] = [
     rules: checkGeminiTools,
     schemaOf: (d: any) => geminiSchemaToJsonSchema(d[0].functionDeclarations[0].parameters) as JSONSchemaObject,
   },
-  { label: "openai", format: "openai", options: {}, rules: checkOpenAIChatTools, schemaOf: (d: any) => d[0].function.parameters },
-  { label: "openai strict", format: "openai", options: { strict: true }, rules: checkOpenAIChatTools, schemaOf: (d: any) => d[0].function.parameters },
-  { label: "openai-responses strict", format: "openai-responses", options: { strict: true }, rules: checkOpenAIResponsesTools, schemaOf: (d: any) => d[0].parameters },
-  { label: "anthropic", format: "anthropic", options: {}, rules: checkAnthropicTools, schemaOf: (d: any) => d[0].input_schema },
-  { label: "bedrock", format: "bedrock", options: {}, rules: checkBedrockToolConfig, schemaOf: (d: any) => d.tools[0].toolSpec.inputSchema.json },
+  {
+    label: "openai",
+    format: "openai",
+    options: {},
+    rules: checkOpenAIChatTools,
+    schemaOf: (d: any) => d[0].function.parameters,
+  },
+  {
+    label: "openai strict",
+    format: "openai",
+    options: { strict: true },
+    rules: checkOpenAIChatTools,
+    schemaOf: (d: any) => d[0].function.parameters,
+  },
+  {
+    label: "openai-responses strict",
+    format: "openai-responses",
+    options: { strict: true },
+    rules: checkOpenAIResponsesTools,
+    schemaOf: (d: any) => d[0].parameters,
+  },
+  {
+    label: "anthropic",
+    format: "anthropic",
+    options: {},
+    rules: checkAnthropicTools,
+    schemaOf: (d: any) => d[0].input_schema,
+  },
+  {
+    label: "bedrock",
+    format: "bedrock",
+    options: {},
+    rules: checkBedrockToolConfig,
+    schemaOf: (d: any) => d.tools[0].toolSpec.inputSchema.json,
+  },
   { label: "mcp", format: "mcp", options: {}, rules: checkMcpTools, schemaOf: (d: any) => d[0].inputSchema },
+  {
+    label: "ollama",
+    format: "ollama",
+    options: {},
+    rules: checkOllamaTools,
+    schemaOf: (d: any) => d[0].function.parameters,
+  },
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
@@ -77,10 +115,19 @@ describe.each(TARGETS)("the round-trip law: $label", (target) => {
     cases.forEach(({ schema, values }, index) => {
       const where = `case ${index} of seed ${SEED}, schema ${JSON.stringify(schema)}`;
       // A Tool written by hand: any root a host may bring (untyped, a union, a reference) is exported.
-      const tool: Tool = { name: "t", description: "Generated.", inputSchema: schema, source: "test", execute: () => Promise.resolve({ output: "", isError: false }) };
+      const tool: Tool = {
+        name: "t",
+        description: "Generated.",
+        inputSchema: schema,
+        source: "test",
+        execute: () => Promise.resolve({ output: "", isError: false }),
+      };
       const made = exportTools(ADAPTERS[target.format] as never, [tool], target.options as never);
       const violations = target.rules(made.declarations);
-      if (violations.length > 0) throw new Error(`(a) ${target.label} would refuse the declaration (${where}):\n${describeViolations(violations)}`);
+      if (violations.length > 0)
+        throw new Error(
+          `(a) ${target.label} would refuse the declaration (${where}):\n${describeViolations(violations)}`,
+        );
       const codec = codecOf(made.binding.get("t")!);
       const original = originalValidator(index);
       const loweredSchema = target.schemaOf(made.declarations);

@@ -28,7 +28,12 @@ import {
   checkOpenAIResponsesToolResults,
   checkOpenAIResponsesTools,
 } from "../support/dialect-rules";
-import { startMockProviders, type MockProvider, type MockProviders, type ScriptedCall } from "../support/mock-providers";
+import {
+  startMockProviders,
+  type MockProvider,
+  type MockProviders,
+  type ScriptedCall,
+} from "../support/mock-providers";
 
 // @google/genai's `require` entry is typed by an ES-module .d.ts, so a static import from this
 // CommonJS test fails to type-check (TS1479). require() it, typed as the module it is.
@@ -36,7 +41,8 @@ const genai: typeof import("@google/genai", { with: { "resolution-mode": "import
 const { ApiError, GoogleGenAI, Type } = genai;
 type ApiError = InstanceType<typeof ApiError>;
 
-const PROMPT = "What is the weather in Chennai in fahrenheit? Also order for me: email not-an-email, nothing in the cart.";
+const PROMPT =
+  "What is the weather in Chennai in fahrenheit? Also order for me: email not-an-email, nothing in the cart.";
 
 /** The model's turn 1: a valid weather call and an order the tool refuses (bad email, empty cart). */
 function script(provider: MockProvider): ScriptedCall[] {
@@ -98,19 +104,31 @@ describe("Gemini: @google/genai models.generateContent", () => {
     const reply = (await toolkit.runGemini(first))!;
     expect(reply.parts.map((p) => p.functionResponse.id)).toEqual(first.functionCalls!.map((c) => c.id));
 
-    const second = await ai.models.generateContent({ model, contents: [...contents, modelTurn, reply], config: { tools: toolkit.toGemini() } });
+    const second = await ai.models.generateContent({
+      model,
+      contents: [...contents, modelTurn, reply],
+      config: { tools: toolkit.toGemini() },
+    });
     expectBothResults(second.text);
 
     const [turn1, turn2] = expectCleanConversation("gemini", before);
     expect(turn1!.path).toBe(`/v1beta/models/${model}:generateContent`);
     expect(turn1!.headers["x-goog-api-key"]).toBe("test-key");
     expect(checkGeminiTools(turn1!.body.tools)).toEqual([]);
-    expect(turn1!.body.tools[0].functionDeclarations.map((d: FunctionDeclaration) => d.name)).toEqual(["getWeather", "place_order"]);
+    expect(turn1!.body.tools[0].functionDeclarations.map((d: FunctionDeclaration) => d.name)).toEqual([
+      "getWeather",
+      "place_order",
+    ]);
     // The tool results as they went over the wire: ONE user turn, output for the success, error for the failure.
     expect(checkGeminiToolResults(turn2!.body.contents)).toEqual([]);
     const sent = turn2!.body.contents[2];
     expect(sent.role).toBe("user");
-    expect(sent.parts.map((p: { functionResponse: { name: string; response: object } }) => [p.functionResponse.name, Object.keys(p.functionResponse.response)])).toEqual([
+    expect(
+      sent.parts.map((p: { functionResponse: { name: string; response: object } }) => [
+        p.functionResponse.name,
+        Object.keys(p.functionResponse.response),
+      ]),
+    ).toEqual([
       ["getWeather", ["output"]],
       ["place_order", ["error"]],
     ]);
@@ -146,23 +164,35 @@ describe("Gemini: @google/genai models.generateContent", () => {
     const sent = mock.requests[before]!;
     expect(sent.status).toBe(400);
     expect(JSON.stringify(sent.body.tools)).not.toContain("additionalProperties");
-    expect(sent.violations.map((v) => v.at)).toEqual(["tools[0].functionDeclarations[0].parameters.properties.price.exclusiveMinimum"]);
+    expect(sent.violations.map((v) => v.at)).toEqual([
+      "tools[0].functionDeclarations[0].parameters.properties.price.exclusiveMinimum",
+    ]);
   });
 
   it("refuses tool results split over two user turns", async () => {
     const ai = new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: mock.baseUrl } });
     const contents: Content[] = [{ role: "user", parts: [{ text: PROMPT }] }];
-    const first = await ai.models.generateContent({ model: "gemini-2.5-flash", contents, config: { tools: toolkit.toGemini() } });
+    const first = await ai.models.generateContent({
+      model: "gemini-2.5-flash",
+      contents,
+      config: { tools: toolkit.toGemini() },
+    });
     const reply = (await toolkit.runGemini(first))!;
     const split = reply.parts.map((part) => ({ role: "user", parts: [part] }));
     const error = await ai.models
-      .generateContent({ model: "gemini-2.5-flash", contents: [...contents, first.candidates![0]!.content!, ...split], config: { tools: toolkit.toGemini() } })
+      .generateContent({
+        model: "gemini-2.5-flash",
+        contents: [...contents, first.candidates![0]!.content!, ...split],
+        config: { tools: toolkit.toGemini() },
+      })
       .then(
         () => undefined,
         (e: unknown) => e,
       );
     expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).message).toContain("the number of function response parts (1) is equal to the number of function call parts (2)");
+    expect((error as ApiError).message).toContain(
+      "the number of function response parts (1) is equal to the number of function call parts (2)",
+    );
   });
 });
 
@@ -193,7 +223,9 @@ describe("OpenAI: openai chat.completions.create (strict)", () => {
     expect(turn1!.body.tools.map((t: { function: { strict: boolean } }) => t.function.strict)).toEqual([true, true]);
     expect(checkOpenAIChatToolResults(turn2!.body.messages)).toEqual([]);
     const toolMessages = turn2!.body.messages.filter((m: { role: string }) => m.role === "tool");
-    expect(toolMessages.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(assistant.tool_calls!.map((c) => c.id));
+    expect(toolMessages.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(
+      assistant.tool_calls!.map((c) => c.id),
+    );
     expect(toolMessages[0].content).toBe(WEATHER_OUTPUT);
     expect(toolMessages[1].content).toMatch(/^Error: Invalid arguments for tool "place_order"/);
   });
@@ -204,7 +236,16 @@ describe("OpenAI: openai chat.completions.create (strict)", () => {
       .create({
         model: "gpt-4.1-mini",
         messages: [{ role: "user", content: PROMPT }],
-        tools: [{ type: "function", function: { name: "raw_open", parameters: { type: "object", properties: { a: { type: "string" } } }, strict: true } }],
+        tools: [
+          {
+            type: "function",
+            function: {
+              name: "raw_open",
+              parameters: { type: "object", properties: { a: { type: "string" } } },
+              strict: true,
+            },
+          },
+        ],
       })
       .then(
         () => undefined,
@@ -215,20 +256,30 @@ describe("OpenAI: openai chat.completions.create (strict)", () => {
     expect(e.status).toBe(400);
     expect(e.type).toBe("invalid_request_error");
     expect(e.param).toBe("tools[0].function.parameters.additionalProperties");
-    expect(e.message).toContain("'required' is required to be supplied and to be an array including every key in properties. Missing 'a'");
+    expect(e.message).toContain(
+      "'required' is required to be supplied and to be an array including every key in properties. Missing 'a'",
+    );
   });
 
   it("refuses an assistant tool_calls message answered for only one call", async () => {
     const openai = client();
     const history: ChatCompletionMessageParam[] = [{ role: "user", content: PROMPT }];
-    const completion = await openai.chat.completions.create({ model: "gpt-4.1-mini", messages: history, tools: toolkit.toOpenAI({ strict: true }) });
+    const completion = await openai.chat.completions.create({
+      model: "gpt-4.1-mini",
+      messages: history,
+      tools: toolkit.toOpenAI({ strict: true }),
+    });
     const results = await toolkit.runOpenAI(completion);
-    const error = await openai.chat.completions.create({ model: "gpt-4.1-mini", messages: [...history, completion.choices[0]!.message, results[0]!] }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await openai.chat.completions
+      .create({ model: "gpt-4.1-mini", messages: [...history, completion.choices[0]!.message, results[0]!] })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as Error).message).toContain(`did not have response messages: ${completion.choices[0]!.message.tool_calls![1]!.id}`);
+    expect((error as Error).message).toContain(
+      `did not have response messages: ${completion.choices[0]!.message.tool_calls![1]!.id}`,
+    );
   });
 });
 
@@ -250,7 +301,11 @@ describe("OpenAI: openai responses.create (strict)", () => {
       tools,
       // Stateless: resend the model's function_call items, then the outputs. (Spreading all of
       // response.output does not type-check against ResponseInput in openai 6.49: see the report.)
-      input: [...input, ...response.output.filter((item) => item.type === "function_call"), ...(await toolkit.runOpenAIResponses(response))],
+      input: [
+        ...input,
+        ...response.output.filter((item) => item.type === "function_call"),
+        ...(await toolkit.runOpenAIResponses(response)),
+      ],
     });
     expectBothResults(final.output_text);
 
@@ -259,7 +314,9 @@ describe("OpenAI: openai responses.create (strict)", () => {
     expect(turn1!.body.tools.map((t: { strict: boolean }) => t.strict)).toEqual([true, true]);
     expect(checkOpenAIResponsesToolResults(turn2!.body.input)).toEqual([]);
     const outputs = turn2!.body.input.filter((i: { type?: string }) => i.type === "function_call_output");
-    expect(outputs.map((o: { call_id: string }) => o.call_id)).toEqual(response.output.map((item) => (item.type === "function_call" ? item.call_id : "")));
+    expect(outputs.map((o: { call_id: string }) => o.call_id)).toEqual(
+      response.output.map((item) => (item.type === "function_call" ? item.call_id : "")),
+    );
     expect(outputs[0].output).toBe(WEATHER_OUTPUT);
     expect(outputs[1].output).toMatch(/^Error: Invalid arguments for tool "place_order"/);
   });
@@ -270,7 +327,14 @@ describe("OpenAI: openai responses.create (strict)", () => {
       .create({
         model: "gpt-4.1-mini",
         input: PROMPT,
-        tools: [{ type: "function", name: "raw_open", parameters: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false }, strict: true }],
+        tools: [
+          {
+            type: "function",
+            name: "raw_open",
+            parameters: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false },
+            strict: true,
+          },
+        ],
       })
       .then(
         () => undefined,
@@ -284,14 +348,22 @@ describe("OpenAI: openai responses.create (strict)", () => {
 
   it("refuses function_call_output items whose function_call is not in the input", async () => {
     const openai = client();
-    const response = await openai.responses.create({ model: "gpt-4.1-mini", input: PROMPT, tools: toolkit.toOpenAIResponses({ strict: true }) });
+    const response = await openai.responses.create({
+      model: "gpt-4.1-mini",
+      input: PROMPT,
+      tools: toolkit.toOpenAIResponses({ strict: true }),
+    });
     const outputs = await toolkit.runOpenAIResponses(response);
-    const error = await openai.responses.create({ model: "gpt-4.1-mini", input: [{ role: "user", content: PROMPT }, ...outputs] }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await openai.responses
+      .create({ model: "gpt-4.1-mini", input: [{ role: "user", content: PROMPT }, ...outputs] })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as Error).message).toContain(`No tool call found for function call output with call_id ${outputs[0]!.call_id}.`);
+    expect((error as Error).message).toContain(
+      `No tool call found for function call output with call_id ${outputs[0]!.call_id}.`,
+    );
   });
 });
 
@@ -304,7 +376,12 @@ describe("Anthropic: @anthropic-ai/sdk messages.create", () => {
     const model = "claude-sonnet-4-5";
     const messages: MessageParam[] = [{ role: "user", content: PROMPT }];
 
-    const message = await anthropic.messages.create({ model, max_tokens: 1024, messages, tools: toolkit.toAnthropic() });
+    const message = await anthropic.messages.create({
+      model,
+      max_tokens: 1024,
+      messages,
+      tools: toolkit.toAnthropic(),
+    });
     expect(message.stop_reason).toBe("tool_use");
 
     const final = await anthropic.messages.create({
@@ -326,7 +403,11 @@ describe("Anthropic: @anthropic-ai/sdk messages.create", () => {
     const uses = message.content.filter((block) => block.type === "tool_use");
     expect(results.map((r: { tool_use_id: string }) => r.tool_use_id)).toEqual(uses.map((u) => u.id));
     expect(results[0]).toEqual({ type: "tool_result", tool_use_id: uses[0]!.id, content: WEATHER_OUTPUT });
-    expect(results[1]).toMatchObject({ type: "tool_result", is_error: true, content: expect.stringMatching(/^Invalid arguments for tool "place_order"/) });
+    expect(results[1]).toMatchObject({
+      type: "tool_result",
+      is_error: true,
+      content: expect.stringMatching(/^Invalid arguments for tool "place_order"/),
+    });
   });
 
   it("refuses an input_schema with a root anyOf with the Anthropic 400", async () => {
@@ -336,7 +417,13 @@ describe("Anthropic: @anthropic-ai/sdk messages.create", () => {
         model: "claude-sonnet-4-5",
         max_tokens: 256,
         messages: [{ role: "user", content: PROMPT }],
-        tools: [{ name: "raw_union", description: "Hand-written", input_schema: { type: "object", anyOf: [{ required: ["a"] }, { required: ["b"] }] } }],
+        tools: [
+          {
+            name: "raw_union",
+            description: "Hand-written",
+            input_schema: { type: "object", anyOf: [{ required: ["a"] }, { required: ["b"] }] },
+          },
+        ],
       })
       .then(
         () => undefined,
@@ -352,19 +439,30 @@ describe("Anthropic: @anthropic-ai/sdk messages.create", () => {
   it("refuses a tool_use turn answered for only one tool_use id", async () => {
     const anthropic = client();
     const messages: MessageParam[] = [{ role: "user", content: PROMPT }];
-    const message = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 256, messages, tools: toolkit.toAnthropic() });
+    const message = await anthropic.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 256,
+      messages,
+      tools: toolkit.toAnthropic(),
+    });
     const reply = (await toolkit.runAnthropic(message))!;
     const error = await anthropic.messages
       .create({
         model: "claude-sonnet-4-5",
         max_tokens: 256,
-        messages: [...messages, { role: "assistant", content: message.content }, { role: "user", content: reply.content.slice(0, 1) }],
+        messages: [
+          ...messages,
+          { role: "assistant", content: message.content },
+          { role: "user", content: reply.content.slice(0, 1) },
+        ],
       })
       .then(
         () => undefined,
         (e: unknown) => e,
       );
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((error as Error).message).toContain("`tool_use` ids were found without `tool_result` blocks immediately after");
+    expect((error as Error).message).toContain(
+      "`tool_use` ids were found without `tool_result` blocks immediately after",
+    );
   });
 });

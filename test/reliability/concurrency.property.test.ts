@@ -37,7 +37,12 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 class Worker {
   @Tool("Does a unit of work after a delay, or fails the way it is told to")
-  async work(@Param("id") id: string, @Param("delay", { minimum: 0 }) delay: number, @Param("fate") fate: string, @Ctx() ctx: ToolContext) {
+  async work(
+    @Param("id") id: string,
+    @Param("delay", { minimum: 0 }) delay: number,
+    @Param("fate") fate: string,
+    @Ctx() ctx: ToolContext,
+  ) {
     entered.set(id, (entered.get(id) ?? 0) + 1);
     if (fate === "throw") throw new Error(`thrown by ${id}`);
     await sleep(fate === "timeout" ? 60_000 : delay, ctx.signal);
@@ -52,12 +57,20 @@ const fateArb = fc.constantFrom<Fate>("ok", "ok", "ok", "ok", "throw", "reject",
 
 /** The same 1,000 calls every run (seeded). Ids are unique; call order differs from completion order. */
 function plan(seed: number): PlannedCall[] {
-  const [calls] = fc.sample(fc.array(fc.record({ delay: fc.integer({ min: 0, max: 25 }), fate: fateArb }), { minLength: CALLS, maxLength: CALLS }), { seed, numRuns: 1 });
+  const [calls] = fc.sample(
+    fc.array(fc.record({ delay: fc.integer({ min: 0, max: 25 }), fate: fateArb }), {
+      minLength: CALLS,
+      maxLength: CALLS,
+    }),
+    { seed, numRuns: 1 },
+  );
   return calls!.map((call, i) => ({ id: `call_${seed}_${i}`, ...call }));
 }
 
 function argumentsOf(call: PlannedCall): Record<string, unknown> {
-  return call.fate === "invalid" ? { id: call.id, delay: "soon", fate: "ok" } : { id: call.id, delay: call.delay, fate: call.fate };
+  return call.fate === "invalid"
+    ? { id: call.id, delay: "soon", fate: "ok" }
+    : { id: call.id, delay: call.delay, fate: call.fate };
 }
 
 /** What the result text of `call` must be (OpenAI adds "Error: " to failures). */
@@ -98,7 +111,9 @@ function expectEachBodyRanOnce(calls: PlannedCall[]): void {
 describe("concurrency: 1,000 concurrent calls, random delays and failures", () => {
   it("Toolkit.execute: each result belongs to its call", async () => {
     const calls = plan(1);
-    const results = await Promise.all(calls.map((call) => toolkit.execute("work", argumentsOf(call), { ...CALL_TIMEOUT, callId: call.id })));
+    const results = await Promise.all(
+      calls.map((call) => toolkit.execute("work", argumentsOf(call), { ...CALL_TIMEOUT, callId: call.id })),
+    );
     expect(results).toHaveLength(CALLS);
     results.forEach((result, i) => {
       const call = calls[i]!;
@@ -112,7 +127,11 @@ describe("concurrency: 1,000 concurrent calls, random delays and failures", () =
     const calls = plan(2);
     const message = {
       role: "assistant" as const,
-      tool_calls: calls.map((call) => ({ id: call.id, type: "function", function: { name: "work", arguments: JSON.stringify(argumentsOf(call)) } })),
+      tool_calls: calls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: "work", arguments: JSON.stringify(argumentsOf(call)) },
+      })),
     };
     const answers = (await toolkit.runOpenAI(message, CALL_TIMEOUT)).filter((answer) => answer.role === "tool");
     expect(answers.map((a) => a.tool_call_id)).toEqual(calls.map((c) => c.id));
@@ -130,24 +149,39 @@ describe("concurrency: 1,000 concurrent calls, random delays and failures", () =
     const args = calls.map(argumentsOf);
     const [anthropic, gemini, bedrock, responses] = await Promise.all([
       toolkit.runAnthropic(
-        calls.map((c, i) => ({ type: "tool_use", id: `a_${c.id}`, name: "work", input: { ...args[i], id: `a_${c.id}` } })),
+        calls.map((c, i) => ({
+          type: "tool_use",
+          id: `a_${c.id}`,
+          name: "work",
+          input: { ...args[i], id: `a_${c.id}` },
+        })),
         CALL_TIMEOUT,
       ),
       toolkit.runGemini(
-        calls.map((c, i) => ({ functionCall: { id: `g_${c.id}`, name: "work", args: { ...args[i], id: `g_${c.id}` } } })),
+        calls.map((c, i) => ({
+          functionCall: { id: `g_${c.id}`, name: "work", args: { ...args[i], id: `g_${c.id}` } },
+        })),
         CALL_TIMEOUT,
       ),
       toolkit.runBedrock(
-        calls.map((c, i) => ({ toolUse: { toolUseId: `b_${c.id}`, name: "work", input: { ...args[i], id: `b_${c.id}` } } })),
+        calls.map((c, i) => ({
+          toolUse: { toolUseId: `b_${c.id}`, name: "work", input: { ...args[i], id: `b_${c.id}` } },
+        })),
         CALL_TIMEOUT,
       ),
       toolkit.runOpenAIResponses(
-        calls.map((c, i) => ({ type: "function_call", call_id: `r_${c.id}`, name: "work", arguments: JSON.stringify({ ...args[i], id: `r_${c.id}` }) })),
+        calls.map((c, i) => ({
+          type: "function_call",
+          call_id: `r_${c.id}`,
+          name: "work",
+          arguments: JSON.stringify({ ...args[i], id: `r_${c.id}` }),
+        })),
         CALL_TIMEOUT,
       ),
     ]);
     const withPrefix = (prefix: string, call: PlannedCall): PlannedCall => ({ ...call, id: `${prefix}_${call.id}` });
-    if (anthropic === undefined || gemini === undefined || bedrock === undefined) throw new Error("a batch of calls got no reply to append");
+    if (anthropic === undefined || gemini === undefined || bedrock === undefined)
+      throw new Error("a batch of calls got no reply to append");
 
     expect(anthropic.content.map((b) => b.tool_use_id)).toEqual(calls.map((c) => `a_${c.id}`));
     anthropic.content.forEach((block, i) => {
@@ -156,7 +190,8 @@ describe("concurrency: 1,000 concurrent calls, random delays and failures", () =
     });
     expect(gemini.parts.map((p) => p.functionResponse.id)).toEqual(calls.map((c) => `g_${c.id}`));
     gemini.parts.forEach(({ functionResponse }, i) => {
-      const text = "output" in functionResponse.response ? functionResponse.response.output : functionResponse.response.error;
+      const text =
+        "output" in functionResponse.response ? functionResponse.response.output : functionResponse.response.error;
       expect(text).toMatch(expectedOutput(withPrefix("g", calls[i]!)));
       expect("error" in functionResponse.response).toBe(calls[i]!.fate !== "ok");
     });

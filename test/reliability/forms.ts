@@ -27,7 +27,12 @@ export const nonFiniteBreaches: string[] = [];
 function breach(tool: string, what: string, value: unknown): void {
   let shown: string;
   try {
-    shown = typeof value === "bigint" ? `${value}n` : typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
+    shown =
+      typeof value === "bigint"
+        ? `${value}n`
+        : typeof value === "number"
+          ? String(value)
+          : (JSON.stringify(value) ?? String(value));
   } catch {
     shown = Object.prototype.toString.call(value);
   }
@@ -61,10 +66,15 @@ const isString = (v: unknown): v is string => typeof v === "string";
 
 export class FormsService {
   @Tool("Scalars: a string, a ranged integer and a boolean")
-  scalars(@Param("text") text: string, @Param("count", { integer: true, minimum: 0, maximum: 1000 }) count: number, @Param("flag") flag: boolean) {
+  scalars(
+    @Param("text") text: string,
+    @Param("count", { integer: true, minimum: 0, maximum: 1000 }) count: number,
+    @Param("flag") flag: boolean,
+  ) {
     ran("scalars");
     if (!isString(text)) breach("scalars", "text is not a string", text);
-    if (!Number.isInteger(count) || count < 0 || count > 1000) breach("scalars", "count is not an integer in 0..1000", count);
+    if (!Number.isInteger(count) || count < 0 || count > 1000)
+      breach("scalars", "count is not an integer in 0..1000", count);
     if (typeof flag !== "boolean") breach("scalars", "flag is not a boolean", flag);
     return { text, count, flag };
   }
@@ -85,10 +95,15 @@ export class FormsService {
   }
 
   @Tool("Arrays of strings and of numbers")
-  arrays(@Param("tags", { type: [String], maxItems: 50 }) tags: string[], @Param("scores", { type: [Number] }) scores: number[]) {
+  arrays(
+    @Param("tags", { type: [String], maxItems: 50 }) tags: string[],
+    @Param("scores", { type: [Number] }) scores: number[],
+  ) {
     ran("arrays");
-    if (!Array.isArray(tags) || tags.length > 50 || !tags.every(isString)) breach("arrays", "tags is not an array of at most 50 strings", tags);
-    if (!Array.isArray(scores) || !scores.every((s) => typeof s === "number")) breach("arrays", "scores is not an array of numbers", scores);
+    if (!Array.isArray(tags) || tags.length > 50 || !tags.every(isString))
+      breach("arrays", "tags is not an array of at most 50 strings", tags);
+    if (!Array.isArray(scores) || !scores.every((s) => typeof s === "number"))
+      breach("arrays", "scores is not an array of numbers", scores);
     return { tags: tags.length, total: scores.reduce((a, b) => a + b, 0) };
   }
 
@@ -101,14 +116,20 @@ export class FormsService {
     ran("optionals");
     if (!isString(city)) breach("optionals", "city is not a string", city);
     if (units !== Units.Celsius && units !== Units.Fahrenheit) breach("optionals", "units outside the enum", units);
-    if (days !== undefined && (!Number.isInteger(days) || days < 1)) breach("optionals", "days is neither absent nor an integer >= 1", days);
+    if (days !== undefined && (!Number.isInteger(days) || days < 1))
+      breach("optionals", "days is neither absent nor an integer >= 1", days);
     return { city, units, days };
   }
 
   @Tool("A DTO class parameter")
   dto(@Param("address") address: Address) {
     ran("dto");
-    if (!(address instanceof Address) || !isString(address.street) || !Number.isInteger(address.number) || address.number < 1) {
+    if (
+      !(address instanceof Address) ||
+      !isString(address.street) ||
+      !Number.isInteger(address.number) ||
+      address.number < 1
+    ) {
       breach("dto", "address is not a valid Address instance", address);
     }
     return address;
@@ -117,7 +138,10 @@ export class FormsService {
   @Tool("An array of DTOs")
   dtoArray(@Param("lines", { type: [Line] }) lines: Line[]) {
     ran("dtoArray");
-    if (!Array.isArray(lines) || !lines.every((l) => l instanceof Line && isString(l.sku) && Number.isInteger(l.quantity) && l.quantity >= 1)) {
+    if (
+      !Array.isArray(lines) ||
+      !lines.every((l) => l instanceof Line && isString(l.sku) && Number.isInteger(l.quantity) && l.quantity >= 1)
+    ) {
       breach("dtoArray", "lines is not an array of valid Line instances", lines);
     }
     return lines.length;
@@ -128,7 +152,8 @@ export class FormsService {
     ran("order");
     if (!(order instanceof Order) || !isString(order.email) || !Array.isArray(order.lines) || order.lines.length < 1) {
       breach("order", "order is not a valid Order instance", order);
-    } else if (!order.lines.every((l) => l instanceof Line)) breach("order", "order.lines are not Line instances", order.lines);
+    } else if (!order.lines.every((l) => l instanceof Line))
+      breach("order", "order.lines are not Line instances", order.lines);
     if (typeof ctx !== "object" || ctx === null) breach("order", "ctx is not an object", ctx);
     return { email: order.email, lines: order.lines.length, callId: ctx.callId };
   }
@@ -141,22 +166,34 @@ export class FormsService {
   }
 
   @Tool("An explicit JSON Schema: a string or a finite number")
-  union(@Param("value", { schema: { anyOf: [{ type: "string", maxLength: 100 }, { type: "number" }] } }) value: unknown) {
+  union(
+    @Param("value", { schema: { anyOf: [{ type: "string", maxLength: 100 }, { type: "number" }] } }) value: unknown,
+  ) {
     ran("union");
-    if (!(isString(value) && value.length <= 100) && typeof value !== "number") breach("union", "value is neither a short string nor a number", value);
+    if (!(isString(value) && value.length <= 100) && typeof value !== "number")
+      breach("union", "value is neither a short string nor a number", value);
     return value;
   }
 
   @Tool("A free-form object")
   freeForm(@Param("payload", { schema: { type: "object" } }) payload: Record<string, unknown>) {
     ran("freeForm");
-    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) breach("freeForm", "payload is not an object", payload);
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+      breach("freeForm", "payload is not an object", payload);
     return payload;
   }
 }
 
 /** Results a tool body can return synchronously that are hard to settle. */
-export const ODD_RESULTS = ["then-getter-throws", "thenable-resolves", "thenable-rejects-late", "thenable-both", "proxy-throws", "function", "symbol"] as const;
+export const ODD_RESULTS = [
+  "then-getter-throws",
+  "thenable-resolves",
+  "thenable-rejects-late",
+  "thenable-both",
+  "proxy-throws",
+  "function",
+  "symbol",
+] as const;
 
 export class OddResultsService {
   @Tool("Returns, synchronously, a value that is hard to turn into a result")
@@ -172,7 +209,9 @@ export class OddResultsService {
       case "thenable-resolves":
         return { then: (resolve: (v: unknown) => void) => setImmediate(() => resolve("resolved later")) };
       case "thenable-rejects-late":
-        return { then: (_: unknown, reject: (e: unknown) => void) => setImmediate(() => reject(new Error("rejected later"))) };
+        return {
+          then: (_: unknown, reject: (e: unknown) => void) => setImmediate(() => reject(new Error("rejected later"))),
+        };
       case "thenable-both":
         return {
           then: (resolve: (v: unknown) => void, reject: (e: unknown) => void) => {
@@ -229,8 +268,10 @@ export const validatedTool = defineTool({
   execute: ({ city, days, units }) => {
     ran("weather");
     if (!isString(city) || city.length < 1) breach("weather", "city is not a non-empty string", city);
-    if (days !== undefined && (!Number.isInteger(days) || (days as number) < 1 || (days as number) > 14)) breach("weather", "days out of range", days);
-    if (units !== undefined && units !== "metric" && units !== "imperial") breach("weather", "units outside the enum", units);
+    if (days !== undefined && (!Number.isInteger(days) || (days as number) < 1 || (days as number) > 14))
+      breach("weather", "days out of range", days);
+    if (units !== undefined && units !== "metric" && units !== "imperial")
+      breach("weather", "units outside the enum", units);
     return `${String(city)}: sunny`;
   },
 });
@@ -256,7 +297,20 @@ export const handWrittenTool: ToolShape = {
   },
 };
 
-export const decoratedToolNames = ["scalars", "enums", "date", "arrays", "optionals", "dto", "dtoArray", "order", "context", "union", "freeForm", "oddResult"] as const;
+export const decoratedToolNames = [
+  "scalars",
+  "enums",
+  "date",
+  "arrays",
+  "optionals",
+  "dto",
+  "dtoArray",
+  "order",
+  "context",
+  "union",
+  "freeForm",
+  "oddResult",
+] as const;
 
 /** Every parameter name any form declares, so generated payloads hit real keys. */
 export const KNOWN_KEYS = [

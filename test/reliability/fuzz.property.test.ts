@@ -11,7 +11,17 @@
  */
 import fc from "fast-check";
 import { Toolkit, type ToolResult } from "../../src";
-import { bodyRuns, breaches, decoratedToolNames, echoTool, FormsService, handWrittenTool, nonFiniteBreaches, OddResultsService, validatedTool } from "./forms";
+import {
+  bodyRuns,
+  breaches,
+  decoratedToolNames,
+  echoTool,
+  FormsService,
+  handWrittenTool,
+  nonFiniteBreaches,
+  OddResultsService,
+  validatedTool,
+} from "./forms";
 import { anyPayload, asArgumentText, payloadsFor } from "./payloads";
 
 const RUNS = 10_000;
@@ -27,7 +37,8 @@ const prototypeShapes = prototypes.map((p) => Object.getOwnPropertyNames(p).join
 /** Cheap enough to run after every payload. */
 function assertNoPollution(): void {
   prototypes.forEach((p, i) => {
-    if (Object.getOwnPropertyNames(p).join() !== prototypeShapes[i]) throw new Error(`prototype polluted: ${Object.getOwnPropertyNames(p).join()}`);
+    if (Object.getOwnPropertyNames(p).join() !== prototypeShapes[i])
+      throw new Error(`prototype polluted: ${Object.getOwnPropertyNames(p).join()}`);
   });
   if (({} as Record<string, unknown>).polluted !== undefined || Object.getPrototypeOf({}) !== Object.prototype) {
     throw new Error("Object.prototype polluted");
@@ -39,7 +50,8 @@ function assertToolResult(result: unknown, where: string): asserts result is Too
   if (typeof r !== "object" || r === null || typeof r.output !== "string" || typeof r.isError !== "boolean") {
     throw new Error(`${where}: not a ToolResult: ${String(result)}`);
   }
-  if (r.isError && !KINDS.includes(r.metadata?.error as string)) throw new Error(`${where}: error without a known kind: ${JSON.stringify(r)}`);
+  if (r.isError && !KINDS.includes(r.metadata?.error as string))
+    throw new Error(`${where}: error without a known kind: ${JSON.stringify(r)}`);
 }
 
 function assertText(value: unknown, where: string): void {
@@ -56,11 +68,13 @@ async function throughEveryEntry(name: string, payload: unknown, n: number): Pro
   const gemini = await toolkit.runGemini([{ functionCall: { id, name, args: payload as Record<string, unknown> } }]);
   if (gemini === undefined) throw new Error("runGemini: no reply to a call");
   const part = gemini.parts[0]!.functionResponse;
-  if (gemini.role !== "user" || gemini.parts.length !== 1 || part.name !== name || part.id !== id) throw new Error(`runGemini: ${JSON.stringify(gemini)}`);
+  if (gemini.role !== "user" || gemini.parts.length !== 1 || part.name !== name || part.id !== id)
+    throw new Error(`runGemini: ${JSON.stringify(gemini)}`);
   assertText("output" in part.response ? part.response.output : part.response.error, "runGemini");
 
   const openai = await toolkit.runOpenAI([{ id, type: "function", function: { name, arguments: text as string } }]);
-  if (openai.length !== 1 || openai[0]!.role !== "tool" || openai[0]!.tool_call_id !== id) throw new Error(`runOpenAI: ${JSON.stringify(openai)}`);
+  if (openai.length !== 1 || openai[0]!.role !== "tool" || openai[0]!.tool_call_id !== id)
+    throw new Error(`runOpenAI: ${JSON.stringify(openai)}`);
   assertText(openai[0]!.content, "runOpenAI");
 
   const responses = await toolkit.runOpenAIResponses([{ type: "function_call", call_id: id, name, arguments: text }]);
@@ -72,7 +86,12 @@ async function throughEveryEntry(name: string, payload: unknown, n: number): Pro
   const anthropic = await toolkit.runAnthropic([{ type: "tool_use", id, name, input: payload }]);
   if (anthropic === undefined) throw new Error("runAnthropic: no reply to a call");
   const block = anthropic.content[0]!;
-  if (anthropic.role !== "user" || anthropic.content.length !== 1 || block.type !== "tool_result" || block.tool_use_id !== id) {
+  if (
+    anthropic.role !== "user" ||
+    anthropic.content.length !== 1 ||
+    block.type !== "tool_result" ||
+    block.tool_use_id !== id
+  ) {
     throw new Error(`runAnthropic: ${JSON.stringify(anthropic)}`);
   }
   assertText(block.content, "runAnthropic");
@@ -80,7 +99,12 @@ async function throughEveryEntry(name: string, payload: unknown, n: number): Pro
   const bedrock = await toolkit.runBedrock([{ toolUse: { toolUseId: id, name, input: payload } }]);
   if (bedrock === undefined) throw new Error("runBedrock: no reply to a call");
   const toolResult = bedrock.content[0]!.toolResult;
-  if (bedrock.role !== "user" || bedrock.content.length !== 1 || toolResult.toolUseId !== id || !["success", "error"].includes(toolResult.status)) {
+  if (
+    bedrock.role !== "user" ||
+    bedrock.content.length !== 1 ||
+    toolResult.toolUseId !== id ||
+    !["success", "error"].includes(toolResult.status)
+  ) {
     throw new Error(`runBedrock: ${JSON.stringify(bedrock)}`);
   }
   assertText(toolResult.content[0]!.text, "runBedrock");
@@ -114,13 +138,17 @@ describe("fuzz: 10,000 arbitrary payloads per parameter form, through execute an
 
   it("unknown and odd tool names (seeded): an unknown_tool result, never a throw", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "toString", "hasOwnProperty", "")), anyPayload, async (name, payload) => {
-        if (toolkit.has(name)) return;
-        const result = await toolkit.execute(name, payload);
-        assertToolResult(result, "execute(unknown)");
-        expect(result.metadata?.error).toBe("unknown_tool");
-        assertNoPollution();
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "toString", "hasOwnProperty", "")),
+        anyPayload,
+        async (name, payload) => {
+          if (toolkit.has(name)) return;
+          const result = await toolkit.execute(name, payload);
+          assertToolResult(result, "execute(unknown)");
+          expect(result.metadata?.error).toBe("unknown_tool");
+          assertNoPollution();
+        },
+      ),
       { seed: BASE_SEED - 1, numRuns: 2_000 },
     );
   });

@@ -84,12 +84,19 @@ const rawNumber = defineTool({
 const toolkit = new Toolkit([new LimitsService(), raw, rawNumber]);
 
 async function viaOpenAI(name: string, argumentsText: string): Promise<string> {
-  const [answer] = await toolkit.runOpenAI([{ id: "call_1", type: "function", function: { name, arguments: argumentsText } }]);
+  const [answer] = await toolkit.runOpenAI([
+    { id: "call_1", type: "function", function: { name, arguments: argumentsText } },
+  ]);
   if (answer?.role !== "tool") throw new Error("expected a tool message");
   return answer.content;
 }
 
-function expectClearError(result: { output: string; isError: boolean; metadata?: Record<string, unknown> }, tool: string, argument: string, says: RegExp): void {
+function expectClearError(
+  result: { output: string; isError: boolean; metadata?: Record<string, unknown> },
+  tool: string,
+  argument: string,
+  says: RegExp,
+): void {
   expect(result.isError).toBe(true);
   expect(result.metadata?.error).toBe("invalid_arguments");
   expect(result.output).toContain(`Invalid arguments for tool "${tool}"`);
@@ -113,12 +120,22 @@ describe("huge strings", () => {
   });
 
   it("a 10 MB string where at most 100 characters are allowed: a clear, short error", async () => {
-    expectClearError(await toolkit.execute("shortText", { text: huge }), "shortText", "text", /must NOT have more than 100 characters, got string "x{57}\.\.\."/);
+    expectClearError(
+      await toolkit.execute("shortText", { text: huge }),
+      "shortText",
+      "text",
+      /must NOT have more than 100 characters, got string "x{57}\.\.\."/,
+    );
   });
 
   it("huge strings for a number: clear, short errors (letters, and digits beyond any double)", async () => {
     expectClearError(await toolkit.execute("aNumber", { x: huge }), "aNumber", "x", /must be number, got string/);
-    expectClearError(await toolkit.execute("aNumber", { x: "9".repeat(MB) }), "aNumber", "x", /must be number, got string "9{57}\.\.\."/);
+    expectClearError(
+      await toolkit.execute("aNumber", { x: "9".repeat(MB) }),
+      "aNumber",
+      "x",
+      /must be number, got string "9{57}\.\.\."/,
+    );
   });
 
   it("a 10 MB answer passes through whole", async () => {
@@ -144,7 +161,10 @@ describe("10,000-element arrays", () => {
   });
 
   it("10,000 numeric strings (as models send them) are read as numbers", async () => {
-    expect(await toolkit.execute("sum", { xs: numbers.map(String) })).toEqual({ output: String(total), isError: false });
+    expect(await toolkit.execute("sum", { xs: numbers.map(String) })).toEqual({
+      output: String(total),
+      isError: false,
+    });
   });
 
   it("10,000 DTO elements: each made an instance and checked, the correct result", async () => {
@@ -153,7 +173,12 @@ describe("10,000-element arrays", () => {
   });
 
   it("10,000 elements where at most 50 are allowed: a clear, short error", async () => {
-    expectClearError(await toolkit.execute("fewTags", { tags: numbers.map(String) }), "fewTags", "tags", /must NOT have more than 50 items, got an array of 10000/);
+    expectClearError(
+      await toolkit.execute("fewTags", { tags: numbers.map(String) }),
+      "fewTags",
+      "tags",
+      /must NOT have more than 50 items, got an array of 10000/,
+    );
   });
 
   it("a 10,000-element answer is written as JSON", async () => {
@@ -167,7 +192,7 @@ describe("10,000-element arrays", () => {
     expectClearError(await toolkit.execute("sum", { xs }), "sum", "xs[7777]", /must be number, got string "seven"/);
   });
 
-  // The first 20 problems are listed and the rest counted (invalidArguments, src/define-tool.ts).
+  // The first 20 problems are listed and the rest counted (invalidArguments, src/define/define-tool.ts).
   it("10,000 bad elements: a clear error that stays short", async () => {
     const result = await toolkit.execute("sum", { xs: numbers.map((i) => `v${i}`) });
     expect(result.output).toContain('"xs[0]" must be number');
@@ -193,8 +218,14 @@ describe("1,000-deep nesting", () => {
   });
 
   it("a 1,000-deep array, and 1,000-deep input to a tool that does not validate", async () => {
-    expect(await toolkit.execute("anyArray", { value: deepArray })).toEqual({ output: JSON.stringify(deepArray), isError: false });
-    expect(await toolkit.execute("raw", { value: deepObject })).toEqual({ output: JSON.stringify({ value: deepObject }), isError: false });
+    expect(await toolkit.execute("anyArray", { value: deepArray })).toEqual({
+      output: JSON.stringify(deepArray),
+      isError: false,
+    });
+    expect(await toolkit.execute("raw", { value: deepObject })).toEqual({
+      output: JSON.stringify({ value: deepObject }),
+      isError: false,
+    });
   });
 
   it("a forbidden key 1,000 levels down is refused, naming where", async () => {
@@ -206,7 +237,12 @@ describe("1,000-deep nesting", () => {
   });
 
   it("1,000-deep nesting where the schema expects a number: a clear, short error", async () => {
-    expectClearError(await toolkit.execute("aNumber", { x: deepObject }), "aNumber", "x", /must be number, got an object/);
+    expectClearError(
+      await toolkit.execute("aNumber", { x: deepObject }),
+      "aNumber",
+      "x",
+      /must be number, got an object/,
+    );
   });
 
   it("far beyond the issue's 1,000 (100,000 deep): still a ToolResult, never a throw", async () => {
@@ -221,8 +257,16 @@ describe("1,000-deep nesting", () => {
 
 describe("non-JSON numbers: NaN, Infinity, -0, 1e400", () => {
   it("-0 is a number: the tool gets -0", async () => {
-    expect(JSON.parse((await toolkit.execute("aNumber", { x: -0 })).output)).toEqual({ isNegativeZero: true, isFinite: true, value: "0" });
-    expect(JSON.parse(await viaOpenAI("aNumber", '{"x":-0}'))).toEqual({ isNegativeZero: true, isFinite: true, value: "0" });
+    expect(JSON.parse((await toolkit.execute("aNumber", { x: -0 })).output)).toEqual({
+      isNegativeZero: true,
+      isFinite: true,
+      value: "0",
+    });
+    expect(JSON.parse(await viaOpenAI("aNumber", '{"x":-0}'))).toEqual({
+      isNegativeZero: true,
+      isFinite: true,
+      value: "0",
+    });
     expect(await toolkit.execute("anInteger", { x: -0 })).toEqual({ output: "0", isError: false });
   });
 
@@ -236,19 +280,36 @@ describe("non-JSON numbers: NaN, Infinity, -0, 1e400", () => {
 
   it('"NaN", "Infinity" and "1e400" as strings are not read as numbers: a clear error', async () => {
     for (const text of ["NaN", "Infinity", "-Infinity", "1e400"]) {
-      expectClearError(await toolkit.execute("aNumber", { x: text }), "aNumber", "x", new RegExp(`must be number, got string "${text}"`));
+      expectClearError(
+        await toolkit.execute("aNumber", { x: text }),
+        "aNumber",
+        "x",
+        new RegExp(`must be number, got string "${text}"`),
+      );
     }
   });
 
   it("a range rejects NaN and ±Infinity (and 1e400, which JSON.parse makes Infinity)", async () => {
     for (const x of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
-      expectClearError(await toolkit.execute("ranged", { x }), "ranged", "x", /must be ([<>]= -?10|number), got number/);
+      expectClearError(
+        await toolkit.execute("ranged", { x }),
+        "ranged",
+        "x",
+        /must be ([<>]= -?10|number), got number/,
+      );
     }
-    expect(await viaOpenAI("ranged", '{"x":1e400}')).toMatch(/^Error: Invalid arguments for tool "ranged": "x" must be (<= 10|number), got number Infinity$/);
+    expect(await viaOpenAI("ranged", '{"x":1e400}')).toMatch(
+      /^Error: Invalid arguments for tool "ranged": "x" must be (<= 10|number), got number Infinity$/,
+    );
   });
 
   it("an integer rejects NaN", async () => {
-    expectClearError(await toolkit.execute("anInteger", { x: Number.NaN }), "anInteger", "x", /must be integer, got number NaN/);
+    expectClearError(
+      await toolkit.execute("anInteger", { x: Number.NaN }),
+      "anInteger",
+      "x",
+      /must be integer, got number NaN/,
+    );
   });
 
   it("a tool that does not validate sees exactly what was sent, NaN and Infinity included", async () => {
@@ -257,10 +318,18 @@ describe("non-JSON numbers: NaN, Infinity, -0, 1e400", () => {
       [Number.POSITIVE_INFINITY, "Infinity"],
       [-0, "0"],
     ] as const) {
-      expect(JSON.parse((await toolkit.execute("raw_number", { x })).output)).toEqual({ type: "number", text, isNegativeZero: Object.is(x, -0) });
+      expect(JSON.parse((await toolkit.execute("raw_number", { x })).output)).toEqual({
+        type: "number",
+        text,
+        isNegativeZero: Object.is(x, -0),
+      });
     }
     // 1e400 in JSON text is Infinity after JSON.parse: that is what the model's text means.
-    expect(JSON.parse((await toolkit.execute("raw_number", '{"x":1e400}')).output)).toEqual({ type: "number", text: "Infinity", isNegativeZero: false });
+    expect(JSON.parse((await toolkit.execute("raw_number", '{"x":1e400}')).output)).toEqual({
+      type: "number",
+      text: "Infinity",
+      isNegativeZero: false,
+    });
   });
 
   // No JSON number is NaN or infinite: Ajv runs with strictNumbers (src/runtime/validation.ts).
@@ -277,11 +346,20 @@ describe("non-JSON numbers: NaN, Infinity, -0, 1e400", () => {
   });
 
   it("1e400 in JSON text (Infinity once parsed) is refused for a number", async () => {
-    expect(await viaOpenAI("aNumber", '{"x":1e400}')).toMatch(/^Error: Invalid arguments for tool "aNumber": "x" must be/);
+    expect(await viaOpenAI("aNumber", '{"x":1e400}')).toMatch(
+      /^Error: Invalid arguments for tool "aNumber": "x" must be/,
+    );
   });
 
   it("a result holding NaN, Infinity or -0 is written as JSON writes them", async () => {
-    const odd = defineTool({ name: "odd_numbers", description: "Returns non-JSON numbers", execute: () => ({ nan: Number.NaN, inf: Number.POSITIVE_INFINITY, negZero: -0 }) });
-    expect(await new Toolkit([odd]).execute("odd_numbers", {})).toEqual({ output: '{"nan":null,"inf":null,"negZero":0}', isError: false });
+    const odd = defineTool({
+      name: "odd_numbers",
+      description: "Returns non-JSON numbers",
+      execute: () => ({ nan: Number.NaN, inf: Number.POSITIVE_INFINITY, negZero: -0 }),
+    });
+    expect(await new Toolkit([odd]).execute("odd_numbers", {})).toEqual({
+      output: '{"nan":null,"inf":null,"negZero":0}',
+      isError: false,
+    });
   });
 });

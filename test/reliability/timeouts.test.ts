@@ -22,7 +22,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * machine other test workers can starve this event loop for tens of ms, which says nothing
  * about the deadline mechanism. The bound itself is unchanged.
  */
-async function timed<T>(run: () => Promise<T>, deadline: number): Promise<{ result: T; elapsed: number; attempts: number }> {
+async function timed<T>(
+  run: () => Promise<T>,
+  deadline: number,
+): Promise<{ result: T; elapsed: number; attempts: number }> {
   let best: { result: T; elapsed: number } | undefined;
   let attempts = 0;
   while (attempts < 3 && (best === undefined || best.elapsed > deadline + ENDED_WITHIN_MS)) {
@@ -65,7 +68,11 @@ class Hanging {
 const lateTool = defineTool({
   name: "late",
   description: "Answers after a delay, ignoring its signal",
-  inputSchema: { type: "object", properties: { tag: { type: "string" }, after: { type: "number" }, fail: { type: "boolean" } }, required: ["tag", "after"] },
+  inputSchema: {
+    type: "object",
+    properties: { tag: { type: "string" }, after: { type: "number" }, fail: { type: "boolean" } },
+    required: ["tag", "after"],
+  },
   validate: true,
   execute: async ({ tag, after, fail }, ctx) => {
     seenSignals.push(ctx.signal!);
@@ -88,9 +95,15 @@ const foreignHanging: ToolShape = {
 };
 
 const toolkit = new Toolkit([new Hanging(), lateTool]);
-const withToolkitTimeout = new Toolkit([foreignHanging, defineTool({ name: "defined_hangs", description: "Hangs", execute: () => new Promise<never>(() => undefined) })], {
-  timeout: DEADLINE_MS,
-});
+const withToolkitTimeout = new Toolkit(
+  [
+    foreignHanging,
+    defineTool({ name: "defined_hangs", description: "Hangs", execute: () => new Promise<never>(() => undefined) }),
+  ],
+  {
+    timeout: DEADLINE_MS,
+  },
+);
 
 beforeAll(async () => {
   // Validators compile on a tool's first call, before its deadline starts: compile them now
@@ -105,7 +118,11 @@ beforeEach(() => {
 describe("timeouts: a hanging tool is ended within 50 ms of its deadline", () => {
   it("the tool's own @Tool({ timeout })", async () => {
     const { result, elapsed } = await timed(() => toolkit.execute("hangs", { n: 1 }), DEADLINE_MS);
-    expect(result).toEqual({ output: `Tool "hangs" timed out after ${DEADLINE_MS} ms`, isError: true, metadata: { timeoutMs: DEADLINE_MS, error: "timeout" } });
+    expect(result).toEqual({
+      output: `Tool "hangs" timed out after ${DEADLINE_MS} ms`,
+      isError: true,
+      metadata: { timeoutMs: DEADLINE_MS, error: "timeout" },
+    });
     expectEndedWithinBound(elapsed, DEADLINE_MS);
   });
 
@@ -162,7 +179,11 @@ describe("aborts: the caller's signal ends the call within 50 ms", () => {
     const result = await pending;
     // The issue's requirement: ended within 50 ms (of the abort, here).
     expect(performance.now() - abortedAt).toBeLessThanOrEqual(ENDED_WITHIN_MS);
-    expect(result).toEqual({ output: 'Tool "late" was aborted: user pressed stop', isError: true, metadata: { error: "aborted" } });
+    expect(result).toEqual({
+      output: 'Tool "late" was aborted: user pressed stop',
+      isError: true,
+      metadata: { error: "aborted" },
+    });
     expect(seenSignals[0]!.aborted).toBe(true);
     await sleep(300); // the tool finishes late, unheard (no unhandled rejection, nothing changes)
     expect(result.output).toBe('Tool "late" was aborted: user pressed stop');
@@ -209,7 +230,9 @@ describe("late results never leak into a later call", () => {
       { timeout: 50 },
     );
     const frozen = JSON.stringify(batch);
-    const nextBatch = await toolkit.runAnthropic([{ type: "tool_use", id: "t3", name: "late", input: { tag: "next", after: 150 } }]);
+    const nextBatch = await toolkit.runAnthropic([
+      { type: "tool_use", id: "t3", name: "late", input: { tag: "next", after: 150 } },
+    ]);
     expect(JSON.parse(frozen)).toEqual({
       role: "user",
       content: [

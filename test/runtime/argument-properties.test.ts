@@ -50,7 +50,9 @@ function expectToolResult(result: unknown): asserts result is ToolResult {
 function hasForbiddenKey(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return value.some(hasForbiddenKey);
-  return Object.keys(value).some((key) => FORBIDDEN.includes(key) || hasForbiddenKey((value as Record<string, unknown>)[key]));
+  return Object.keys(value).some(
+    (key) => FORBIDDEN.includes(key) || hasForbiddenKey((value as Record<string, unknown>)[key]),
+  );
 }
 
 // ---- Arbitraries ---------------------------------------------------------------------------
@@ -113,7 +115,9 @@ describe("properties: Toolkit.execute with any arguments", () => {
               value = JSON.parse(sent);
             } catch {
               expect(result.metadata).toEqual({ tool: "echo", error: "invalid_arguments" });
-              expect(result.output.startsWith('Invalid arguments for tool "echo": arguments are not valid JSON')).toBe(true);
+              expect(result.output.startsWith('Invalid arguments for tool "echo": arguments are not valid JSON')).toBe(
+                true,
+              );
               return;
             }
           }
@@ -150,7 +154,9 @@ describe("properties: Toolkit.execute with any arguments", () => {
           const result = await toolkit.execute(name, payload);
           expect(result.isError).toBe(true);
           expect(result.metadata).toEqual({ tool: name, error: "invalid_arguments" });
-          expect(result.output).toMatch(/argument key "(__proto__|constructor|prototype)" at (\/.*|the top level) is not allowed$/s);
+          expect(result.output).toMatch(
+            /argument key "(__proto__|constructor|prototype)" at (\/.*|the top level) is not allowed$/s,
+          );
         }
         expectPrototypeClean();
       }),
@@ -159,7 +165,10 @@ describe("properties: Toolkit.execute with any arguments", () => {
   });
 
   it("lets the validating tool run exactly when the arguments match its schema", async () => {
-    const valid = fc.record({ city: fc.string(), days: fc.integer({ min: 1 }), units: fc.constantFrom("metric", "imperial") }, { requiredKeys: ["city"] });
+    const valid = fc.record(
+      { city: fc.string(), days: fc.integer({ min: 1 }), units: fc.constantFrom("metric", "imperial") },
+      { requiredKeys: ["city"] },
+    );
     await fc.assert(
       fc.asyncProperty(valid, async (args) => {
         expect(await toolkit.execute("strict", args)).toEqual({ output: `ok ${args.city}`, isError: false });
@@ -200,7 +209,8 @@ describe("properties: Toolkit.execute with any arguments", () => {
  * strict-mode nulls, Gemini's enum strings), so calls to the schema-bearing "strict" tool are
  * only held to the shape of a result.
  */
-const expectedFor = async (name: string, args: unknown): Promise<ToolResult | undefined> => (name === "strict" ? undefined : toolkit.execute(name, args));
+const expectedFor = async (name: string, args: unknown): Promise<ToolResult | undefined> =>
+  name === "strict" ? undefined : toolkit.execute(name, args);
 
 const objectArguments = fc.oneof(fc.jsonValue(), fc.anything(), pollutingObject, anyString);
 const textArguments = fc.oneof(
@@ -208,13 +218,16 @@ const textArguments = fc.oneof(
   pollutingText,
   fc.jsonValue().map((v) => JSON.stringify(v)),
 );
-const calls = <T>(args: fc.Arbitrary<T>) => fc.array(fc.record({ id: fc.string(), name: toolName, args }), { minLength: 1, maxLength: 3 });
+const calls = <T>(args: fc.Arbitrary<T>) =>
+  fc.array(fc.record({ id: fc.string(), name: toolName, args }), { minLength: 1, maxLength: 3 });
 
 describe("properties: provider round trips with any arguments in well-formed calls", () => {
   it("runGemini answers every call, in order, with exactly output or error", async () => {
     await fc.assert(
       fc.asyncProperty(calls(objectArguments), fc.boolean(), async (list, asResponse) => {
-        const parts = list.map((c) => ({ functionCall: { id: c.id, name: c.name, args: c.args as Record<string, unknown> } }));
+        const parts = list.map((c) => ({
+          functionCall: { id: c.id, name: c.name, args: c.args as Record<string, unknown> },
+        }));
         const input = asResponse ? { candidates: [{ content: { role: "model", parts } }] } : parts;
         const answer = (await toolkit.runGemini(input))!;
         expect(answer.role).toBe("user");
@@ -227,7 +240,8 @@ describe("properties: provider round trips with any arguments in well-formed cal
           const response = part.functionResponse.response as Record<string, unknown>;
           expect(Object.keys(response)).toHaveLength(1);
           expect(typeof Object.values(response)[0]).toBe("string");
-          if (expected) expect(response).toEqual(expected.isError ? { error: expected.output } : { output: expected.output });
+          if (expected)
+            expect(response).toEqual(expected.isError ? { error: expected.output } : { output: expected.output });
         }
         expectPrototypeClean();
       }),
@@ -238,14 +252,24 @@ describe("properties: provider round trips with any arguments in well-formed cal
   it("runOpenAI answers every call with one tool message holding a string", async () => {
     await fc.assert(
       fc.asyncProperty(calls(textArguments), fc.constantFrom("calls", "message", "completion"), async (list, shape) => {
-        const toolCalls = list.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
-        const input = shape === "calls" ? toolCalls : shape === "message" ? { tool_calls: toolCalls } : { choices: [{ message: { tool_calls: toolCalls } }] };
+        const toolCalls = list.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.args },
+        }));
+        const input =
+          shape === "calls"
+            ? toolCalls
+            : shape === "message"
+              ? { tool_calls: toolCalls }
+              : { choices: [{ message: { tool_calls: toolCalls } }] };
         const answer = await toolkit.runOpenAI(input);
         expect(answer).toHaveLength(list.length);
         for (const [i, c] of list.entries()) {
           const expected = await expectedFor(c.name, c.args);
           expect(answer[i]).toEqual({ role: "tool", tool_call_id: c.id, content: expect.any(String) });
-          if (expected) expect(answer[i]!.content).toBe(expected.isError ? `Error: ${expected.output}` : expected.output);
+          if (expected)
+            expect(answer[i]!.content).toBe(expected.isError ? `Error: ${expected.output}` : expected.output);
         }
         expectPrototypeClean();
       }),
@@ -263,7 +287,8 @@ describe("properties: provider round trips with any arguments in well-formed cal
         for (const [i, c] of list.entries()) {
           const expected = await expectedFor(c.name, c.args);
           expect(answer[i]).toEqual({ type: "function_call_output", call_id: c.id, output: expect.any(String) });
-          if (expected) expect(answer[i]!.output).toBe(expected.isError ? `Error: ${expected.output}` : expected.output);
+          if (expected)
+            expect(answer[i]!.output).toBe(expected.isError ? `Error: ${expected.output}` : expected.output);
         }
         expectPrototypeClean();
       }),
@@ -274,7 +299,10 @@ describe("properties: provider round trips with any arguments in well-formed cal
   it("runAnthropic answers every tool_use block with a tool_result, is_error only on errors", async () => {
     await fc.assert(
       fc.asyncProperty(calls(objectArguments), fc.boolean(), async (list, asMessage) => {
-        const blocks = [{ type: "text" }, ...list.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args }))];
+        const blocks = [
+          { type: "text" },
+          ...list.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args })),
+        ];
         const answer = (await toolkit.runAnthropic(asMessage ? { content: blocks } : blocks))!;
         expect(answer.role).toBe("user");
         expect(answer.content).toHaveLength(list.length);
@@ -300,27 +328,36 @@ describe("properties: provider round trips with any arguments in well-formed cal
 
   it("runBedrock answers every toolUse with a toolResult whose status matches", async () => {
     await fc.assert(
-      fc.asyncProperty(calls(objectArguments), fc.constantFrom("blocks", "message", "response"), async (list, shape) => {
-        const content = list.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.args } }));
-        const input = shape === "blocks" ? content : shape === "message" ? { content } : { output: { message: { content } } };
-        const answer = (await toolkit.runBedrock(input))!;
-        expect(answer.role).toBe("user");
-        expect(answer.content).toHaveLength(list.length);
-        for (const [i, c] of list.entries()) {
-          const expected = await expectedFor(c.name, c.args);
-          expect(answer.content[i]).toEqual({
-            toolResult: { toolUseId: c.id, content: [{ text: expect.any(String) }], status: expect.stringMatching(/^(success|error)$/) },
-          });
-          if (expected) {
-            expect(answer.content[i]!.toolResult).toEqual({
-              toolUseId: c.id,
-              content: [{ text: expected.output }],
-              status: expected.isError ? "error" : "success",
+      fc.asyncProperty(
+        calls(objectArguments),
+        fc.constantFrom("blocks", "message", "response"),
+        async (list, shape) => {
+          const content = list.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: c.args } }));
+          const input =
+            shape === "blocks" ? content : shape === "message" ? { content } : { output: { message: { content } } };
+          const answer = (await toolkit.runBedrock(input))!;
+          expect(answer.role).toBe("user");
+          expect(answer.content).toHaveLength(list.length);
+          for (const [i, c] of list.entries()) {
+            const expected = await expectedFor(c.name, c.args);
+            expect(answer.content[i]).toEqual({
+              toolResult: {
+                toolUseId: c.id,
+                content: [{ text: expect.any(String) }],
+                status: expect.stringMatching(/^(success|error)$/),
+              },
             });
+            if (expected) {
+              expect(answer.content[i]!.toolResult).toEqual({
+                toolUseId: c.id,
+                content: [{ text: expected.output }],
+                status: expected.isError ? "error" : "success",
+              });
+            }
           }
-        }
-        expectPrototypeClean();
-      }),
+          expectPrototypeClean();
+        },
+      ),
       RUNS,
     );
   });

@@ -46,15 +46,24 @@ describe("acceptArguments: what a tool call's arguments may be", () => {
     });
 
     it("refuses a JSON array, saying how long it was", () => {
-      expect(acceptArguments("[1,2]")).toEqual({ ok: false, problem: "arguments must be a JSON object, got an array of 2" });
+      expect(acceptArguments("[1,2]")).toEqual({
+        ok: false,
+        problem: "arguments must be a JSON object, got an array of 2",
+      });
       expect(acceptArguments([])).toEqual({ ok: false, problem: "arguments must be a JSON object, got an array of 0" });
     });
 
     it("refuses numbers, booleans and strings that are JSON of a non-object, saying what came", () => {
       expect(acceptArguments(42)).toEqual({ ok: false, problem: "arguments must be a JSON object, got number 42" });
       expect(acceptArguments("42")).toEqual({ ok: false, problem: "arguments must be a JSON object, got number 42" });
-      expect(acceptArguments(true)).toEqual({ ok: false, problem: "arguments must be a JSON object, got boolean true" });
-      expect(acceptArguments('"Chennai"')).toEqual({ ok: false, problem: 'arguments must be a JSON object, got string "Chennai"' });
+      expect(acceptArguments(true)).toEqual({
+        ok: false,
+        problem: "arguments must be a JSON object, got boolean true",
+      });
+      expect(acceptArguments('"Chennai"')).toEqual({
+        ok: false,
+        problem: 'arguments must be a JSON object, got string "Chennai"',
+      });
     });
 
     it("refuses a top-level __proto__ key (as JSON.parse makes it, an own key)", () => {
@@ -125,7 +134,12 @@ describe("acceptArguments: what a tool call's arguments may be", () => {
 
     it("finds a forbidden key at the bottom of a 1,000-deep object, and names where with a path cut to a readable length", () => {
       const found = acceptArguments(nested('{"__proto__":{"polluted":1}}'));
-      expect(found).toEqual({ ok: false, problem: expect.stringMatching(/^argument key "__proto__" at (\/a)+\/? \.\.\. \(\d+ more characters\) is not allowed$/) });
+      expect(found).toEqual({
+        ok: false,
+        problem: expect.stringMatching(
+          /^argument key "__proto__" at (\/a)+\/? \.\.\. \(\d+ more characters\) is not allowed$/,
+        ),
+      });
       expect(!found.ok && found.problem.length).toBeLessThan(300);
     });
 
@@ -163,7 +177,9 @@ describe("a tool refuses unacceptable arguments without calling its function", (
   it("answers invalid JSON with an invalid_arguments result naming the tool", async () => {
     const result = await tool.execute("{not json" as unknown as Record<string, unknown>);
     expect(result.isError).toBe(true);
-    expect(result.output).toMatch(/^Invalid arguments for tool "echo": arguments are not valid JSON \(.+\); send one JSON object$/);
+    expect(result.output).toMatch(
+      /^Invalid arguments for tool "echo": arguments are not valid JSON \(.+\); send one JSON object$/,
+    );
     expect(result.metadata).toEqual({ tool: "echo", error: "invalid_arguments" });
     expect(body).not.toHaveBeenCalled();
   });

@@ -4,14 +4,18 @@
  * and what is left out is counted rather than dropped silently.
  */
 import fc from "fast-check";
-import { defineTool, MAX_ERROR_TEXT, MAX_LISTED_TOOLS, Param, Tool, Toolkit, type ToolResult } from "../../src";
+import { defineTool, LIMITS, Param, Tool, Toolkit, type ToolResult } from "../../src";
+
+const { MAX_ERROR_TEXT, MAX_LISTED_TOOLS } = LIMITS;
 
 const MB = 1024 * 1024;
 /** What OpenAI-style providers put before an error result's text. */
 const ERROR_PREFIX = "Error: ";
 
 const numbered = (count: number, prefix = "tool_") =>
-  Array.from({ length: count }, (_, i) => defineTool({ name: `${prefix}${String(i).padStart(3, "0")}`, description: `Tool number ${i}.`, execute: () => i }));
+  Array.from({ length: count }, (_, i) =>
+    defineTool({ name: `${prefix}${String(i).padStart(3, "0")}`, description: `Tool number ${i}.`, execute: () => i }),
+  );
 
 /** The names an unknown-tool reply lists, the total it states, and how many it says it left out. */
 function listing(output: string): { total: number | undefined; listed: string[]; more: number } {
@@ -50,7 +54,9 @@ describe("an unknown tool in a large toolkit", () => {
   });
 
   it("sends the same bounded listing through a provider round trip", async () => {
-    const [message] = await toolkit.runOpenAI([{ id: "call_1", type: "function", function: { name: "tool_4x9", arguments: "{}" } }]);
+    const [message] = await toolkit.runOpenAI([
+      { id: "call_1", type: "function", function: { name: "tool_4x9", arguments: "{}" } },
+    ]);
     if (message?.role !== "tool") throw new Error("expected a tool message");
     expect(message.tool_call_id).toBe("call_1");
     expect(message!.content.startsWith(`${ERROR_PREFIX}Unknown tool "tool_4x9".`)).toBe(true);
@@ -68,7 +74,11 @@ describe("an unknown tool in a large toolkit", () => {
 
   it("lists every name up to MAX_LISTED_TOOLS tools, and counts from one more", async () => {
     const all = await new Toolkit(numbered(MAX_LISTED_TOOLS)).execute("nope", {});
-    expect(listing(all.output)).toEqual({ total: undefined, listed: numbered(MAX_LISTED_TOOLS).map((tool) => tool.name), more: 0 });
+    expect(listing(all.output)).toEqual({
+      total: undefined,
+      listed: numbered(MAX_LISTED_TOOLS).map((tool) => tool.name),
+      more: 0,
+    });
 
     const oneMore = await new Toolkit(numbered(MAX_LISTED_TOOLS + 1)).execute("nope", {});
     const { total, listed, more } = listing(oneMore.output);
@@ -97,7 +107,11 @@ describe("a thrown message of a megabyte", () => {
         throw new Error(huge);
       },
     }),
-    defineTool({ name: "rejects", description: "Rejects with a megabyte.", execute: () => Promise.reject(new Error(huge)) }),
+    defineTool({
+      name: "rejects",
+      description: "Rejects with a megabyte.",
+      execute: () => Promise.reject(new Error(huge)),
+    }),
     defineTool({
       name: "throws_text",
       description: "Throws a megabyte of text.",
@@ -126,7 +140,9 @@ describe("a thrown message of a megabyte", () => {
   });
 
   it("is cut the same in a provider's result message", async () => {
-    const reply = await toolkit.runAnthropic({ content: [{ type: "tool_use", id: "toolu_1", name: "throws", input: {} }] });
+    const reply = await toolkit.runAnthropic({
+      content: [{ type: "tool_use", id: "toolu_1", name: "throws", input: {} }],
+    });
     const block = reply!.content[0]!;
     expect(block.is_error).toBe(true);
     expect(String(block.content).length).toBeLessThanOrEqual(MAX_ERROR_TEXT);
@@ -136,7 +152,9 @@ describe("a thrown message of a megabyte", () => {
 
 describe("invalid arguments for a validated tool", () => {
   const colors = Array.from({ length: 1_000 }, (_, i) => `color_${String(i).padStart(4, "0")}`);
-  const fields = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field_${String(i).padStart(2, "0")}`, { type: "string" }]));
+  const fields = Object.fromEntries(
+    Array.from({ length: 40 }, (_, i) => [`field_${String(i).padStart(2, "0")}`, { type: "string" }]),
+  );
   const shaped = defineTool({
     name: "shaped",
     description: "Takes a color, a tree, an address and forty text fields.",
@@ -150,7 +168,11 @@ describe("invalid arguments for a validated tool", () => {
           type: "object",
           properties: {
             city: { type: "string" },
-            geo: { type: "object", properties: { lat: { type: "number" }, lng: { type: "number" } }, additionalProperties: false },
+            geo: {
+              type: "object",
+              properties: { lat: { type: "number" }, lng: { type: "number" } },
+              additionalProperties: false,
+            },
           },
           additionalProperties: false,
         },
@@ -159,7 +181,11 @@ describe("invalid arguments for a validated tool", () => {
       required: ["color"],
       additionalProperties: false,
       definitions: {
-        node: { type: "object", properties: { leaf: { type: "string" }, child: { $ref: "#/definitions/node" } }, additionalProperties: false },
+        node: {
+          type: "object",
+          properties: { leaf: { type: "string" }, child: { $ref: "#/definitions/node" } },
+          additionalProperties: false,
+        },
       },
     },
     execute: () => "accepted",
@@ -177,8 +203,14 @@ describe("invalid arguments for a validated tool", () => {
     ["a 100,000-character unknown key", { color: "color_0001", [longKey]: 1 }],
     ["a 100,000-character unknown key, nested", { color: "color_0001", address: { geo: { lat: 1, [longKey]: 2 } } }],
     ["a 100,000-character value for an enum of 1,000", { color: "x".repeat(100_000) }],
-    ["10,000 unknown keys", { color: "color_0001", ...Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`extra_${i}`, i])) }],
-    ["10,000 unknown keys and no color", Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`extra_${i}`, i]))],
+    [
+      "10,000 unknown keys",
+      { color: "color_0001", ...Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`extra_${i}`, i])) },
+    ],
+    [
+      "10,000 unknown keys and no color",
+      Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`extra_${i}`, i])),
+    ],
     ["a wrong value 1,000 levels deep", { color: "color_0002", tree: deepTree(1_000, { leaf: 5 }) }],
     ["an unknown key 1,000 levels deep", { color: "color_0002", tree: deepTree(1_000, { [longKey]: true }) }],
     ["no color at all (its enum has 1,000 values)", {}],
@@ -191,7 +223,9 @@ describe("invalid arguments for a validated tool", () => {
     expect(result.output.startsWith('Invalid arguments for tool "shaped"')).toBe(true);
     expect(result.output.length).toBeLessThanOrEqual(MAX_ERROR_TEXT);
 
-    const [message] = await toolkit.runOpenAI([{ id: "call_1", type: "function", function: { name: "shaped", arguments: JSON.stringify(args) } }]);
+    const [message] = await toolkit.runOpenAI([
+      { id: "call_1", type: "function", function: { name: "shaped", arguments: JSON.stringify(args) } },
+    ]);
     expect(message!.content.length - ERROR_PREFIX.length).toBeLessThanOrEqual(MAX_ERROR_TEXT);
   });
 
@@ -203,7 +237,11 @@ describe("invalid arguments for a validated tool", () => {
 
   it("never cuts a character in half (a lone surrogate is invalid JSON text to providers)", async () => {
     const emojiKey = "😀".repeat(40);
-    const thrown = await defineTool({ name: "emoji", description: "Throws emoji", execute: () => Promise.reject(new Error("😀".repeat(100_000))) }).execute({});
+    const thrown = await defineTool({
+      name: "emoji",
+      description: "Throws emoji",
+      execute: () => Promise.reject(new Error("😀".repeat(100_000))),
+    }).execute({});
     for (const output of [
       (await toolkit.execute("shaped", { color: "color_0001", [emojiKey]: 1 })).output,
       (await toolkit.execute("shaped", { color: "😀".repeat(60) })).output,
@@ -232,9 +270,17 @@ describe("invalid arguments for a validated tool", () => {
   });
 
   it("never grows with the payload, for any JSON a model sends", async () => {
-    const big = fc.tuple(fc.constantFrom("a", "é", '"', "\\", "\u2028", " ", "😀"), fc.integer({ min: 1, max: 20_000 })).map(([unit, n]) => unit.repeat(n));
+    const big = fc
+      .tuple(fc.constantFrom("a", "é", '"', "\\", "\u2028", " ", "😀"), fc.integer({ min: 1, max: 20_000 }))
+      .map(([unit, n]) => unit.repeat(n));
     const text = fc.oneof(fc.string(), big);
-    const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+    const scalar = fc.oneof(
+      text,
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+    );
     const anyObject = fc.object({ key: text, values: [scalar], maxDepth: 3, maxKeys: 6 });
     const known = fc.record(
       {

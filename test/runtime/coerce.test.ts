@@ -56,7 +56,10 @@ describe("coerceScalars: the numeric and boolean strings models send", () => {
       count: { type: "integer" },
       flags: { type: "object", properties: { dryRun: { type: "boolean" }, ratio: { type: "number" } } },
       ids: { type: "array", items: { type: "integer" } },
-      points: { type: "array", items: { type: "object", properties: { x: { type: "number" }, label: { type: "string" } } } },
+      points: {
+        type: "array",
+        items: { type: "object", properties: { x: { type: "number" }, label: { type: "string" } } },
+      },
     },
   };
 
@@ -142,7 +145,10 @@ describe("dropNullOptionals: null for an optional argument means absent", () => 
           properties: { from: { type: "string" }, to: { type: "string" } },
           required: ["from"],
         },
-        rows: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, tag: { type: "string" } }, required: ["id"] } },
+        rows: {
+          type: "array",
+          items: { type: "object", properties: { id: { type: "integer" }, tag: { type: "string" } }, required: ["id"] },
+        },
       },
     };
     expect(

@@ -4,8 +4,10 @@
  * keeps the event loop busy past its deadline is reported as a timeout with the time it
  * took, never as a success (a synchronous body cannot be pre-empted, only judged).
  */
-import { DEFAULT_TIMEOUT_MS, Param, Tool, Toolkit, defineTool, type ToolResult } from "../../src";
+import { LIMITS, Param, Tool, Toolkit, defineTool, type ToolResult } from "../../src";
 import { COARSE_FROM_MS, TICK_MS, coarseNow, preciseNow } from "../../src/runtime/call-clock";
+
+const { DEFAULT_TIMEOUT_MS } = LIMITS;
 
 const never = () => new Promise<never>(() => undefined);
 
@@ -40,17 +42,27 @@ describe(`the default deadline (${DEFAULT_TIMEOUT_MS} ms)`, () => {
   it("ends a call that never settles, through Toolkit.execute, a tool's own execute and a round trip", async () => {
     const hanging = defineTool({ name: "hang", description: "Hangs", execute: never });
     const toolkit = new Toolkit([hanging, new Stuck()]);
-    const timedOut = { output: `Tool "hang" timed out after ${DEFAULT_TIMEOUT_MS} ms`, isError: true, metadata: { error: "timeout", timeoutMs: DEFAULT_TIMEOUT_MS } };
+    const timedOut = {
+      output: `Tool "hang" timed out after ${DEFAULT_TIMEOUT_MS} ms`,
+      isError: true,
+      metadata: { error: "timeout", timeoutMs: DEFAULT_TIMEOUT_MS },
+    };
     expect(await settledAfterDefault(toolkit.execute("hang", {}))).toEqual(timedOut);
     expect(await settledAfterDefault(hanging.execute({}))).toEqual(timedOut);
-    expect(await settledAfterDefault(toolkit.runOpenAI([{ id: "c1", type: "function", function: { name: "wait", arguments: '{"topic":"x"}' } }]))).toEqual([
+    expect(
+      await settledAfterDefault(
+        toolkit.runOpenAI([{ id: "c1", type: "function", function: { name: "wait", arguments: '{"topic":"x"}' } }]),
+      ),
+    ).toEqual([
       { role: "tool", tool_call_id: "c1", content: `Error: Tool "wait" timed out after ${DEFAULT_TIMEOUT_MS} ms` },
     ]);
   });
 
   it("aborts the tool's signal at the deadline", async () => {
     let seen: AbortSignal | undefined;
-    const toolkit = new Toolkit([defineTool({ name: "hang", description: "Hangs", execute: (_args, ctx) => ((seen = ctx.signal), never()) })]);
+    const toolkit = new Toolkit([
+      defineTool({ name: "hang", description: "Hangs", execute: (_args, ctx) => ((seen = ctx.signal), never()) }),
+    ]);
     await settledAfterDefault(toolkit.execute("hang", {}));
     expect(seen?.aborted).toBe(true);
     expect((seen?.reason as DOMException).name).toBe("TimeoutError");
@@ -58,7 +70,10 @@ describe(`the default deadline (${DEFAULT_TIMEOUT_MS} ms)`, () => {
 
   it("is replaced by the toolkit's, the tool's or the call's own timeout", async () => {
     const toolkit = new Toolkit(
-      [defineTool({ name: "hang", description: "Hangs", execute: never }), defineTool({ name: "own", description: "Own", timeout: 30, execute: never })],
+      [
+        defineTool({ name: "hang", description: "Hangs", execute: never }),
+        defineTool({ name: "own", description: "Own", timeout: 30, execute: never }),
+      ],
       { timeout: 20 },
     );
     const results: ToolResult[] = [];
@@ -66,14 +81,24 @@ describe(`the default deadline (${DEFAULT_TIMEOUT_MS} ms)`, () => {
     void toolkit.execute("own", {}).then((r) => results.push(r));
     void toolkit.execute("hang", {}, { timeout: 40 }).then((r) => results.push(r));
     await jest.advanceTimersByTimeAsync(40);
-    expect(results.map((r) => r.output)).toEqual(['Tool "hang" timed out after 20 ms', 'Tool "own" timed out after 30 ms', 'Tool "hang" timed out after 40 ms']);
+    expect(results.map((r) => r.output)).toEqual([
+      'Tool "hang" timed out after 20 ms',
+      'Tool "own" timed out after 30 ms',
+      'Tool "hang" timed out after 40 ms',
+    ]);
   });
 
   it("is turned off only explicitly: timeout false on the toolkit, the tool or the call", async () => {
-    const unlimited = new Toolkit([defineTool({ name: "hang", description: "Hangs", execute: never })], { timeout: false });
+    const unlimited = new Toolkit([defineTool({ name: "hang", description: "Hangs", execute: never })], {
+      timeout: false,
+    });
     const ownNone = new Toolkit([defineTool({ name: "hang", description: "Hangs", timeout: false, execute: never })]);
     const callNone = new Toolkit([defineTool({ name: "hang", description: "Hangs", execute: never })]);
-    const pending = [unlimited.execute("hang", {}), ownNone.execute("hang", {}), callNone.execute("hang", {}, { timeout: false })];
+    const pending = [
+      unlimited.execute("hang", {}),
+      ownNone.execute("hang", {}),
+      callNone.execute("hang", {}, { timeout: false }),
+    ];
     let settled = 0;
     for (const call of pending) void call.then(() => settled++);
     await jest.advanceTimersByTimeAsync(10 * DEFAULT_TIMEOUT_MS);
@@ -83,12 +108,16 @@ describe(`the default deadline (${DEFAULT_TIMEOUT_MS} ms)`, () => {
 
 describe("a tool that keeps the process busy past its deadline", () => {
   it("is a timeout with the time it took, not a success (synchronous body)", async () => {
-    const toolkit = new Toolkit([defineTool({ name: "crunch", description: "Crunches", timeout: 30, execute: () => (busy(120), "done") })]);
+    const toolkit = new Toolkit([
+      defineTool({ name: "crunch", description: "Crunches", timeout: 30, execute: () => (busy(120), "done") }),
+    ]);
     const result = await toolkit.execute("crunch", {});
     expect(result.isError).toBe(true);
     expect(result.metadata).toMatchObject({ error: "timeout", timeoutMs: 30 });
     expect(result.metadata?.tookMs).toBeGreaterThanOrEqual(120);
-    expect(result.output).toMatch(/^Tool "crunch" timed out after 30 ms \(it took \d+ ms and kept the process busy, so it could not be stopped sooner\)$/);
+    expect(result.output).toMatch(
+      /^Tool "crunch" timed out after 30 ms \(it took \d+ ms and kept the process busy, so it could not be stopped sooner\)$/,
+    );
   });
 
   it("is a timeout too when the busy body is async and resolves before any timer could fire", async () => {
@@ -103,7 +132,9 @@ describe("a tool that keeps the process busy past its deadline", () => {
         return "done";
       },
     });
-    const result = await new Toolkit([crunch]).runAnthropic({ content: [{ type: "tool_use", id: "t1", name: "crunch", input: {} }] });
+    const result = await new Toolkit([crunch]).runAnthropic({
+      content: [{ type: "tool_use", id: "t1", name: "crunch", input: {} }],
+    });
     expect(result?.content[0]).toMatchObject({
       type: "tool_result",
       tool_use_id: "t1",
@@ -127,14 +158,24 @@ describe("a tool that keeps the process busy past its deadline", () => {
   });
 
   it("is judged the same on the shared clock that times deadlines of a second or more", async () => {
-    const crunch = defineTool({ name: "crunch", description: "Crunches", timeout: COARSE_FROM_MS, execute: () => (busy(COARSE_FROM_MS + 100), "done") });
+    const crunch = defineTool({
+      name: "crunch",
+      description: "Crunches",
+      timeout: COARSE_FROM_MS,
+      execute: () => (busy(COARSE_FROM_MS + 100), "done"),
+    });
     const result = await crunch.execute({});
     expect(result.metadata).toMatchObject({ error: "timeout", timeoutMs: COARSE_FROM_MS });
     expect(result.metadata?.tookMs).toBeGreaterThanOrEqual(COARSE_FROM_MS + 100 - TICK_MS);
   });
 
   it("is a success when it finishes within its deadline", async () => {
-    const result = await defineTool({ name: "quick", description: "Quick", timeout: 1_000, execute: () => (busy(5), "done") }).execute({});
+    const result = await defineTool({
+      name: "quick",
+      description: "Quick",
+      timeout: 1_000,
+      execute: () => (busy(5), "done"),
+    }).execute({});
     expect(result).toEqual({ output: "done", isError: false });
   });
 });

@@ -134,7 +134,11 @@ class Desk {
   contact(
     @Param("contact", {
       // A schema of the developer's own, saying nothing about emails: only class-validator knows.
-      schema: { type: "object", properties: { name: { type: "string" }, email: { type: "string" } }, required: ["name", "email"] },
+      schema: {
+        type: "object",
+        properties: { name: { type: "string" }, email: { type: "string" } },
+        required: ["name", "email"],
+      },
     })
     contact: ContactDto,
   ) {
@@ -175,14 +179,22 @@ describe("a call whose arguments break both the schema and class-validator rules
   it("says a problem both checks find at the same argument once, in the schema's words", async () => {
     const result = await kit.execute("book", { ...valid, room: "eight", email: "nobody" });
     expect(result.output).toBe(
-      ['Invalid arguments for tool "book":', '- "room" must be integer, got string "eight"', '- "email" must match format "email", got string "nobody"'].join("\n"),
+      [
+        'Invalid arguments for tool "book":',
+        '- "room" must be integer, got string "eight"',
+        '- "email" must match format "email", got string "nobody"',
+      ].join("\n"),
     );
   });
 
   it("includes what only class-validator knows, such as @IsEmail under a schema without the format", async () => {
     const result = await kit.execute("contact", { contact: { name: 7, email: "nobody" } });
     expect(result.output).toBe(
-      ['Invalid arguments for tool "contact":', '- "contact.name" must be string, got number 7', '- "contact.email": email must be an email, got string "nobody"'].join("\n"),
+      [
+        'Invalid arguments for tool "contact":',
+        '- "contact.name" must be string, got number 7',
+        '- "contact.email": email must be an email, got string "nobody"',
+      ].join("\n"),
     );
   });
 
@@ -248,7 +260,11 @@ describe("class-validator, run on a call the schema refused, never reads", () =>
     for (let i = 0; i < 100_000; i++) deep = [deep];
     const result = await kit.execute("book", { ...valid, guest: deep, room: 4 });
     expect(result.output).toBe(
-      ['Invalid arguments for tool "book":', '- "guest" must be string, got an array of 1', '- "room": room must be a prime number, got number 4'].join("\n"),
+      [
+        'Invalid arguments for tool "book":',
+        '- "guest" must be string, got an array of 1',
+        '- "room": room must be a prime number, got number 4',
+      ].join("\n"),
     );
     expect(seen).not.toContain(deep);
   });
@@ -264,7 +280,9 @@ describe("class-validator, run on a call the schema refused, never reads", () =>
 
 describe("a call the schema accepts", () => {
   it("is still checked by class-validator alone, then run", async () => {
-    expect((await kit.execute("book", { ...valid, room: 9 })).output).toBe('Invalid arguments for tool "book": "room": room must be a prime number, got number 9');
+    expect((await kit.execute("book", { ...valid, room: 9 })).output).toBe(
+      'Invalid arguments for tool "book": "room": room must be a prime number, got number 9',
+    );
     expect(await kit.execute("book", valid)).toEqual({ output: "booked 7", isError: false });
     expect(called).toEqual(["book"]);
   });
@@ -274,17 +292,28 @@ describe("for any mix of right, mistyped, rule-breaking and missing arguments", 
   type Kind = "right" | "mistyped" | "breaks a rule" | "missing";
   const kinds = fc.constantFrom<Kind>("right", "mistyped", "breaks a rule", "missing");
   const mistyped = (wanted: "integer" | "string") =>
-    fc.constantFrom<unknown>(...(wanted === "integer" ? ["x", true, 2.5, {}, [3], { a: [1] }] : [5, false, null, [], ["A"], { a: "B" }]));
-  const value = (kind: Kind, wanted: "integer" | "string") =>
-    kind === "right" ? fc.constant<unknown>(wanted === "integer" ? 7 : "AB") : kind === "breaks a rule" ? fc.constant<unknown>(wanted === "integer" ? 4 : "ab") : mistyped(wanted);
-  const FIELDS = { first: "integer", second: "integer", left: "string", right: "string" } as const;
-  const calls = fc
-    .record({ first: kinds, second: kinds, left: kinds, right: kinds })
-    .chain((plan) =>
-      fc
-        .tuple(...(Object.entries(plan) as Array<[keyof typeof FIELDS, Kind]>).map(([field, kind]) => value(kind, FIELDS[field]).map((v) => [field, kind, v] as const)))
-        .map((entries) => ({ plan, args: Object.fromEntries(entries.filter(([, kind]) => kind !== "missing").map(([field, , v]) => [field, v])) })),
+    fc.constantFrom<unknown>(
+      ...(wanted === "integer" ? ["x", true, 2.5, {}, [3], { a: [1] }] : [5, false, null, [], ["A"], { a: "B" }]),
     );
+  const value = (kind: Kind, wanted: "integer" | "string") =>
+    kind === "right"
+      ? fc.constant<unknown>(wanted === "integer" ? 7 : "AB")
+      : kind === "breaks a rule"
+        ? fc.constant<unknown>(wanted === "integer" ? 4 : "ab")
+        : mistyped(wanted);
+  const FIELDS = { first: "integer", second: "integer", left: "string", right: "string" } as const;
+  const calls = fc.record({ first: kinds, second: kinds, left: kinds, right: kinds }).chain((plan) =>
+    fc
+      .tuple(
+        ...(Object.entries(plan) as Array<[keyof typeof FIELDS, Kind]>).map(([field, kind]) =>
+          value(kind, FIELDS[field]).map((v) => [field, kind, v] as const),
+        ),
+      )
+      .map((entries) => ({
+        plan,
+        args: Object.fromEntries(entries.filter(([, kind]) => kind !== "missing").map(([field, , v]) => [field, v])),
+      })),
+  );
 
   it("lists each wrong argument exactly once, and runs the tool only when none is wrong", async () => {
     await fc.assert(
@@ -299,7 +328,10 @@ describe("for any mix of right, mistyped, rule-breaking and missing arguments", 
           return;
         }
         expect(result.metadata?.error).toBe("invalid_arguments");
-        const problems = wrong.length === 1 ? [result.output.slice(result.output.indexOf(":") + 2)] : result.output.split("\n").slice(1);
+        const problems =
+          wrong.length === 1
+            ? [result.output.slice(result.output.indexOf(":") + 2)]
+            : result.output.split("\n").slice(1);
         const about = problems.map((problem) => /"([^"]+)"/.exec(problem)![1]);
         expect([...about].sort()).toEqual(wrong);
         expect(called).toEqual([]);

@@ -23,10 +23,27 @@ const withFormat = (format: string, type: string | string[] = ["string", "number
   properties: { value: { type, format } as JSONSchemaObject },
 });
 
-const problemsWith = (format: string, value: unknown) => quietly(() => compileValidator(withFormat(format))({ value })).value;
+const problemsWith = (format: string, value: unknown) =>
+  quietly(() => compileValidator(withFormat(format))({ value })).value;
 
 describe("formats a schema names", () => {
-  const FORMATS = ["int32", "int64", "float", "double", "byte", "binary", "password", "enum", "date-time", "email", "uuid", "x-made-up", "vendor:thing", "toString", "constructor"];
+  const FORMATS = [
+    "int32",
+    "int64",
+    "float",
+    "double",
+    "byte",
+    "binary",
+    "password",
+    "enum",
+    "date-time",
+    "email",
+    "uuid",
+    "x-made-up",
+    "vendor:thing",
+    "toString",
+    "constructor",
+  ];
 
   it.each(FORMATS)('"%s" is compiled and checked without a word on the console or a process warning', (format) => {
     const { printed } = quietly(() => {
@@ -71,7 +88,9 @@ describe("formats a schema names", () => {
 
   it("JSON Schema's own formats are still checked", () => {
     expect(problemsWith("email", "nobody")).toEqual(['"value" must match format "email", got string "nobody"']);
-    expect(problemsWith("date-time", "2024-02-30T00:00:00Z")).toEqual(['"value" must match format "date-time", got string "2024-02-30T00:00:00Z"']);
+    expect(problemsWith("date-time", "2024-02-30T00:00:00Z")).toEqual([
+      '"value" must match format "date-time", got string "2024-02-30T00:00:00Z"',
+    ]);
   });
 
   it("inside definitions, dependencies and conditionals too", () => {
@@ -91,7 +110,10 @@ describe("formats a schema names", () => {
   it("is quiet through defineTool, a scanned @Param and every export", async () => {
     class Ids {
       @Tool("Looks up a record")
-      find(@Param("id", { schema: { type: "integer", format: "int64" } }) id: number, @Param("token", { format: "x-opaque-token" }) token: string) {
+      find(
+        @Param("id", { schema: { type: "integer", format: "int64" } }) id: number,
+        @Param("token", { format: "x-opaque-token" }) token: string,
+      ) {
         return `${id}:${token}`;
       }
     }
@@ -100,7 +122,10 @@ describe("formats a schema names", () => {
         name: "store",
         description: "Stores a blob",
         validate: true,
-        inputSchema: { type: "object", properties: { blob: { type: "string", format: "binary" }, size: { type: "integer", format: "int32" } } },
+        inputSchema: {
+          type: "object",
+          properties: { blob: { type: "string", format: "binary" }, size: { type: "integer", format: "int32" } },
+        },
         execute: () => "stored",
       });
       const toolkit = new Toolkit([defined, new Ids()]);
@@ -111,10 +136,15 @@ describe("formats a schema names", () => {
       toolkit.toBedrock();
       return toolkit;
     });
-    const calls = [kit.execute("store", { blob: "x", size: 2 ** 33 }), kit.execute("find", { id: 2 ** 40, token: "t" })];
+    const calls = [
+      kit.execute("store", { blob: "x", size: 2 ** 33 }),
+      kit.execute("find", { id: 2 ** 40, token: "t" }),
+    ];
     const [store, find] = await Promise.all(calls);
     expect(printed).toEqual([]);
-    expect(store!.output).toBe('Invalid arguments for tool "store": "size" must match format "int32", got number 8589934592');
+    expect(store!.output).toBe(
+      'Invalid arguments for tool "store": "size" must match format "int32", got number 8589934592',
+    );
     expect(find).toEqual({ output: `${2 ** 40}:t`, isError: false });
   });
 });

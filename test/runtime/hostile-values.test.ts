@@ -13,14 +13,17 @@ describe("a tool body's promise that carries its own then", () => {
         throw new Error("then broke");
       },
     ],
-  ])("is settled by the real Promise machinery when its then %s (execute resolves to a result)", async (_label, then) => {
-    const kit = new Toolkit([defineTool({ name: "w", description: "d", execute: () => own(then as never) })]);
-    for (const ctx of [undefined, { timeout: 1_000 }]) {
-      const call = kit.execute("w", {}, ctx);
-      expect(call).toBeInstanceOf(Promise);
-      expect(await call).toEqual({ output: "ok", isError: false });
-    }
-  });
+  ])(
+    "is settled by the real Promise machinery when its then %s (execute resolves to a result)",
+    async (_label, then) => {
+      const kit = new Toolkit([defineTool({ name: "w", description: "d", execute: () => own(then as never) })]);
+      for (const ctx of [undefined, { timeout: 1_000 }]) {
+        const call = kit.execute("w", {}, ctx);
+        expect(call).toBeInstanceOf(Promise);
+        expect(await call).toEqual({ output: "ok", isError: false });
+      }
+    },
+  );
 });
 
 describe("arguments a host builds by hand", () => {
@@ -88,8 +91,14 @@ describe("@Param({ schema }) and @Param({ items })", () => {
     const kit = new Toolkit([new Svc()]);
     filter.properties.q.type = "number";
     item.type = "number";
-    expect(kit.get("t")!.inputSchema.properties!.filter).toEqual({ type: "object", properties: { q: { type: "string" } } });
-    expect(await kit.execute("t", { filter: { q: "abc" }, tags: ["a"] })).toEqual({ output: '[{"q":"abc"},["a"]]', isError: false });
+    expect(kit.get("t")!.inputSchema.properties!.filter).toEqual({
+      type: "object",
+      properties: { q: { type: "string" } },
+    });
+    expect(await kit.execute("t", { filter: { q: "abc" }, tags: ["a"] })).toEqual({
+      output: '[{"q":"abc"},["a"]]',
+      isError: false,
+    });
   });
 
   it("refuse a schema that is not data, naming the parameter", () => {
@@ -99,6 +108,8 @@ describe("@Param({ schema }) and @Param({ items })", () => {
         return f;
       }
     }
-    expect(() => new Toolkit([new Svc()])).toThrow(/Svc\.t, parameter 0 \("f"\): schema must be plain JSON Schema data/);
+    expect(() => new Toolkit([new Svc()])).toThrow(
+      /Svc\.t, parameter 0 \("f"\): schema must be plain JSON Schema data/,
+    );
   });
 });

@@ -4,7 +4,9 @@
  * it (its format is not checked). Ajv's own character counter is watched to see what is counted.
  */
 import ucs2length from "ajv/dist/runtime/ucs2length";
-import { defineTool, PATTERN_INPUT_LIMIT, Toolkit } from "../../src";
+import { defineTool, LIMITS, Toolkit } from "../../src";
+
+const { PATTERN_INPUT_LIMIT } = LIMITS;
 
 jest.mock("ajv/dist/runtime/ucs2length", () => {
   const actual = jest.requireActual<typeof import("ajv/dist/runtime/ucs2length")>("ajv/dist/runtime/ucs2length");
@@ -38,12 +40,16 @@ describe("a string over twice its maxLength in UTF-16 units", () => {
   it("is refused without its characters being counted", async () => {
     const result = await toolkit.execute("note", { text: HUGE });
     expect(result).toMatchObject({ isError: true, metadata: { error: "invalid_arguments" } });
-    expect(result.output).toBe(`Invalid arguments for tool "note": "text" must NOT have more than 10 characters, got string "${"😀".repeat(28)}..."`);
+    expect(result.output).toBe(
+      `Invalid arguments for tool "note": "text" must NOT have more than 10 characters, got string "${"😀".repeat(28)}..."`,
+    );
     expect(counted).not.toHaveBeenCalled();
   });
 
   it("is refused the same way when it comes as OpenAI's JSON text", async () => {
-    const [reply] = await toolkit.runOpenAI([{ id: "c1", type: "function", function: { name: "note", arguments: JSON.stringify({ text: HUGE }) } }]);
+    const [reply] = await toolkit.runOpenAI([
+      { id: "c1", type: "function", function: { name: "note", arguments: JSON.stringify({ text: HUGE }) } },
+    ]);
     expect(reply).toEqual({
       role: "tool",
       tool_call_id: "c1",
@@ -55,17 +61,24 @@ describe("a string over twice its maxLength in UTF-16 units", () => {
 
 describe("a string between its maxLength and twice it in UTF-16 units", () => {
   it("is judged by its characters, counted", async () => {
-    expect(await toolkit.execute("note", { text: "😀".repeat(10) })).toEqual({ output: `noted ${"😀".repeat(10)}`, isError: false });
+    expect(await toolkit.execute("note", { text: "😀".repeat(10) })).toEqual({
+      output: `noted ${"😀".repeat(10)}`,
+      isError: false,
+    });
     expect(counted).toHaveBeenCalledWith("😀".repeat(10));
     const refused = await toolkit.execute("note", { text: `a${"😀".repeat(10)}` });
-    expect(refused.output).toBe(`Invalid arguments for tool "note": "text" must NOT have more than 10 characters, got string "a${"😀".repeat(10)}"`);
+    expect(refused.output).toBe(
+      `Invalid arguments for tool "note": "text" must NOT have more than 10 characters, got string "a${"😀".repeat(10)}"`,
+    );
   });
 });
 
 describe("a string refused for its length", () => {
   it("is not checked against its format", async () => {
     const result = await toolkit.execute("note", { email: "x".repeat(1_000) });
-    expect(result.output).toBe(`Invalid arguments for tool "note": "email" must NOT have more than 10 characters, got string "${"x".repeat(57)}..."`);
+    expect(result.output).toBe(
+      `Invalid arguments for tool "note": "email" must NOT have more than 10 characters, got string "${"x".repeat(57)}..."`,
+    );
   });
 
   it("is not checked against its format when only its pattern bounds its length", async () => {

@@ -4,8 +4,12 @@ import { invokeWithLimits } from "../../src/runtime/invoke";
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The calls below are about limits, not arguments: each body takes only the ctx. */
-const invoke = (toolName: string, body: (ctx: ToolContext) => unknown, ctx: ToolContext | undefined, defaultTimeout?: number) =>
-  invokeWithLimits(toolName, (_args: Record<string, never>, callCtx) => body(callCtx), {}, ctx, defaultTimeout);
+const invoke = (
+  toolName: string,
+  body: (ctx: ToolContext) => unknown,
+  ctx: ToolContext | undefined,
+  defaultTimeout?: number,
+) => invokeWithLimits(toolName, (_args: Record<string, never>, callCtx) => body(callCtx), {}, ctx, defaultTimeout);
 
 /** A body that never settles on its own and records the ctx it was given. */
 function hangingBody() {
@@ -133,7 +137,9 @@ describe("invokeWithLimits: ctx.signal", () => {
   it("gives the abort reason's message when the reason is an Error", async () => {
     const controller = new AbortController();
     controller.abort(new Error("client went away"));
-    expect((await invoke("search", () => "x", { signal: controller.signal })).output).toBe('Tool "search" was aborted: client went away');
+    expect((await invoke("search", () => "x", { signal: controller.signal })).output).toBe(
+      'Tool "search" was aborted: client went away',
+    );
   });
 
   it('answers an abort in the middle of the call with "aborted" and aborts the tool\'s own signal', async () => {
@@ -144,7 +150,11 @@ describe("invokeWithLimits: ctx.signal", () => {
     expect(body).toHaveBeenCalledTimes(1);
     expect(seen.ctx?.signal?.aborted).toBe(false);
     controller.abort("stop");
-    expect(await call).toEqual({ output: 'Tool "search" was aborted: stop', isError: true, metadata: { error: "aborted" } });
+    expect(await call).toEqual({
+      output: 'Tool "search" was aborted: stop',
+      isError: true,
+      metadata: { error: "aborted" },
+    });
     expect(seen.ctx?.signal?.aborted).toBe(true);
     expect(seen.ctx?.signal?.reason).toBe("stop");
   });
@@ -158,7 +168,11 @@ describe("invokeWithLimits: ctx.signal", () => {
     const result = await call;
     await sleep(40);
     expect(seen.settled).toBe(true);
-    expect(result).toEqual({ output: 'Tool "search" was aborted: stop', isError: true, metadata: { error: "aborted" } });
+    expect(result).toEqual({
+      output: 'Tool "search" was aborted: stop',
+      isError: true,
+      metadata: { error: "aborted" },
+    });
   });
 
   it("does not pass an abort that happens after the call finished on to the tool", async () => {
@@ -190,33 +204,43 @@ describe("invokeWithLimits: ctx.signal", () => {
         throw new Error("unused");
       },
     ],
-    ["returns a promise that rejects later", (abort) => (abort(), sleep(5).then(() => Promise.reject(new Error("unused"))))],
+    [
+      "returns a promise that rejects later",
+      (abort) => (abort(), sleep(5).then(() => Promise.reject(new Error("unused")))),
+    ],
   ];
 
   describe.each(SIGNALS)("with %s", (_signal, makeController) => {
-    it.each(RETURNS)("answers aborted, and aborts the tool's own signal, when the body aborts the caller's signal itself and %s", async (_returns, body) => {
-      const controller = makeController();
-      const unhandled = collectUnhandled();
-      try {
-        let own: AbortSignal | undefined;
-        const result = await invoke(
-          "stops",
-          (ctx) =>
-            body(() => {
-              own = ctx.signal;
-              controller.abort("the body stopped the run");
-            }),
-          { signal: controller.signal },
-        );
-        expect(result).toEqual({ output: 'Tool "stops" was aborted: the body stopped the run', isError: true, metadata: { error: "aborted" } });
-        expect(own?.aborted).toBe(true);
-        expect(own?.reason).toBe("the body stopped the run");
-        await sleep(20);
-        expect(unhandled.reasons).toEqual([]);
-      } finally {
-        unhandled.stop();
-      }
-    });
+    it.each(RETURNS)(
+      "answers aborted, and aborts the tool's own signal, when the body aborts the caller's signal itself and %s",
+      async (_returns, body) => {
+        const controller = makeController();
+        const unhandled = collectUnhandled();
+        try {
+          let own: AbortSignal | undefined;
+          const result = await invoke(
+            "stops",
+            (ctx) =>
+              body(() => {
+                own = ctx.signal;
+                controller.abort("the body stopped the run");
+              }),
+            { signal: controller.signal },
+          );
+          expect(result).toEqual({
+            output: 'Tool "stops" was aborted: the body stopped the run',
+            isError: true,
+            metadata: { error: "aborted" },
+          });
+          expect(own?.aborted).toBe(true);
+          expect(own?.reason).toBe("the body stopped the run");
+          await sleep(20);
+          expect(unhandled.reasons).toEqual([]);
+        } finally {
+          unhandled.stop();
+        }
+      },
+    );
   });
 
   it("ends a call whose signal-like object let an earlier call listen but refuses this one, its body's outcome discarded", async () => {
@@ -241,7 +265,11 @@ describe("invokeWithLimits: ctx.signal", () => {
         },
         { signal },
       );
-      expect(result).toMatchObject({ output: 'Tool "t" was stopped: its signal cannot be listened to: no more listeners', isError: true, metadata: { error: "execution_failed" } });
+      expect(result).toMatchObject({
+        output: 'Tool "t" was stopped: its signal cannot be listened to: no more listeners',
+        isError: true,
+        metadata: { error: "execution_failed" },
+      });
       expect(own?.aborted).toBe(true);
       await sleep(20);
       expect(unhandled.reasons).toEqual([]);
@@ -263,8 +291,14 @@ describe("invokeWithLimits: ctx.signal", () => {
 describe("invokeWithLimits: arguments and hostile contexts", () => {
   it("hands the body the arguments it was given, and the ctx", async () => {
     const body = jest.fn((args: { city: string }, ctx: ToolContext) => `${args.city} ${ctx.callId}`);
-    expect(await invokeWithLimits("t", body, { city: "Oslo" }, { callId: "c1" })).toEqual({ output: "Oslo c1", isError: false });
-    expect(await invokeWithLimits("t", body, { city: "Oslo" }, { callId: "c2", timeout: 1000 })).toEqual({ output: "Oslo c2", isError: false });
+    expect(await invokeWithLimits("t", body, { city: "Oslo" }, { callId: "c1" })).toEqual({
+      output: "Oslo c1",
+      isError: false,
+    });
+    expect(await invokeWithLimits("t", body, { city: "Oslo" }, { callId: "c2", timeout: 1000 })).toEqual({
+      output: "Oslo c2",
+      isError: false,
+    });
   });
 
   it("answers a ctx.signal that is not an AbortSignal with a result, without running the body", async () => {
@@ -288,7 +322,11 @@ describe("invokeWithLimits: arguments and hostile contexts", () => {
     Object.defineProperty(ctx, "state", { enumerable: true });
     const started = Date.now();
     const result = await invoke("t", body, ctx as ToolContext);
-    expect(result).toEqual({ output: 'Tool "t" was not run: state is not readable', isError: true, metadata: { error: "execution_failed" } });
+    expect(result).toEqual({
+      output: 'Tool "t" was not run: state is not readable',
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(body).not.toHaveBeenCalled();
   });
@@ -324,7 +362,10 @@ describe("invokeWithLimits: throws and returns", () => {
   it("normalizes what the body returns", async () => {
     expect(await invoke("t", () => undefined, undefined)).toEqual({ output: "", isError: false });
     expect(await invoke("t", async () => [1, 2], { timeout: 1000 })).toEqual({ output: "[1,2]", isError: false });
-    expect(await invoke("t", () => ({ output: "custom", isError: true }), undefined)).toEqual({ output: "custom", isError: true });
+    expect(await invoke("t", () => ({ output: "custom", isError: true }), undefined)).toEqual({
+      output: "custom",
+      isError: true,
+    });
   });
 });
 
@@ -349,7 +390,11 @@ describe("timeouts and aborts through defineTool", () => {
   });
 
   it("ends a tool that outlives ctx.timeout", async () => {
-    const tool = defineTool({ name: "slow_tool", description: "Never finishes.", execute: () => new Promise(() => undefined) });
+    const tool = defineTool({
+      name: "slow_tool",
+      description: "Never finishes.",
+      execute: () => new Promise(() => undefined),
+    });
     expect(await tool.execute({}, { timeout: 20 })).toEqual({
       output: 'Tool "slow_tool" timed out after 20 ms',
       isError: true,

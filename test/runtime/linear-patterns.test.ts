@@ -9,8 +9,21 @@
 import "reflect-metadata";
 import { IsString, Matches, MaxLength } from "class-validator";
 import fc from "fast-check";
-import { Args, Param, PATTERN_INPUT_LIMIT, ScanError, Tool, ToolDefinitionError, Toolkit, defineTool, scanTools, type JSONSchemaObject } from "../../src";
+import {
+  Args,
+  Param,
+  LIMITS,
+  ScanError,
+  Tool,
+  ToolDefinitionError,
+  Toolkit,
+  defineTool,
+  scanTools,
+  type JSONSchemaObject,
+} from "../../src";
 import { LinearRegExp, linearPattern, testLinear } from "../../src/runtime/linear-regexp";
+
+const { PATTERN_INPUT_LIMIT } = LIMITS;
 
 /** Patterns known to backtrack catastrophically, each with inputs that make them do it. */
 const CATASTROPHIC: Array<{ pattern: string; attacks: string[] }> = [
@@ -19,7 +32,11 @@ const CATASTROPHIC: Array<{ pattern: string; attacks: string[] }> = [
   { pattern: "^(a|a?)+$", attacks: ["a".repeat(40) + "b"] },
   { pattern: "(x+x+)+y", attacks: ["x".repeat(40), "x".repeat(16_000)] },
   { pattern: "^(\\w+\\s?)*$", attacks: ["an attack ".repeat(6) + "string that does not end well!"] },
-  { pattern: "^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$", attacks: ["a".repeat(40) + "@"] },
+  {
+    pattern:
+      "^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$",
+    attacks: ["a".repeat(40) + "@"],
+  },
   { pattern: "^(([a-z])+.)+[A-Z]([a-z])+$", attacks: ["a".repeat(40) + "!"] },
   { pattern: "^(\\d+)*$", attacks: ["1".repeat(40) + "x"] },
 ];
@@ -47,7 +64,11 @@ describe("schema patterns run on a linear-time engine", () => {
   it("a fuzz over the catastrophic patterns and long adversarial inputs always answers", async () => {
     const tools = CATASTROPHIC.map(({ pattern }) => patternTool(pattern));
     const adversarial = fc
-      .tuple(fc.constantFrom("a", "x", "1", "aa", "ab", " a", "a."), fc.integer({ min: 20, max: 20_000 }), fc.constantFrom("", "!", "b", "@", "\n"))
+      .tuple(
+        fc.constantFrom("a", "x", "1", "aa", "ab", " a", "a."),
+        fc.integer({ min: 20, max: 20_000 }),
+        fc.constantFrom("", "!", "b", "@", "\n"),
+      )
       .map(([unit, times, tail]) => unit.repeat(times) + tail);
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: tools.length - 1 }), adversarial, async (index, code) => {
@@ -61,7 +82,9 @@ describe("schema patterns run on a linear-time engine", () => {
 
   it("checks lengths before patterns: an over-long argument is refused for its length alone", async () => {
     const result = await patternTool("^(a+)+$", { maxLength: 64 }).execute({ code: "a".repeat(50_000) + "b" });
-    expect(result.output).toBe(`Invalid arguments for tool "check": "code" must NOT have more than 64 characters, got string "${"a".repeat(57)}..."`);
+    expect(result.output).toBe(
+      `Invalid arguments for tool "check": "code" must NOT have more than 64 characters, got string "${"a".repeat(57)}..."`,
+    );
   });
 
   it("checks types and enums before patterns, then the patterns on what passed: every problem in one answer", async () => {
@@ -95,7 +118,10 @@ describe("schema patterns run on a linear-time engine", () => {
       backtrackingPatterns: true,
       inputSchema: {
         type: "object",
-        properties: { code: { type: "string", pattern: "^(?=a)(a+)+$", maxLength: 20 }, mode: { enum: ["fast", "slow"] } },
+        properties: {
+          code: { type: "string", pattern: "^(?=a)(a+)+$", maxLength: 20 },
+          mode: { enum: ["fast", "slow"] },
+        },
         required: ["code", "mode"],
       },
       execute: () => "ok",
@@ -116,7 +142,11 @@ describe("schema patterns run on a linear-time engine", () => {
     const tool = patternTool("^[a-z]+$");
     expect((await tool.execute({ code: "a".repeat(PATTERN_INPUT_LIMIT) })).isError).toBe(false);
     const result = await tool.execute({ code: "a".repeat(PATTERN_INPUT_LIMIT + 1) });
-    expect(result.output).toMatch(new RegExp(`"code" is too long to be checked against its pattern \\(at most ${PATTERN_INPUT_LIMIT} characters\\)`));
+    expect(result.output).toMatch(
+      new RegExp(
+        `"code" is too long to be checked against its pattern \\(at most ${PATTERN_INPUT_LIMIT} characters\\)`,
+      ),
+    );
     const roomy = patternTool("^[a-z]+$", { maxLength: 100_000 });
     expect((await roomy.execute({ code: "a".repeat(100_000) })).output).toBe("ok 100000");
   });
@@ -126,7 +156,11 @@ describe("schema patterns run on a linear-time engine", () => {
       name: "tags",
       description: "Tags",
       validate: true,
-      inputSchema: { type: "object", patternProperties: { "^(t+)+$": { type: "number" } }, additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        patternProperties: { "^(t+)+$": { type: "number" } },
+        additionalProperties: false,
+      },
       execute: () => "ok",
     });
     expect((await tool.execute({ ttt: 1 })).isError).toBe(false);
@@ -150,7 +184,29 @@ describe("RE2 answers as JavaScript would", () => {
     "^[a\\S]$",
     "^[\\b]$",
   ];
-  const text = fc.string({ unit: fc.constantFrom("a", "b", "z", "1", "-", "@", ".", "x", "é", " ", "\t", "\n", "\r", "\u00a0", "\u2028", "\ufeff", "\v", "\b", "_") });
+  const text = fc.string({
+    unit: fc.constantFrom(
+      "a",
+      "b",
+      "z",
+      "1",
+      "-",
+      "@",
+      ".",
+      "x",
+      "é",
+      " ",
+      "\t",
+      "\n",
+      "\r",
+      "\u00a0",
+      "\u2028",
+      "\ufeff",
+      "\v",
+      "\b",
+      "_",
+    ),
+  });
 
   it.each(PATTERNS)("%s matches exactly the strings JavaScript's engine matches", (source) => {
     const linear = linearPattern(source);
@@ -163,7 +219,8 @@ describe("RE2 answers as JavaScript would", () => {
   });
 
   it("refuses backreferences, lookahead, and a negated class that holds \\S with other members", () => {
-    for (const source of ["(a)\\1", "(?=a)b", "(?!a)b", "[^a\\S]", "(?<n>a)\\k<n>"]) expect(linearPattern(source).ok).toBe(false);
+    for (const source of ["(a)\\1", "(?=a)b", "(?!a)b", "[^a\\S]", "(?<n>a)\\k<n>"])
+      expect(linearPattern(source).ok).toBe(false);
   });
 
   it("gives class-validator a RegExp that matches on RE2 (test, match and exec)", () => {
@@ -210,7 +267,9 @@ describe("@Matches and @Param patterns in decorated tools run on RE2 too", () =>
   });
 
   it("answers a catastrophic @Param pattern attack", async () => {
-    expect((await toolkit.execute("viaParam", { code: "a".repeat(60) + "b" })).metadata?.error).toBe("invalid_arguments");
+    expect((await toolkit.execute("viaParam", { code: "a".repeat(60) + "b" })).metadata?.error).toBe(
+      "invalid_arguments",
+    );
     expect(await toolkit.execute("viaParam", { code: "aaa" })).toEqual({ output: "3", isError: false });
   });
 });
@@ -251,14 +310,18 @@ describe("a pattern RE2 cannot run is refused when the tool is defined", () => {
   });
 
   it("names the class, the method and the DTO property of a @Matches pattern", () => {
-    expect(() => scanTools(new Accounts())).toThrow(/^Accounts\.create, @Args property "password": the pattern .* cannot run in linear time/);
+    expect(() => scanTools(new Accounts())).toThrow(
+      /^Accounts\.create, @Args property "password": the pattern .* cannot run in linear time/,
+    );
   });
 
   it("runs it on JavaScript's engine when the tool opts in", async () => {
     const toolkit = new Toolkit([new OptedIn()]);
     expect(await toolkit.execute("twice", { words: "hey hey" })).toEqual({ output: "hey hey", isError: false });
     expect((await toolkit.execute("twice", { words: "hey you" })).metadata?.error).toBe("invalid_arguments");
-    expect((await toolkit.execute("twice", { words: "hey hey".repeat(10) })).output).toMatch(/must NOT have more than 40 characters/);
+    expect((await toolkit.execute("twice", { words: "hey hey".repeat(10) })).output).toMatch(
+      /must NOT have more than 40 characters/,
+    );
   });
 
   it("refuses it in defineTool with validate: true, and accepts it with backtrackingPatterns: true", async () => {
@@ -270,7 +333,9 @@ describe("a pattern RE2 cannot run is refused when the tool is defined", () => {
       execute: () => "ok",
     };
     expect(() => defineTool(definition)).toThrow(ToolDefinitionError);
-    expect(() => defineTool(definition)).toThrow(/^Tool "twice": the pattern .* \(at \/properties\/w\/pattern\) cannot run in linear time: .*backtrackingPatterns: true/);
+    expect(() => defineTool(definition)).toThrow(
+      /^Tool "twice": the pattern .* \(at \/properties\/w\/pattern\) cannot run in linear time: .*backtrackingPatterns: true/,
+    );
     const optedIn = defineTool({ ...definition, backtrackingPatterns: true });
     expect((await optedIn.execute({ w: "a a" })).isError).toBe(false);
     expect((await optedIn.execute({ w: "a b" })).isError).toBe(true);
@@ -278,7 +343,12 @@ describe("a pattern RE2 cannot run is refused when the tool is defined", () => {
 
   it("leaves a tool that does not validate alone (its patterns never run)", () => {
     expect(() =>
-      defineTool({ name: "free", description: "Free", inputSchema: { type: "object", properties: { w: { type: "string", pattern: "(a)\\1" } } }, execute: () => "ok" }),
+      defineTool({
+        name: "free",
+        description: "Free",
+        inputSchema: { type: "object", properties: { w: { type: "string", pattern: "(a)\\1" } } },
+        execute: () => "ok",
+      }),
     ).not.toThrow();
   });
 });

@@ -31,7 +31,10 @@ describe.each(Object.keys(TOOLKITS))("a signal shared by 5,000 calls of %s", (to
 
   it.each(ENDINGS)("has no listener left once every call $ending", async ({ fate, timeout, abort, kind }) => {
     const controller = new AbortController();
-    const pending = startCalls(toolkit, fate, BATCH, { signal: controller.signal, ...(timeout !== undefined ? { timeout } : {}) });
+    const pending = startCalls(toolkit, fate, BATCH, {
+      signal: controller.signal,
+      ...(timeout !== undefined ? { timeout } : {}),
+    });
     if (abort === true) controller.abort(new Error("the caller left"));
 
     const results = await Promise.all(pending);
@@ -44,7 +47,12 @@ describe.each(Object.keys(TOOLKITS))("a signal shared by 5,000 calls of %s", (to
   it("has no listener left after batches of every ending, and still aborts the next call", async () => {
     const controller = new AbortController();
     for (const { fate, timeout } of ENDINGS.filter((each) => each.abort !== true)) {
-      await Promise.all(startCalls(toolkit, fate, BATCH / 10, { signal: controller.signal, ...(timeout !== undefined ? { timeout } : {}) }));
+      await Promise.all(
+        startCalls(toolkit, fate, BATCH / 10, {
+          signal: controller.signal,
+          ...(timeout !== undefined ? { timeout } : {}),
+        }),
+      );
       expect(abortListeners(controller.signal)).toBe(0);
     }
 
@@ -68,7 +76,11 @@ describe("a signal-like object toolnexus cannot fully use", () => {
     ["without removeEventListener", undefined],
   ])("%s (it cannot let go of a listener) still has every call settled", async (_name, removeEventListener) => {
     const added: unknown[] = [];
-    const signal = { aborted: false, addEventListener: (_type: string, listener: unknown) => added.push(listener), removeEventListener } as unknown as AbortSignal;
+    const signal = {
+      aborted: false,
+      addEventListener: (_type: string, listener: unknown) => added.push(listener),
+      removeEventListener,
+    } as unknown as AbortSignal;
     for (const toolkit of Object.values(TOOLKITS)) {
       const results: ToolResult[] = await Promise.all(startCalls(toolkit, "answers", 100, { signal }));
       expect(kindsOf(results)).toEqual({ ok: 100 });
@@ -86,7 +98,9 @@ describe("a signal-like object toolnexus cannot fully use", () => {
         throw new Error("no reason here");
       },
     };
-    const pending = Object.values(TOOLKITS).flatMap((toolkit) => startCalls(toolkit, "hangs", 100, { signal: signal as unknown as AbortSignal, timeout: 20_000 }));
+    const pending = Object.values(TOOLKITS).flatMap((toolkit) =>
+      startCalls(toolkit, "hangs", 100, { signal: signal as unknown as AbortSignal, timeout: 20_000 }),
+    );
     await turn();
     signal.aborted = true;
     for (const listener of listeners) listener();
@@ -125,17 +139,26 @@ describe("a program that ran 1,000 concurrent timed calls on each toolkit, then 
   const HARD_KILL_MS = patience(20_000);
 
   it("exits by itself, with no resource of its calls left and the call clock's thread not holding it", async () => {
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", script], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", script], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const killer = setTimeout(() => child.kill("SIGKILL"), HARD_KILL_MS);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once("exit", (...exit) => resolve(exit)));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once("exit", (...exit) => resolve(exit)),
+    );
     clearTimeout(killer);
 
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: "" });
-    const report = JSON.parse(stdout) as { settled: Record<string, Record<string, number>>; added: string[]; workersAtEnd: number };
+    const report = JSON.parse(stdout) as {
+      settled: Record<string, Record<string, number>>;
+      added: string[];
+      workersAtEnd: number;
+    };
     const expected = { ok: 500, execution_failed: 250, timeout: 125, aborted: 125 };
     expect(report.settled).toEqual(Object.fromEntries(Object.keys(TOOLKITS).map((name) => [name, expected])));
     expect(report.added).toEqual([]);

@@ -20,7 +20,19 @@ const BREAKOUT = '"]); globalThis.injected = "breakout"; (["';
 const BACKTICK = "`${1}`";
 const EMPTY = "";
 
-const TRICKY_NAMES = [QUOTE, SINGLE, BACKSLASH, TEMPLATE, COMMENT_END, NEWLINE, LINE_SEPARATOR, PARAGRAPH_SEPARATOR, BREAKOUT, BACKTICK, EMPTY];
+const TRICKY_NAMES = [
+  QUOTE,
+  SINGLE,
+  BACKSLASH,
+  TEMPLATE,
+  COMMENT_END,
+  NEWLINE,
+  LINE_SEPARATOR,
+  PARAGRAPH_SEPARATOR,
+  BREAKOUT,
+  BACKTICK,
+  EMPTY,
+];
 
 const received: unknown[][] = [];
 
@@ -82,7 +94,11 @@ const seenDefaults: unknown[][] = [];
 
 class Mixed {
   @Tool("Ctx first, then a Date, then a defaulted list")
-  ctxFirst(@Ctx() ctx: ToolContext, @Param("when") when: Date, @Param("tags", { type: [String], default: ["base"] }) tags: string[]) {
+  ctxFirst(
+    @Ctx() ctx: ToolContext,
+    @Param("when") when: Date,
+    @Param("tags", { type: [String], default: ["base"] }) tags: string[],
+  ) {
     received.push([ctx, when, tags]);
     return "ok";
   }
@@ -94,7 +110,11 @@ class Mixed {
   }
 
   @Tool("Ctx last")
-  ctxLast(@Param("city") city: string, @Param("days", { optional: true, type: Number }) days: number | undefined, @Ctx() ctx: ToolContext) {
+  ctxLast(
+    @Param("city") city: string,
+    @Param("days", { optional: true, type: Number }) days: number | undefined,
+    @Ctx() ctx: ToolContext,
+  ) {
     received.push([city, days, ctx]);
     return "ok";
   }
@@ -102,7 +122,8 @@ class Mixed {
   @Tool("Defaults that the body mutates")
   mutates(
     @Param("list", { type: [String], default: ["a"] }) list: string[],
-    @Param("options", { schema: { type: "object" }, default: { depth: 1, nested: { seen: [] as string[] } } }) options: { depth: number; nested: { seen: string[] } },
+    @Param("options", { schema: { type: "object" }, default: { depth: 1, nested: { seen: [] as string[] } } })
+    options: { depth: number; nested: { seen: string[] } },
     @Param("limit", { default: 10 }) limit: number,
   ) {
     seenDefaults.push(structuredClone([list, options, limit]));
@@ -182,7 +203,13 @@ describe("decorated tools: arguments by generated positional readers", () => {
     });
 
     it("binds toString, hasOwnProperty, valueOf ... arguments that were sent, a sent hasOwnProperty breaking nothing", async () => {
-      const result = await kit.execute("inherited", { toString: "s", hasOwnProperty: "h", valueOf: 3, isPrototypeOf: false, __defineGetter__: [1] });
+      const result = await kit.execute("inherited", {
+        toString: "s",
+        hasOwnProperty: "h",
+        valueOf: 3,
+        isPrototypeOf: false,
+        __defineGetter__: [1],
+      });
       expect(result).toEqual({ output: "ok", isError: false });
       expect(received).toEqual([["s", "h", 3, false, [1]]]);
     });
@@ -232,7 +259,11 @@ describe("decorated tools: arguments by generated positional readers", () => {
   describe("@Ctx", () => {
     it("receives the call's context when it comes first", async () => {
       const state = { user: "u1" };
-      const result = await kit.execute("ctxFirst", { when: "2024-05-06T07:08:09.000Z", tags: ["x"] }, { callId: "c1", state });
+      const result = await kit.execute(
+        "ctxFirst",
+        { when: "2024-05-06T07:08:09.000Z", tags: ["x"] },
+        { callId: "c1", state },
+      );
       expect(result).toEqual({ output: "ok", isError: false });
       const [ctx, when, tags] = received[0]!;
       expect((ctx as ToolContext).callId).toBe("c1");
@@ -323,12 +354,19 @@ describe("decorated tools: arguments by generated positional readers", () => {
 
   describe("Date conversion", () => {
     it("turns a date-time string into a Date, and a list of them into a list of Dates", async () => {
-      const result = await kit.execute("everything", { plain: "p", since: "2021-02-03T04:05:06.000Z", dates: ["2022-01-01T00:00:00.000Z", "2023-06-30T12:00:00.000Z"] });
+      const result = await kit.execute("everything", {
+        plain: "p",
+        since: "2021-02-03T04:05:06.000Z",
+        dates: ["2022-01-01T00:00:00.000Z", "2023-06-30T12:00:00.000Z"],
+      });
       expect(result).toEqual({ output: "ok", isError: false });
       const [, , since, , dates] = received[0]!;
       expect(since).toBeInstanceOf(Date);
       expect((since as Date).toISOString()).toBe("2021-02-03T04:05:06.000Z");
-      expect((dates as Date[]).map((d) => d instanceof Date && d.toISOString())).toEqual(["2022-01-01T00:00:00.000Z", "2023-06-30T12:00:00.000Z"]);
+      expect((dates as Date[]).map((d) => d instanceof Date && d.toISOString())).toEqual([
+        "2022-01-01T00:00:00.000Z",
+        "2023-06-30T12:00:00.000Z",
+      ]);
     });
 
     it("turns a string default into a Date as well, a new one per call", async () => {
@@ -435,8 +473,14 @@ describe("decorated tools: arguments by generated positional readers", () => {
 
     it("answers calls with bad arguments the same way, and leaves the other tools working", async () => {
       const brokenKit = new Toolkit([new Broken()]);
-      await expect(brokenKit.execute("broken", { x: 1 })).resolves.toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
-      await expect(brokenKit.execute("broken", "{}")).resolves.toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+      await expect(brokenKit.execute("broken", { x: 1 })).resolves.toMatchObject({
+        isError: true,
+        metadata: { error: "execution_failed" },
+      });
+      await expect(brokenKit.execute("broken", "{}")).resolves.toMatchObject({
+        isError: true,
+        metadata: { error: "execution_failed" },
+      });
       await expect(brokenKit.execute("works", { y: "yes" })).resolves.toEqual({ output: "works yes", isError: false });
     });
   });
@@ -464,7 +508,8 @@ describe("@Param({ default })", () => {
     class Svc {
       @Tool("t")
       t(
-        @Param("units", { schema: { type: "string", enum: ["c", "f"] }, default: "c", description: "Units" }) units: string,
+        @Param("units", { schema: { type: "string", enum: ["c", "f"] }, default: "c", description: "Units" })
+        units: string,
         @Param("mode", { schema: { type: "string", default: "fast" }, default: "slow" }) mode: string,
       ) {
         return `${units} ${mode}`;
@@ -486,7 +531,10 @@ describe("arrays of Date", () => {
       }
     }
     const kit = new Toolkit([new Svc()]);
-    expect(kit.get("t")!.inputSchema.properties!.days).toEqual({ type: "array", items: { type: "string", format: "date-time" } });
+    expect(kit.get("t")!.inputSchema.properties!.days).toEqual({
+      type: "array",
+      items: { type: "string", format: "date-time" },
+    });
     const result = await kit.execute("t", { days: ["2024-01-01T00:00:00Z"] });
     expect(JSON.parse(result.output)).toEqual(["2024-01-01T00:00:00.000Z"]);
   });

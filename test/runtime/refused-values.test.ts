@@ -15,10 +15,24 @@ describe("the arguments left checkable when the schema refuses a call", () => {
       },
       additionalProperties: false,
     });
-    const args = { name: "far too long", tags: ["ok", "much too long", { a: 1 }], size: "big", note: ["a"], point: { x: 1, y: 2 }, extra: { deep: [1] } };
+    const args = {
+      name: "far too long",
+      tags: ["ok", "much too long", { a: 1 }],
+      size: "big",
+      note: ["a"],
+      point: { x: 1, y: 2 },
+      extra: { deep: [1] },
+    };
     const findings = check(args)!;
     expect(findings.checkable).toEqual({ tags: ["ok", null, null], size: "big", point: { x: 1 } });
-    expect(args).toEqual({ name: "far too long", tags: ["ok", "much too long", { a: 1 }], size: "big", note: ["a"], point: { x: 1, y: 2 }, extra: { deep: [1] } });
+    expect(args).toEqual({
+      name: "far too long",
+      tags: ["ok", "much too long", { a: 1 }],
+      size: "big",
+      note: ["a"],
+      point: { x: 1, y: 2 },
+      extra: { deep: [1] },
+    });
   });
 
   it("keep every value when nothing in them is unsafe", () => {
@@ -50,7 +64,11 @@ describe("the arguments left checkable when the schema refuses a call", () => {
         const left = withoutValuesAt(args, pointers);
         expect(JSON.stringify(args)).toBe(before);
         const read = (root: unknown, path: string[]) =>
-          path.reduce<unknown>((node, key) => (typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined), root);
+          path.reduce<unknown>(
+            (node, key) =>
+              typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined,
+            root,
+          );
         for (const pointer of pointers) {
           const parent = read(args, pointer.slice(0, -1));
           const leftParent = read(left, pointer.slice(0, -1));

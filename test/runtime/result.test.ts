@@ -61,7 +61,9 @@ describe("toToolResult: what a tool returned, as a result", () => {
 
   it("writes an object that appears twice, but not inside itself, in full both times", () => {
     const shared = { v: 1 };
-    expect(toToolResult({ a: shared, b: shared, list: [shared, shared] }).output).toBe('{"a":{"v":1},"b":{"v":1},"list":[{"v":1},{"v":1}]}');
+    expect(toToolResult({ a: shared, b: shared, list: [shared, shared] }).output).toBe(
+      '{"a":{"v":1},"b":{"v":1},"list":[{"v":1},{"v":1}]}',
+    );
   });
 
   it("honours toJSON", () => {
@@ -86,7 +88,9 @@ describe("toToolResult: what a tool returned, as a result", () => {
 
   it("writes an Error as its name and message (no stack)", () => {
     expect(toToolResult(new TypeError("boom")).output).toBe('{"name":"TypeError","message":"boom"}');
-    expect(toToolResult({ failed: new RangeError("too far") }).output).toBe('{"failed":{"name":"RangeError","message":"too far"}}');
+    expect(toToolResult({ failed: new RangeError("too far") }).output).toBe(
+      '{"failed":{"name":"RangeError","message":"too far"}}',
+    );
     expect(toToolResult(new Error("boom")).output).not.toContain("at ");
   });
 
@@ -190,7 +194,11 @@ describe("a throw of anything becomes an error result with its message (errorMes
   });
 
   it('writes a thrown undefined as "undefined" and a thrown null as "null"', async () => {
-    expect(await throwing(undefined)).toEqual({ output: "undefined", isError: true, metadata: { error: "execution_failed" } });
+    expect(await throwing(undefined)).toEqual({
+      output: "undefined",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
     expect(await throwing(null)).toEqual({ output: "null", isError: true, metadata: { error: "execution_failed" } });
   });
 
@@ -200,7 +208,11 @@ describe("a throw of anything becomes an error result with its message (errorMes
       description: "Rejects.",
       execute: async () => Promise.reject(new Error("upstream 503")),
     });
-    expect(await tool.execute({})).toEqual({ output: "upstream 503", isError: true, metadata: { error: "execution_failed" } });
+    expect(await tool.execute({})).toEqual({
+      output: "upstream 503",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
   });
 });
 

@@ -4,7 +4,8 @@
  * What a provider's message carries is what was checked: a string, never a number. A
  * `metadata` that is not an object makes the call fail instead of passing it on.
  */
-import { defineTool, Tool, Toolkit, toMcpResult, type Tool as ToolShape, type ToolResult } from "../../src";
+import { defineTool, Tool, Toolkit, type Tool as ToolShape, type ToolResult } from "../../src";
+import { toMcpResult } from "../../src/mcp";
 
 interface Reads {
   output: number;
@@ -13,7 +14,10 @@ interface Reads {
 }
 
 /** An object whose fields answer `first` on their first read and `later` on every read after. */
-function flipping(first: { output: unknown; isError: unknown }, later: { output: unknown; isError: unknown }): { value: object; reads: Reads } {
+function flipping(
+  first: { output: unknown; isError: unknown },
+  later: { output: unknown; isError: unknown },
+): { value: object; reads: Reads } {
   const reads: Reads = { output: 0, isError: 0, metadata: 0 };
   const value = {
     get output() {
@@ -60,7 +64,11 @@ const handWritten: ToolShape = {
 };
 
 const toolkit = new Toolkit([
-  defineTool({ name: "define_flip", description: "Returns a result whose fields change after their first read.", execute: () => nextResult() }),
+  defineTool({
+    name: "define_flip",
+    description: "Returns a result whose fields change after their first read.",
+    execute: () => nextResult(),
+  }),
   new Flipper(),
   handWritten,
 ]);
@@ -72,9 +80,13 @@ async function providerTexts(name: string): Promise<Array<[string, unknown]>> {
   const gemini = await toolkit.runGemini([{ functionCall: { name, args: {} } }]);
   const response = gemini!.parts[0]!.functionResponse.response as { output?: unknown; error?: unknown };
   const openai = await toolkit.runOpenAI([{ id: "call_1", type: "function", function: { name, arguments: "{}" } }]);
-  const responses = await toolkit.runOpenAIResponses([{ type: "function_call", call_id: "call_1", name, arguments: "{}" }]);
+  const responses = await toolkit.runOpenAIResponses([
+    { type: "function_call", call_id: "call_1", name, arguments: "{}" },
+  ]);
   const anthropic = await toolkit.runAnthropic({ content: [{ type: "tool_use", id: "toolu_1", name, input: {} }] });
-  const bedrock = await toolkit.runBedrock({ output: { message: { content: [{ toolUse: { toolUseId: "tu_1", name, input: {} } }] } } });
+  const bedrock = await toolkit.runBedrock({
+    output: { message: { content: [{ toolUse: { toolUseId: "tu_1", name, input: {} } }] } },
+  });
   const mcp = toMcpResult(await toolkit.execute(name, {}));
   return [
     ["gemini", "output" in response ? response.output : response.error],
@@ -113,22 +125,29 @@ describe("a returned ToolResult whose getters change their answer", () => {
     for (const { reads } of made) expect(reads).toEqual({ output: 1, isError: 1, metadata: 1 });
   });
 
-  it.each(kinds)("%s: a message carries a string, never a number, whichever type the first read gives", async (name) => {
-    makeNext = numberThenString;
-    const result = await toolkit.execute(name, {});
-    expect(typeof result.output).toBe("string");
-    expect(typeof result.isError).toBe("boolean");
-    for (const [, text] of await providerTexts(name)) expect(typeof text).toBe("string");
+  it.each(kinds)(
+    "%s: a message carries a string, never a number, whichever type the first read gives",
+    async (name) => {
+      makeNext = numberThenString;
+      const result = await toolkit.execute(name, {});
+      expect(typeof result.output).toBe("string");
+      expect(typeof result.isError).toBe("boolean");
+      for (const [, text] of await providerTexts(name)) expect(typeof text).toBe("string");
 
-    makeNext = stringThenNumber;
-    const anthropic = await toolkit.runAnthropic([{ type: "tool_use", id: "toolu_2", name, input: {} }]);
-    expect(anthropic!.content[0]).toStrictEqual({ type: "tool_result", tool_use_id: "toolu_2", content: "fine" });
-  });
+      makeNext = stringThenNumber;
+      const anthropic = await toolkit.runAnthropic([{ type: "tool_use", id: "toolu_2", name, input: {} }]);
+      expect(anthropic!.content[0]).toStrictEqual({ type: "tool_result", tool_use_id: "toolu_2", content: "fine" });
+    },
+  );
 });
 
 describe("a returned ToolResult whose metadata is not an object", () => {
   const returning = (metadata: unknown): ToolShape =>
-    defineTool({ name: "with_metadata", description: "Returns a result with the given metadata.", execute: () => ({ output: "done", isError: false, metadata }) });
+    defineTool({
+      name: "with_metadata",
+      description: "Returns a result with the given metadata.",
+      execute: () => ({ output: "done", isError: false, metadata }),
+    });
 
   it.each([
     ["a string", "oops"],
@@ -144,7 +163,8 @@ describe("a returned ToolResult whose metadata is not an object", () => {
   });
 
   it("says what the metadata was", async () => {
-    const said = async (metadata: unknown) => (await new Toolkit([returning(metadata)]).execute("with_metadata", {})).output;
+    const said = async (metadata: unknown) =>
+      (await new Toolkit([returning(metadata)]).execute("with_metadata", {})).output;
     expect(await said("oops")).toBe("The tool returned a result whose metadata is not an object (got string).");
     expect(await said(null)).toBe("The tool returned a result whose metadata is not an object (got null).");
   });
@@ -158,7 +178,9 @@ describe("a returned ToolResult whose metadata is not an object", () => {
     }
     const odd = new Toolkit([new Odd()]);
     expect((await odd.execute("odd", {})).metadata).toEqual({ error: "execution_failed" });
-    const [message] = await odd.runOpenAI([{ id: "call_1", type: "function", function: { name: "odd", arguments: "{}" } }]);
+    const [message] = await odd.runOpenAI([
+      { id: "call_1", type: "function", function: { name: "odd", arguments: "{}" } },
+    ]);
     expect(message!.content).toBe("Error: The tool returned a result whose metadata is not an object (got string).");
   });
 

@@ -4,7 +4,20 @@
  * text form in `output`; what cannot be read is a clear error, never a silent pass.
  */
 import fc from "fast-check";
-import { audio, defineTool, file, image, isToolContent, MAX_CONTENT_BYTES, resourceLink, toToolResult, Toolkit, type ToolContent } from "toolnexus";
+import {
+  audio,
+  defineTool,
+  file,
+  image,
+  isToolContent,
+  LIMITS,
+  resourceLink,
+  toToolResult,
+  Toolkit,
+  type ToolContent,
+} from "toolnexus";
+
+const { MAX_CONTENT_BYTES } = LIMITS;
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001", "hex");
 const JPEG = Buffer.from("ffd8ffe000104a464946", "hex");
@@ -14,26 +27,50 @@ const WAV = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WA
 describe("the part helpers", () => {
   it("image() takes bytes, base64 or a URL, and recognizes common formats from the bytes", () => {
     expect(image(PNG)).toEqual({ type: "image", data: PNG.toString("base64"), mimeType: "image/png" });
-    expect(image(new Uint8Array(JPEG))).toEqual({ type: "image", data: JPEG.toString("base64"), mimeType: "image/jpeg" });
+    expect(image(new Uint8Array(JPEG))).toEqual({
+      type: "image",
+      data: JPEG.toString("base64"),
+      mimeType: "image/jpeg",
+    });
     expect(image(PNG.toString("base64"), "image/png")).toEqual(image(PNG));
-    expect(image(new URL("https://example.com/chart.png"))).toEqual({ type: "image", url: "https://example.com/chart.png" });
-    expect(image(PNG.buffer.slice(PNG.byteOffset, PNG.byteOffset + PNG.byteLength), "image/png").data).toBe(PNG.toString("base64"));
+    expect(image(new URL("https://example.com/chart.png"))).toEqual({
+      type: "image",
+      url: "https://example.com/chart.png",
+    });
+    expect(image(PNG.buffer.slice(PNG.byteOffset, PNG.byteOffset + PNG.byteLength), "image/png").data).toBe(
+      PNG.toString("base64"),
+    );
   });
 
   it("refuses what it cannot make a part of, saying what to pass", () => {
-    expect(() => image(Buffer.from("not an image"))).toThrow('image(): the format of these bytes is not recognized; pass the mime type, e.g. image(bytes, "image/png").');
+    expect(() => image(Buffer.from("not an image"))).toThrow(
+      'image(): the format of these bytes is not recognized; pass the mime type, e.g. image(bytes, "image/png").',
+    );
     expect(() => image("not base64!", "image/png")).toThrow("a string is read as base64, and this one is not base64");
-    expect(() => image(PNG, "application/pdf")).toThrow('"application/pdf" is not an image type; use file() for documents.');
+    expect(() => image(PNG, "application/pdf")).toThrow(
+      '"application/pdf" is not an image type; use file() for documents.',
+    );
     expect(() => image(PNG, "png")).toThrow('the mime type must look like "type/subtype"');
     expect(() => audio(PNG, "image/png")).toThrow('"image/png" is not an audio type');
     expect(() => file(PDF, "application/pdf", "")).toThrow("the name must be a non-empty string");
-    expect(() => image(42 as unknown as Buffer)).toThrow("takes bytes (a Buffer, Uint8Array or ArrayBuffer) or a base64 string, or a URL");
+    expect(() => image(42 as unknown as Buffer)).toThrow(
+      "takes bytes (a Buffer, Uint8Array or ArrayBuffer) or a base64 string, or a URL",
+    );
   });
 
   it("audio(), file() and resourceLink() make the other kinds", () => {
     expect(audio(WAV)).toEqual({ type: "audio", data: WAV.toString("base64"), mimeType: "audio/wav" });
-    expect(file(PDF, "application/pdf", "report.pdf")).toEqual({ type: "file", data: PDF.toString("base64"), mimeType: "application/pdf", name: "report.pdf" });
-    expect(file(new URL("https://example.com/r.pdf"), "application/pdf")).toEqual({ type: "file", url: "https://example.com/r.pdf", mimeType: "application/pdf" });
+    expect(file(PDF, "application/pdf", "report.pdf")).toEqual({
+      type: "file",
+      data: PDF.toString("base64"),
+      mimeType: "application/pdf",
+      name: "report.pdf",
+    });
+    expect(file(new URL("https://example.com/r.pdf"), "application/pdf")).toEqual({
+      type: "file",
+      url: "https://example.com/r.pdf",
+      mimeType: "application/pdf",
+    });
     expect(resourceLink("file:///reports/q3.csv", { name: "q3.csv", mimeType: "text/csv" })).toEqual({
       type: "resource_link",
       uri: "file:///reports/q3.csv",
@@ -55,10 +92,20 @@ describe("the part helpers", () => {
 
 describe("what a tool returns, as a result", () => {
   it("a part, or a list of parts, is content with its text form as output", () => {
-    expect(toToolResult(image(PNG))).toEqual({ output: "[image/png image, 20 B]", isError: false, content: [image(PNG)] });
-    const parts: ToolContent[] = [{ type: "text", text: "Sales by month:" }, image(PNG), file(PDF, "application/pdf", "sales.pdf"), resourceLink("https://example.com/sales")];
+    expect(toToolResult(image(PNG))).toEqual({
+      output: "[image/png image, 20 B]",
+      isError: false,
+      content: [image(PNG)],
+    });
+    const parts: ToolContent[] = [
+      { type: "text", text: "Sales by month:" },
+      image(PNG),
+      file(PDF, "application/pdf", "sales.pdf"),
+      resourceLink("https://example.com/sales"),
+    ];
     expect(toToolResult(parts)).toEqual({
-      output: "Sales by month:\n[image/png image, 20 B]\n[file sales.pdf (application/pdf, 9 B)]\n[resource https://example.com/sales]",
+      output:
+        "Sales by month:\n[image/png image, 20 B]\n[file sales.pdf (application/pdf, 9 B)]\n[resource https://example.com/sales]",
       isError: false,
       content: parts,
     });
@@ -66,9 +113,18 @@ describe("what a tool returns, as a result", () => {
 
   it("bytes are a part of the kind their format says, or of the tool's declared mime type", async () => {
     expect(toToolResult(PNG).content).toEqual([image(PNG)]);
-    expect(toToolResult(PDF).content).toEqual([{ type: "file", data: PDF.toString("base64"), mimeType: "application/pdf" }]);
-    const tool = defineTool({ name: "export_csv", description: "Sales as CSV", mimeType: "text/csv", execute: () => Buffer.from("month,total\n") });
-    expect((await tool.execute({})).content).toEqual([{ type: "file", data: Buffer.from("month,total\n").toString("base64"), mimeType: "text/csv" }]);
+    expect(toToolResult(PDF).content).toEqual([
+      { type: "file", data: PDF.toString("base64"), mimeType: "application/pdf" },
+    ]);
+    const tool = defineTool({
+      name: "export_csv",
+      description: "Sales as CSV",
+      mimeType: "text/csv",
+      execute: () => Buffer.from("month,total\n"),
+    });
+    expect((await tool.execute({})).content).toEqual([
+      { type: "file", data: Buffer.from("month,total\n").toString("base64"), mimeType: "text/csv" },
+    ]);
   });
 
   it("unrecognized bytes without a declared mime type are an error that says how to declare one", () => {
@@ -96,7 +152,10 @@ describe("what a tool returns, as a result", () => {
   });
 
   it("objects that only look like a part stay JSON", () => {
-    expect(toToolResult({ type: "image", caption: "no data" })).toEqual({ output: '{"type":"image","caption":"no data"}', isError: false });
+    expect(toToolResult({ type: "image", caption: "no data" })).toEqual({
+      output: '{"type":"image","caption":"no data"}',
+      isError: false,
+    });
     expect(toToolResult([])).toEqual({ output: "[]", isError: false });
   });
 
@@ -107,7 +166,11 @@ describe("what a tool returns, as a result", () => {
       { type: "text", text: "Big:" },
       { type: "text", text: "[image/png image, 10.0 MB not sent: 10.0 MB is over the 10.0 MB a part may have]" },
     ]);
-    expect(result.metadata).toEqual({ unsentContent: [{ index: 1, type: "image", mimeType: "image/png", reason: "10.0 MB is over the 10.0 MB a part may have" }] });
+    expect(result.metadata).toEqual({
+      unsentContent: [
+        { index: 1, type: "image", mimeType: "image/png", reason: "10.0 MB is over the 10.0 MB a part may have" },
+      ],
+    });
   });
 
   it("reads a returned part once (a getter cannot answer one thing to the check and another to the copy)", () => {
@@ -123,7 +186,11 @@ describe("what a tool returns, as a result", () => {
   });
 
   it("works through a toolkit, for decorated and defined tools alike", async () => {
-    const chart = defineTool({ name: "chart", description: "Draws the chart", execute: async () => [{ type: "text", text: "Here it is" }, image(PNG)] });
+    const chart = defineTool({
+      name: "chart",
+      description: "Draws the chart",
+      execute: async () => [{ type: "text", text: "Here it is" }, image(PNG)],
+    });
     expect(await new Toolkit([chart]).execute("chart", {})).toEqual({
       output: "Here it is\n[image/png image, 20 B]",
       isError: false,

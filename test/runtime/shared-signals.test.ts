@@ -43,7 +43,11 @@ function waitingToolkit() {
 }
 
 const openAICalls = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ id: `call_${i}`, type: "function" as const, function: { name: "wait", arguments: JSON.stringify({ n: i }) } }));
+  Array.from({ length: count }, (_, i) => ({
+    id: `call_${i}`,
+    type: "function" as const,
+    function: { name: "wait", arguments: JSON.stringify({ n: i }) },
+  }));
 
 describe("a signal shared by a thousand calls", () => {
   it("gets one listener while pending, none once settled, and no MaxListenersExceededWarning from a provider batch", async () => {
@@ -58,7 +62,12 @@ describe("a signal shared by a thousand calls", () => {
       const messages = await pending;
       await settleEmitted();
       expect(messages).toHaveLength(CALLS);
-      expect(messages.every((message, i) => message.role === "tool" && message.tool_call_id === `call_${i}` && message.content === `waited for ${i}`)).toBe(true);
+      expect(
+        messages.every(
+          (message, i) =>
+            message.role === "tool" && message.tool_call_id === `call_${i}` && message.content === `waited for ${i}`,
+        ),
+      ).toBe(true);
       expect(abortListeners(controller.signal)).toBe(0);
       expect(warnings.names.filter((name) => name === "MaxListenersExceededWarning")).toEqual([]);
     } finally {
@@ -71,7 +80,9 @@ describe("a signal shared by a thousand calls", () => {
     const controller = new AbortController();
     const warnings = collectWarnings();
     try {
-      const pending = Array.from({ length: CALLS }, (_, n) => toolkit.execute("wait", { n }, { signal: controller.signal }));
+      const pending = Array.from({ length: CALLS }, (_, n) =>
+        toolkit.execute("wait", { n }, { signal: controller.signal }),
+      );
       expect(seen).toHaveLength(CALLS);
       expect(abortListeners(controller.signal)).toBeLessThanOrEqual(1);
 
@@ -90,7 +101,9 @@ describe("a signal shared by a thousand calls", () => {
     const controller = new AbortController();
     const warnings = collectWarnings();
     try {
-      const executed = Array.from({ length: CALLS }, (_, n) => toolkit.execute("wait", { n }, { signal: controller.signal }));
+      const executed = Array.from({ length: CALLS }, (_, n) =>
+        toolkit.execute("wait", { n }, { signal: controller.signal }),
+      );
       const answered = toolkit.runOpenAI(openAICalls(CALLS), { signal: controller.signal });
       expect(seen).toHaveLength(2 * CALLS);
       expect(abortListeners(controller.signal)).toBeLessThanOrEqual(1);
@@ -101,8 +114,12 @@ describe("a signal shared by a thousand calls", () => {
       await settleEmitted();
 
       expect(results.filter((result) => result.isError && result.metadata?.error === "aborted")).toHaveLength(CALLS);
-      expect(new Set(results.map((result) => result.output))).toEqual(new Set(['Tool "wait" was aborted: the user left']));
-      expect(messages.map((message) => message.content)).toEqual(Array.from({ length: CALLS }, () => 'Error: Tool "wait" was aborted: the user left'));
+      expect(new Set(results.map((result) => result.output))).toEqual(
+        new Set(['Tool "wait" was aborted: the user left']),
+      );
+      expect(messages.map((message) => message.content)).toEqual(
+        Array.from({ length: CALLS }, () => 'Error: Tool "wait" was aborted: the user left'),
+      );
       expect(seen.filter((signal) => signal.aborted)).toHaveLength(2 * CALLS);
       expect(warnings.names.filter((name) => name === "MaxListenersExceededWarning")).toEqual([]);
     } finally {
@@ -114,7 +131,9 @@ describe("a signal shared by a thousand calls", () => {
     const { toolkit, seen } = waitingToolkit();
     const controller = new AbortController();
 
-    const first = Array.from({ length: CALLS }, (_, n) => toolkit.execute("wait", { n }, { signal: controller.signal }));
+    const first = Array.from({ length: CALLS }, (_, n) =>
+      toolkit.execute("wait", { n }, { signal: controller.signal }),
+    );
     expect(abortListeners(controller.signal)).toBeLessThanOrEqual(1);
     expect((await Promise.all(first)).every((result) => !result.isError)).toBe(true);
     expect(abortListeners(controller.signal)).toBe(0);

@@ -12,7 +12,9 @@ import { compileValidator } from "../../src/runtime/validation";
 const RUNS = { seed: 20261202, numRuns: 2_000 } as const;
 
 /** Strings of letters, a two-unit letter, astral characters and lone surrogates of both halves (which pair up when adjacent in order). */
-const text = fc.array(fc.constantFrom("a", "é", "字", "😀", "𝄞", "\ud83d", "\ude00", "\udbff", "\udc00"), { maxLength: 40 }).map((parts) => parts.join(""));
+const text = fc
+  .array(fc.constantFrom("a", "é", "字", "😀", "𝄞", "\ud83d", "\ude00", "\udbff", "\udc00"), { maxLength: 40 })
+  .map((parts) => parts.join(""));
 /** A limit anywhere around the string's size in units: below, between half and all of it, and beyond twice it. */
 const limitFor = (value: string) => fc.integer({ min: -1, max: 2 * value.length + 2 });
 const textAndLimit = text.chain((value) => fc.tuple(fc.constant(value), limitFor(value)));

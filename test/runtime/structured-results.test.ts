@@ -6,7 +6,16 @@
  */
 import "reflect-metadata";
 import { IsInt, IsString, Min } from "class-validator";
-import { defineTool, image, ScanError, Tool, Toolkit, ToolDefinitionError, type JSONSchemaObject, type ToolFailure } from "toolnexus";
+import {
+  defineTool,
+  image,
+  ScanError,
+  Tool,
+  Toolkit,
+  ToolDefinitionError,
+  type JSONSchemaObject,
+  type ToolFailure,
+} from "toolnexus";
 
 class Order {
   /** The order's id. */
@@ -33,7 +42,8 @@ class Orders {
   summarize(id: string): unknown {
     if (id === "text") return "just text";
     if (id === "error") return { output: "No such order", isError: true };
-    if (id === "explicit") return { output: "Order o-1: 12 EUR", isError: false, structuredContent: { id: "o-1", total: 12 } };
+    if (id === "explicit")
+      return { output: "Order o-1: 12 EUR", isError: false, structuredContent: { id: "o-1", total: 12 } };
     if (id === "explicit-wrong") return { output: "?", isError: false, structuredContent: { id: 1 } };
     if (id === "parts") return [image(Buffer.from("89504e470d0a1a0a", "hex"))];
     if (id === "extra") return { id, total: 1, secret: "leaked" };
@@ -48,12 +58,20 @@ describe("structured results", () => {
 
   it("sets the tool's outputSchema from a DTO class or an object schema", () => {
     const [lookUp, summarize] = toolkit.tools();
-    expect(lookUp!.outputSchema).toMatchObject({ type: "object", properties: { id: { type: "string" }, total: { type: "integer", minimum: 0 } }, required: ["id", "total"] });
+    expect(lookUp!.outputSchema).toMatchObject({
+      type: "object",
+      properties: { id: { type: "string" }, total: { type: "integer", minimum: 0 } },
+      required: ["id", "total"],
+    });
     expect(summarize!.outputSchema).toEqual(ORDER_SCHEMA);
   });
 
   it("makes an object result structuredContent, with its JSON as the text form", async () => {
-    expect(await toolkit.execute("lookUp", { id: "o-1" })).toEqual({ output: '{"id":"o-1","total":12}', isError: false, structuredContent: { id: "o-1", total: 12 } });
+    expect(await toolkit.execute("lookUp", { id: "o-1" })).toEqual({
+      output: '{"id":"o-1","total":12}',
+      isError: false,
+      structuredContent: { id: "o-1", total: 12 },
+    });
     // As JSON: an undefined property is not there.
     expect((await toolkit.execute("summarize", { id: "o-2" })).structuredContent).toEqual({ id: "o-2", total: 12 });
   });
@@ -61,7 +79,8 @@ describe("structured results", () => {
   it("answers a result that does not match with invalid_output, and tells onError", async () => {
     const wrong = await toolkit.execute("lookUp", { id: "wrong-type" });
     expect(wrong).toEqual({
-      output: 'Tool "lookUp" returned a result that does not match its output schema:\n- "total" must be integer, got string "12"',
+      output:
+        'Tool "lookUp" returned a result that does not match its output schema:\n- "total" must be integer, got string "12"',
       isError: true,
       metadata: { tool: "lookUp", error: "invalid_output", errorId: expect.any(String) },
     });
@@ -75,9 +94,16 @@ describe("structured results", () => {
   });
 
   it("checks a ToolResult's own structuredContent, and lets error results through", async () => {
-    expect(await toolkit.execute("summarize", { id: "explicit" })).toEqual({ output: "Order o-1: 12 EUR", isError: false, structuredContent: { id: "o-1", total: 12 } });
+    expect(await toolkit.execute("summarize", { id: "explicit" })).toEqual({
+      output: "Order o-1: 12 EUR",
+      isError: false,
+      structuredContent: { id: "o-1", total: 12 },
+    });
     expect((await toolkit.execute("summarize", { id: "explicit-wrong" })).metadata?.error).toBe("invalid_output");
-    expect(await toolkit.execute("summarize", { id: "error" })).toMatchObject({ output: "No such order", isError: true });
+    expect(await toolkit.execute("summarize", { id: "error" })).toMatchObject({
+      output: "No such order",
+      isError: true,
+    });
   });
 
   it("refuses text or parts from a tool that promised structured results", async () => {
@@ -95,19 +121,36 @@ describe("structured results", () => {
       outputSchema: { type: "object", properties: { price: { type: "number" } }, required: ["price"] },
       execute: async ({ sku }) => (sku === "none" ? {} : { price: 12 }),
     });
-    expect(quote.outputSchema).toEqual({ type: "object", properties: { price: { type: "number" } }, required: ["price"] });
-    expect(await quote.execute({ sku: "a" })).toEqual({ output: '{"price":12}', isError: false, structuredContent: { price: 12 } });
-    expect((await quote.execute({ sku: "none" })).output).toContain('missing required property "price" (expected number)');
+    expect(quote.outputSchema).toEqual({
+      type: "object",
+      properties: { price: { type: "number" } },
+      required: ["price"],
+    });
+    expect(await quote.execute({ sku: "a" })).toEqual({
+      output: '{"price":12}',
+      isError: false,
+      structuredContent: { price: 12 },
+    });
+    expect((await quote.execute({ sku: "none" })).output).toContain(
+      'missing required property "price" (expected number)',
+    );
   });
 
   it("refuses an output schema that does not describe an object, at definition or scan time", () => {
-    expect(() => defineTool({ name: "t", description: "d", outputSchema: { type: "string" }, execute: () => "x" })).toThrow(ToolDefinitionError);
-    expect(() => defineTool({ name: "t", description: "d", outputSchema: { type: "string" }, execute: () => "x" })).toThrow(
-      'Tool "t": the output schema must describe an object (type "object" at its root)',
-    );
-    expect(() => defineTool({ name: "t", description: "d", outputSchema: { type: "object", properties: 3 } as never, execute: () => "x" })).toThrow(
-      "the output schema is not a valid JSON Schema",
-    );
+    expect(() =>
+      defineTool({ name: "t", description: "d", outputSchema: { type: "string" }, execute: () => "x" }),
+    ).toThrow(ToolDefinitionError);
+    expect(() =>
+      defineTool({ name: "t", description: "d", outputSchema: { type: "string" }, execute: () => "x" }),
+    ).toThrow('Tool "t": the output schema must describe an object (type "object" at its root)');
+    expect(() =>
+      defineTool({
+        name: "t",
+        description: "d",
+        outputSchema: { type: "object", properties: 3 } as never,
+        execute: () => "x",
+      }),
+    ).toThrow("the output schema is not a valid JSON Schema");
     class Listing {
       @Tool({ description: "List", output: { type: "array" } })
       list() {
@@ -119,6 +162,8 @@ describe("structured results", () => {
   });
 
   it("refuses a declared mime type that is not one", () => {
-    expect(() => defineTool({ name: "t", description: "d", mimeType: "png", execute: () => "x" })).toThrow('Tool "t": mimeType must look like "type/subtype"');
+    expect(() => defineTool({ name: "t", description: "d", mimeType: "png", execute: () => "x" })).toThrow(
+      'Tool "t": mimeType must look like "type/subtype"',
+    );
   });
 });

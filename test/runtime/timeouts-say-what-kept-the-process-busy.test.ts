@@ -19,7 +19,12 @@ const DEADLINE_MS = 50;
 const HOG_MS = 150;
 
 const toolkit = new Toolkit([
-  defineTool({ name: "quick", description: "Answers at once, asynchronously", timeout: DEADLINE_MS, execute: async () => "ready" }),
+  defineTool({
+    name: "quick",
+    description: "Answers at once, asynchronously",
+    timeout: DEADLINE_MS,
+    execute: async () => "ready",
+  }),
   defineTool({
     name: "crunch",
     description: "Works before its first await",
@@ -29,7 +34,12 @@ const toolkit = new Toolkit([
       return "crunched";
     },
   }),
-  defineTool({ name: "hog", description: "Keeps the process busy", timeout: false, execute: () => (busy(HOG_MS), "hogged") }),
+  defineTool({
+    name: "hog",
+    description: "Keeps the process busy",
+    timeout: false,
+    execute: () => (busy(HOG_MS), "hogged"),
+  }),
 ]);
 
 const call = (id: string, name: string) => ({ id, type: "function", function: { name, arguments: "{}" } });
@@ -42,7 +52,9 @@ describe("a timeout whose result came late", () => {
         role: "tool",
         tool_call_id: "c1",
         content: expect.stringMatching(
-          new RegExp(`^Error: Tool "quick" timed out after ${DEADLINE_MS} ms \\(its result came after \\d+ ms, while the process was too busy to end the call sooner\\)$`),
+          new RegExp(
+            `^Error: Tool "quick" timed out after ${DEADLINE_MS} ms \\(its result came after \\d+ ms, while the process was too busy to end the call sooner\\)$`,
+          ),
         ),
       },
       { role: "tool", tool_call_id: "c2", content: "hogged" },
@@ -62,7 +74,9 @@ describe("a timeout whose result came late", () => {
       role: "tool",
       tool_call_id: "c1",
       content: expect.stringMatching(
-        new RegExp(`^Error: Tool "crunch" timed out after ${DEADLINE_MS} ms \\(it took \\d+ ms and kept the process busy, so it could not be stopped sooner\\)$`),
+        new RegExp(
+          `^Error: Tool "crunch" timed out after ${DEADLINE_MS} ms \\(it took \\d+ ms and kept the process busy, so it could not be stopped sooner\\)$`,
+        ),
       ),
     });
     expect(replies[1]).toEqual({ role: "tool", tool_call_id: "c2", content: "ready" });

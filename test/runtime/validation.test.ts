@@ -40,7 +40,9 @@ describe("compileValidator: one model-readable sentence per problem", () => {
   });
 
   it("names an unknown argument and lists the allowed ones", () => {
-    expect(problemsOf({ city: "Chennai", country: "IN" })).toEqual(['unknown argument "country"; expected only: city, units, days, mode']);
+    expect(problemsOf({ city: "Chennai", country: "IN" })).toEqual([
+      'unknown argument "country"; expected only: city, units, days, mode',
+    ]);
   });
 
   it("says an object without properties takes no arguments", () => {
@@ -56,7 +58,9 @@ describe("compileValidator: one model-readable sentence per problem", () => {
   });
 
   it("lists the allowed values of an enum", () => {
-    expect(problemsOf({ city: "Chennai", units: "kelvin" })).toEqual(['"units" must be one of "metric", "imperial", got string "kelvin"']);
+    expect(problemsOf({ city: "Chennai", units: "kelvin" })).toEqual([
+      '"units" must be one of "metric", "imperial", got string "kelvin"',
+    ]);
   });
 
   it("states the minimum and the maximum", () => {
@@ -85,7 +89,10 @@ describe("compileValidator: one model-readable sentence per problem", () => {
           type: "object",
           properties: {
             from: { type: "string" },
-            stops: { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+            stops: {
+              type: "array",
+              items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+            },
           },
           required: ["from"],
         },
@@ -111,7 +118,9 @@ describe("assertValidSchema", () => {
   });
 
   it("throws with Ajv's words for an invalid one", () => {
-    expect(() => assertValidSchema({ type: "object", properties: { a: { type: "strng" as "string" } } })).toThrow(/data\/properties\/a\/type/);
+    expect(() => assertValidSchema({ type: "object", properties: { a: { type: "strng" as "string" } } })).toThrow(
+      /data\/properties\/a\/type/,
+    );
   });
 });
 
@@ -137,14 +146,21 @@ describe("argumentPath: an Ajv instance path, as a model reads it", () => {
 
 describe("defineTool with validate: true answers bad arguments with every problem", () => {
   it("puts one problem on the same line, several as a list", async () => {
-    const tool = defineTool({ name: "weather", description: "Weather.", inputSchema: weatherSchema, validate: true, execute: () => "ok" });
+    const tool = defineTool({
+      name: "weather",
+      description: "Weather.",
+      inputSchema: weatherSchema,
+      validate: true,
+      execute: () => "ok",
+    });
     expect(await tool.execute({})).toEqual({
       output: 'Invalid arguments for tool "weather": missing required argument "city" (expected string)',
       isError: true,
       metadata: { tool: "weather", error: "invalid_arguments" },
     });
     expect(await tool.execute({ city: 1, days: 0 })).toEqual({
-      output: 'Invalid arguments for tool "weather":\n- "city" must be string, got number 1\n- "days" must be >= 1, got number 0',
+      output:
+        'Invalid arguments for tool "weather":\n- "city" must be string, got number 1\n- "days" must be >= 1, got number 0',
       isError: true,
       metadata: { tool: "weather", error: "invalid_arguments" },
     });

@@ -10,13 +10,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 describe("timeouts: the call's, then the tool's, then the toolkit's", () => {
   it("lets a tool's own longer timeout win over the toolkit's", async () => {
-    const slow = defineTool({ name: "slow", description: "d", timeout: 10_000, execute: async () => (await sleep(60), "done") });
+    const slow = defineTool({
+      name: "slow",
+      description: "d",
+      timeout: 10_000,
+      execute: async () => (await sleep(60), "done"),
+    });
     const result = await new Toolkit([slow], { timeout: 20 }).execute("slow", {});
     expect(result).toEqual({ output: "done", isError: false });
   });
 
   it("lets a tool's own shorter timeout win over the toolkit's", async () => {
-    const slow = defineTool({ name: "slow", description: "d", timeout: 20, execute: async () => (await sleep(200), "done") });
+    const slow = defineTool({
+      name: "slow",
+      description: "d",
+      timeout: 20,
+      execute: async () => (await sleep(200), "done"),
+    });
     const result = await new Toolkit([slow], { timeout: 10_000 }).execute("slow", {});
     expect(result.metadata?.error).toBe("timeout");
     expect(result.output).toBe('Tool "slow" timed out after 20 ms');
@@ -46,7 +56,9 @@ describe("timeouts: the call's, then the tool's, then the toolkit's", () => {
     for (const timeout of [0, -1, Number.NaN]) {
       const result = await tool.execute({}, { timeout });
       expect(result.isError).toBe(true);
-      expect(result.output).toBe(`Tool "t" was not run: the timeout must be a positive number of milliseconds or false (got ${String(timeout)}).`);
+      expect(result.output).toBe(
+        `Tool "t" was not run: the timeout must be a positive number of milliseconds or false (got ${String(timeout)}).`,
+      );
     }
     expect(body).not.toHaveBeenCalled();
   });

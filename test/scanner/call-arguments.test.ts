@@ -71,7 +71,9 @@ describe("bad input never reaches the method", () => {
   it("missing required argument", async () => {
     const result = await kit.execute("weather", {});
     expectInvalid(result, "weather");
-    expect(result.output).toBe('Invalid arguments for tool "weather": missing required argument "city" (expected string)');
+    expect(result.output).toBe(
+      'Invalid arguments for tool "weather": missing required argument "city" (expected string)',
+    );
   });
 
   it("wrong type (string parameter given a number)", async () => {
@@ -110,19 +112,25 @@ describe("bad input never reaches the method", () => {
   it("wrong enum value", async () => {
     const result = await kit.execute("configure", { enabled: true, units: "k", level: 1 });
     expectInvalid(result, "configure");
-    expect(result.output).toBe('Invalid arguments for tool "configure": "units" must be one of "c", "f", got string "k"');
+    expect(result.output).toBe(
+      'Invalid arguments for tool "configure": "units" must be one of "c", "f", got string "k"',
+    );
   });
 
   it("extra keys", async () => {
     const result = await kit.execute("weather", { city: "Oslo", country: "NO" });
     expectInvalid(result, "weather");
-    expect(result.output).toBe('Invalid arguments for tool "weather": unknown argument "country"; expected only: city, units');
+    expect(result.output).toBe(
+      'Invalid arguments for tool "weather": unknown argument "country"; expected only: city, units',
+    );
   });
 
   it("array too long and wrong element type", async () => {
     const tooLong = await kit.execute("sum", { values: [1, 2, 3, 4] });
     expectInvalid(tooLong, "sum");
-    expect(tooLong.output).toBe('Invalid arguments for tool "sum": "values" must NOT have more than 3 items, got an array of 4');
+    expect(tooLong.output).toBe(
+      'Invalid arguments for tool "sum": "values" must NOT have more than 3 items, got an array of 4',
+    );
     const wrongItem = await kit.execute("sum", { values: [1, "two"] });
     expectInvalid(wrongItem, "sum");
     expect(wrongItem.output).toBe('Invalid arguments for tool "sum": "values[1]" must be number, got string "two"');
@@ -161,14 +169,21 @@ describe("bad input never reaches the method", () => {
   it('a "__proto__" key in a JSON string is refused (top level)', async () => {
     const result = await kit.execute("weather", '{"city": "Oslo", "__proto__": {"polluted": true}}');
     expectInvalid(result, "weather");
-    expect(result.output).toMatch(/^Invalid arguments for tool "weather": argument key "__proto__" at .+ is not allowed$/);
+    expect(result.output).toMatch(
+      /^Invalid arguments for tool "weather": argument key "__proto__" at .+ is not allowed$/,
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('a "__proto__" key nested in a JSON string is refused with its path', async () => {
-    const result = await kit.execute("checkout", '{"cart": {"owner": "a", "items": [{"sku": "A", "qty": 1, "__proto__": {"x": 1}}]}}');
+    const result = await kit.execute(
+      "checkout",
+      '{"cart": {"owner": "a", "items": [{"sku": "A", "qty": 1, "__proto__": {"x": 1}}]}}',
+    );
     expectInvalid(result, "checkout");
-    expect(result.output).toBe('Invalid arguments for tool "checkout": argument key "__proto__" at /cart/items/0 is not allowed');
+    expect(result.output).toBe(
+      'Invalid arguments for tool "checkout": argument key "__proto__" at /cart/items/0 is not allowed',
+    );
   });
 
   it('"constructor" and "prototype" keys are refused too', async () => {
@@ -186,7 +201,9 @@ describe("bad input never reaches the method", () => {
     expect(broken.output).toContain("arguments are not valid JSON");
     const array = await kit.execute("weather", "[1, 2]");
     expectInvalid(array, "weather");
-    expect(array.output).toBe('Invalid arguments for tool "weather": arguments must be a JSON object, got an array of 2');
+    expect(array.output).toBe(
+      'Invalid arguments for tool "weather": arguments must be a JSON object, got an array of 2',
+    );
     const number = await kit.execute("weather", 5);
     expectInvalid(number, "weather");
     expect(number.output).toBe('Invalid arguments for tool "weather": arguments must be a JSON object, got number 5');
@@ -239,7 +256,10 @@ describe("coercion and defaults", () => {
   });
 
   it("null for an optional argument means absent (OpenAI strict mode), so the default applies", async () => {
-    expect(await kit.execute("weather", { city: "Oslo", units: null })).toEqual({ output: "Oslo in metric", isError: false });
+    expect(await kit.execute("weather", { city: "Oslo", units: null })).toEqual({
+      output: "Oslo in metric",
+      isError: false,
+    });
     expect(await kit.execute("rate", '{"stars": 2, "comment": null}')).toEqual({ output: "2:none", isError: false });
   });
 
@@ -250,7 +270,10 @@ describe("coercion and defaults", () => {
   });
 
   it("a given value overrides the TypeScript default", async () => {
-    expect(await kit.execute("weather", { city: "Oslo", units: "imperial" })).toEqual({ output: "Oslo in imperial", isError: false });
+    expect(await kit.execute("weather", { city: "Oslo", units: "imperial" })).toEqual({
+      output: "Oslo in imperial",
+      isError: false,
+    });
   });
 
   it("absent optionals are passed as undefined positions", async () => {
@@ -263,6 +286,8 @@ describe("coercion and defaults", () => {
       expect(await kit.execute("arity", none)).toEqual({ output: "2:undefined:undefined", isError: false });
     }
     const missing = await kit.execute("weather", undefined);
-    expect(missing.output).toBe('Invalid arguments for tool "weather": missing required argument "city" (expected string)');
+    expect(missing.output).toBe(
+      'Invalid arguments for tool "weather": missing required argument "city" (expected string)',
+    );
   });
 });

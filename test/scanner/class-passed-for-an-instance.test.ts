@@ -46,12 +46,16 @@ describe("a class passed where an instance of it is expected", () => {
     expect(() => new Toolkit(asSource(WeatherService) as ToolSource[])).toThrow(
       "new Toolkit takes an array of Tools and decorated instances; got the class WeatherService itself: pass new Toolkit([new WeatherService()]).",
     );
-    expect(() => new Toolkit(asSource(new WeatherService()) as ToolSource[])).toThrow("got a single object: put it in an array, new Toolkit([it])");
+    expect(() => new Toolkit(asSource(new WeatherService()) as ToolSource[])).toThrow(
+      "got a single object: put it in an array, new Toolkit([it])",
+    );
   });
 
   it("toolkit.register(X) says: pass new X(), and leaves the toolkit as it was", () => {
     const toolkit = new Toolkit();
-    expect(() => toolkit.register(asSource(WeatherService))).toThrow("got the class WeatherService itself: pass an instance, new WeatherService().");
+    expect(() => toolkit.register(asSource(WeatherService))).toThrow(
+      "got the class WeatherService itself: pass an instance, new WeatherService().",
+    );
     expect(toolkit.size).toBe(0);
     expect(toolkit.register(new WeatherService()).size).toBe(1);
   });
@@ -60,14 +64,20 @@ describe("a class passed where an instance of it is expected", () => {
     await expect(serveMcp(asSource(WeatherService) as never)).rejects.toThrow(
       "serveMcp takes a Toolkit (or an array of Tools and decorated instances); got the class WeatherService itself: pass [new WeatherService()].",
     );
-    expect(() => createMcpServer([asSource(WeatherService)])).toThrow("got the class WeatherService itself: pass an instance, new WeatherService().");
+    expect(() => createMcpServer([asSource(WeatherService)])).toThrow(
+      "got the class WeatherService itself: pass an instance, new WeatherService().",
+    );
   });
 
   it("ToolnexusModule.forRoot({ tools: [X] }) stops startup saying: pass new X()", async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [ToolnexusModule.forRoot({ tools: [asSource(WeatherService) as never] })] })
+    const moduleRef = await Test.createTestingModule({
+      imports: [ToolnexusModule.forRoot({ tools: [asSource(WeatherService) as never] })],
+    })
       .setLogger({ log() {}, warn() {}, error() {} })
       .compile();
-    await expect(moduleRef.init()).rejects.toThrow("got the class WeatherService itself: pass an instance, new WeatherService().");
+    await expect(moduleRef.init()).rejects.toThrow(
+      "got the class WeatherService itself: pass an instance, new WeatherService().",
+    );
   });
 
   it("a class without @Tool methods: says an instance of a decorated class is needed", () => {
@@ -77,7 +87,9 @@ describe("a class passed where an instance of it is expected", () => {
   });
 
   it("a plain function: says to wrap it with defineTool", () => {
-    expect(() => new Toolkit([asSource(lookup)])).toThrow("got the function lookup: make a function a tool with defineTool({ name, description, inputSchema, execute }).");
+    expect(() => new Toolkit([asSource(lookup)])).toThrow(
+      "got the function lookup: make a function a tool with defineTool({ name, description, inputSchema, execute }).",
+    );
   });
 
   it("instances are taken as before", () => {

@@ -83,14 +83,18 @@ describe("DTO property names that every object already has are refused at scan",
         return lines;
       }
     }
-    expect(scanErrorOf(new Orders()).message).toContain('Orders.order, parameter 0 ("lines"): DTO Line has a property named "isPrototypeOf"');
+    expect(scanErrorOf(new Orders()).message).toContain(
+      'Orders.order, parameter 0 ("lines"): DTO Line has a property named "isPrototypeOf"',
+    );
     class Explicit {
       @Tool("Orders one line")
       order(@Param({ type: dto, schema: { type: "object" } }) line: object) {
         return line;
       }
     }
-    expect(scanErrorOf(new Explicit()).message).toContain('Explicit.order, parameter 0 ("line"): DTO Line has a property named "isPrototypeOf"');
+    expect(scanErrorOf(new Explicit()).message).toContain(
+      'Explicit.order, parameter 0 ("line"): DTO Line has a property named "isPrototypeOf"',
+    );
   });
 
   it("a discriminated subtype's property, and a discriminator named like a member", () => {
@@ -98,7 +102,9 @@ describe("DTO property names that every object already has are refused at scan",
     class Circle extends Shape {}
     IsNumber()(Circle.prototype, "toLocaleString");
     class Drawing {
-      @ValidateNested() @Type(() => Shape, { discriminator: { property: "kind", subTypes: [{ value: Circle, name: "circle" }] } }) shape!: Shape;
+      @ValidateNested()
+      @Type(() => Shape, { discriminator: { property: "kind", subTypes: [{ value: Circle, name: "circle" }] } })
+      shape!: Shape;
     }
     class Painter {
       @Tool("Draws")
@@ -106,13 +112,17 @@ describe("DTO property names that every object already has are refused at scan",
         return drawing;
       }
     }
-    expect(scanErrorOf(new Painter()).message).toContain('Painter.draw, parameter 0: DTO Circle (at Drawing.shape) has a property named "toLocaleString"');
+    expect(scanErrorOf(new Painter()).message).toContain(
+      'Painter.draw, parameter 0: DTO Circle (at Drawing.shape) has a property named "toLocaleString"',
+    );
 
     class Square extends Shape {
       @IsNumber() side!: number;
     }
     class Tagged {
-      @ValidateNested() @Type(() => Shape, { discriminator: { property: "constructor", subTypes: [{ value: Square, name: "square" }] } }) shape!: Shape;
+      @ValidateNested()
+      @Type(() => Shape, { discriminator: { property: "constructor", subTypes: [{ value: Square, name: "square" }] } })
+      shape!: Shape;
     }
     class Tagger {
       @Tool("Tags")
@@ -120,7 +130,9 @@ describe("DTO property names that every object already has are refused at scan",
         return tagged;
       }
     }
-    expect(scanErrorOf(new Tagger()).message).toContain('Tagger.tag, parameter 0: DTO Square (at Tagged.shape) has a property named "constructor" (its discriminator)');
+    expect(scanErrorOf(new Tagger()).message).toContain(
+      'Tagger.tag, parameter 0: DTO Square (at Tagged.shape) has a property named "constructor" (its discriminator)',
+    );
   });
 
   it("names that only resemble them are fine", async () => {
@@ -168,6 +180,8 @@ describe("DTOs that refer back to themselves", () => {
         return branch;
       }
     }
-    expect(scanErrorOf(new Forest()).message).toContain('Forest.grow, parameter 0 ("branch"): DTO Branch has a property named "propertyIsEnumerable"');
+    expect(scanErrorOf(new Forest()).message).toContain(
+      'Forest.grow, parameter 0 ("branch"): DTO Branch has a property named "propertyIsEnumerable"',
+    );
   });
 });

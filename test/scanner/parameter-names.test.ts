@@ -23,7 +23,9 @@ describe("parameter names", () => {
       }
     }
     expect(() => new Toolkit([new Svc()])).toThrow(ScanError);
-    expect(() => new Toolkit([new Svc()])).toThrow(/Svc\.t, parameter 0 \("constructor"\): "constructor" cannot be an argument name/);
+    expect(() => new Toolkit([new Svc()])).toThrow(
+      /Svc\.t, parameter 0 \("constructor"\): "constructor" cannot be an argument name/,
+    );
   });
 
   it("lets an explicit optional: false win over a default value in the source", () => {

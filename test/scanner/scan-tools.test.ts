@@ -30,7 +30,9 @@ describe("scanTools: what it finds", () => {
         return "";
       }
     }
-    expect(scanErrorOf(new Plain()).message).toBe('Plain has no @Tool methods. Decorate the methods models may call with @Tool("what it does").');
+    expect(scanErrorOf(new Plain()).message).toBe(
+      'Plain has no @Tool methods. Decorate the methods models may call with @Tool("what it does").',
+    );
   });
 
   it("the Toolkit refuses a class with no @Tool methods the same way", () => {
@@ -39,8 +41,12 @@ describe("scanTools: what it finds", () => {
   });
 
   it("scanTools(null) and non-objects are ScanErrors", () => {
-    expect(() => scanTools(null as unknown as object)).toThrow(new ScanError("scanTools takes an instance of a class with @Tool methods; got null."));
-    expect(() => scanTools(42 as unknown as object)).toThrow(new ScanError("scanTools takes an instance of a class with @Tool methods; got number."));
+    expect(() => scanTools(null as unknown as object)).toThrow(
+      new ScanError("scanTools takes an instance of a class with @Tool methods; got null."),
+    );
+    expect(() => scanTools(42 as unknown as object)).toThrow(
+      new ScanError("scanTools takes an instance of a class with @Tool methods; got number."),
+    );
   });
 
   it("two methods with one tool name is a ScanError naming both methods", () => {
@@ -54,7 +60,9 @@ describe("scanTools: what it finds", () => {
         return query;
       }
     }
-    expect(scanErrorOf(new Clash()).message).toBe('Clash.searchDocs and Clash.searchWeb both declare the tool "search"; give one of them another name with @Tool({ name }).');
+    expect(scanErrorOf(new Clash()).message).toBe(
+      'Clash.searchDocs and Clash.searchWeb both declare the tool "search"; give one of them another name with @Tool({ name }).',
+    );
   });
 
   it("a method named like another tool's explicit name clashes too", () => {
@@ -288,10 +296,12 @@ describe("scanTools: missing design:paramtypes", () => {
       required: ["city", "days", "units", "from"],
       additionalProperties: false,
     });
-    expect(await kit.execute("weather", { city: "Oslo", days: "3", units: "c", from: "2024-01-01T00:00:00Z" })).toEqual({
-      output: "Oslo 3 c true",
-      isError: false,
-    });
+    expect(await kit.execute("weather", { city: "Oslo", days: "3", units: "c", from: "2024-01-01T00:00:00Z" })).toEqual(
+      {
+        output: "Oslo 3 c true",
+        isError: false,
+      },
+    );
   });
 
   it("one parameter without an explicit type is enough to fail", () => {

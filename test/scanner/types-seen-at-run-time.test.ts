@@ -26,7 +26,11 @@ describe("what run-time metadata sees of a parameter's type (no manifest)", () =
         return [mode, level, units];
       }
     }
-    expect(schemaOf(new Search()).properties).toEqual({ mode: { type: "string" }, level: { type: "number" }, units: { type: "string" } });
+    expect(schemaOf(new Search()).properties).toEqual({
+      mode: { type: "string" },
+      level: { type: "number" },
+      units: { type: "string" },
+    });
   });
 
   it("the same values are kept when the decorator says them", () => {
@@ -36,7 +40,10 @@ describe("what run-time metadata sees of a parameter's type (no manifest)", () =
         return [mode, units];
       }
     }
-    expect(schemaOf(new Search()).properties).toEqual({ mode: { type: "string", enum: ["fast", "exact"] }, units: { type: "string", enum: ["celsius", "fahrenheit"] } });
+    expect(schemaOf(new Search()).properties).toEqual({
+      mode: { type: "string", enum: ["fast", "exact"] },
+      units: { type: "string", enum: ["celsius", "fahrenheit"] },
+    });
   });
 
   it("`?` leaves no trace: the parameter is required unless optional: true says otherwise", () => {
@@ -89,10 +96,13 @@ describe("what run-time metadata sees of a parameter's type (no manifest)", () =
     ["an interface", new Shapes(), 'Shapes.shapes, parameter 0 ("point")', "metadata says Object"],
     ["a mixed union", new Values(), 'Values.values, parameter 0 ("value")', "metadata says Object"],
     ["an array", new Tags(), 'Tags.tags, parameter 0 ("tags")', "an array whose element type metadata cannot see"],
-  ])("%s fails the scan, naming class, method and parameter, and saying what to write", (_kind, instance, where, detail) => {
-    const message = scanErrorOf(instance).message;
-    expect(message).toContain(where);
-    expect(message).toContain(detail);
-    expect(message).toContain("@Param({ type: [String] })");
-  });
+  ])(
+    "%s fails the scan, naming class, method and parameter, and saying what to write",
+    (_kind, instance, where, detail) => {
+      const message = scanErrorOf(instance).message;
+      expect(message).toContain(where);
+      expect(message).toContain(detail);
+      expect(message).toContain("@Param({ type: [String] })");
+    },
+  );
 });

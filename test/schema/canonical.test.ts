@@ -66,7 +66,8 @@ function alreadyCanonical(value: unknown): boolean {
   if (!inCanonicalOrder(Object.keys(record))) return false;
   return Object.entries(record).every(([key, child]) => {
     if (DATA.has(key)) return true;
-    if (MAPS.has(key) && typeof child === "object" && child !== null && !Array.isArray(child)) return Object.values(child).every(alreadyCanonical);
+    if (MAPS.has(key) && typeof child === "object" && child !== null && !Array.isArray(child))
+      return Object.values(child).every(alreadyCanonical);
     return alreadyCanonical(child);
   });
 }
@@ -104,7 +105,8 @@ function expectCopyOnWrite(input: unknown, output: unknown, path = "#"): void {
       const changed = !Object.values(child).every(alreadyCanonical);
       if (changed === (out === child)) throw new Error(`${path}/${key}: map identity does not follow its schemas`);
       expect(Object.keys(out as object)).toEqual(Object.keys(child));
-      for (const [name, sub] of Object.entries(child)) expectCopyOnWrite(sub, (out as Record<string, unknown>)[name], `${path}/${key}/${name}`);
+      for (const [name, sub] of Object.entries(child))
+        expectCopyOnWrite(sub, (out as Record<string, unknown>)[name], `${path}/${key}/${name}`);
     } else expectCopyOnWrite(child, out, `${path}/${key}`);
   }
 }
@@ -172,7 +174,9 @@ const { schema: schemaArb } = fc.letrec<{ schema: Record<string, unknown>; sub: 
 });
 
 /** Half of the generated schemas are made canonical first, so the "already in order" path is well covered. */
-const anySchema = fc.tuple(schemaArb, fc.boolean()).map(([schema, presort]) => (presort ? canonicalSchema(structuredClone(schema)) : schema));
+const anySchema = fc
+  .tuple(schemaArb, fc.boolean())
+  .map(([schema, presort]) => (presort ? canonicalSchema(structuredClone(schema)) : schema));
 
 // ---- Specification ---------------------------------------------------------------------------
 
@@ -199,12 +203,21 @@ describe("canonicalSchema (copy-on-write)", () => {
     });
 
     it("is returned as it is when it holds unknown keywords in alphabetical order after the known ones", () => {
-      const schema: JSONSchemaObject = { type: "string", pattern: "^a", $comment: "c", deprecated: true, "x-vendor": { type: "string" } };
+      const schema: JSONSchemaObject = {
+        type: "string",
+        pattern: "^a",
+        $comment: "c",
+        deprecated: true,
+        "x-vendor": { type: "string" },
+      };
       expect(canonicalSchema(schema)).toBe(schema);
     });
 
     it("is returned as it is whatever order its properties are declared in", () => {
-      const schema: JSONSchemaObject = { type: "object", properties: { zebra: { type: "string" }, apple: { type: "number" } } };
+      const schema: JSONSchemaObject = {
+        type: "object",
+        properties: { zebra: { type: "string" }, apple: { type: "number" } },
+      };
       expect(canonicalSchema(schema)).toBe(schema);
     });
   });
@@ -212,7 +225,8 @@ describe("canonicalSchema (copy-on-write)", () => {
   describe("an out-of-order node", () => {
     it("comes back as a new object whose keys follow type, title, description, format, enum, const, default, minimum, ... then unknown keys alphabetically", () => {
       const reversed: Record<string, unknown> = {};
-      for (const key of ["zeta", "x-b", "alpha", "$comment", ...[...SPEC_ORDER].reverse()]) reversed[key] = key === "type" ? "string" : 1;
+      for (const key of ["zeta", "x-b", "alpha", "$comment", ...[...SPEC_ORDER].reverse()])
+        reversed[key] = key === "type" ? "string" : 1;
       const result = canonicalSchema(reversed as JSONSchemaObject);
 
       expect(result).not.toBe(reversed);
@@ -221,7 +235,15 @@ describe("canonicalSchema (copy-on-write)", () => {
     });
 
     it("puts the first keywords in their stated order", () => {
-      const result = canonicalSchema({ default: "x", const: "x", enum: ["x"], format: "email", description: "d", title: "t", type: "string" });
+      const result = canonicalSchema({
+        default: "x",
+        const: "x",
+        enum: ["x"],
+        format: "email",
+        description: "d",
+        title: "t",
+        type: "string",
+      });
       expect(Object.keys(result)).toEqual(["type", "title", "description", "format", "enum", "const", "default"]);
     });
 
@@ -283,7 +305,11 @@ describe("canonicalSchema (copy-on-write)", () => {
     it("keeps properties and $defs names in their declared order while reordering the schemas inside", () => {
       const schema = {
         $defs: { Zed: { minimum: 0, type: "number" }, Alpha: { type: "string" } },
-        properties: { zebra: { format: "date", type: "string" }, apple: { type: "number" }, mango: { enum: ["m"], type: "string" } },
+        properties: {
+          zebra: { format: "date", type: "string" },
+          apple: { type: "number" },
+          mango: { enum: ["m"], type: "string" },
+        },
         type: "object",
       } as JSONSchemaObject;
 
@@ -297,7 +323,10 @@ describe("canonicalSchema (copy-on-write)", () => {
     });
 
     it("treats a property named like a data keyword (enum, default) as a schema", () => {
-      const schema = { type: "object", properties: { enum: { minimum: 1, type: "integer" }, default: { type: "string" } } } as JSONSchemaObject;
+      const schema = {
+        type: "object",
+        properties: { enum: { minimum: 1, type: "integer" }, default: { type: "string" } },
+      } as JSONSchemaObject;
       const result = canonicalSchema(schema);
       expect(Object.keys(result.properties!.enum!)).toEqual(["type", "minimum"]);
       expect(result.properties!.default).toBe(schema.properties!.default);
@@ -309,7 +338,14 @@ describe("canonicalSchema (copy-on-write)", () => {
       const defaultValue = { minimum: 1, type: "object", z: [{ y: 1, b: 2 }] };
       const required = ["zebra", "apple"];
       const examples = [{ z: 1, a: 1 }, [3, 1, 2]];
-      const schema = { examples, required, default: defaultValue, const: constValue, enum: enumValues, type: "object" } as JSONSchemaObject;
+      const schema = {
+        examples,
+        required,
+        default: defaultValue,
+        const: constValue,
+        enum: enumValues,
+        type: "object",
+      } as JSONSchemaObject;
       const before = structuredClone(schema);
 
       const result = canonicalSchema(schema);
@@ -382,6 +418,11 @@ describe("canonicalSchema (copy-on-write)", () => {
 
 describe("canonical key order", () => {
   it("orders unknown keywords by code unit, whatever the locale", () => {
-    expect(Object.keys(canonicalSchema({ type: "object", "x-b": 1, "x-B": 2, "x-a": 3 }))).toEqual(["type", "x-B", "x-a", "x-b"]);
+    expect(Object.keys(canonicalSchema({ type: "object", "x-b": 1, "x-B": 2, "x-a": 3 }))).toEqual([
+      "type",
+      "x-B",
+      "x-a",
+      "x-b",
+    ]);
   });
 });

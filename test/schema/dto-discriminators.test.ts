@@ -55,7 +55,9 @@ const shapeTypes = [
 ];
 
 class Drawing {
-  @ValidateNested() @Type(() => Shape, { discriminator: { property: "kind", subTypes: shapeTypes }, keepDiscriminatorProperty: false }) main!: Shape;
+  @ValidateNested()
+  @Type(() => Shape, { discriminator: { property: "kind", subTypes: shapeTypes }, keepDiscriminatorProperty: false })
+  main!: Shape;
   @ValidateNested({ each: true })
   @ArrayMinSize(1)
   @Type(() => Shape, { discriminator: { property: "kind", subTypes: shapeTypes }, keepDiscriminatorProperty: false })
@@ -153,7 +155,9 @@ describe("discriminated DTO properties: the schema", () => {
   it("a subtype with nothing but its discriminator is an object of that one property", () => {
     class Canvas {
       @ValidateNested()
-      @Type(() => Shape, { discriminator: { property: "kind", subTypes: [...shapeTypes, { value: Dot, name: "dot" }] } })
+      @Type(() => Shape, {
+        discriminator: { property: "kind", subTypes: [...shapeTypes, { value: Dot, name: "dot" }] },
+      })
       shape!: Shape;
     }
     class Painter {
@@ -211,22 +215,32 @@ describe("discriminated DTO properties: the call", () => {
 
   it("a subtype's own class-validator constraints apply to that subtype only", async () => {
     const { kit, received } = drawingKit();
-    const result = await kit.execute("draw", { main: { kind: "square", side: 2.5 }, extras: [{ kind: "circle", radius: 1.5 }] });
+    const result = await kit.execute("draw", {
+      main: { kind: "square", side: 2.5 },
+      extras: [{ kind: "circle", radius: 1.5 }],
+    });
     expect(result).toEqual({
       output: 'Invalid arguments for tool "draw": "extras[0].radius": radius must be a whole number, got number 1.5',
       isError: true,
       metadata: { tool: "draw", error: "invalid_arguments" },
     });
     expect(received).toHaveLength(0);
-    expect((await kit.execute("draw", { main: { kind: "square", side: 2.5 }, extras: [{ kind: "circle", radius: 1 }] })).isError).toBe(false);
+    expect(
+      (await kit.execute("draw", { main: { kind: "square", side: 2.5 }, extras: [{ kind: "circle", radius: 1 }] }))
+        .isError,
+    ).toBe(false);
   });
 
   it("a discriminator value that is no subtype's is refused, naming the allowed values", async () => {
     const { kit, received } = drawingKit();
-    expect((await kit.execute("draw", { main: { kind: "triangle", radius: 1 }, extras: [{ kind: "circle", radius: 1 }] })).output).toBe(
-      'Invalid arguments for tool "draw": "main.kind" must be one of "circle", "square", got string "triangle"',
-    );
-    expect((await kit.execute("draw", { main: { kind: "circle", radius: 1 }, extras: [{ kind: "Circle", radius: 1 }] })).output).toBe(
+    expect(
+      (await kit.execute("draw", { main: { kind: "triangle", radius: 1 }, extras: [{ kind: "circle", radius: 1 }] }))
+        .output,
+    ).toBe('Invalid arguments for tool "draw": "main.kind" must be one of "circle", "square", got string "triangle"');
+    expect(
+      (await kit.execute("draw", { main: { kind: "circle", radius: 1 }, extras: [{ kind: "Circle", radius: 1 }] }))
+        .output,
+    ).toBe(
       'Invalid arguments for tool "draw": "extras[0].kind" must be one of "circle", "square", got string "Circle"',
     );
     expect((await kit.execute("draw", { main: { radius: 1 }, extras: [{ kind: "circle", radius: 1 }] })).output).toBe(
@@ -237,7 +251,10 @@ describe("discriminated DTO properties: the call", () => {
 
   it("a value that breaks its own subtype's schema names what is wrong with it, not the other subtypes' complaints", async () => {
     const { kit } = drawingKit();
-    const result = await kit.execute("draw", { main: { kind: "circle", radius: -1, side: 2 }, extras: [{ kind: "square", side: 1 }] });
+    const result = await kit.execute("draw", {
+      main: { kind: "circle", radius: -1, side: 2 },
+      extras: [{ kind: "square", side: 1 }],
+    });
     expect(result.metadata).toEqual({ tool: "draw", error: "invalid_arguments" });
     expect(result.output).toContain('"main.radius" must be >= 0, got number -1');
     expect(result.output).toContain('unknown argument "main.side"; expected only: kind, radius');
@@ -275,7 +292,10 @@ describe("discriminated DTO properties: the call", () => {
     ];
     for (const args of payloads) {
       const result = await kit.execute("draw", args);
-      expect({ args, accepted: result.metadata?.error !== "invalid_arguments" }).toEqual({ args, accepted: declared(args as Record<string, unknown>).length === 0 });
+      expect({ args, accepted: result.metadata?.error !== "invalid_arguments" }).toEqual({
+        args,
+        accepted: declared(args as Record<string, unknown>).length === 0,
+      });
     }
   });
 
@@ -287,7 +307,9 @@ describe("discriminated DTO properties: the call", () => {
       @IsNumber() @Min(1) size!: number;
     }
     class Board {
-      @ValidateNested({ each: true }) @Type(() => Note, { discriminator: { property: "kind", subTypes: [{ value: Sticky, name: "sticky" }] } }) notes!: Note[];
+      @ValidateNested({ each: true })
+      @Type(() => Note, { discriminator: { property: "kind", subTypes: [{ value: Sticky, name: "sticky" }] } })
+      notes!: Note[];
     }
     const received: Board[] = [];
     class Pinboard {
@@ -303,7 +325,9 @@ describe("discriminated DTO properties: the call", () => {
     expect(received[0]!.notes[0]).toBeInstanceOf(Sticky);
     expect({ ...received[0]!.notes[0] }).toEqual({ size: 42 });
     expect(args).toEqual({ notes: [{ kind: "sticky", size: "42", text: null }] });
-    expect((await kit.execute("pin", { notes: [{ kind: "sticky", size: "0" }] })).output).toBe('Invalid arguments for tool "pin": "notes[0].size" must be >= 1, got number 0');
+    expect((await kit.execute("pin", { notes: [{ kind: "sticky", size: "0" }] })).output).toBe(
+      'Invalid arguments for tool "pin": "notes[0].size" must be >= 1, got number 0',
+    );
   });
 
   it("works at any depth: inside a nested DTO, and inside a subtype", async () => {
@@ -314,7 +338,10 @@ describe("discriminated DTO properties: the call", () => {
     class Layer {
       @IsString() name!: string;
       @ValidateNested({ each: true })
-      @Type(() => Shape, { discriminator: { property: "kind", subTypes: [...shapeTypes, { value: Frame, name: "frame" }] }, keepDiscriminatorProperty: true })
+      @Type(() => Shape, {
+        discriminator: { property: "kind", subTypes: [...shapeTypes, { value: Frame, name: "frame" }] },
+        keepDiscriminatorProperty: true,
+      })
       shapes!: Shape[];
     }
     class Scene {
@@ -356,16 +383,26 @@ describe("discriminated DTO properties: the call", () => {
     expect(square).toBeInstanceOf(Square);
     expect(square).toHaveProperty("kind", "square");
 
-    const bad = await kit.execute("show", { layer: { name: "top", shapes: [{ kind: "frame", margin: 1, inner: { kind: "circle", radius: 4.5 } }] } });
-    expect(bad.output).toBe('Invalid arguments for tool "show": "layer.shapes[0].inner.radius": radius must be a whole number, got number 4.5');
-    const unknown = await kit.execute("show", { layer: { name: "top", shapes: [{ kind: "frame", margin: 1, inner: { kind: "frame" } }] } });
-    expect(unknown.output).toBe('Invalid arguments for tool "show": "layer.shapes[0].inner.kind" must be one of "circle", "square", got string "frame"');
+    const bad = await kit.execute("show", {
+      layer: { name: "top", shapes: [{ kind: "frame", margin: 1, inner: { kind: "circle", radius: 4.5 } }] },
+    });
+    expect(bad.output).toBe(
+      'Invalid arguments for tool "show": "layer.shapes[0].inner.radius": radius must be a whole number, got number 4.5',
+    );
+    const unknown = await kit.execute("show", {
+      layer: { name: "top", shapes: [{ kind: "frame", margin: 1, inner: { kind: "frame" } }] },
+    });
+    expect(unknown.output).toBe(
+      'Invalid arguments for tool "show": "layer.shapes[0].inner.kind" must be one of "circle", "square", got string "frame"',
+    );
   });
 
   it("a subtype with nothing but its discriminator arrives as an instance and passes class-validator", async () => {
     class Canvas {
       @ValidateNested()
-      @Type(() => Shape, { discriminator: { property: "kind", subTypes: [...shapeTypes, { value: Dot, name: "dot" }] } })
+      @Type(() => Shape, {
+        discriminator: { property: "kind", subTypes: [...shapeTypes, { value: Dot, name: "dot" }] },
+      })
       shape!: Shape;
     }
     class Painter {
@@ -376,7 +413,9 @@ describe("discriminated DTO properties: the call", () => {
     }
     const kit = new Toolkit([new Painter()]);
     expect(await kit.execute("paint", { shape: { kind: "dot" } })).toEqual({ output: "Dot", isError: false });
-    expect((await kit.execute("paint", { shape: { kind: "dot", radius: 1 } })).output).toContain('unknown argument "shape.radius"; expected only: kind');
+    expect((await kit.execute("paint", { shape: { kind: "dot", radius: 1 } })).output).toContain(
+      'unknown argument "shape.radius"; expected only: kind',
+    );
   });
 
   it("DTOs given as @Param, alone or as an array, are read from a copy too", async () => {
@@ -396,7 +435,9 @@ describe("discriminated DTO properties: the call", () => {
     const kit = new Toolkit([new Painter()]);
     const drawing = { main: { kind: "square", side: 1 }, extras: [{ kind: "circle", radius: 1 }] };
     const one = { drawing };
-    const many = { drawings: [drawing, { main: { kind: "circle", radius: 1 }, extras: [{ kind: "square", side: 1 }] }] };
+    const many = {
+      drawings: [drawing, { main: { kind: "circle", radius: 1 }, extras: [{ kind: "square", side: 1 }] }],
+    };
     const before = structuredClone({ one, many });
     expect(await kit.execute("one", one)).toEqual({ output: "Square", isError: false });
     expect(await kit.execute("many", many)).toEqual({ output: "Circle,Square", isError: false });
@@ -408,12 +449,31 @@ describe("discriminated DTO properties: provider round trips", () => {
   it("OpenAI: arguments as a JSON string", async () => {
     const { kit, received } = drawingKit();
     const messages = await kit.runOpenAI([
-      { id: "call_1", type: "function", function: { name: "draw", arguments: JSON.stringify({ main: { kind: "square", side: 2 }, extras: [{ kind: "circle", radius: 1 }] }) } },
-      { id: "call_2", type: "function", function: { name: "draw", arguments: JSON.stringify({ main: { kind: "hexagon" }, extras: [{ kind: "circle", radius: 1 }] }) } },
+      {
+        id: "call_1",
+        type: "function",
+        function: {
+          name: "draw",
+          arguments: JSON.stringify({ main: { kind: "square", side: 2 }, extras: [{ kind: "circle", radius: 1 }] }),
+        },
+      },
+      {
+        id: "call_2",
+        type: "function",
+        function: {
+          name: "draw",
+          arguments: JSON.stringify({ main: { kind: "hexagon" }, extras: [{ kind: "circle", radius: 1 }] }),
+        },
+      },
     ]);
     expect(messages).toEqual([
       { role: "tool", tool_call_id: "call_1", content: "Square:4 Circle:3" },
-      { role: "tool", tool_call_id: "call_2", content: 'Error: Invalid arguments for tool "draw": "main.kind" must be one of "circle", "square", got string "hexagon"' },
+      {
+        role: "tool",
+        tool_call_id: "call_2",
+        content:
+          'Error: Invalid arguments for tool "draw": "main.kind" must be one of "circle", "square", got string "hexagon"',
+      },
     ]);
     expect(received).toHaveLength(1);
     expect(received[0]!.main).toBeInstanceOf(Square);
@@ -432,7 +492,10 @@ describe("discriminated DTO properties: provider round trips", () => {
     const message = { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "draw", input }] };
     const before = structuredClone(message);
     const reply = await kit.runAnthropic(message);
-    expect(reply).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "Circle:12 Square:1 Circle:27" }] });
+    expect(reply).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "Circle:12 Square:1 Circle:27" }],
+    });
     expect(message).toEqual(before);
     expect(received[0]!.extras.map((shape) => shape.constructor)).toEqual([Square, Circle]);
   });
@@ -463,7 +526,12 @@ describe("discriminated DTO properties: definitions that cannot work are refused
       @IsNumber() lives!: number;
     }
     class Home {
-      @ValidateNested() @Type(() => Pet, { discriminator: { property: "species", subTypes: [{ value: Cat, name: "cat" }] }, keepDiscriminatorProperty: false }) pet!: Pet;
+      @ValidateNested()
+      @Type(() => Pet, {
+        discriminator: { property: "species", subTypes: [{ value: Cat, name: "cat" }] },
+        keepDiscriminatorProperty: false,
+      })
+      pet!: Pet;
     }
     expect(scanError(Home)).toBe(
       'Service.run, parameter 0: Home.pet: class-transformer removes "species" from each value before validation (keepDiscriminatorProperty is false), but Cat.species has validators that require it, so every call would fail. Set keepDiscriminatorProperty: true, or make Cat.species @IsOptional().',
@@ -478,7 +546,9 @@ describe("discriminated DTO properties: definitions that cannot work are refused
       @IsNumber() lives!: number;
     }
     class Home {
-      @ValidateNested() @Type(() => Pet, { discriminator: { property: "species", subTypes: [{ value: Cat, name: "cat" }] } }) pet!: Pet;
+      @ValidateNested()
+      @Type(() => Pet, { discriminator: { property: "species", subTypes: [{ value: Cat, name: "cat" }] } })
+      pet!: Pet;
     }
     expect(() => scanError(Home)).toThrow("expected a ScanError");
   });
@@ -487,7 +557,9 @@ describe("discriminated DTO properties: definitions that cannot work are refused
     class Empty {
       @ValidateNested() @Type(() => Shape, { discriminator: { property: "kind", subTypes: [] } }) shape!: Shape;
     }
-    expect(scanError(Empty)).toBe('Service.run, parameter 0: Empty.shape: @Type\'s discriminator lists no subTypes; list each subtype as { value: TheClass, name: "its-kind" }.');
+    expect(scanError(Empty)).toBe(
+      'Service.run, parameter 0: Empty.shape: @Type\'s discriminator lists no subTypes; list each subtype as { value: TheClass, name: "its-kind" }.',
+    );
     class Twice {
       @ValidateNested()
       @Type(() => Shape, {
@@ -501,7 +573,9 @@ describe("discriminated DTO properties: definitions that cannot work are refused
       })
       shape!: Shape;
     }
-    expect(scanError(Twice)).toBe('Service.run, parameter 0: Twice.shape: @Type\'s discriminator names two subTypes "round" (Circle and Square); give each a name of its own.');
+    expect(scanError(Twice)).toBe(
+      'Service.run, parameter 0: Twice.shape: @Type\'s discriminator names two subTypes "round" (Circle and Square); give each a name of its own.',
+    );
   });
 });
 
@@ -518,7 +592,11 @@ describe("discriminatedUnionsForValidation: only unions it keeps equivalent are 
     const b = branch("b", { size: { type: "number" }, label: { type: "number" }, extra: { type: "boolean" } });
     const schema: JSONSchemaObject = { type: "object", properties: { value: { anyOf: [a, b] } } };
     const value = discriminatedUnionsForValidation(schema).properties!.value!;
-    expect(value.properties).toEqual({ kind: { type: "string", enum: ["a", "b"] }, size: { type: "number" }, extra: { type: "boolean" } });
+    expect(value.properties).toEqual({
+      kind: { type: "string", enum: ["a", "b"] },
+      size: { type: "number" },
+      extra: { type: "boolean" },
+    });
     // Checked there once: the branches keep the names only.
     expect((value.allOf as Array<{ then: JSONSchemaObject }>).map((each) => each.then.properties)).toEqual([
       { kind: { type: "string", enum: ["a"] }, size: {}, label: { type: "string" } },
@@ -529,7 +607,10 @@ describe("discriminatedUnionsForValidation: only unions it keeps equivalent are 
   it("rewrites a discriminated union wherever it stands, keeping its annotations", () => {
     const schema: JSONSchemaObject = {
       type: "object",
-      properties: { one: { description: "A shape", anyOf: [branch("a"), branch("b")] }, many: { type: "array", items: { anyOf: [branch("c")] } } },
+      properties: {
+        one: { description: "A shape", anyOf: [branch("a"), branch("b")] },
+        many: { type: "array", items: { anyOf: [branch("c")] } },
+      },
     };
     const checked = discriminatedUnionsForValidation(schema);
     expect(checked.properties!.one).toEqual({
@@ -550,8 +631,14 @@ describe("discriminatedUnionsForValidation: only unions it keeps equivalent are 
     ["branches of other types", { anyOf: [{ type: "string" }, { type: "number" }] }],
     ["two branches with one value", { anyOf: [branch("a"), branch("a")] }],
     ["a discriminator not required", { anyOf: [branch("a"), { ...branch("b"), required: [] }] }],
-    ["a discriminator of several values", { anyOf: [branch("a"), { ...branch("b"), properties: { kind: { type: "string", enum: ["b", "c"] } } }] }],
-    ["a discriminator with more constraints", { anyOf: [branch("a"), { ...branch("b"), properties: { kind: { type: "string", enum: ["b"], minLength: 2 } } }] }],
+    [
+      "a discriminator of several values",
+      { anyOf: [branch("a"), { ...branch("b"), properties: { kind: { type: "string", enum: ["b", "c"] } } }] },
+    ],
+    [
+      "a discriminator with more constraints",
+      { anyOf: [branch("a"), { ...branch("b"), properties: { kind: { type: "string", enum: ["b"], minLength: 2 } } }] },
+    ],
     ["a union with a type of its own", { type: "object", anyOf: [branch("a"), branch("b")] }],
     ["branches open to other keys", { anyOf: [branch("a"), { ...branch("b"), additionalProperties: true }] }],
   ])("leaves alone %s", (_case, union) => {

@@ -79,7 +79,10 @@ describe("@Args(): the whole argument object as one DTO", () => {
   });
 
   it("works from a JSON string too (OpenAI)", async () => {
-    const result = await kit.execute("place", JSON.stringify({ customer: { name: "Bo" }, lines: [{ sku: "A", qty: 1 }] }));
+    const result = await kit.execute(
+      "place",
+      JSON.stringify({ customer: { name: "Bo" }, lines: [{ sku: "A", qty: 1 }] }),
+    );
     expect(result).toEqual({ output: "Bo: 2", isError: false });
   });
 
@@ -88,7 +91,9 @@ describe("@Args(): the whole argument object as one DTO", () => {
     expect(result.isError).toBe(true);
     expect(result.metadata).toEqual({ tool: "place", error: "invalid_arguments" });
     expect(result.output).toBe(
-      'Invalid arguments for tool "place":\n' + '- missing required argument "customer.name" (expected string)\n' + '- "lines[0].qty" must be integer, got string "many"',
+      'Invalid arguments for tool "place":\n' +
+        '- missing required argument "customer.name" (expected string)\n' +
+        '- "lines[0].qty" must be integer, got string "many"',
     );
     expect(received).toHaveLength(0);
   });
@@ -167,7 +172,10 @@ describe("a DTO as a @Param type, and arrays of DTOs", () => {
   });
 
   it("a DTO parameter arrives as an instance", async () => {
-    expect(await kit.execute("quote", { line: { sku: "A", qty: 4 }, price: 2.5 })).toEqual({ output: "10", isError: false });
+    expect(await kit.execute("quote", { line: { sku: "A", qty: 4 }, price: 2.5 })).toEqual({
+      output: "10",
+      isError: false,
+    });
     const [line, price] = seen[0]!;
     expect(line).toBeInstanceOf(LineDto);
     expect(price).toBe(2.5);
@@ -200,7 +208,10 @@ describe("a DTO as a @Param type, and arrays of DTOs", () => {
   });
 
   it("errors inside an array of DTOs name the index", async () => {
-    const result = await kit.execute("quoteAll", { lines: [{ sku: "A", qty: 1 }, { qty: 1 }], when: "2024-03-04T05:06:07Z" });
+    const result = await kit.execute("quoteAll", {
+      lines: [{ sku: "A", qty: 1 }, { qty: 1 }],
+      when: "2024-03-04T05:06:07Z",
+    });
     expect(result).toEqual({
       output: 'Invalid arguments for tool "quoteAll": missing required argument "lines[1].sku" (expected string)',
       isError: true,
@@ -213,7 +224,9 @@ describe("a DTO as a @Param type, and arrays of DTOs", () => {
     const result = await kit.execute("quoteAll", { lines: [{ sku: "A", qty: 1 }], when: "tomorrow" });
     expect(result.isError).toBe(true);
     expect(result.metadata?.error).toBe("invalid_arguments");
-    expect(result.output).toBe('Invalid arguments for tool "quoteAll": "when" must match format "date-time", got string "tomorrow"');
+    expect(result.output).toBe(
+      'Invalid arguments for tool "quoteAll": "when" must match format "date-time", got string "tomorrow"',
+    );
     expect(seen).toHaveLength(0);
   });
 });

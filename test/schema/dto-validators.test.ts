@@ -29,7 +29,17 @@ import {
   type ValidationOptions,
   type ValidatorConstraintInterface,
 } from "class-validator";
-import { Args, Param, ScanError, Tool, Toolkit, scanTools, type Constructor, type JSONSchemaObject, type ToolResult } from "../../src";
+import {
+  Args,
+  Param,
+  ScanError,
+  Tool,
+  Toolkit,
+  scanTools,
+  type Constructor,
+  type JSONSchemaObject,
+  type ToolResult,
+} from "../../src";
 
 /**
  * One tool `check(@Args(dto) input)` whose body is a jest.fn, so each test can show that a
@@ -60,7 +70,12 @@ function expectSchema(h: Harness, expected: JSONSchemaObject): void {
 
 /** A single-property closed object schema. */
 function single(key: string, property: JSONSchemaObject, required = true): JSONSchemaObject {
-  return { type: "object", properties: { [key]: property }, ...(required ? { required: [key] } : {}), additionalProperties: false };
+  return {
+    type: "object",
+    properties: { [key]: property },
+    ...(required ? { required: [key] } : {}),
+    additionalProperties: false,
+  };
 }
 
 async function expectRejected(h: Harness, args: unknown, path: string): Promise<ToolResult> {
@@ -140,7 +155,9 @@ describe("class-validator decorators: schema and call-time enforcement", () => {
     const h = harness(Dto);
     expectSchema(h, single("status", { type: "string", enum: ["open", "closed"] }));
     const rejected = await expectRejected(h, { status: "pending" }, "status");
-    expect(rejected.output).toBe('Invalid arguments for tool "check": "status" must be one of "open", "closed", got string "pending"');
+    expect(rejected.output).toBe(
+      'Invalid arguments for tool "check": "status" must be one of "open", "closed", got string "pending"',
+    );
     await expectAccepted(h, { status: "closed" });
   });
 
@@ -235,7 +252,9 @@ describe("class-validator decorators: schema and call-time enforcement", () => {
     const h = harness(Dto);
     expectSchema(h, single("ref", { type: "string", pattern: "^[A-Z]{2}\\d{3}$" }));
     const rejected = await expectRejected(h, { ref: "ab123" }, "ref");
-    expect(rejected.output).toBe('Invalid arguments for tool "check": "ref" must match pattern "^[A-Z]{2}\\d{3}$", got string "ab123"');
+    expect(rejected.output).toBe(
+      'Invalid arguments for tool "check": "ref" must match pattern "^[A-Z]{2}\\d{3}$", got string "ab123"',
+    );
     await expectAccepted(h, { ref: "AB123" });
   });
 
@@ -342,7 +361,12 @@ describe("nested DTOs (@ValidateNested + @Type)", () => {
   }
   class Order {
     @ValidateNested() @Type(() => Address) shipTo!: Address;
-    @IsArray() @ValidateNested({ each: true }) @Type(() => LineItem) @ArrayMinSize(1) @ArrayMaxSize(3) lines!: LineItem[];
+    @IsArray()
+    @ValidateNested({ each: true })
+    @Type(() => LineItem)
+    @ArrayMinSize(1)
+    @ArrayMaxSize(3)
+    lines!: LineItem[];
   }
 
   const addressSchema: JSONSchemaObject = {
@@ -484,7 +508,9 @@ describe("custom class-validator constraints are enforced at call time", () => {
     const h = harness(Dto);
     expectSchema(h, single("batch", { type: "integer" }));
     const result = await expectRejected(h, { batch: 4 }, "batch");
-    expect(result.output).toBe('Invalid arguments for tool "check": "batch": batch must be a multiple of three, got number 4');
+    expect(result.output).toBe(
+      'Invalid arguments for tool "check": "batch": batch must be a multiple of three, got number 4',
+    );
     await expectAccepted(h, { batch: 9 });
   });
 

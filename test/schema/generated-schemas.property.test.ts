@@ -1,6 +1,13 @@
 import fc from "fast-check";
-import type { JSONSchemaObject } from "../../src/types";
-import { FEATURES, features, toolSchemaCase, validatorFor, walkSchema, type SchemaCase } from "../support/schema-arbitraries";
+import type { JSONSchemaObject } from "../../src/core/types";
+import {
+  FEATURES,
+  features,
+  toolSchemaCase,
+  validatorFor,
+  walkSchema,
+  type SchemaCase,
+} from "../support/schema-arbitraries";
 
 const RUNS = { numRuns: 1000, seed: 7 } as const;
 /** Each feature must show up in at least this share of sampled cases. */
@@ -32,7 +39,16 @@ function resolve(root: Obj, ref: unknown): unknown {
 function typeFits(schema: Obj, value: unknown): boolean {
   if (schema.type === undefined) return true;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  const actual = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+  const actual =
+    value === null
+      ? "null"
+      : Array.isArray(value)
+        ? "array"
+        : typeof value === "number"
+          ? Number.isInteger(value)
+            ? "integer"
+            : "number"
+          : typeof value;
   return types.includes(actual) || (actual === "integer" && types.includes("number"));
 }
 
@@ -55,9 +71,11 @@ function recursionLevel(root: Obj, schema: unknown, value: unknown, stack: reado
     }
   }
   if (isObj(value) && isObj(schema.properties)) {
-    for (const [name, sub] of Object.entries(schema.properties)) if (name in value) best = Math.max(best, recursionLevel(root, sub, value[name], stack));
+    for (const [name, sub] of Object.entries(schema.properties))
+      if (name in value) best = Math.max(best, recursionLevel(root, sub, value[name], stack));
   }
-  if (Array.isArray(value) && isObj(schema.items)) for (const v of value) best = Math.max(best, recursionLevel(root, schema.items, v, stack));
+  if (Array.isArray(value) && isObj(schema.items))
+    for (const v of value) best = Math.max(best, recursionLevel(root, schema.items, v, stack));
   return best;
 }
 
@@ -75,7 +93,10 @@ describe("generated tool schemas and their values", () => {
       expect(values.length).toBeLessThanOrEqual(6);
       for (const value of values) {
         expect(isObj(value)).toBe(true);
-        if (!valid(value)) throw new Error(`case ${index} of seed ${RUNS.seed}: invalid value ${JSON.stringify(value)}\nunder ${JSON.stringify(schema)}`);
+        if (!valid(value))
+          throw new Error(
+            `case ${index} of seed ${RUNS.seed}: invalid value ${JSON.stringify(value)}\nunder ${JSON.stringify(schema)}`,
+          );
       }
     });
   });
@@ -112,7 +133,9 @@ describe("generated tool schemas and their values", () => {
     for (const { schema, values } of sampled) {
       const root = schema as Obj;
       const required = new Set((schema.required as string[] | undefined) ?? []);
-      const optional = Object.entries(schema.properties ?? {}).filter(([name, sub]) => (sub as unknown) !== false && !required.has(name));
+      const optional = Object.entries(schema.properties ?? {}).filter(
+        ([name, sub]) => (sub as unknown) !== false && !required.has(name),
+      );
       if (optional.some(([name]) => values.some((v) => !(name in (v as Obj))))) omitted++;
       if (features(schema).has("ref:recursive")) {
         for (const v of values) {
@@ -126,17 +149,31 @@ describe("generated tool schemas and their values", () => {
   });
 
   describe("validatorFor", () => {
-    const draft7Tuple: JSONSchemaObject = { type: "array", items: [{ type: "string" }, { type: "integer" }], additionalItems: false };
+    const draft7Tuple: JSONSchemaObject = {
+      type: "array",
+      items: [{ type: "string" }, { type: "integer" }],
+      additionalItems: false,
+    };
     const tuple2020 = schemaOf({ type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false });
 
     it("reads `items: [..]` as a draft 7 tuple", () => {
       const valid = validatorFor(draft7Tuple);
-      expect([valid(["a", 1]), valid(["a"]), valid(["a", "b"]), valid(["a", 1, 2])]).toEqual([true, true, false, false]);
+      expect([valid(["a", 1]), valid(["a"]), valid(["a", "b"]), valid(["a", 1, 2])]).toEqual([
+        true,
+        true,
+        false,
+        false,
+      ]);
     });
 
     it("reads `prefixItems` as a 2020-12 tuple", () => {
       const valid = validatorFor(tuple2020);
-      expect([valid(["a", 1]), valid(["a"]), valid(["a", "b"]), valid(["a", 1, 2])]).toEqual([true, true, false, false]);
+      expect([valid(["a", 1]), valid(["a"]), valid(["a", "b"]), valid(["a", 1, 2])]).toEqual([
+        true,
+        true,
+        false,
+        false,
+      ]);
     });
 
     it("goes by keywords, not by a property that happens to be named prefixItems", () => {
@@ -156,8 +193,15 @@ describe("generated tool schemas and their values", () => {
     });
 
     it("checks formats", () => {
-      const valid = validatorFor({ type: "object", properties: { at: { type: "string", format: "date-time" }, ip: { type: "string", format: "ipv4" } } });
-      expect([valid({ at: "2024-02-29T12:00:00Z", ip: "10.0.0.1" }), valid({ at: "2023-02-29T12:00:00Z" }), valid({ ip: "256.0.0.1" })]).toEqual([true, false, false]);
+      const valid = validatorFor({
+        type: "object",
+        properties: { at: { type: "string", format: "date-time" }, ip: { type: "string", format: "ipv4" } },
+      });
+      expect([
+        valid({ at: "2024-02-29T12:00:00Z", ip: "10.0.0.1" }),
+        valid({ at: "2023-02-29T12:00:00Z" }),
+        valid({ ip: "256.0.0.1" }),
+      ]).toEqual([true, false, false]);
     });
   });
 });

@@ -110,7 +110,9 @@ describe("scalar parameter forms", () => {
         return word;
       }
     }
-    expect(scanErrorOf(new Wrong()).message).toBe('Wrong.run, parameter 0 ("word"): integer: true applies to numbers, but this parameter is string.');
+    expect(scanErrorOf(new Wrong()).message).toBe(
+      'Wrong.run, parameter 0 ("word"): integer: true applies to numbers, but this parameter is string.',
+    );
   });
 
   it("several parameters keep declaration order in properties and required", () => {
@@ -289,7 +291,9 @@ describe("enum parameter forms", () => {
         return value;
       }
     }
-    expect(scanErrorOf(new Empty()).message).toBe('Empty.run, parameter 0 ("value"): enum is empty; list at least one allowed value.');
+    expect(scanErrorOf(new Empty()).message).toBe(
+      'Empty.run, parameter 0 ("value"): enum is empty; list at least one allowed value.',
+    );
   });
 });
 
@@ -456,7 +460,8 @@ describe("constraints", () => {
     class Ordered {
       @Tool("Ordered")
       run(
-        @Param({ maximum: 60, default: 20, minimum: -50, description: "Temperature", integer: true }) temperature: number,
+        @Param({ maximum: 60, default: 20, minimum: -50, description: "Temperature", integer: true })
+        temperature: number,
         @Param({ pattern: /^\w+$/, maxLength: 9, format: "hostname", minLength: 1, description: "Host" }) host: string,
       ) {
         return `${temperature}${host}`;
@@ -495,7 +500,9 @@ describe("constraints", () => {
         return label;
       }
     }
-    expect(scanErrorOf(new Wrong()).message).toBe('Wrong.run, parameter 0 ("label"): minimum applies to number/integer parameters, but this parameter is string.');
+    expect(scanErrorOf(new Wrong()).message).toBe(
+      'Wrong.run, parameter 0 ("label"): minimum applies to number/integer parameters, but this parameter is string.',
+    );
   });
 });
 

@@ -19,7 +19,9 @@ describe("sourceParameters reads the parameter list only, up to its closing pare
     });
 
     it("an async bare arrow whose body holds parentheses, commas and defaults has its one parameter", () => {
-      expect(sourceParameters(fn("async value => g(value, (a = 1, b) => a + b)"))).toEqual([{ name: "value", hasDefault: false }]);
+      expect(sourceParameters(fn("async value => g(value, (a = 1, b) => a + b)"))).toEqual([
+        { name: "value", hasDefault: false },
+      ]);
     });
 
     it("a bare arrow whose body is an object literal or a string with a parenthesis has its one parameter", () => {
@@ -54,7 +56,9 @@ describe("sourceParameters reads the parameter list only, up to its closing pare
     });
 
     it("a method whose body holds both still gives its parameters", () => {
-      const run = method(`{ run(city, units = "metric") { const q = /'/; const c = /[/*]/; return q.test(city) || c.test(units); } }`);
+      const run = method(
+        `{ run(city, units = "metric") { const q = /'/; const c = /[/*]/; return q.test(city) || c.test(units); } }`,
+      );
       expect(sourceParameters(run)).toEqual([
         { name: "city", hasDefault: false },
         { name: "units", hasDefault: true },
@@ -62,7 +66,9 @@ describe("sourceParameters reads the parameter list only, up to its closing pare
     });
 
     it("an async method and a generator method with such bodies still give their parameters", () => {
-      const object = fn(`{ async fetch(id, retries = 3) { return /"/.exec(id); }, *walk(node, depth) { yield /[/*'"]/g; } }`) as unknown as Record<string, Function>;
+      const object = fn(
+        `{ async fetch(id, retries = 3) { return /"/.exec(id); }, *walk(node, depth) { yield /[/*'"]/g; } }`,
+      ) as unknown as Record<string, Function>;
       expect(sourceParameters(object.fetch!)).toEqual([
         { name: "id", hasDefault: false },
         { name: "retries", hasDefault: true },

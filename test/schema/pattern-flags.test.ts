@@ -15,7 +15,9 @@ describe("regular-expression flags", () => {
       }
     }
     expect(() => new Toolkit([new Svc()])).toThrow(ScanError);
-    expect(() => new Toolkit([new Svc()])).toThrow(/Svc\.t, parameter 0 \("s"\): the pattern's flags "i" cannot be expressed in JSON Schema/);
+    expect(() => new Toolkit([new Svc()])).toThrow(
+      /Svc\.t, parameter 0 \("s"\): the pattern's flags "i" cannot be expressed in JSON Schema/,
+    );
   });
 
   it("refuses @Matches with a flag, naming the property", () => {
@@ -27,7 +29,9 @@ describe("regular-expression flags", () => {
         return dto.s;
       }
     }
-    expect(() => new Toolkit([new Svc()])).toThrow(/Dto\.s: the pattern's flags "i" cannot be expressed in JSON Schema/);
+    expect(() => new Toolkit([new Svc()])).toThrow(
+      /Dto\.s: the pattern's flags "i" cannot be expressed in JSON Schema/,
+    );
   });
 
   it("keeps a pattern without flags", () => {
@@ -36,6 +40,9 @@ describe("regular-expression flags", () => {
         return s;
       }
     }
-    expect(new Toolkit([new Svc()]).get("t")!.inputSchema.properties!.s).toEqual({ type: "string", pattern: "^[a-z]+$" });
+    expect(new Toolkit([new Svc()]).get("t")!.inputSchema.properties!.s).toEqual({
+      type: "string",
+      pattern: "^[a-z]+$",
+    });
   });
 });

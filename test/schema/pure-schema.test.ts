@@ -42,15 +42,23 @@ describe("schemaForParameter (pure: design type + options → schema)", () => {
   });
 
   it("type: [Date] → array of date-time strings", () => {
-    expect(schemaForParameter(Array, { type: [Date] })).toEqual({ type: "array", items: { type: "string", format: "date-time" } });
+    expect(schemaForParameter(Array, { type: [Date] })).toEqual({
+      type: "array",
+      items: { type: "string", format: "date-time" },
+    });
   });
 
   it("items with Array", () => {
-    expect(schemaForParameter(Array, { items: { type: "integer" } })).toEqual({ type: "array", items: { type: "integer" } });
+    expect(schemaForParameter(Array, { items: { type: "integer" } })).toEqual({
+      type: "array",
+      items: { type: "integer" },
+    });
   });
 
   it("integer, constraints, description and default together", () => {
-    expect(schemaForParameter(Number, { integer: true, minimum: 0, maximum: 9, description: "Digit", default: 0 })).toEqual({
+    expect(
+      schemaForParameter(Number, { integer: true, minimum: 0, maximum: 9, description: "Digit", default: 0 }),
+    ).toEqual({
       type: "integer",
       minimum: 0,
       maximum: 9,
@@ -100,7 +108,9 @@ describe("schemaForParameter (pure: design type + options → schema)", () => {
 
   it("plain Array without items throws ParameterSchemaError", () => {
     expect(() => schemaForParameter(Array, {})).toThrow(ParameterSchemaError);
-    expect(() => schemaForParameter(Array, {})).toThrow("it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})");
+    expect(() => schemaForParameter(Array, {})).toThrow(
+      "it is an array whose element type metadata cannot see. Say it with @Param({ type: [String] }) (or items: {...})",
+    );
   });
 
   it("type: [] with two element types is refused", () => {
@@ -110,15 +120,21 @@ describe("schemaForParameter (pure: design type + options → schema)", () => {
   });
 
   it("nested arrays need an explicit schema", () => {
-    expect(() => schemaForParameter(Array, { type: [Array] })).toThrow("nested arrays need an explicit schema: @Param({ schema: {...} })");
+    expect(() => schemaForParameter(Array, { type: [Array] })).toThrow(
+      "nested arrays need an explicit schema: @Param({ schema: {...} })",
+    );
   });
 
   it("a constraint on the wrong type throws", () => {
-    expect(() => schemaForParameter(Boolean, { maxLength: 3 })).toThrow(new ParameterSchemaError("maxLength applies to string parameters, but this parameter is boolean"));
+    expect(() => schemaForParameter(Boolean, { maxLength: 3 })).toThrow(
+      new ParameterSchemaError("maxLength applies to string parameters, but this parameter is boolean"),
+    );
   });
 
   it("a constraint on an enum of no single type says so", () => {
-    expect(() => schemaForParameter(String, { enum: ["a", 1], minLength: 1 })).toThrow("minLength applies to string parameters, but this parameter is of no single type");
+    expect(() => schemaForParameter(String, { enum: ["a", 1], minLength: 1 })).toThrow(
+      "minLength applies to string parameters, but this parameter is of no single type",
+    );
   });
 
   it("a class → its DTO schema", () => {
@@ -215,7 +231,11 @@ describe("canonicalSchema", () => {
   });
 
   it("keeps property names and data keywords as they are, and does not mutate the input", () => {
-    const input = { type: "object", properties: { zz: { type: "string" }, aa: { type: "string" } }, default: { z: 1, a: 2 } };
+    const input = {
+      type: "object",
+      properties: { zz: { type: "string" }, aa: { type: "string" } },
+      default: { z: 1, a: 2 },
+    };
     const snapshot = JSON.stringify(input);
     const out = canonicalSchema(input as JSONSchemaObject);
     expect(Object.keys(out.properties!)).toEqual(["zz", "aa"]);

@@ -1,8 +1,10 @@
-import { MAX_SCHEMA_SIZE, type JSONSchemaObject } from "../../src";
+import { LIMITS, type JSONSchemaObject } from "../../src";
 import { ChangeLog, inlineAllRefs } from "../../src/schema/lowering";
 import { SchemaSizeError } from "../../src/schema/schema-size";
 import { selfContained } from "../../src/schema/self-contained";
 import { DOUBLING_LEVELS, doublingSchema } from "../support/doubling-schema";
+
+const { MAX_SCHEMA_SIZE } = LIMITS;
 
 /** The two ways toolnexus inlines a schema's references: for its own tools (fromMcp, Standard Schemas) and for a provider without references (Gemini). */
 const inliners: Array<[string, (schema: JSONSchemaObject) => JSONSchemaObject]> = [
@@ -23,11 +25,18 @@ function sizeErrorOf(inline: (schema: JSONSchemaObject) => unknown, schema: JSON
 
 /** A schema whose `tree` refers to a string definition with a description of `length` characters. */
 function describedString(length: number): JSONSchemaObject {
-  return { type: "object", properties: { tree: { $ref: "#/$defs/text" } }, $defs: { text: { type: "string", description: "x".repeat(length) } } };
+  return {
+    type: "object",
+    properties: { tree: { $ref: "#/$defs/text" } },
+    $defs: { text: { type: "string", description: "x".repeat(length) } },
+  };
 }
 
 /** The JSON length of `describedString(length)` inlined: everything but the description's characters. */
-const DESCRIBED_STRING_OVERHEAD = JSON.stringify({ type: "object", properties: { tree: { type: "string", description: "" } } }).length;
+const DESCRIBED_STRING_OVERHEAD = JSON.stringify({
+  type: "object",
+  properties: { tree: { type: "string", description: "" } },
+}).length;
 
 describe("the bound on the size of a schema made self-contained", () => {
   it("is MAX_SCHEMA_SIZE, a million characters of JSON", () => {
@@ -48,14 +57,18 @@ describe("the bound on the size of a schema made self-contained", () => {
     it("counts the schema as JSON.stringify writes it: exactly MAX_SCHEMA_SIZE characters pass, one more is refused", () => {
       const atTheLimit = inline(describedString(MAX_SCHEMA_SIZE - DESCRIBED_STRING_OVERHEAD));
       expect(JSON.stringify(atTheLimit)).toHaveLength(MAX_SCHEMA_SIZE);
-      expect(sizeErrorOf(inline, describedString(MAX_SCHEMA_SIZE - DESCRIBED_STRING_OVERHEAD + 1)).pointer).toBe("/properties/tree/description");
+      expect(sizeErrorOf(inline, describedString(MAX_SCHEMA_SIZE - DESCRIBED_STRING_OVERHEAD + 1)).pointer).toBe(
+        "/properties/tree/description",
+      );
     });
 
     it("counts values kept as they are (enum, default, examples) once for every copy of their definition", () => {
       const colors = Array.from({ length: 28_000 }, (_, i) => `color-${i}`);
       const palette = (copies: number): JSONSchemaObject => ({
         type: "object",
-        properties: Object.fromEntries(Array.from({ length: copies }, (_, i) => [`color${i}`, { $ref: "#/$defs/color" }])),
+        properties: Object.fromEntries(
+          Array.from({ length: copies }, (_, i) => [`color${i}`, { $ref: "#/$defs/color" }]),
+        ),
         $defs: { color: { type: "string", enum: colors, default: colors[0] } },
       });
       expect(JSON.stringify(inline(palette(2))).length).toBeLessThan(MAX_SCHEMA_SIZE);
@@ -76,7 +89,10 @@ describe("the bound on the size of a schema made self-contained", () => {
 
     it("keeps a large schema within the limit whole: 2,000 definitions of a few hundred characters, each referenced once", () => {
       const names = Array.from({ length: 2_000 }, (_, i) => `field${i}`);
-      const definition = (name: string) => ({ type: "string", description: `The ${name} of the record, as the upstream service names it. `.repeat(3) });
+      const definition = (name: string) => ({
+        type: "string",
+        description: `The ${name} of the record, as the upstream service names it. `.repeat(3),
+      });
       const schema: JSONSchemaObject = {
         type: "object",
         properties: Object.fromEntries(names.map((name) => [name, { $ref: `#/$defs/${name}` }])),

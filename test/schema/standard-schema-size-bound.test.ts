@@ -1,5 +1,14 @@
 import "reflect-metadata";
-import { defineTool, Param, ScanError, scanTools, Tool, ToolDefinitionError, type JSONSchemaObject, type StandardSchemaV1 } from "toolnexus";
+import {
+  defineTool,
+  Param,
+  ScanError,
+  scanTools,
+  Tool,
+  ToolDefinitionError,
+  type JSONSchemaObject,
+  type StandardSchemaV1,
+} from "toolnexus";
 import { DOUBLING_LEVELS, doublingSchema, refusalOfTheTree } from "../support/doubling-schema";
 
 /** A Standard Schema of a library of one's own, whose JSON Schema (Standard JSON Schema) is `written`. */
@@ -9,7 +18,10 @@ function standardSchemaWriting(written: JSONSchemaObject): StandardSchemaV1<unkn
       version: 1,
       vendor: "acme",
       validate: (value: unknown) => ({ value: value as object }),
-      jsonSchema: { input: () => ({ $schema: "http://json-schema.org/draft-07/schema#", ...written }), output: () => written },
+      jsonSchema: {
+        input: () => ({ $schema: "http://json-schema.org/draft-07/schema#", ...written }),
+        output: () => written,
+      },
     },
   } as StandardSchemaV1<unknown, object>;
 }
@@ -27,9 +39,18 @@ const FIX = ". Refer to large definitions from fewer places, or split the tool."
 
 describe("a Standard Schema whose JSON Schema is too large to be made self-contained", () => {
   it(`fails defineTool when its $defs double at each of ${DOUBLING_LEVELS} levels, naming the tool, where its copy passed the limit, and the limit`, () => {
-    const refused = thrownBy(() => defineTool({ name: "tree", description: "Walks a tree", inputSchema: standardSchemaWriting(doublingSchema()), execute: () => "walked" }));
+    const refused = thrownBy(() =>
+      defineTool({
+        name: "tree",
+        description: "Walks a tree",
+        inputSchema: standardSchemaWriting(doublingSchema()),
+        execute: () => "walked",
+      }),
+    );
     expect(refused).toBeInstanceOf(ToolDefinitionError);
-    expect((refused as Error).message).toMatch(refusalOfTheTree('Tool "tree": inputSchema is an acme schema whose JSON Schema is too large: ', FIX));
+    expect((refused as Error).message).toMatch(
+      refusalOfTheTree('Tool "tree": inputSchema is an acme schema whose JSON Schema is too large: ', FIX),
+    );
   });
 
   it("fails the scan of a @Param that takes it, naming the tool and the parameter", () => {
@@ -42,11 +63,21 @@ describe("a Standard Schema whose JSON Schema is too large to be made self-conta
     }
     const refused = thrownBy(() => scanTools(new Forest(), { manifest: false }));
     expect(refused).toBeInstanceOf(ScanError);
-    expect((refused as Error).message).toMatch(refusalOfTheTree('Forest.walk, parameter 0 ("tree"): schema is an acme schema whose JSON Schema is too large: ', FIX));
+    expect((refused as Error).message).toMatch(
+      refusalOfTheTree(
+        'Forest.walk, parameter 0 ("tree"): schema is an acme schema whose JSON Schema is too large: ',
+        FIX,
+      ),
+    );
   });
 
   it("declares one within the limit with its references inlined", () => {
-    const tool = defineTool({ name: "tree", description: "Walks a tree", inputSchema: standardSchemaWriting(doublingSchema(4)), execute: () => "walked" });
+    const tool = defineTool({
+      name: "tree",
+      description: "Walks a tree",
+      inputSchema: standardSchemaWriting(doublingSchema(4)),
+      execute: () => "walked",
+    });
     expect(JSON.stringify(tool.inputSchema)).not.toContain("$ref");
     expect(JSON.stringify(tool.inputSchema).match(/"type":"string"/g)).toHaveLength(2 ** 4);
   });

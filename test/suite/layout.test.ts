@@ -12,7 +12,11 @@ function testFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     if (entry.name === "fixtures" || entry.name === "node_modules" || entry.name.startsWith(".")) return [];
     const path = join(directory, entry.name);
-    return entry.isDirectory() ? testFiles(path) : entry.name.endsWith(".test.ts") ? [relative(testRoot, path).split("\\").join("/")] : [];
+    return entry.isDirectory()
+      ? testFiles(path)
+      : entry.name.endsWith(".test.ts")
+        ? [relative(testRoot, path).split("\\").join("/")]
+        : [];
   });
 }
 

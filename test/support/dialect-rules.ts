@@ -30,7 +30,11 @@ function isObj(value: unknown): value is Obj {
 
 function key(path: string, name: string | number): string {
   if (typeof name === "number") return `${path}[${name}]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? (path ? `${path}.${name}` : name) : `${path}[${JSON.stringify(name)}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)
+    ? path
+      ? `${path}.${name}`
+      : name
+    : `${path}[${JSON.stringify(name)}]`;
 }
 
 // ---- Names ----------------------------------------------------------------------------------
@@ -42,16 +46,20 @@ export const NAME_PATTERNS = {
   anthropic: /^[a-zA-Z0-9_-]{1,128}$/,
   mcp: /^[A-Za-z0-9._-]{1,128}$/,
   bedrock: /^[a-zA-Z0-9_-]{1,64}$/,
+  // Ollama documents no rule (its Go struct takes any string): toolnexus holds it to the portable one.
+  ollama: /^[a-zA-Z0-9_-]{1,64}$/,
 } as const;
 
 function checkName(provider: keyof typeof NAME_PATTERNS, name: unknown, at: string, out: Violation[]): void {
   if (typeof name !== "string") out.push({ at, message: `name must be a string, got ${JSON.stringify(name)}` });
-  else if (!NAME_PATTERNS[provider].test(name)) out.push({ at, message: `invalid ${provider} function name "${name}" (must match ${NAME_PATTERNS[provider]})` });
+  else if (!NAME_PATTERNS[provider].test(name))
+    out.push({ at, message: `invalid ${provider} function name "${name}" (must match ${NAME_PATTERNS[provider]})` });
 }
 
 function checkAllowedKeys(node: Obj, allowed: ReadonlySet<string>, at: string, out: Violation[], what: string): void {
   for (const name of Object.keys(node)) {
-    if (!allowed.has(name)) out.push({ at: key(at, name), message: `Unknown name "${name}" in ${what}: Cannot find field.` });
+    if (!allowed.has(name))
+      out.push({ at: key(at, name), message: `Unknown name "${name}" in ${what}: Cannot find field.` });
   }
 }
 
@@ -140,28 +148,47 @@ function geminiNode(node: unknown, at: string, out: Violation[], parametersRoot:
   }
   for (const name of Object.keys(node)) {
     if (GEMINI_SCHEMA_KEYS.has(name)) continue;
-    const hint = name === "$ref" || name === "$defs" || name === "definitions" ? " (references are not supported: inline them)" : "";
-    out.push({ at: key(at, name), message: `Invalid JSON payload received. Unknown name "${name}": Cannot find field.${hint}` });
+    const hint =
+      name === "$ref" || name === "$defs" || name === "definitions"
+        ? " (references are not supported: inline them)"
+        : "";
+    out.push({
+      at: key(at, name),
+      message: `Invalid JSON payload received. Unknown name "${name}": Cannot find field.${hint}`,
+    });
   }
   let type: string | undefined;
   if ("type" in node) {
-    if (typeof node.type !== "string") out.push({ at: key(at, "type"), message: `type must be a single string, got ${JSON.stringify(node.type)}` });
-    else if (!GEMINI_TYPES.has(node.type.toUpperCase())) out.push({ at: key(at, "type"), message: `invalid type ${JSON.stringify(node.type)}` });
+    if (typeof node.type !== "string")
+      out.push({ at: key(at, "type"), message: `type must be a single string, got ${JSON.stringify(node.type)}` });
+    else if (!GEMINI_TYPES.has(node.type.toUpperCase()))
+      out.push({ at: key(at, "type"), message: `invalid type ${JSON.stringify(node.type)}` });
     else type = node.type.toUpperCase();
   }
   if (parametersRoot) {
     // An invalid type is reported above; a missing or other valid one breaks the root rule.
     if (!("type" in node) || (type !== undefined && type !== "OBJECT")) {
-      out.push({ at: key(at, "type"), message: `parameters schema should be of type OBJECT, got ${"type" in node ? JSON.stringify(node.type) : "no type"}` });
+      out.push({
+        at: key(at, "type"),
+        message: `parameters schema should be of type OBJECT, got ${"type" in node ? JSON.stringify(node.type) : "no type"}`,
+      });
     }
   } else if (!("type" in node) && !("anyOf" in node)) {
-    out.push({ at: key(at, "type"), message: "missing field type: every schema needs a type (TYPE_UNSPECIFIED is refused); only a schema holding just anyOf may leave it out" });
+    out.push({
+      at: key(at, "type"),
+      message:
+        "missing field type: every schema needs a type (TYPE_UNSPECIFIED is refused); only a schema holding just anyOf may leave it out",
+    });
   }
-  if ("nullable" in node && typeof node.nullable !== "boolean") out.push({ at: key(at, "nullable"), message: "nullable must be a boolean" });
+  if ("nullable" in node && typeof node.nullable !== "boolean")
+    out.push({ at: key(at, "nullable"), message: "nullable must be a boolean" });
   if ("enum" in node) {
     const values = node.enum;
     if (!Array.isArray(values) || values.length === 0) {
-      out.push({ at: key(at, "enum"), message: `enum must be a non-empty array of strings, got ${JSON.stringify(values)}` });
+      out.push({
+        at: key(at, "enum"),
+        message: `enum must be a non-empty array of strings, got ${JSON.stringify(values)}`,
+      });
     } else if (values.some((v) => typeof v !== "string")) {
       out.push({ at: key(at, "enum"), message: `enum values must be strings, got ${JSON.stringify(values)}` });
     } else if (values.some((v) => v === "")) {
@@ -174,54 +201,72 @@ function geminiNode(node: unknown, at: string, out: Violation[], parametersRoot:
   if ("format" in node && type !== undefined) {
     const allowed = GEMINI_FORMATS[type] ?? [];
     if (!allowed.includes(node.format as string)) {
-      out.push({ at: key(at, "format"), message: `format ${JSON.stringify(node.format)} is not supported for ${type} (supported: ${allowed.join(", ") || "none"})` });
+      out.push({
+        at: key(at, "format"),
+        message: `format ${JSON.stringify(node.format)} is not supported for ${type} (supported: ${allowed.join(", ") || "none"})`,
+      });
     }
   }
   if ("anyOf" in node) {
-    if (!Array.isArray(node.anyOf) || node.anyOf.length === 0) out.push({ at: key(at, "anyOf"), message: "anyOf must be a non-empty array of schemas" });
+    if (!Array.isArray(node.anyOf) || node.anyOf.length === 0)
+      out.push({ at: key(at, "anyOf"), message: "anyOf must be a non-empty array of schemas" });
     else {
       const siblings = Object.keys(node).filter((k) => k !== "anyOf");
-      if (siblings.length > 0) out.push({ at, message: `anyOf must be the only field set on its schema, found also: ${siblings.join(", ")}` });
+      if (siblings.length > 0)
+        out.push({ at, message: `anyOf must be the only field set on its schema, found also: ${siblings.join(", ")}` });
       node.anyOf.forEach((branch, i) => geminiNode(branch, `${key(at, "anyOf")}[${i}]`, out, false));
     }
   }
   if ("properties" in node) {
-    if (!isObj(node.properties)) out.push({ at: key(at, "properties"), message: "properties must be a map of schemas" });
+    if (!isObj(node.properties))
+      out.push({ at: key(at, "properties"), message: "properties must be a map of schemas" });
     else {
       if (Object.keys(node.properties).length === 0) {
         out.push({ at: key(at, "properties"), message: "should be non-empty for OBJECT type" });
       }
       for (const [name, child] of Object.entries(node.properties)) {
-        if (!GEMINI_PROPERTY_NAME.test(name)) out.push({ at: key(key(at, "properties"), name), message: `invalid property name "${name}" (must match ${GEMINI_PROPERTY_NAME})` });
+        if (!GEMINI_PROPERTY_NAME.test(name))
+          out.push({
+            at: key(key(at, "properties"), name),
+            message: `invalid property name "${name}" (must match ${GEMINI_PROPERTY_NAME})`,
+          });
         geminiNode(child, key(key(at, "properties"), name), out, false);
       }
     }
   }
   if ("required" in node) {
     const props = isObj(node.properties) ? node.properties : {};
-    if (!Array.isArray(node.required)) out.push({ at: key(at, "required"), message: "required must be an array of property names" });
+    if (!Array.isArray(node.required))
+      out.push({ at: key(at, "required"), message: "required must be an array of property names" });
     else {
       node.required.forEach((name, i) => {
-        if (typeof name !== "string" || !(name in props)) out.push({ at: `${key(at, "required")}[${i}]`, message: `property is not defined: ${JSON.stringify(name)}` });
+        if (typeof name !== "string" || !(name in props))
+          out.push({ at: `${key(at, "required")}[${i}]`, message: `property is not defined: ${JSON.stringify(name)}` });
       });
     }
   }
   if ("items" in node) {
-    if (Array.isArray(node.items)) out.push({ at: key(at, "items"), message: "items must be a single schema (tuple items are not supported)" });
+    if (Array.isArray(node.items))
+      out.push({ at: key(at, "items"), message: "items must be a single schema (tuple items are not supported)" });
     else geminiNode(node.items, key(at, "items"), out, false);
   } else if (type === "ARRAY") {
     out.push({ at: key(at, "items"), message: "items: missing field (every ARRAY needs items)" });
   }
   for (const name of ["minimum", "maximum"]) {
-    if (name in node && typeof node[name] !== "number") out.push({ at: key(at, name), message: `${name} must be a number` });
+    if (name in node && typeof node[name] !== "number")
+      out.push({ at: key(at, name), message: `${name} must be a number` });
   }
   for (const name of ["minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"]) {
     if (!(name in node)) continue;
     const value = node[name];
     // int64 fields: a number or a decimal string on the wire.
-    if (!(Number.isInteger(value) || (typeof value === "string" && /^\d+$/.test(value)))) out.push({ at: key(at, name), message: `${name} must be an integer` });
+    if (!(Number.isInteger(value) || (typeof value === "string" && /^\d+$/.test(value))))
+      out.push({ at: key(at, name), message: `${name} must be an integer` });
   }
-  if ("propertyOrdering" in node && (!Array.isArray(node.propertyOrdering) || node.propertyOrdering.some((p) => typeof p !== "string"))) {
+  if (
+    "propertyOrdering" in node &&
+    (!Array.isArray(node.propertyOrdering) || node.propertyOrdering.some((p) => typeof p !== "string"))
+  ) {
     out.push({ at: key(at, "propertyOrdering"), message: "propertyOrdering must be an array of strings" });
   }
 }
@@ -259,7 +304,9 @@ function geminiToJson(node: unknown): unknown {
         if (value !== "enum") out.format = value;
         break;
       case "properties":
-        out.properties = isObj(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, geminiToJson(v)])) : value;
+        out.properties = isObj(value)
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, geminiToJson(v)]))
+          : value;
         break;
       case "items":
         out.items = geminiToJson(value);
@@ -300,7 +347,10 @@ export function checkGeminiTools(tools: unknown, at = "tools"): Violation[] {
   if (!Array.isArray(tools)) return [{ at, message: "tools must be an array" }];
   const wrappers = tools.filter((tool) => isObj(tool) && "functionDeclarations" in tool);
   if (wrappers.length !== 1) {
-    out.push({ at, message: `expected exactly one tool with functionDeclarations (one wrapper holds every function), found ${wrappers.length}` });
+    out.push({
+      at,
+      message: `expected exactly one tool with functionDeclarations (one wrapper holds every function), found ${wrappers.length}`,
+    });
   }
   tools.forEach((tool, t) => {
     const toolAt = `${at}[${t}]`;
@@ -321,13 +371,18 @@ export function checkGeminiTools(tools: unknown, at = "tools"): Violation[] {
       }
       checkAllowedKeys(declaration, GEMINI_DECLARATION_KEYS, dAt, out, "FunctionDeclaration");
       checkName("gemini", declaration.name, key(dAt, "name"), out);
-      if ("description" in declaration && typeof declaration.description !== "string") out.push({ at: key(dAt, "description"), message: "description must be a string" });
+      if ("description" in declaration && typeof declaration.description !== "string")
+        out.push({ at: key(dAt, "description"), message: "description must be a string" });
       if ("parameters" in declaration && "parametersJsonSchema" in declaration) {
         out.push({ at: dAt, message: "parameters and parametersJsonSchema are mutually exclusive" });
       }
-      if ("parameters" in declaration) out.push(...checkGeminiParameters(declaration.parameters, key(dAt, "parameters")));
+      if ("parameters" in declaration)
+        out.push(...checkGeminiParameters(declaration.parameters, key(dAt, "parameters")));
       if ("parametersJsonSchema" in declaration && !isObj(declaration.parametersJsonSchema)) {
-        out.push({ at: key(dAt, "parametersJsonSchema"), message: "parametersJsonSchema must be a JSON Schema object" });
+        out.push({
+          at: key(dAt, "parametersJsonSchema"),
+          message: "parametersJsonSchema must be a JSON Schema object",
+        });
       }
     });
   });
@@ -389,7 +444,17 @@ export const OPENAI_STRICT_ROOT_ONLY: ReadonlySet<string> = new Set(["$schema", 
  * "Invalid schema for function '…': In context=('properties', 'url'), 'uri' is not a valid format."
  * (github.com/can1357/oh-my-pi/issues/206).
  */
-export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
 
 /**
  * OpenAI's structured-outputs guide, "Supported schemas":
@@ -422,7 +487,15 @@ export const OPENAI_STRICT_LIMITS = {
 export const OPENAI_ROOT_FORBIDDEN: readonly string[] = ["oneOf", "anyOf", "allOf", "enum", "const", "not"];
 
 /** JSON Schema's annotation keywords (as the openai SDK's strict transform lists them): no constraint. */
-const JSON_SCHEMA_ANNOTATIONS = new Set(["$comment", "default", "description", "examples", "readOnly", "title", "writeOnly"]);
+const JSON_SCHEMA_ANNOTATIONS = new Set([
+  "$comment",
+  "default",
+  "description",
+  "examples",
+  "readOnly",
+  "title",
+  "writeOnly",
+]);
 const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 
 function hasType(node: Obj, name: string): boolean {
@@ -459,7 +532,9 @@ function matchesJsonType(type: unknown, value: unknown): boolean {
  * among the types but shows none without `type`, and the SDK's converters always add one.
  */
 function typelessAllowed(node: Obj): boolean {
-  const structural = Object.keys(node).filter((k) => !JSON_SCHEMA_ANNOTATIONS.has(k) && k !== "$defs" && k !== "definitions");
+  const structural = Object.keys(node).filter(
+    (k) => !JSON_SCHEMA_ANNOTATIONS.has(k) && k !== "$defs" && k !== "definitions",
+  );
   return structural.length === 1 && (structural[0] === "anyOf" || structural[0] === "$ref");
 }
 
@@ -474,12 +549,18 @@ function typelessAllowed(node: Obj): boolean {
 export function checkOpenAIStrictSchema(schema: unknown, at = "parameters"): Violation[] {
   const out: Violation[] = [];
   if (!isObj(schema)) return [{ at, message: "parameters must be a JSON Schema object" }];
-  if (schema.type !== "object") out.push({ at: key(at, "type"), message: `schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(schema.type)}'` });
+  if (schema.type !== "object")
+    out.push({
+      at: key(at, "type"),
+      message: `schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(schema.type)}'`,
+    });
   for (const union of ["anyOf", "oneOf"]) {
-    if (union in schema) out.push({ at: key(at, union), message: `the root must be an object, not a union (${union})` });
+    if (union in schema)
+      out.push({ at: key(at, union), message: `the root must be an object, not a union (${union})` });
   }
   for (const literal of ["enum", "const"]) {
-    if (literal in schema) out.push({ at: key(at, literal), message: `the root must be an object schema, not an ${literal}` });
+    if (literal in schema)
+      out.push({ at: key(at, literal), message: `the root must be an object schema, not an ${literal}` });
   }
   strictNode(schema, at, out, true);
   checkOpenAIStrictLimits(schema, at, out);
@@ -497,8 +578,10 @@ function strictNode(node: unknown, at: string, out: Violation[], root = false): 
   }
   for (const name of Object.keys(node)) {
     if (root && name === "oneOf") continue; // reported as a root union
-    if (OPENAI_STRICT_FORBIDDEN.has(name)) out.push({ at: key(at, name), message: `'${name}' is not permitted in strict mode` });
-    else if (!root && OPENAI_STRICT_ROOT_ONLY.has(name)) out.push({ at: key(at, name), message: `'${name}' is only allowed at the root of a strict schema` });
+    if (OPENAI_STRICT_FORBIDDEN.has(name))
+      out.push({ at: key(at, name), message: `'${name}' is not permitted in strict mode` });
+    else if (!root && OPENAI_STRICT_ROOT_ONLY.has(name))
+      out.push({ at: key(at, name), message: `'${name}' is only allowed at the root of a strict schema` });
   }
   if (typeof node.format === "string" && !OPENAI_STRICT_FORMATS.has(node.format)) {
     out.push({ at: key(at, "format"), message: `'${node.format}' is not a valid format` });
@@ -508,20 +591,29 @@ function strictNode(node: unknown, at: string, out: Violation[], root = false): 
   } else {
     const types = Array.isArray(node.type) ? node.type : [node.type];
     const bad = types.filter((t) => typeof t !== "string" || !JSON_TYPES.has(t));
-    if (bad.length > 0 || types.length === 0) out.push({ at: key(at, "type"), message: `invalid type ${JSON.stringify(node.type)}` });
+    if (bad.length > 0 || types.length === 0)
+      out.push({ at: key(at, "type"), message: `invalid type ${JSON.stringify(node.type)}` });
     else {
-      const literals: Array<[unknown, string]> = Array.isArray(node.enum) ? node.enum.map((v, i): [unknown, string] => [v, `${key(at, "enum")}[${i}]`]) : [];
+      const literals: Array<[unknown, string]> = Array.isArray(node.enum)
+        ? node.enum.map((v, i): [unknown, string] => [v, `${key(at, "enum")}[${i}]`])
+        : [];
       if ("const" in node) literals.push([node.const, key(at, "const")]);
       for (const [value, where] of literals) {
         if (!types.some((t) => matchesJsonType(t, value)))
-          out.push({ at: where, message: `enum value ${JSON.stringify(value)} does not validate against {'type': ${JSON.stringify(node.type)}}` });
+          out.push({
+            at: where,
+            message: `enum value ${JSON.stringify(value)} does not validate against {'type': ${JSON.stringify(node.type)}}`,
+          });
       }
     }
   }
   if (hasType(node, "object") || ("properties" in node && !("$ref" in node))) {
     const properties = isObj(node.properties) ? node.properties : {};
     if (node.additionalProperties !== false) {
-      out.push({ at: key(at, "additionalProperties"), message: "'additionalProperties' is required to be supplied and to be false" });
+      out.push({
+        at: key(at, "additionalProperties"),
+        message: "'additionalProperties' is required to be supplied and to be false",
+      });
     }
     const required = Array.isArray(node.required) ? node.required : [];
     const missing = Object.keys(properties).filter((name) => !required.includes(name));
@@ -532,20 +624,27 @@ function strictNode(node: unknown, at: string, out: Violation[], root = false): 
       });
     }
     const extra = required.filter((name) => typeof name !== "string" || !(name in properties));
-    if (extra.length > 0) out.push({ at: key(at, "required"), message: `'required' names keys that are not in properties: ${JSON.stringify(extra)}` });
+    if (extra.length > 0)
+      out.push({
+        at: key(at, "required"),
+        message: `'required' names keys that are not in properties: ${JSON.stringify(extra)}`,
+      });
     for (const [name, child] of Object.entries(properties)) strictNode(child, key(key(at, "properties"), name), out);
   }
   if ("items" in node) {
-    if (Array.isArray(node.items)) out.push({ at: key(at, "items"), message: "tuple 'items' (an array) is not permitted in strict mode" });
+    if (Array.isArray(node.items))
+      out.push({ at: key(at, "items"), message: "tuple 'items' (an array) is not permitted in strict mode" });
     else strictNode(node.items, key(at, "items"), out);
   } else if (hasType(node, "array")) {
     out.push({ at: key(at, "items"), message: "an array schema must have 'items' (one schema for every item)" });
   }
   for (const union of ["anyOf", "oneOf"]) {
-    if (Array.isArray(node[union])) (node[union] as unknown[]).forEach((branch, i) => strictNode(branch, `${key(at, union)}[${i}]`, out));
+    if (Array.isArray(node[union]))
+      (node[union] as unknown[]).forEach((branch, i) => strictNode(branch, `${key(at, union)}[${i}]`, out));
   }
   for (const defs of ["$defs", "definitions"]) {
-    if (isObj(node[defs])) for (const [name, def] of Object.entries(node[defs] as Obj)) strictNode(def, key(key(at, defs), name), out);
+    if (isObj(node[defs]))
+      for (const [name, def] of Object.entries(node[defs] as Obj)) strictNode(def, key(key(at, defs), name), out);
   }
 }
 
@@ -589,7 +688,8 @@ function checkOpenAIStrictLimits(schema: Obj, at: string, out: Violation[]): voi
     if ("const" in node) stringLength += literalLength(node.const);
     if (isObj(node.items)) visit(node.items, key(path, "items"), depth);
     for (const union of ["anyOf", "oneOf"]) {
-      if (Array.isArray(node[union])) (node[union] as unknown[]).forEach((branch, i) => visit(branch, `${key(path, union)}[${i}]`, depth));
+      if (Array.isArray(node[union]))
+        (node[union] as unknown[]).forEach((branch, i) => visit(branch, `${key(path, union)}[${i}]`, depth));
     }
     for (const defs of ["$defs", "definitions"]) {
       if (!isObj(node[defs])) continue;
@@ -600,11 +700,23 @@ function checkOpenAIStrictLimits(schema: Obj, at: string, out: Violation[]): voi
     }
   };
   visit(schema, at, 0);
-  if (deepest.depth > limits.maxNestingDepth) out.push({ at: deepest.at, message: `${deepest.depth} levels of nesting exceeds limit of ${limits.maxNestingDepth}` });
-  if (properties > limits.maxObjectProperties) out.push({ at, message: `${properties} object properties in total exceeds limit of ${limits.maxObjectProperties}` });
-  if (enumValues > limits.maxEnumValues) out.push({ at, message: `${enumValues} enum values in total exceeds limit of ${limits.maxEnumValues}` });
+  if (deepest.depth > limits.maxNestingDepth)
+    out.push({
+      at: deepest.at,
+      message: `${deepest.depth} levels of nesting exceeds limit of ${limits.maxNestingDepth}`,
+    });
+  if (properties > limits.maxObjectProperties)
+    out.push({
+      at,
+      message: `${properties} object properties in total exceeds limit of ${limits.maxObjectProperties}`,
+    });
+  if (enumValues > limits.maxEnumValues)
+    out.push({ at, message: `${enumValues} enum values in total exceeds limit of ${limits.maxEnumValues}` });
   if (stringLength > limits.maxTotalStringLength) {
-    out.push({ at, message: `total string length of property names, definition names, enum and const values is ${stringLength}, exceeds limit of ${limits.maxTotalStringLength}` });
+    out.push({
+      at,
+      message: `total string length of property names, definition names, enum and const values is ${stringLength}, exceeds limit of ${limits.maxTotalStringLength}`,
+    });
   }
 }
 
@@ -629,10 +741,17 @@ function pushOpenAIParameters(parameters: unknown, strict: unknown, at: string, 
     out.push({ at, message: "parameters must be a JSON Schema object" });
     return;
   }
-  if (parameters.type !== "object") out.push({ at: key(at, "type"), message: `schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(parameters.type)}'` });
+  if (parameters.type !== "object")
+    out.push({
+      at: key(at, "type"),
+      message: `schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(parameters.type)}'`,
+    });
   for (const name of OPENAI_ROOT_FORBIDDEN) {
     if (name in parameters) {
-      out.push({ at: key(at, name), message: `schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not' at the top level (found '${name}')` });
+      out.push({
+        at: key(at, name),
+        message: `schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not' at the top level (found '${name}')`,
+      });
     }
   }
 }
@@ -644,14 +763,18 @@ export function checkOpenAIChatTools(tools: unknown, at = "tools"): Violation[] 
   tools.forEach((tool, i) => {
     const tAt = `${at}[${i}]`;
     if (!isObj(tool) || tool.type !== "function" || !isObj(tool.function)) {
-      out.push({ at: tAt, message: 'expected { type: "function", function: { name, description, parameters, strict? } }' });
+      out.push({
+        at: tAt,
+        message: 'expected { type: "function", function: { name, description, parameters, strict? } }',
+      });
       return;
     }
     const fn = tool.function;
     const fAt = key(tAt, "function");
     checkAllowedKeys(fn, new Set(["name", "description", "parameters", "strict"]), fAt, out, "function");
     checkName("openai", fn.name, key(fAt, "name"), out);
-    if ("strict" in fn && typeof fn.strict !== "boolean" && fn.strict !== null) out.push({ at: key(fAt, "strict"), message: "strict must be a boolean" });
+    if ("strict" in fn && typeof fn.strict !== "boolean" && fn.strict !== null)
+      out.push({ at: key(fAt, "strict"), message: "strict must be a boolean" });
     pushOpenAIParameters(fn.parameters, fn.strict, key(fAt, "parameters"), out);
   });
   return out;
@@ -670,7 +793,10 @@ export function checkOpenAIResponsesTools(tools: unknown, at = "tools"): Violati
     checkAllowedKeys(tool, new Set(["type", "name", "description", "parameters", "strict"]), tAt, out, "function tool");
     checkName("openai", tool.name, key(tAt, "name"), out);
     if (typeof tool.strict !== "boolean") {
-      out.push({ at: key(tAt, "strict"), message: `strict must be sent as a boolean (got ${JSON.stringify(tool.strict)}); without it the Responses API tries strict mode` });
+      out.push({
+        at: key(tAt, "strict"),
+        message: `strict must be sent as a boolean (got ${JSON.stringify(tool.strict)}); without it the Responses API tries strict mode`,
+      });
     }
     pushOpenAIParameters(tool.parameters, tool.strict, key(tAt, "parameters"), out);
   });
@@ -693,9 +819,11 @@ function checkObjectRoot(schema: unknown, at: string, out: Violation[]): void {
     out.push({ at, message: "must be a JSON Schema object" });
     return;
   }
-  if (schema.type !== "object") out.push({ at: key(at, "type"), message: `Input should be 'object', got ${JSON.stringify(schema.type)}` });
+  if (schema.type !== "object")
+    out.push({ at: key(at, "type"), message: `Input should be 'object', got ${JSON.stringify(schema.type)}` });
   for (const combinator of ROOT_COMBINATORS) {
-    if (combinator in schema) out.push({ at: key(at, combinator), message: `input_schema does not support ${combinator} at the top level` });
+    if (combinator in schema)
+      out.push({ at: key(at, combinator), message: `input_schema does not support ${combinator} at the top level` });
   }
 }
 
@@ -727,9 +855,13 @@ export function checkAnthropicTools(tools: unknown, at = "tools"): Violation[] {
       if (!ANTHROPIC_TOOL_KEYS.has(name)) out.push({ at: key(tAt, name), message: "Extra inputs are not permitted" });
     }
     if ("type" in tool && tool.type !== "custom" && tool.type !== null)
-      out.push({ at: key(tAt, "type"), message: `only custom tools are checked here, got ${JSON.stringify(tool.type)}` });
+      out.push({
+        at: key(tAt, "type"),
+        message: `only custom tools are checked here, got ${JSON.stringify(tool.type)}`,
+      });
     checkName("anthropic", tool.name, key(tAt, "name"), out);
-    if ("description" in tool && typeof tool.description !== "string") out.push({ at: key(tAt, "description"), message: "description must be a string" });
+    if ("description" in tool && typeof tool.description !== "string")
+      out.push({ at: key(tAt, "description"), message: "description must be a string" });
     if (!("input_schema" in tool)) out.push({ at: key(tAt, "input_schema"), message: "Field required" });
     else checkObjectRoot(tool.input_schema, key(tAt, "input_schema"), out);
   });
@@ -738,7 +870,17 @@ export function checkAnthropicTools(tools: unknown, at = "tools"): Violation[] {
 
 const MCP_ANNOTATIONS = new Set(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
 /** The MCP SDK's `Tool` fields (`ToolSchema`: BaseMetadata, Icons, and the tool's own). */
-const MCP_TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta"]);
+const MCP_TOOL_KEYS = new Set([
+  "name",
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "annotations",
+  "icons",
+  "execution",
+  "_meta",
+]);
 
 function isAtOrUnder(path: string, ancestor: string): boolean {
   return path === ancestor || path.startsWith(`${ancestor}.`) || path.startsWith(`${ancestor}[`);
@@ -766,13 +908,16 @@ export function checkMcpTools(tools: unknown, at = "tools"): Violation[] {
     const own: Violation[] = [];
     checkAllowedKeys(tool, MCP_TOOL_KEYS, tAt, own, "Tool");
     checkName("mcp", tool.name, key(tAt, "name"), own);
-    if (!isObj(tool.inputSchema) || tool.inputSchema.type !== "object") own.push({ at: key(tAt, "inputSchema"), message: 'inputSchema must be an object schema (type "object")' });
+    if (!isObj(tool.inputSchema) || tool.inputSchema.type !== "object")
+      own.push({ at: key(tAt, "inputSchema"), message: 'inputSchema must be an object schema (type "object")' });
     if ("annotations" in tool) {
       if (!isObj(tool.annotations)) own.push({ at: key(tAt, "annotations"), message: "annotations must be an object" });
       else {
         for (const [name, value] of Object.entries(tool.annotations)) {
-          if (!MCP_ANNOTATIONS.has(name)) own.push({ at: key(key(tAt, "annotations"), name), message: "unknown annotation" });
-          else if (name !== "title" && typeof value !== "boolean") own.push({ at: key(key(tAt, "annotations"), name), message: "a hint must be a boolean" });
+          if (!MCP_ANNOTATIONS.has(name))
+            own.push({ at: key(key(tAt, "annotations"), name), message: "unknown annotation" });
+          else if (name !== "title" && typeof value !== "boolean")
+            own.push({ at: key(key(tAt, "annotations"), name), message: "a hint must be a boolean" });
         }
       }
     }
@@ -780,7 +925,10 @@ export function checkMcpTools(tools: unknown, at = "tools"): Violation[] {
     const parsed = ToolSchema.safeParse(tool);
     if (parsed.success) return;
     for (const issue of parsed.error.issues) {
-      const where = issue.path.reduce<string>((path, segment) => key(path, typeof segment === "number" ? segment : String(segment)), tAt);
+      const where = issue.path.reduce<string>(
+        (path, segment) => key(path, typeof segment === "number" ? segment : String(segment)),
+        tAt,
+      );
       if (own.some((v) => isAtOrUnder(where, v.at))) continue;
       out.push({ at: where, message: `${issue.message} (MCP SDK ToolSchema, ${issue.code})` });
     }
@@ -802,8 +950,148 @@ export function checkBedrockToolConfig(config: unknown, at = "toolConfig"): Viol
     const sAt = key(tAt, "toolSpec");
     checkAllowedKeys(spec, new Set(["name", "description", "inputSchema"]), sAt, out, "ToolSpecification");
     checkName("bedrock", spec.name, key(sAt, "name"), out);
-    if (!isObj(spec.inputSchema) || !("json" in spec.inputSchema)) out.push({ at: key(sAt, "inputSchema"), message: "inputSchema must be { json: <JSON Schema> }" });
+    if (!isObj(spec.inputSchema) || !("json" in spec.inputSchema))
+      out.push({ at: key(sAt, "inputSchema"), message: "inputSchema must be { json: <JSON Schema> }" });
     else checkObjectRoot(spec.inputSchema.json, key(key(sAt, "inputSchema"), "json"), out);
+  });
+  return out;
+}
+
+// ---- Ollama -----------------------------------------------------------------------------------
+
+/*
+ * Ollama's native `/api/chat` decodes `tools` into fixed Go structs (github.com/ollama/ollama,
+ * api/types.go: `Tool`, `ToolFunction`, `ToolFunctionParameters`, `ToolProperty`). Go's JSON
+ * decoder drops a key a struct has no field for without an error, and refuses the request (400)
+ * when a value does not fit its field's Go type. Both are violations here: the first loses part
+ * of the declaration silently, the second fails the call.
+ */
+
+/** `api.Tool`: `items` is a field of its own (raw JSON). */
+const OLLAMA_TOOL_KEYS = new Set(["type", "items", "function"]);
+/** `api.ToolFunction`. */
+const OLLAMA_FUNCTION_KEYS = new Set(["name", "description", "parameters"]);
+/** `api.ToolFunctionParameters`: `$defs` and `items` are raw JSON (`any`). */
+export const OLLAMA_PARAMETERS_KEYS: ReadonlySet<string> = new Set([
+  "type",
+  "$defs",
+  "items",
+  "required",
+  "properties",
+]);
+/** `api.ToolProperty`: every property and `anyOf` branch; its `items` is raw JSON (`any`), kept as sent. */
+export const OLLAMA_PROPERTY_KEYS: ReadonlySet<string> = new Set([
+  "anyOf",
+  "type",
+  "items",
+  "description",
+  "enum",
+  "properties",
+  "required",
+]);
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((entry) => typeof entry === "string");
+}
+
+function ollamaDropped(node: Obj, allowed: ReadonlySet<string>, at: string, out: Violation[], struct: string): void {
+  for (const name of Object.keys(node)) {
+    if (!allowed.has(name))
+      out.push({
+        at: key(at, name),
+        message: `${struct} has no field "${name}": Ollama's server drops it without an error`,
+      });
+  }
+}
+
+function ollamaProperties(properties: unknown, at: string, out: Violation[]): void {
+  if (properties === undefined || properties === null) return;
+  if (!isObj(properties)) {
+    out.push({
+      at,
+      message: "json: cannot unmarshal into ToolPropertiesMap: properties must be an object of property schemas",
+    });
+    return;
+  }
+  for (const [name, child] of Object.entries(properties)) ollamaProperty(child, key(at, name), out);
+}
+
+/**
+ * One `api.ToolProperty`: an object (a boolean schema does not decode into the struct), its keys
+ * among `OLLAMA_PROPERTY_KEYS`, each of its field's Go type: `type` a string or a list of them
+ * (`PropertyType`), `description` a string, `enum` a list, `anyOf` a list of `ToolProperty`,
+ * `properties` a map of them, `required` a list of strings. `items` is not checked (raw JSON).
+ */
+export function checkOllamaProperty(node: unknown, at = "property"): Violation[] {
+  const out: Violation[] = [];
+  ollamaProperty(node, at, out);
+  return out;
+}
+
+function ollamaProperty(node: unknown, at: string, out: Violation[]): void {
+  if (!isObj(node)) {
+    out.push({
+      at,
+      message: `json: cannot unmarshal ${node === null ? "null" : Array.isArray(node) ? "array" : typeof node} into Go value of type api.ToolProperty`,
+    });
+    return;
+  }
+  ollamaDropped(node, OLLAMA_PROPERTY_KEYS, at, out, "ToolProperty");
+  if ("type" in node && typeof node.type !== "string" && !isStringList(node.type))
+    out.push({ at: key(at, "type"), message: "type must be a string or a list of strings (PropertyType)" });
+  if ("description" in node && typeof node.description !== "string")
+    out.push({ at: key(at, "description"), message: "description must be a string" });
+  if ("enum" in node && !Array.isArray(node.enum)) out.push({ at: key(at, "enum"), message: "enum must be a list" });
+  if ("required" in node && !isStringList(node.required))
+    out.push({ at: key(at, "required"), message: "required must be a list of strings" });
+  if ("anyOf" in node) {
+    if (!Array.isArray(node.anyOf))
+      out.push({ at: key(at, "anyOf"), message: "anyOf must be a list of property schemas" });
+    else node.anyOf.forEach((branch, i) => ollamaProperty(branch, `${key(at, "anyOf")}[${i}]`, out));
+  }
+  if ("properties" in node) ollamaProperties(node.properties, key(at, "properties"), out);
+}
+
+/**
+ * A function's `parameters` (`api.ToolFunctionParameters`): an object whose keys are among
+ * `OLLAMA_PARAMETERS_KEYS`, `type: "object"` (a string field; every function in Ollama's docs
+ * declares an object), `required` a list of strings, `properties` a map of `ToolProperty`.
+ */
+export function checkOllamaParameters(parameters: unknown, at = "parameters"): Violation[] {
+  const out: Violation[] = [];
+  if (!isObj(parameters)) return [{ at, message: "parameters must be a JSON Schema object" }];
+  ollamaDropped(parameters, OLLAMA_PARAMETERS_KEYS, at, out, "ToolFunctionParameters");
+  if (typeof parameters.type !== "string")
+    out.push({ at: key(at, "type"), message: `type must be a string, got ${JSON.stringify(parameters.type)}` });
+  else if (parameters.type !== "object")
+    out.push({
+      at: key(at, "type"),
+      message: `parameters must be of type "object", got ${JSON.stringify(parameters.type)}`,
+    });
+  if ("required" in parameters && !isStringList(parameters.required))
+    out.push({ at: key(at, "required"), message: "required must be a list of strings" });
+  ollamaProperties(parameters.properties, key(at, "properties"), out);
+  return out;
+}
+
+/** Ollama `/api/chat` `tools`: each `{ type: "function", function: { name, description, parameters } }`. */
+export function checkOllamaTools(tools: unknown, at = "tools"): Violation[] {
+  if (!Array.isArray(tools)) return [{ at, message: "tools must be an array" }];
+  const out: Violation[] = [];
+  tools.forEach((tool, i) => {
+    const tAt = `${at}[${i}]`;
+    if (!isObj(tool) || tool.type !== "function" || !isObj(tool.function)) {
+      out.push({ at: tAt, message: 'expected { type: "function", function: { name, description, parameters } }' });
+      return;
+    }
+    ollamaDropped(tool, OLLAMA_TOOL_KEYS, tAt, out, "Tool");
+    const fn = tool.function;
+    const fAt = key(tAt, "function");
+    ollamaDropped(fn, OLLAMA_FUNCTION_KEYS, fAt, out, "ToolFunction");
+    checkName("ollama", fn.name, key(fAt, "name"), out);
+    if ("description" in fn && typeof fn.description !== "string")
+      out.push({ at: key(fAt, "description"), message: "description must be a string" });
+    out.push(...checkOllamaParameters(fn.parameters, key(fAt, "parameters")));
   });
   return out;
 }
@@ -827,11 +1115,23 @@ export function checkGeminiToolResults(contents: unknown, at = "contents"): Viol
     const parts = content.parts as unknown[];
     const responses = parts.filter((p) => isObj(p) && "functionResponse" in p);
     if (responses.length > 0) {
-      if (content.role !== "user") out.push({ at: key(cAt, "role"), message: `functionResponse parts belong in a "user" content, got ${JSON.stringify(content.role)}` });
-      if (responses.length !== parts.length) out.push({ at: key(cAt, "parts"), message: "a function response turn must contain only functionResponse parts" });
+      if (content.role !== "user")
+        out.push({
+          at: key(cAt, "role"),
+          message: `functionResponse parts belong in a "user" content, got ${JSON.stringify(content.role)}`,
+        });
+      if (responses.length !== parts.length)
+        out.push({
+          at: key(cAt, "parts"),
+          message: "a function response turn must contain only functionResponse parts",
+        });
       const previous = contents[i - 1];
-      const calls = isObj(previous) && Array.isArray(previous.parts) ? (previous.parts as unknown[]).filter((p) => isObj(p) && "functionCall" in p) : [];
-      if (calls.length === 0) out.push({ at: cAt, message: "function response turn must come immediately after a function call turn" });
+      const calls =
+        isObj(previous) && Array.isArray(previous.parts)
+          ? (previous.parts as unknown[]).filter((p) => isObj(p) && "functionCall" in p)
+          : [];
+      if (calls.length === 0)
+        out.push({ at: cAt, message: "function response turn must come immediately after a function call turn" });
       else if (calls.length !== responses.length) {
         out.push({
           at: cAt,
@@ -847,31 +1147,55 @@ export function checkGeminiToolResults(contents: unknown, at = "contents"): Viol
         }
         const call = isObj(calls[p]) ? ((calls[p] as Obj).functionCall as Obj | undefined) : undefined;
         if (typeof fr.name !== "string") out.push({ at: key(rAt, "name"), message: "name is required" });
-        else if (call && call.name !== fr.name) out.push({ at: key(rAt, "name"), message: `expected the response for "${String(call.name)}", got "${fr.name}"` });
+        else if (call && call.name !== fr.name)
+          out.push({
+            at: key(rAt, "name"),
+            message: `expected the response for "${String(call.name)}", got "${fr.name}"`,
+          });
         if (call && call.id !== undefined && fr.id !== call.id)
-          out.push({ at: key(rAt, "id"), message: `expected id ${JSON.stringify(call.id)} (the call's id), got ${JSON.stringify(fr.id)}` });
-        if (call && call.id === undefined && fr.id !== undefined) out.push({ at: key(rAt, "id"), message: "the call had no id; do not send one" });
+          out.push({
+            at: key(rAt, "id"),
+            message: `expected id ${JSON.stringify(call.id)} (the call's id), got ${JSON.stringify(fr.id)}`,
+          });
+        if (call && call.id === undefined && fr.id !== undefined)
+          out.push({ at: key(rAt, "id"), message: "the call had no id; do not send one" });
         const response = fr.response;
         if (!isObj(response)) out.push({ at: key(rAt, "response"), message: "response must be an object (a Struct)" });
         else {
           const keys = Object.keys(response);
           if (!(keys.length === 1 && (keys[0] === "output" || keys[0] === "error"))) {
-            out.push({ at: key(rAt, "response"), message: `response must be { output } or { error }, got keys [${keys.join(", ")}]` });
+            out.push({
+              at: key(rAt, "response"),
+              message: `response must be { output } or { error }, got keys [${keys.join(", ")}]`,
+            });
           }
         }
       });
     }
     const next = contents[i + 1];
     const hasCalls = parts.some((p) => isObj(p) && "functionCall" in p);
-    if (hasCalls && next !== undefined && !(isObj(next) && Array.isArray(next.parts) && (next.parts as unknown[]).some((p) => isObj(p) && "functionResponse" in p))) {
-      out.push({ at: `${at}[${i + 1}]`, message: "a function call turn must be followed by its function response turn" });
+    if (
+      hasCalls &&
+      next !== undefined &&
+      !(
+        isObj(next) &&
+        Array.isArray(next.parts) &&
+        (next.parts as unknown[]).some((p) => isObj(p) && "functionResponse" in p)
+      )
+    ) {
+      out.push({
+        at: `${at}[${i + 1}]`,
+        message: "a function call turn must be followed by its function response turn",
+      });
     }
   });
   return out;
 }
 
 function toolCallIdsOf(message: Obj): string[] {
-  return Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]).map((c) => (isObj(c) ? String(c.id) : "")) : [];
+  return Array.isArray(message.tool_calls)
+    ? (message.tool_calls as unknown[]).map((c) => (isObj(c) ? String(c.id) : ""))
+    : [];
 }
 
 /** Chat Completions `messages`: an assistant message with tool_calls is followed by one `tool` message per call id. */
@@ -898,17 +1222,26 @@ export function checkOpenAIChatToolResults(messages: unknown, at = "messages"): 
     }
     if (message.role === "tool") {
       if (pending.length === 0) {
-        out.push({ at: `${at}.[${i}].role`, message: "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." });
+        out.push({
+          at: `${at}.[${i}].role`,
+          message: "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+        });
         return;
       }
       const id = message.tool_call_id;
       if (typeof id !== "string" || !pending.includes(id))
-        out.push({ at: `${at}.[${i}].tool_call_id`, message: `Invalid parameter: tool_call_id ${JSON.stringify(id)} matches no tool call of the preceding assistant message` });
-      else if (answered.has(id)) out.push({ at: `${at}.[${i}].tool_call_id`, message: `duplicate tool message for ${id}` });
+        out.push({
+          at: `${at}.[${i}].tool_call_id`,
+          message: `Invalid parameter: tool_call_id ${JSON.stringify(id)} matches no tool call of the preceding assistant message`,
+        });
+      else if (answered.has(id))
+        out.push({ at: `${at}.[${i}].tool_call_id`, message: `duplicate tool message for ${id}` });
       else answered.add(id);
       const content = message.content;
-      const textParts = Array.isArray(content) && content.every((p) => isObj(p) && p.type === "text" && typeof p.text === "string");
-      if (typeof content !== "string" && !textParts) out.push({ at: `${at}.[${i}].content`, message: "tool message content must be a string or text parts" });
+      const textParts =
+        Array.isArray(content) && content.every((p) => isObj(p) && p.type === "text" && typeof p.text === "string");
+      if (typeof content !== "string" && !textParts)
+        out.push({ at: `${at}.[${i}].content`, message: "tool message content must be a string or text parts" });
       return;
     }
     if (pending.length > 0) closeTurn(i);
@@ -935,17 +1268,25 @@ export function checkOpenAIResponsesToolResults(input: unknown, at = "input"): V
   input.forEach((item, i) => {
     if (!isObj(item) || item.type !== "function_call_output") return;
     const id = item.call_id;
-    if (typeof id !== "string" || !calls.has(id)) out.push({ at: `${at}[${i}].call_id`, message: `No tool call found for function call output with call_id ${String(id)}.` });
-    else if (calls.get(id)! > i) out.push({ at: `${at}[${i}]`, message: `function_call_output for ${id} comes before its function_call` });
+    if (typeof id !== "string" || !calls.has(id))
+      out.push({
+        at: `${at}[${i}].call_id`,
+        message: `No tool call found for function call output with call_id ${String(id)}.`,
+      });
+    else if (calls.get(id)! > i)
+      out.push({ at: `${at}[${i}]`, message: `function_call_output for ${id} comes before its function_call` });
     if (typeof id === "string") {
-      if (outputs.has(id)) out.push({ at: `${at}[${i}].call_id`, message: `Duplicate function_call_output for call_id ${id}.` });
+      if (outputs.has(id))
+        out.push({ at: `${at}[${i}].call_id`, message: `Duplicate function_call_output for call_id ${id}.` });
       outputs.add(id);
     }
     const output = item.output;
     const parts = Array.isArray(output) && output.every((p) => isObj(p) && typeof p.type === "string");
-    if (typeof output !== "string" && !parts) out.push({ at: `${at}[${i}].output`, message: "output must be a string or an array of content parts" });
+    if (typeof output !== "string" && !parts)
+      out.push({ at: `${at}[${i}].output`, message: "output must be a string or an array of content parts" });
   });
-  for (const [id] of calls) if (!outputs.has(id)) out.push({ at, message: `No tool output found for function call ${id}.` });
+  for (const [id] of calls)
+    if (!outputs.has(id)) out.push({ at, message: `No tool output found for function call ${id}.` });
   return out;
 }
 
@@ -953,7 +1294,8 @@ export function checkOpenAIResponsesToolResults(input: unknown, at = "input"): V
 export function checkAnthropicToolResults(messages: unknown, at = "messages"): Violation[] {
   if (!Array.isArray(messages)) return [{ at, message: "messages must be an array" }];
   const out: Violation[] = [];
-  const blocksOf = (message: unknown): Obj[] => (isObj(message) && Array.isArray(message.content) ? (message.content as unknown[]).filter(isObj) : []);
+  const blocksOf = (message: unknown): Obj[] =>
+    isObj(message) && Array.isArray(message.content) ? (message.content as unknown[]).filter(isObj) : [];
   messages.forEach((message, i) => {
     if (!isObj(message)) return;
     const blocks = blocksOf(message);
@@ -978,9 +1320,11 @@ export function checkAnthropicToolResults(messages: unknown, at = "messages"): V
       return;
     }
     if (results.length === 0) return;
-    if (message.role !== "user") out.push({ at: `${at}.${i}.role`, message: "tool_result blocks belong in a user message" });
+    if (message.role !== "user")
+      out.push({ at: `${at}.${i}.role`, message: "tool_result blocks belong in a user message" });
     const firstOther = blocks.findIndex((b) => b.type !== "tool_result");
-    if (firstOther !== -1 && firstOther < results.length) out.push({ at: `${at}.${i}.content`, message: "tool_result blocks must come first in the user message content" });
+    if (firstOther !== -1 && firstOther < results.length)
+      out.push({ at: `${at}.${i}.content`, message: "tool_result blocks must come first in the user message content" });
     const previous = messages[i - 1];
     const useIds = new Set(
       blocksOf(previous)
@@ -999,7 +1343,8 @@ export function checkAnthropicToolResults(messages: unknown, at = "messages"): V
       }
       if (seen.has(id)) out.push({ at: bAt, message: `duplicate tool_result for ${id}` });
       seen.add(id);
-      if ("is_error" in block && typeof block.is_error !== "boolean") out.push({ at: `${bAt}.is_error`, message: "is_error must be a boolean" });
+      if ("is_error" in block && typeof block.is_error !== "boolean")
+        out.push({ at: `${bAt}.is_error`, message: "is_error must be a boolean" });
       const content = block.content;
       const textBlocks = Array.isArray(content) && content.every((c) => isObj(c) && typeof c.type === "string");
       if (content !== undefined && typeof content !== "string" && !textBlocks)

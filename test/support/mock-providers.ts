@@ -65,7 +65,9 @@ export interface MockProviders {
 
 /** The text turn 2 answers with: one line per tool result, in the order received. */
 export function finalTextFor(results: Array<{ name: string; text: string; isError: boolean }>): string {
-  return ["The tools returned:", ...results.map((r) => `- ${r.name}${r.isError ? " (error)" : ""}: ${r.text}`)].join("\n");
+  return ["The tools returned:", ...results.map((r) => `- ${r.name}${r.isError ? " (error)" : ""}: ${r.text}`)].join(
+    "\n",
+  );
 }
 
 const USAGE = { prompt: 42, completion: 17 };
@@ -157,7 +159,9 @@ function handle(record: RecordedRequest, send: Send, ctx: Ctx): void {
     case "anthropic":
       return anthropic(record, send, ctx);
     default:
-      return send(404, { error: { code: 404, message: `mock: no route for ${record.method} ${record.path}`, status: "NOT_FOUND" } });
+      return send(404, {
+        error: { code: 404, message: `mock: no route for ${record.method} ${record.path}`, status: "NOT_FOUND" },
+      });
   }
 }
 
@@ -166,7 +170,8 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 // ---- Gemini: POST /v1beta/models/{model}:generateContent -------------------------------------
 
 function gemini(record: RecordedRequest, send: Send, ctx: Ctx): void {
-  const fail = (status: number, message: string, code = "INVALID_ARGUMENT") => send(status, { error: { code: status, message, status: code } });
+  const fail = (status: number, message: string, code = "INVALID_ARGUMENT") =>
+    send(status, { error: { code: status, message, status: code } });
   const key = record.headers["x-goog-api-key"];
   if (typeof key !== "string" || key === "")
     return fail(
@@ -176,16 +181,21 @@ function gemini(record: RecordedRequest, send: Send, ctx: Ctx): void {
     );
   const body: Json = record.body;
   const violations = record.violations;
-  if (!isObj(body) || !Array.isArray(body.contents) || body.contents.length === 0) violations.push({ at: "contents", message: "contents is not specified" });
+  if (!isObj(body) || !Array.isArray(body.contents) || body.contents.length === 0)
+    violations.push({ at: "contents", message: "contents is not specified" });
   if (isObj(body) && body.tools !== undefined) violations.push(...checkGeminiTools(body.tools));
-  if (isObj(body) && Array.isArray(body.contents)) violations.push(...checkGeminiToolResults(body.contents), ...checkGeminiFunctionResponseMedia(body.contents));
+  if (isObj(body) && Array.isArray(body.contents))
+    violations.push(...checkGeminiToolResults(body.contents), ...checkGeminiFunctionResponseMedia(body.contents));
   if (violations.length > 0) return fail(400, `Invalid JSON payload received.\n${describeViolations(violations)}`);
 
   const model = /models\/([^/:]+):/.exec(record.path)![1]!;
   // Media in function responses is a Gemini 3 feature; earlier models refuse the request.
-  if (!/^gemini-([3-9]|\d\d)/.test(model) && hasFunctionResponseMedia(body.contents)) return fail(400, "Multimodal function responses are not supported for this model.");
+  if (!/^gemini-([3-9]|\d\d)/.test(model) && hasFunctionResponseMedia(body.contents))
+    return fail(400, "Multimodal function responses are not supported for this model.");
   const last = body.contents[body.contents.length - 1];
-  const responses: Json[] = (last.parts as Json[]).filter((p) => isObj(p.functionResponse)).map((p) => p.functionResponse);
+  const responses: Json[] = (last.parts as Json[])
+    .filter((p) => isObj(p.functionResponse))
+    .map((p) => p.functionResponse);
   let parts: Json[];
   if (responses.length > 0) {
     record.turn = 2;
@@ -203,18 +213,29 @@ function gemini(record: RecordedRequest, send: Send, ctx: Ctx): void {
     if (missing) return fail(400, missing);
     record.turn = 1;
     parts = scriptFor(ctx, "gemini").map((call) => ({
-      functionCall: { ...(ctx.options.geminiCallIds === false ? {} : { id: `fc_${ctx.nextId()}` }), name: call.name, args: call.args },
+      functionCall: {
+        ...(ctx.options.geminiCallIds === false ? {} : { id: `fc_${ctx.nextId()}` }),
+        name: call.name,
+        args: call.args,
+      },
     }));
   }
   send(200, {
     candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: USAGE.prompt, candidatesTokenCount: USAGE.completion, totalTokenCount: USAGE.prompt + USAGE.completion },
+    usageMetadata: {
+      promptTokenCount: USAGE.prompt,
+      candidatesTokenCount: USAGE.completion,
+      totalTokenCount: USAGE.prompt + USAGE.completion,
+    },
     modelVersion: model,
     responseId: `resp_${ctx.nextId()}`,
   });
 }
 
-const MEDIA_FIELDS: Record<string, readonly string[]> = { inlineData: ["mimeType", "data", "displayName"], fileData: ["fileUri", "mimeType", "displayName"] };
+const MEDIA_FIELDS: Record<string, readonly string[]> = {
+  inlineData: ["mimeType", "data", "displayName"],
+  fileData: ["fileUri", "mimeType", "displayName"],
+};
 
 /**
  * `functionResponse.parts` as Gemini documents them: a list of parts, each exactly one of
@@ -237,7 +258,10 @@ function checkGeminiFunctionResponseMedia(contents: Json[]): Violation[] {
 
 function mediaProblems(item: Json, at: string): Violation[] {
   const kinds = isObj(item) ? Object.keys(item) : [];
-  if (kinds.length !== 1 || !(kinds[0]! in MEDIA_FIELDS)) return [{ at, message: `a FunctionResponsePart holds exactly one of inlineData or fileData, got [${kinds.join(", ")}]` }];
+  if (kinds.length !== 1 || !(kinds[0]! in MEDIA_FIELDS))
+    return [
+      { at, message: `a FunctionResponsePart holds exactly one of inlineData or fileData, got [${kinds.join(", ")}]` },
+    ];
   const kind = kinds[0]!;
   const fields = item[kind];
   if (!isObj(fields)) return [{ at: `${at}.${kind}`, message: `${kind} must be an object` }];
@@ -246,16 +270,24 @@ function mediaProblems(item: Json, at: string): Violation[] {
     .map((key) => ({ at: `${at}.${kind}.${key}`, message: `Unknown name "${key}"` }));
   if (typeof fields.mimeType !== "string" || !/^[\w.+-]+\/[\w.+-]+$/.test(fields.mimeType))
     out.push({ at: `${at}.${kind}.mimeType`, message: "mimeType is required (an IANA type/subtype)" });
-  if (kind === "inlineData" && (typeof fields.data !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(fields.data) || fields.data.length % 4 !== 0))
+  if (
+    kind === "inlineData" &&
+    (typeof fields.data !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(fields.data) || fields.data.length % 4 !== 0)
+  )
     out.push({ at: `${at}.inlineData.data`, message: "data must be base64" });
-  if (kind === "fileData" && (typeof fields.fileUri !== "string" || fields.fileUri === "")) out.push({ at: `${at}.fileData.fileUri`, message: "fileUri is required" });
+  if (kind === "fileData" && (typeof fields.fileUri !== "string" || fields.fileUri === ""))
+    out.push({ at: `${at}.fileData.fileUri`, message: "fileUri is required" });
   return out;
 }
 
 function hasFunctionResponseMedia(contents: Json[]): boolean {
   return contents.some(
     (content) =>
-      isObj(content) && Array.isArray(content.parts) && content.parts.some((part: Json) => Array.isArray(part?.functionResponse?.parts) && part.functionResponse.parts.length > 0),
+      isObj(content) &&
+      Array.isArray(content.parts) &&
+      content.parts.some(
+        (part: Json) => Array.isArray(part?.functionResponse?.parts) && part.functionResponse.parts.length > 0,
+      ),
   );
 }
 
@@ -263,13 +295,24 @@ function hasFunctionResponseMedia(contents: Json[]): boolean {
 function mediaReceived(response: Json): string {
   const media: Json[] = Array.isArray(response.parts) ? response.parts : [];
   if (media.length === 0) return "";
-  const described = media.map((item) => (item.inlineData !== undefined ? `${item.inlineData.mimeType} inline` : `${item.fileData.mimeType} at ${item.fileData.fileUri}`));
+  const described = media.map((item) =>
+    item.inlineData !== undefined
+      ? `${item.inlineData.mimeType} inline`
+      : `${item.fileData.mimeType} at ${item.fileData.fileUri}`,
+  );
   return ` (with ${described.join(", ")})`;
 }
 
 // ---- OpenAI: POST /v1/chat/completions -------------------------------------------------------
 
-function openAIError(send: Send, status: number, message: string, param: string | null, code: string | null = null, type = "invalid_request_error") {
+function openAIError(
+  send: Send,
+  status: number,
+  message: string,
+  param: string | null,
+  code: string | null = null,
+  type = "invalid_request_error",
+) {
   send(status, { error: { message, type, param, code } });
 }
 
@@ -289,10 +332,13 @@ function openAIChat(record: RecordedRequest, send: Send, ctx: Ctx): void {
   if (!openAIAuth(record, send)) return;
   const body: Json = record.body;
   const violations = record.violations;
-  if (!isObj(body) || typeof body.model !== "string") violations.push({ at: "model", message: "you must provide a model parameter" });
-  if (!isObj(body) || !Array.isArray(body.messages) || body.messages.length === 0) violations.push({ at: "messages", message: "'messages' must be a non-empty array" });
+  if (!isObj(body) || typeof body.model !== "string")
+    violations.push({ at: "model", message: "you must provide a model parameter" });
+  if (!isObj(body) || !Array.isArray(body.messages) || body.messages.length === 0)
+    violations.push({ at: "messages", message: "'messages' must be a non-empty array" });
   if (isObj(body) && body.tools !== undefined) violations.push(...checkOpenAIChatTools(body.tools));
-  if (isObj(body) && Array.isArray(body.messages)) violations.push(...checkOpenAIChatToolResults(body.messages), ...checkOpenAIChatUserParts(body.messages));
+  if (isObj(body) && Array.isArray(body.messages))
+    violations.push(...checkOpenAIChatToolResults(body.messages), ...checkOpenAIChatUserParts(body.messages));
   if (violations.length > 0) {
     return openAIError(
       send,
@@ -306,9 +352,11 @@ function openAIChat(record: RecordedRequest, send: Send, ctx: Ctx): void {
   const messages: Json[] = body.messages;
   // The tool messages end the request, or come right before one user message (what tool messages cannot carry).
   const last = messages[messages.length - 1];
-  const attachments: Json | undefined = last?.role === "user" && messages[messages.length - 2]?.role === "tool" ? last : undefined;
+  const attachments: Json | undefined =
+    last?.role === "user" && messages[messages.length - 2]?.role === "tool" ? last : undefined;
   const toolMessages: Json[] = [];
-  for (let i = messages.length - (attachments ? 2 : 1); i >= 0 && messages[i].role === "tool"; i--) toolMessages.unshift(messages[i]);
+  for (let i = messages.length - (attachments ? 2 : 1); i >= 0 && messages[i].role === "tool"; i--)
+    toolMessages.unshift(messages[i]);
   let message: Json;
   let finishReason: string;
   if (toolMessages.length > 0) {
@@ -321,7 +369,12 @@ function openAIChat(record: RecordedRequest, send: Send, ctx: Ctx): void {
         return { name: names.get(m.tool_call_id) ?? "?", isError: content.startsWith("Error:"), text: content };
       }),
     );
-    message = { role: "assistant", content: attachments ? `${text}\nThen: ${describeChatParts(attachments.content)}` : text, refusal: null, annotations: [] };
+    message = {
+      role: "assistant",
+      content: attachments ? `${text}\nThen: ${describeChatParts(attachments.content)}` : text,
+      refusal: null,
+      annotations: [],
+    };
     finishReason = "stop";
   } else {
     const declared = declaredNames((body.tools as Json[] | undefined)?.map((t) => t.function?.name));
@@ -347,7 +400,11 @@ function openAIChat(record: RecordedRequest, send: Send, ctx: Ctx): void {
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
-    usage: { prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion },
+    usage: {
+      prompt_tokens: USAGE.prompt,
+      completion_tokens: USAGE.completion,
+      total_tokens: USAGE.prompt + USAGE.completion,
+    },
     service_tier: "default",
     system_fingerprint: "fp_mock",
   });
@@ -359,10 +416,13 @@ function openAIResponses(record: RecordedRequest, send: Send, ctx: Ctx): void {
   if (!openAIAuth(record, send)) return;
   const body: Json = record.body;
   const violations = record.violations;
-  if (!isObj(body) || typeof body.model !== "string") violations.push({ at: "model", message: "Missing required parameter: 'model'." });
-  if (!isObj(body) || (typeof body.input !== "string" && !Array.isArray(body.input))) violations.push({ at: "input", message: "input must be a string or an array of items" });
+  if (!isObj(body) || typeof body.model !== "string")
+    violations.push({ at: "model", message: "Missing required parameter: 'model'." });
+  if (!isObj(body) || (typeof body.input !== "string" && !Array.isArray(body.input)))
+    violations.push({ at: "input", message: "input must be a string or an array of items" });
   if (isObj(body) && body.tools !== undefined) violations.push(...checkOpenAIResponsesTools(body.tools));
-  if (isObj(body) && body.input !== undefined) violations.push(...checkOpenAIResponsesToolResults(body.input), ...checkFunctionCallOutputItems(body.input));
+  if (isObj(body) && body.input !== undefined)
+    violations.push(...checkOpenAIResponsesToolResults(body.input), ...checkFunctionCallOutputItems(body.input));
   if (violations.length > 0) return openAIError(send, 400, describeViolations(violations), violations[0]!.at);
 
   const input: Json[] = Array.isArray(body.input) ? body.input : [];
@@ -371,7 +431,9 @@ function openAIResponses(record: RecordedRequest, send: Send, ctx: Ctx): void {
   let output: Json[];
   if (outputs.length > 0) {
     record.turn = 2;
-    const names = new Map<string, string>(input.filter((item) => item?.type === "function_call").map((item) => [item.call_id, item.name]));
+    const names = new Map<string, string>(
+      input.filter((item) => item?.type === "function_call").map((item) => [item.call_id, item.name]),
+    );
     const text = finalTextFor(
       outputs.map((o) => {
         const content = typeof o.output === "string" ? o.output : describeOutputItems(o.output);
@@ -394,7 +456,14 @@ function openAIResponses(record: RecordedRequest, send: Send, ctx: Ctx): void {
     record.turn = 1;
     output = scriptFor(ctx, "openai-responses").map((call) => {
       const id = ctx.nextId();
-      return { type: "function_call", id: `fc_${id}`, call_id: `call_${id}`, name: call.name, arguments: JSON.stringify(call.args), status: "completed" };
+      return {
+        type: "function_call",
+        id: `fc_${id}`,
+        call_id: `call_${id}`,
+        name: call.name,
+        arguments: JSON.stringify(call.args),
+        status: "completed",
+      };
     });
   }
   send(200, {
@@ -448,7 +517,9 @@ function checkOpenAIChatUserParts(messages: Json[]): Violation[] {
   const out: Violation[] = [];
   messages.forEach((message, i) => {
     if (!isObj(message) || message.role !== "user" || !Array.isArray(message.content)) return;
-    (message.content as Json[]).forEach((part, j) => out.push(...chatPartProblems(part, `messages[${i}].content[${j}]`)));
+    (message.content as Json[]).forEach((part, j) =>
+      out.push(...chatPartProblems(part, `messages[${i}].content[${j}]`)),
+    );
   });
   return out;
 }
@@ -461,21 +532,35 @@ function chatPartProblems(part: Json, at: string): Violation[] {
     case "image_url": {
       const url = part.image_url?.url;
       if (typeof url !== "string" || !(HTTP_URL.test(url) || OPENAI_IMAGE_DATA.test(url)))
-        return problem(".image_url.url", "Invalid image_url: expected an http(s) URL or a base64 data URL of a PNG, JPEG, WebP or GIF image");
-      return ["auto", "low", "high", undefined].includes(part.image_url.detail) ? [] : problem(".image_url.detail", "Invalid value for detail");
+        return problem(
+          ".image_url.url",
+          "Invalid image_url: expected an http(s) URL or a base64 data URL of a PNG, JPEG, WebP or GIF image",
+        );
+      return ["auto", "low", "high", undefined].includes(part.image_url.detail)
+        ? []
+        : problem(".image_url.detail", "Invalid value for detail");
     }
     case "input_audio": {
       const audio = part.input_audio;
-      if (!isObj(audio) || !["wav", "mp3"].includes(audio.format)) return problem(".input_audio.format", "Invalid value: supported formats are 'wav' and 'mp3'");
-      return typeof audio.data === "string" && BASE64_ONLY.test(audio.data) ? [] : problem(".input_audio.data", "Invalid audio data: expected base64 (no data: prefix)");
+      if (!isObj(audio) || !["wav", "mp3"].includes(audio.format))
+        return problem(".input_audio.format", "Invalid value: supported formats are 'wav' and 'mp3'");
+      return typeof audio.data === "string" && BASE64_ONLY.test(audio.data)
+        ? []
+        : problem(".input_audio.data", "Invalid audio data: expected base64 (no data: prefix)");
     }
     case "file": {
       const file = part.file;
-      if (!isObj(file) || (file.file_data === undefined) === (file.file_id === undefined)) return problem(".file", "Provide exactly one of file_data or file_id");
+      if (!isObj(file) || (file.file_data === undefined) === (file.file_id === undefined))
+        return problem(".file", "Provide exactly one of file_data or file_id");
       if (file.file_data === undefined) return [];
       if (typeof file.file_data !== "string" || !PDF_DATA.test(file.file_data))
-        return problem(".file.file_data", "Invalid file data: Chat Completions takes PDF files only, as a base64 data URL");
-      return typeof file.filename === "string" && file.filename !== "" ? [] : problem(".file.filename", "Missing required parameter: filename");
+        return problem(
+          ".file.file_data",
+          "Invalid file data: Chat Completions takes PDF files only, as a base64 data URL",
+        );
+      return typeof file.filename === "string" && file.filename !== ""
+        ? []
+        : problem(".file.filename", "Missing required parameter: filename");
     }
     default:
       return problem(
@@ -498,25 +583,39 @@ function checkFunctionCallOutputItems(input: unknown): Violation[] {
 
 function outputItemProblems(part: Json, at: string): Violation[] {
   const problem = (where: string, message: string): Violation[] => [{ at: `${at}${where}`, message }];
-  const sources = (...keys: string[]) => keys.filter((key) => isObj(part) && part[key] !== undefined && part[key] !== null);
+  const sources = (...keys: string[]) =>
+    keys.filter((key) => isObj(part) && part[key] !== undefined && part[key] !== null);
   switch (isObj(part) ? part.type : undefined) {
     case "input_text":
       return typeof part.text === "string" ? [] : problem(".text", "Invalid type for text: expected a string");
     case "input_image": {
-      if (sources("image_url", "file_id").length !== 1) return problem("", "Provide exactly one of image_url or file_id");
+      if (sources("image_url", "file_id").length !== 1)
+        return problem("", "Provide exactly one of image_url or file_id");
       if (part.image_url !== undefined && !(HTTP_URL.test(part.image_url) || OPENAI_IMAGE_DATA.test(part.image_url)))
-        return problem(".image_url", "Invalid image_url: expected an http(s) URL or a base64 data URL of a PNG, JPEG, WebP or GIF image");
-      return ["auto", "low", "high", "original", undefined, null].includes(part.detail) ? [] : problem(".detail", "Invalid value for detail");
+        return problem(
+          ".image_url",
+          "Invalid image_url: expected an http(s) URL or a base64 data URL of a PNG, JPEG, WebP or GIF image",
+        );
+      return ["auto", "low", "high", "original", undefined, null].includes(part.detail)
+        ? []
+        : problem(".detail", "Invalid value for detail");
     }
     case "input_file": {
       const given = sources("file_data", "file_url", "file_id");
       if (given.length !== 1) return problem("", "Provide exactly one of file_data, file_url or file_id");
-      if (given[0] === "file_url") return HTTP_URL.test(part.file_url) ? [] : problem(".file_url", "Invalid file_url: expected an http(s) URL");
-      if (given[0] === "file_data" && !ANY_DATA.test(part.file_data)) return problem(".file_data", "Invalid file_data: expected a base64 data URL");
-      return given[0] === "file_data" && !(typeof part.filename === "string" && part.filename !== "") ? problem(".filename", "Missing required parameter: filename") : [];
+      if (given[0] === "file_url")
+        return HTTP_URL.test(part.file_url) ? [] : problem(".file_url", "Invalid file_url: expected an http(s) URL");
+      if (given[0] === "file_data" && !ANY_DATA.test(part.file_data))
+        return problem(".file_data", "Invalid file_data: expected a base64 data URL");
+      return given[0] === "file_data" && !(typeof part.filename === "string" && part.filename !== "")
+        ? problem(".filename", "Missing required parameter: filename")
+        : [];
     }
     default:
-      return problem(".type", `Invalid value: ${JSON.stringify(isObj(part) ? part.type : part)}. Supported values are: 'input_text', 'input_image', and 'input_file'.`);
+      return problem(
+        ".type",
+        `Invalid value: ${JSON.stringify(isObj(part) ? part.type : part)}. Supported values are: 'input_text', 'input_image', and 'input_file'.`,
+      );
   }
 }
 
@@ -552,34 +651,46 @@ function mediaOf(url: string): string {
 // ---- Anthropic: POST /v1/messages ------------------------------------------------------------
 
 function anthropic(record: RecordedRequest, send: Send, ctx: Ctx): void {
-  const fail = (status: number, type: string, message: string) => send(status, { type: "error", error: { type, message }, request_id: `req_${ctx.nextId()}` });
+  const fail = (status: number, type: string, message: string) =>
+    send(status, { type: "error", error: { type, message }, request_id: `req_${ctx.nextId()}` });
   // The key comes as x-api-key, or (what @anthropic-ai/sdk 1.x sends for `apiKey`) as a Bearer token.
-  const hasKey = (typeof record.headers["x-api-key"] === "string" && record.headers["x-api-key"] !== "") || /^Bearer \S+$/.test(record.headers.authorization ?? "");
+  const hasKey =
+    (typeof record.headers["x-api-key"] === "string" && record.headers["x-api-key"] !== "") ||
+    /^Bearer \S+$/.test(record.headers.authorization ?? "");
   if (!hasKey) return fail(401, "authentication_error", "x-api-key header is required");
-  if (typeof record.headers["anthropic-version"] !== "string") return fail(400, "invalid_request_error", "anthropic-version: header is required");
+  if (typeof record.headers["anthropic-version"] !== "string")
+    return fail(400, "invalid_request_error", "anthropic-version: header is required");
   const body: Json = record.body;
   const violations = record.violations;
   if (!isObj(body) || typeof body.model !== "string") violations.push({ at: "model", message: "Field required" });
-  if (!isObj(body) || typeof body.max_tokens !== "number") violations.push({ at: "max_tokens", message: "Field required" });
-  if (!isObj(body) || !Array.isArray(body.messages) || body.messages.length === 0) violations.push({ at: "messages", message: "at least one message is required" });
+  if (!isObj(body) || typeof body.max_tokens !== "number")
+    violations.push({ at: "max_tokens", message: "Field required" });
+  if (!isObj(body) || !Array.isArray(body.messages) || body.messages.length === 0)
+    violations.push({ at: "messages", message: "at least one message is required" });
   if (isObj(body) && body.tools !== undefined) violations.push(...checkAnthropicTools(body.tools));
-  if (isObj(body) && Array.isArray(body.messages)) violations.push(...checkAnthropicToolResults(body.messages), ...checkAnthropicToolResultContent(body.messages));
+  if (isObj(body) && Array.isArray(body.messages))
+    violations.push(...checkAnthropicToolResults(body.messages), ...checkAnthropicToolResultContent(body.messages));
   if (violations.length > 0) return fail(400, "invalid_request_error", describeViolations(violations));
 
   const messages: Json[] = body.messages;
   const last = messages[messages.length - 1];
-  const results: Json[] = Array.isArray(last.content) ? last.content.filter((b: Json) => b?.type === "tool_result") : [];
+  const results: Json[] = Array.isArray(last.content)
+    ? last.content.filter((b: Json) => b?.type === "tool_result")
+    : [];
   let content: Json[];
   let stopReason: string;
   if (results.length > 0) {
     record.turn = 2;
     const previous = messages[messages.length - 2];
-    const names = new Map<string, string>((previous.content as Json[]).filter((b) => b.type === "tool_use").map((b) => [b.id, b.name]));
+    const names = new Map<string, string>(
+      (previous.content as Json[]).filter((b) => b.type === "tool_use").map((b) => [b.id, b.name]),
+    );
     const text = finalTextFor(
       results.map((r) => ({
         name: names.get(r.tool_use_id) ?? "?",
         isError: r.is_error === true,
-        text: typeof r.content === "string" ? r.content : ((r.content ?? []) as Json[]).map(anthropicBlockText).join(""),
+        text:
+          typeof r.content === "string" ? r.content : ((r.content ?? []) as Json[]).map(anthropicBlockText).join(""),
       })),
     );
     content = [{ type: "text", text, citations: null }];
@@ -591,7 +702,12 @@ function anthropic(record: RecordedRequest, send: Send, ctx: Ctx): void {
     record.turn = 1;
     content = [
       { type: "text", text: "Let me check both.", citations: null },
-      ...scriptFor(ctx, "anthropic").map((call) => ({ type: "tool_use", id: `toolu_${ctx.nextId()}`, name: call.name, input: call.args })),
+      ...scriptFor(ctx, "anthropic").map((call) => ({
+        type: "tool_use",
+        id: `toolu_${ctx.nextId()}`,
+        name: call.name,
+        input: call.args,
+      })),
     ];
     stopReason = "tool_use";
   }
@@ -643,7 +759,9 @@ function checkAnthropicToolResultContent(messages: Json[]): Violation[] {
     if (!isObj(message) || !Array.isArray(message.content)) return;
     (message.content as Json[]).forEach((block, b) => {
       if (!isObj(block) || block.type !== "tool_result" || !Array.isArray(block.content)) return;
-      (block.content as Json[]).forEach((inner, c) => out.push(...checkAnthropicResultBlock(inner, `messages.${i}.content.${b}.content.${c}`)));
+      (block.content as Json[]).forEach((inner, c) =>
+        out.push(...checkAnthropicResultBlock(inner, `messages.${i}.content.${b}.content.${c}`)),
+      );
     });
   });
   return out;
@@ -652,19 +770,38 @@ function checkAnthropicToolResultContent(messages: Json[]): Violation[] {
 function checkAnthropicResultBlock(block: Json, at: string): Violation[] {
   if (!isObj(block) || !ANTHROPIC_RESULT_BLOCKS.includes(block.type)) {
     const tags = ANTHROPIC_RESULT_BLOCKS.map((tag) => `'${tag}'`).join(", ");
-    return [{ at, message: `Input tag '${isObj(block) ? block.type : typeof block}' found using 'type' does not match any of the expected tags: ${tags}` }];
+    return [
+      {
+        at,
+        message: `Input tag '${isObj(block) ? block.type : typeof block}' found using 'type' does not match any of the expected tags: ${tags}`,
+      },
+    ];
   }
-  if (block.type === "text") return typeof block.text === "string" && block.text !== "" ? [] : [{ at: `${at}.text`, message: "text content blocks must be non-empty" }];
+  if (block.type === "text")
+    return typeof block.text === "string" && block.text !== ""
+      ? []
+      : [{ at: `${at}.text`, message: "text content blocks must be non-empty" }];
   if (block.type === "image") return checkAnthropicImageSource(block.source, `${at}.source`);
   if (block.type === "document") return checkAnthropicDocumentSource(block.source, `${at}.source`);
   return [];
 }
 
 function checkAnthropicImageSource(source: Json, at: string): Violation[] {
-  if (isObj(source) && source.type === "url") return typeof source.url === "string" ? [] : [{ at: `${at}.url`, message: "Field required" }];
-  if (!isObj(source) || source.type !== "base64") return [{ at: `${at}.type`, message: "Input tag found using 'type' does not match any of the expected tags: 'base64', 'url'" }];
-  if (!ANTHROPIC_IMAGE_TYPES.includes(source.media_type)) return [{ at: `${at}.media_type`, message: "Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'" }];
-  if (typeof source.data !== "string" || source.data === "" || !ANTHROPIC_BASE64.test(source.data)) return [{ at: `${at}.data`, message: "Image data is not valid base64" }];
+  if (isObj(source) && source.type === "url")
+    return typeof source.url === "string" ? [] : [{ at: `${at}.url`, message: "Field required" }];
+  if (!isObj(source) || source.type !== "base64")
+    return [
+      {
+        at: `${at}.type`,
+        message: "Input tag found using 'type' does not match any of the expected tags: 'base64', 'url'",
+      },
+    ];
+  if (!ANTHROPIC_IMAGE_TYPES.includes(source.media_type))
+    return [
+      { at: `${at}.media_type`, message: "Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'" },
+    ];
+  if (typeof source.data !== "string" || source.data === "" || !ANTHROPIC_BASE64.test(source.data))
+    return [{ at: `${at}.data`, message: "Image data is not valid base64" }];
   const head = Buffer.from(source.data.slice(0, 16), "base64");
   const matches = ANTHROPIC_IMAGE_SIGNATURES[source.media_type]!.every((byte, i) => head[i] === byte);
   return matches ? [] : [{ at, message: `Image does not match the provided media type ${source.media_type}` }];
@@ -674,15 +811,25 @@ function checkAnthropicDocumentSource(source: Json, at: string): Violation[] {
   if (!isObj(source)) return [{ at, message: "Field required" }];
   switch (source.type) {
     case "base64":
-      if (source.media_type !== "application/pdf") return [{ at: `${at}.media_type`, message: "Input should be 'application/pdf'" }];
-      return typeof source.data === "string" && ANTHROPIC_BASE64.test(source.data) && source.data !== "" ? [] : [{ at: `${at}.data`, message: "PDF data is not valid base64" }];
+      if (source.media_type !== "application/pdf")
+        return [{ at: `${at}.media_type`, message: "Input should be 'application/pdf'" }];
+      return typeof source.data === "string" && ANTHROPIC_BASE64.test(source.data) && source.data !== ""
+        ? []
+        : [{ at: `${at}.data`, message: "PDF data is not valid base64" }];
     case "text":
-      if (source.media_type !== "text/plain") return [{ at: `${at}.media_type`, message: "Input should be 'text/plain'" }];
+      if (source.media_type !== "text/plain")
+        return [{ at: `${at}.media_type`, message: "Input should be 'text/plain'" }];
       return typeof source.data === "string" ? [] : [{ at: `${at}.data`, message: "Input should be a valid string" }];
     case "url":
       return typeof source.url === "string" ? [] : [{ at: `${at}.url`, message: "Field required" }];
     default:
-      return [{ at: `${at}.type`, message: "Input tag found using 'type' does not match any of the expected tags: 'base64', 'text', 'url', 'content', 'file'" }];
+      return [
+        {
+          at: `${at}.type`,
+          message:
+            "Input tag found using 'type' does not match any of the expected tags: 'base64', 'text', 'url', 'content', 'file'",
+        },
+      ];
   }
 }
 
@@ -703,5 +850,7 @@ function declaredNames(names: unknown[] | undefined): string[] {
 /** The scripted model only calls tools it was given. */
 function scriptProblem(calls: readonly ScriptedCall[], declared: readonly string[]): string | undefined {
   const missing = calls.filter((call) => !declared.includes(call.name)).map((call) => call.name);
-  return missing.length > 0 ? `mock model: the script calls ${missing.join(", ")}, but the request declares only [${declared.join(", ")}]` : undefined;
+  return missing.length > 0
+    ? `mock model: the script calls ${missing.join(", ")}, but the request declares only [${declared.join(", ")}]`
+    : undefined;
 }

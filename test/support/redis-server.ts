@@ -63,9 +63,13 @@ export async function startRedisServer(attempts = 3): Promise<RedisServer> {
 }
 
 function launch(port: number): Promise<RedisServer> {
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
@@ -82,7 +86,15 @@ function launch(port: number): Promise<RedisServer> {
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-    child.once("error", (error) => reject(new Error(`redis-server could not be started (${error.message}): install it, e.g. apt-get install redis-server.`)));
-    child.once("exit", (code) => reject(new Error(`redis-server exited (code ${String(code)}) before it was ready:\n${output}`)));
+    child.once("error", (error) =>
+      reject(
+        new Error(
+          `redis-server could not be started (${error.message}): install it, e.g. apt-get install redis-server.`,
+        ),
+      ),
+    );
+    child.once("exit", (code) =>
+      reject(new Error(`redis-server exited (code ${String(code)}) before it was ready:\n${output}`)),
+    );
   });
 }

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import type { JSONSchemaObject } from "../../src/types";
+import type { JSONSchemaObject } from "../../src/core/types";
 
 export interface SchemaCase {
   /** A root schema for a tool's input: it accepts JSON objects only. */
@@ -58,7 +58,12 @@ function asObject(entries: Entries): Record<string, unknown> {
 // ---- Names -----------------------------------------------------------------------------------
 
 /** Names a property may not have: they reach the prototype or shadow what every object has. */
-const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype", ...Object.getOwnPropertyNames(Object.prototype)]);
+const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+  ...Object.getOwnPropertyNames(Object.prototype),
+]);
 
 /** Property names that are also schema keywords: code walking `properties` must not read them as keywords. */
 const KEYWORD_NAMES = [
@@ -82,16 +87,36 @@ const KEYWORD_NAMES = [
   "definitions",
   "ref",
 ];
-const COMMON_NAMES = ["id", "name", "count", "user_id", "isActive", "x", "value", "tags", "createdAt", "_private", "A1", "limit"];
+const COMMON_NAMES = [
+  "id",
+  "name",
+  "count",
+  "user_id",
+  "isActive",
+  "x",
+  "value",
+  "tags",
+  "createdAt",
+  "_private",
+  "A1",
+  "limit",
+];
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,15}$/;
 
 const propName: fc.Arbitrary<string> = fc
-  .oneof(w(5, fc.stringMatching(IDENTIFIER)), w(3, fc.constantFrom(...COMMON_NAMES)), w(2, fc.constantFrom(...KEYWORD_NAMES)))
+  .oneof(
+    w(5, fc.stringMatching(IDENTIFIER)),
+    w(3, fc.constantFrom(...COMMON_NAMES)),
+    w(2, fc.constantFrom(...KEYWORD_NAMES)),
+  )
   // extra_* names are kept for undeclared keys in values.
   .filter((name) => !FORBIDDEN_NAMES.has(name) && !name.startsWith("extra_"));
 
-const defName: fc.Arbitrary<string> = fc.oneof(fc.constantFrom("Node", "Address", "Item", "Status", "Tree", "Expr", "Money"), fc.stringMatching(/^[A-Z][A-Za-z0-9_]{0,11}$/));
+const defName: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("Node", "Address", "Item", "Status", "Tree", "Expr", "Money"),
+  fc.stringMatching(/^[A-Z][A-Za-z0-9_]{0,11}$/),
+);
 
 /** Keys of undeclared properties in values; no pattern below matches them. */
 const extraName = fc.stringMatching(/^extra_[a-z]{1,6}$/);
@@ -113,10 +138,36 @@ const PATTERNS: readonly PatternProperty[] = [
 // ---- Scalars and literals --------------------------------------------------------------------
 
 /** Strings that a careless encoder might turn into another type, or that need escaping. */
-const TRICKY_STRINGS = ["", " ", "1", "0", "-1.5", "true", "false", "null", "{}", "[]", 'a"b', "line\nbreak", "tab\t", "back\\slash", "ünïcödé", "😀", "$ref", "#/$defs/X"];
+const TRICKY_STRINGS = [
+  "",
+  " ",
+  "1",
+  "0",
+  "-1.5",
+  "true",
+  "false",
+  "null",
+  "{}",
+  "[]",
+  'a"b',
+  "line\nbreak",
+  "tab\t",
+  "back\\slash",
+  "ünïcödé",
+  "😀",
+  "$ref",
+  "#/$defs/X",
+];
 
-const anyString = fc.oneof(w(4, fc.string({ maxLength: 10 })), w(1, fc.string({ unit: "grapheme", maxLength: 4 })), w(2, fc.constantFrom(...TRICKY_STRINGS)));
-const anyInteger = fc.oneof(w(5, fc.integer({ min: -1000, max: 1000 })), w(1, fc.constantFrom(0, -1, 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER)));
+const anyString = fc.oneof(
+  w(4, fc.string({ maxLength: 10 })),
+  w(1, fc.string({ unit: "grapheme", maxLength: 4 })),
+  w(2, fc.constantFrom(...TRICKY_STRINGS)),
+);
+const anyInteger = fc.oneof(
+  w(5, fc.integer({ min: -1000, max: 1000 })),
+  w(1, fc.constantFrom(0, -1, 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER)),
+);
 const anyNumber = fc.oneof(
   w(4, fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 })),
   w(2, fc.constantFrom(0, 0.5, -2.75, 1e-7, 123456.789, 1e21)),
@@ -165,8 +216,14 @@ const literal: fc.Arbitrary<unknown> = fc.oneof(
   w(1, anyString),
   w(1, anyInteger),
 );
-const stringLiteral = fc.oneof(fc.constantFrom(...LITERALS.emptyString, ...LITERALS.strings, ...LITERALS.scalarLookingStrings), anyString);
-const numberLiteral = fc.oneof(fc.constantFrom(...LITERALS.integers, ...LITERALS.negatives, ...LITERALS.zero, ...LITERALS.floats), anyInteger);
+const stringLiteral = fc.oneof(
+  fc.constantFrom(...LITERALS.emptyString, ...LITERALS.strings, ...LITERALS.scalarLookingStrings),
+  anyString,
+);
+const numberLiteral = fc.oneof(
+  fc.constantFrom(...LITERALS.integers, ...LITERALS.negatives, ...LITERALS.zero, ...LITERALS.floats),
+  anyInteger,
+);
 
 /** The JSON type of a value; integers are "integer". */
 function jsonType(value: unknown): string {
@@ -204,18 +261,26 @@ const enumLeaf: fc.Arbitrary<Node> = fc
     fc.boolean(),
     fc.boolean(),
   )
-  .map(([values, typed, widen]) => node(typed ? { type: typeOf(values, widen), enum: values } : { enum: values }, fc.constantFrom(...values)));
+  .map(([values, typed, widen]) =>
+    node(typed ? { type: typeOf(values, widen), enum: values } : { enum: values }, fc.constantFrom(...values)),
+  );
 
 const constLeaf: fc.Arbitrary<Node> = fc
   .tuple(literal, fc.boolean(), fc.boolean())
-  .map(([value, typed, widen]) => node(typed ? { type: typeOf([value], widen), const: value } : { const: value }, fc.constant(value)));
+  .map(([value, typed, widen]) =>
+    node(typed ? { type: typeOf([value], widen), const: value } : { const: value }, fc.constant(value)),
+  );
 
 // ---- Strings ---------------------------------------------------------------------------------
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 const fullDate = fc
-  .record({ year: fc.integer({ min: 1900, max: 2099 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }) })
+  .record({
+    year: fc.integer({ min: 1900, max: 2099 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 31 }),
+  })
   .map(({ year, month, day }) => {
     // Clamp to the month's length (leap years included) so the date is real.
     const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -239,15 +304,29 @@ const FORMATS: Record<string, fc.Arbitrary<string>> = {
   time: fullTime,
   email: fc.oneof(
     fc.emailAddress(),
-    fc.tuple(fc.stringMatching(/^[a-z][a-z0-9.]{0,8}[a-z0-9]$/), fc.constantFrom("example.com", "mail.example.org", "x.io")).map(([l, d]) => `${l.replace(/\.\.+/g, ".")}@${d}`),
+    fc
+      .tuple(
+        fc.stringMatching(/^[a-z][a-z0-9.]{0,8}[a-z0-9]$/),
+        fc.constantFrom("example.com", "mail.example.org", "x.io"),
+      )
+      .map(([l, d]) => `${l.replace(/\.\.+/g, ".")}@${d}`),
   ),
   uri: fc.oneof(
     fc.webUrl({ withQueryParameters: true, withFragments: true }),
-    fc.constantFrom("https://example.com", "http://localhost:8080/a/b?c=d#e", "urn:isbn:0451450523", "mailto:someone@example.com", "ftp://ftp.example.org/file.txt"),
+    fc.constantFrom(
+      "https://example.com",
+      "http://localhost:8080/a/b?c=d#e",
+      "urn:isbn:0451450523",
+      "mailto:someone@example.com",
+      "ftp://ftp.example.org/file.txt",
+    ),
   ),
   uuid: fc.uuid(),
   ipv4: fc.ipV4(),
-  hostname: fc.oneof(fc.domain(), fc.constantFrom("localhost", "example.com", "a-b.example.co.uk", "xn--bcher-kva.example")),
+  hostname: fc.oneof(
+    fc.domain(),
+    fc.constantFrom("localhost", "example.com", "a-b.example.co.uk", "xn--bcher-kva.example"),
+  ),
 };
 export const FORMAT_NAMES: readonly string[] = Object.keys(FORMATS);
 
@@ -262,20 +341,34 @@ const STRING_PATTERNS: readonly StringPattern[] = [
   { pattern: "^[a-z0-9_-]{3,16}$", value: fc.stringMatching(/^[a-z0-9_-]{3,16}$/) },
   { pattern: "^(red|green|blue)$", value: fc.constantFrom("red", "green", "blue") },
   // Unanchored: a digit anywhere.
-  { pattern: "[0-9]", value: fc.tuple(fc.stringMatching(/^[a-z ]{0,4}$/), fc.integer({ min: 0, max: 9 }), fc.stringMatching(/^[a-z ]{0,4}$/)).map(([a, d, b]) => `${a}${d}${b}`) },
+  {
+    pattern: "[0-9]",
+    value: fc
+      .tuple(fc.stringMatching(/^[a-z ]{0,4}$/), fc.integer({ min: 0, max: 9 }), fc.stringMatching(/^[a-z ]{0,4}$/))
+      .map(([a, d, b]) => `${a}${d}${b}`),
+  },
 ];
 
 const stringLeaf: fc.Arbitrary<Node> = fc.oneof(
   w(5, fc.constant(node({ type: "string" }, anyString))),
   w(
     2,
-    fc.record({ min: fc.integer({ min: 0, max: 3 }), span: fc.integer({ min: 0, max: 8 }), which: fc.constantFrom("both", "min", "max") }).map(({ min, span, which }) => {
-      const schema: SchemaObj = { type: "string" };
-      if (which !== "max") schema.minLength = min;
-      if (which !== "min") schema.maxLength = min + span;
-      // Ascii units: ajv counts code points, and so does this.
-      return node(schema, fc.string({ minLength: which === "max" ? 0 : min, maxLength: which === "min" ? min + 8 : min + span }));
-    }),
+    fc
+      .record({
+        min: fc.integer({ min: 0, max: 3 }),
+        span: fc.integer({ min: 0, max: 8 }),
+        which: fc.constantFrom("both", "min", "max"),
+      })
+      .map(({ min, span, which }) => {
+        const schema: SchemaObj = { type: "string" };
+        if (which !== "max") schema.minLength = min;
+        if (which !== "min") schema.maxLength = min + span;
+        // Ascii units: ajv counts code points, and so does this.
+        return node(
+          schema,
+          fc.string({ minLength: which === "max" ? 0 : min, maxLength: which === "min" ? min + 8 : min + span }),
+        );
+      }),
   ),
   w(
     2,
@@ -293,13 +386,22 @@ const integerLeaf: fc.Arbitrary<Node> = fc.oneof(
   w(4, fc.constant(node({ type: "integer" }, anyInteger))),
   w(
     2,
-    fc.record({ min: fc.integer({ min: -50, max: 50 }), span: fc.integer({ min: 0, max: 100 }), which: fc.constantFrom("both", "min", "max") }).map(({ min, span, which }) => {
-      const max = min + span;
-      const schema: SchemaObj = { type: "integer" };
-      if (which !== "max") schema.minimum = min;
-      if (which !== "min") schema.maximum = max;
-      return node(schema, fc.integer({ min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }));
-    }),
+    fc
+      .record({
+        min: fc.integer({ min: -50, max: 50 }),
+        span: fc.integer({ min: 0, max: 100 }),
+        which: fc.constantFrom("both", "min", "max"),
+      })
+      .map(({ min, span, which }) => {
+        const max = min + span;
+        const schema: SchemaObj = { type: "integer" };
+        if (which !== "max") schema.minimum = min;
+        if (which !== "min") schema.maximum = max;
+        return node(
+          schema,
+          fc.integer({ min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }),
+        );
+      }),
   ),
   w(
     1,
@@ -326,19 +428,33 @@ const numberLeaf: fc.Arbitrary<Node> = fc.oneof(
   w(4, fc.constant(node({ type: "number" }, anyNumber))),
   w(
     2,
-    fc.record({ min: fc.integer({ min: -50, max: 50 }), span: fc.integer({ min: 0, max: 100 }), which: fc.constantFrom("both", "min", "max") }).map(({ min, span, which }) => {
-      const max = min + span;
-      const schema: SchemaObj = { type: "number" };
-      if (which !== "max") schema.minimum = min;
-      if (which !== "min") schema.maximum = max;
-      return node(schema, fc.double({ noNaN: true, min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }));
-    }),
+    fc
+      .record({
+        min: fc.integer({ min: -50, max: 50 }),
+        span: fc.integer({ min: 0, max: 100 }),
+        which: fc.constantFrom("both", "min", "max"),
+      })
+      .map(({ min, span, which }) => {
+        const max = min + span;
+        const schema: SchemaObj = { type: "number" };
+        if (which !== "max") schema.minimum = min;
+        if (which !== "min") schema.maximum = max;
+        return node(
+          schema,
+          fc.double({ noNaN: true, min: which === "max" ? max - 1000 : min, max: which === "min" ? min + 1000 : max }),
+        );
+      }),
   ),
   w(
     1,
     fc
       .integer({ min: -10, max: 10 })
-      .map((bound) => node({ type: "number", exclusiveMinimum: bound }, fc.double({ noNaN: true, min: bound, max: bound + 100, minExcluded: true }))),
+      .map((bound) =>
+        node(
+          { type: "number", exclusiveMinimum: bound },
+          fc.double({ noNaN: true, min: bound, max: bound + 100, minExcluded: true }),
+        ),
+      ),
   ),
   w(
     1,
@@ -359,27 +475,48 @@ const booleanLeaf: fc.Arbitrary<Node> = fc.oneof(
 const nullLeaf: fc.Arbitrary<Node> = fc.constant(node({ type: "null" }, fc.constant(null)));
 
 type Scalar = "string" | "integer" | "number" | "boolean";
-const SCALAR_VALUES: Record<Scalar | "null", fc.Arbitrary<unknown>> = { string: anyString, integer: anyInteger, number: anyNumber, boolean: fc.boolean(), null: fc.constant(null) };
-const SCALAR_LEAVES: Record<Scalar, fc.Arbitrary<Node>> = { string: stringLeaf, integer: integerLeaf, number: numberLeaf, boolean: booleanLeaf };
+const SCALAR_VALUES: Record<Scalar | "null", fc.Arbitrary<unknown>> = {
+  string: anyString,
+  integer: anyInteger,
+  number: anyNumber,
+  boolean: fc.boolean(),
+  null: fc.constant(null),
+};
+const SCALAR_LEAVES: Record<Scalar, fc.Arbitrary<Node>> = {
+  string: stringLeaf,
+  integer: integerLeaf,
+  number: numberLeaf,
+  boolean: booleanLeaf,
+};
 
 /** `type: [T, "null"]` (either order), keeping T's constraints: they apply to non-null values only. */
-const nullableScalar: fc.Arbitrary<Node> = fc.tuple(fc.constantFrom<Scalar>("string", "integer", "number", "boolean"), fc.boolean()).chain(([kind, nullFirst]) =>
-  SCALAR_LEAVES[kind].map(({ schema, value }) => {
-    const s = schema as SchemaObj;
-    // A const does not allow null; keep that one plain.
-    const base = "const" in s ? { type: kind } : s;
-    const types = nullFirst ? ["null", kind] : [kind, "null"];
-    return node({ ...base, type: types }, fc.oneof(base === s ? value : SCALAR_VALUES[kind], fc.constant(null)));
-  }),
-);
+const nullableScalar: fc.Arbitrary<Node> = fc
+  .tuple(fc.constantFrom<Scalar>("string", "integer", "number", "boolean"), fc.boolean())
+  .chain(([kind, nullFirst]) =>
+    SCALAR_LEAVES[kind].map(({ schema, value }) => {
+      const s = schema as SchemaObj;
+      // A const does not allow null; keep that one plain.
+      const base = "const" in s ? { type: kind } : s;
+      const types = nullFirst ? ["null", kind] : [kind, "null"];
+      return node({ ...base, type: types }, fc.oneof(base === s ? value : SCALAR_VALUES[kind], fc.constant(null)));
+    }),
+  );
 
 /** Type arrays of several non-null types, e.g. ["string", "integer"]. */
 const multiTypeScalar: fc.Arbitrary<Node> = fc
-  .constantFrom<(Scalar | "null")[]>(["string", "integer"], ["integer", "string"], ["string", "number", "boolean"], ["integer", "boolean"], ["boolean", "string", "null"])
+  .constantFrom<(Scalar | "null")[]>(
+    ["string", "integer"],
+    ["integer", "string"],
+    ["string", "number", "boolean"],
+    ["integer", "boolean"],
+    ["boolean", "string", "null"],
+  )
   .map((types) => node({ type: types }, fc.oneof(...types.map((t) => SCALAR_VALUES[t]))));
 
 /** Schemas that accept anything: `true`, `{}`, a description alone. */
-const anythingLeaf: fc.Arbitrary<Node> = fc.constantFrom<Schema>(true, {}, { description: "Any JSON value." }).map((schema) => node(schema, anyJson));
+const anythingLeaf: fc.Arbitrary<Node> = fc
+  .constantFrom<Schema>(true, {}, { description: "Any JSON value." })
+  .map((schema) => node(schema, anyJson));
 
 const DESCRIPTIONS = [
   "The value.",
@@ -467,7 +604,9 @@ function makeGenerators(ctx: Ctx) {
   }
 
   const refLeaf: fc.Arbitrary<Node> | undefined =
-    ctx.defs.length === 0 ? undefined : fc.constantFrom(...ctx.defs).map((d) => node({ $ref: `#/${ctx.keyword}/${d.name}` }, d.value));
+    ctx.defs.length === 0
+      ? undefined
+      : fc.constantFrom(...ctx.defs).map((d) => node({ $ref: `#/${ctx.keyword}/${d.name}` }, d.value));
 
   const leaf: fc.Arbitrary<Node> = pick<Node>(
     w(6, stringLeaf),
@@ -493,7 +632,9 @@ function makeGenerators(ctx: Ctx) {
     const composites = [
       w(
         4 * c,
-        fc.constant(null).chain(() => objectNode(d, { typed: "maybe", minProps: 1, maxProps: 4, open: true, extras: true })),
+        fc
+          .constant(null)
+          .chain(() => objectNode(d, { typed: "maybe", minProps: 1, maxProps: 4, open: true, extras: true })),
       ),
       w(
         3 * c,
@@ -525,42 +666,78 @@ function makeGenerators(ctx: Ctx) {
       ),
     ];
     const compositeWeight = composites.reduce((sum, e) => sum + e.weight, 0);
-    const arb = compositeWeight === 0 ? decoratedLeaf : fc.oneof(w(LEAF_WEIGHT, decoratedLeaf), w(compositeWeight, withDecorations(pick(...composites), false)));
+    const arb =
+      compositeWeight === 0
+        ? decoratedLeaf
+        : fc.oneof(w(LEAF_WEIGHT, decoratedLeaf), w(compositeWeight, withDecorations(pick(...composites), false)));
     memo.set(d, arb);
     return arb;
   }
 
   /** A property's schema: usually a node one level down, sometimes `true` or `false`. */
   function propertyNode(d: number): fc.Arbitrary<Node> {
-    return fc.oneof(w(16, at(d + 1)), w(1, fc.constant(node(true, anyJson))), w(1, fc.constant(node(false, fc.constant(undefined)))));
+    return fc.oneof(
+      w(16, at(d + 1)),
+      w(1, fc.constant(node(true, anyJson))),
+      w(1, fc.constant(node(false, fc.constant(undefined)))),
+    );
   }
 
   function objectParts(d: number, o: ObjectOptions): fc.Arbitrary<Built> {
     const patterns = o.open
-      ? fc.oneof(w(6, fc.constant([] as PatternProperty[])), w(1, fc.subarray([...PATTERNS], { minLength: 1, maxLength: 2 })))
+      ? fc.oneof(
+          w(6, fc.constant([] as PatternProperty[])),
+          w(1, fc.subarray([...PATTERNS], { minLength: 1, maxLength: 2 })),
+        )
       : fc.constant([] as PatternProperty[]);
     return patterns.chain((pats) => {
       const taken = new Set([...(o.avoid ?? []), ...(o.fixed ?? []).map((f) => f.name)]);
       const name = propName.filter((n) => !taken.has(n) && !pats.some((p) => p.regex.test(n)));
-      const drawn = fc.uniqueArray(fc.tuple(name, propertyNode(d), fc.boolean()), { minLength: o.minProps, maxLength: o.maxProps, selector: (p) => p[0] });
+      const drawn = fc.uniqueArray(fc.tuple(name, propertyNode(d), fc.boolean()), {
+        minLength: o.minProps,
+        maxLength: o.maxProps,
+        selector: (p) => p[0],
+      });
       const props = o.requireFirst
-        ? fc.tuple(name, at(d + 1)).chain(([first, child]) => drawn.map((rest) => [[first, child, true] as [string, Node, boolean], ...rest.filter((p) => p[0] !== first)]))
+        ? fc
+            .tuple(name, at(d + 1))
+            .chain(([first, child]) =>
+              drawn.map((rest) => [
+                [first, child, true] as [string, Node, boolean],
+                ...rest.filter((p) => p[0] !== first),
+              ]),
+            )
         : drawn;
       const additional: fc.Arbitrary<"absent" | "false" | "true" | Node> = o.open
-        ? fc.oneof(w(10, fc.constant("absent" as const)), w(4, fc.constant("false" as const)), w(2, fc.constant("true" as const)), w(3, at(d + 1)))
+        ? fc.oneof(
+            w(10, fc.constant("absent" as const)),
+            w(4, fc.constant("false" as const)),
+            w(2, fc.constant("true" as const)),
+            w(3, at(d + 1)),
+          )
         : fc.constant("absent" as const);
       const patternNodes = fc.tuple(...pats.map(() => at(d + 1)));
       return fc
-        .tuple(props, additional, patternNodes, fc.nat(19), fc.constantFrom(o.typed === "maybe" ? "object" : o.typed, o.typed === "maybe" ? "none" : o.typed))
+        .tuple(
+          props,
+          additional,
+          patternNodes,
+          fc.nat(19),
+          fc.constantFrom(o.typed === "maybe" ? "object" : o.typed, o.typed === "maybe" ? "none" : o.typed),
+        )
         .map(([declared, extra, patternSchemas, emptyRequiredRoll, typeChoice]): Built => {
           const fixed = (o.fixed ?? []).map((f) => ({ name: f.name, node: f.node, required: true }));
-          const all = [...fixed, ...declared.map(([n, child, req]) => ({ name: n, node: child, required: req && child.schema !== false }))];
+          const all = [
+            ...fixed,
+            ...declared.map(([n, child, req]) => ({ name: n, node: child, required: req && child.schema !== false })),
+          ];
           const schema: SchemaObj = {};
           if (typeChoice === "object") schema.type = "object";
           schema.properties = Object.fromEntries(all.map((p) => [p.name, p.node.schema]));
           const required = all.filter((p) => p.required).map((p) => p.name);
           if (required.length > 0 || emptyRequiredRoll === 0) schema.required = required;
-          if (pats.length > 0) schema.patternProperties = Object.fromEntries(pats.map((p, i) => [p.pattern, patternSchemas[i]!.schema]));
+          if (pats.length > 0)
+            schema.patternProperties = Object.fromEntries(pats.map((p, i) => [p.pattern, patternSchemas[i]!.schema]));
           if (extra === "false") schema.additionalProperties = false;
           else if (extra === "true") schema.additionalProperties = true;
           else if (extra !== "absent") schema.additionalProperties = extra.schema;
@@ -572,9 +749,14 @@ function makeGenerators(ctx: Ctx) {
               const entry = p.node.value.map((v): Entries => [[p.name, v]]);
               return p.required ? entry : fc.option(entry, { nil: [] as Entries, freq: 3 });
             });
-          pats.forEach((p, i) => parts.push(fc.uniqueArray(fc.tuple(p.key, patternSchemas[i]!.value), { maxLength: 2, selector: (e) => e[0] })));
+          pats.forEach((p, i) =>
+            parts.push(
+              fc.uniqueArray(fc.tuple(p.key, patternSchemas[i]!.value), { maxLength: 2, selector: (e) => e[0] }),
+            ),
+          );
           const extraKey = extraName.filter((n) => !declaredNames.has(n));
-          if (typeof extra === "object") parts.push(fc.uniqueArray(fc.tuple(extraKey, extra.value), { maxLength: 2, selector: (e) => e[0] }));
+          if (typeof extra === "object")
+            parts.push(fc.uniqueArray(fc.tuple(extraKey, extra.value), { maxLength: 2, selector: (e) => e[0] }));
           else if (extra !== "false" && o.extras)
             parts.push(
               fc.oneof(
@@ -597,7 +779,12 @@ function makeGenerators(ctx: Ctx) {
 
   function arrayNode(d: number): fc.Arbitrary<Node> {
     return fc
-      .tuple(fc.oneof(w(4, at(d + 1)), w(1, fc.constant(node(true, anyJson)))), fc.nat(3), fc.nat(3), fc.constantFrom("none", "min", "max", "both"))
+      .tuple(
+        fc.oneof(w(4, at(d + 1)), w(1, fc.constant(node(true, anyJson)))),
+        fc.nat(3),
+        fc.nat(3),
+        fc.constantFrom("none", "min", "max", "both"),
+      )
       .map(([items, min, span, bounds]) => {
         const schema: SchemaObj = { type: "array", items: items.schema };
         if (bounds === "min" || bounds === "both") schema.minItems = min;
@@ -610,31 +797,35 @@ function makeGenerators(ctx: Ctx) {
 
   /** A tuple in the case's spelling: draft 7 `items: [..]` or 2020-12 `prefixItems`. */
   function tupleNode(d: number): fc.Arbitrary<Node> {
-    return fc.tuple(fc.array(at(d + 1), { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean()).chain(([positions, closed, withMinItems]) => {
-      const schemas = positions.map((p) => p.schema);
-      const schema: SchemaObj =
-        ctx.tuples === "draft7"
-          ? { type: "array", items: schemas, ...(closed ? { additionalItems: false } : {}) }
-          : { type: "array", prefixItems: schemas, ...(closed ? { items: false } : {}) };
-      if (withMinItems) schema.minItems = positions.length;
-      const full = fc.tuple(...positions.map((p) => p.value));
-      // Without minItems a prefix is valid too.
-      const value = withMinItems
-        ? full
-        : fc.oneof(
-            w(4, full),
-            w(
-              1,
-              fc.tuple(full, fc.nat(positions.length)).map(([t, n]) => t.slice(0, n)),
-            ),
-          );
-      return fc.constant(node(schema, value));
-    });
+    return fc
+      .tuple(fc.array(at(d + 1), { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean())
+      .chain(([positions, closed, withMinItems]) => {
+        const schemas = positions.map((p) => p.schema);
+        const schema: SchemaObj =
+          ctx.tuples === "draft7"
+            ? { type: "array", items: schemas, ...(closed ? { additionalItems: false } : {}) }
+            : { type: "array", prefixItems: schemas, ...(closed ? { items: false } : {}) };
+        if (withMinItems) schema.minItems = positions.length;
+        const full = fc.tuple(...positions.map((p) => p.value));
+        // Without minItems a prefix is valid too.
+        const value = withMinItems
+          ? full
+          : fc.oneof(
+              w(4, full),
+              w(
+                1,
+                fc.tuple(full, fc.nat(positions.length)).map(([t, n]) => t.slice(0, n)),
+              ),
+            );
+        return fc.constant(node(schema, value));
+      });
   }
 
   function anyOfNode(d: number): fc.Arbitrary<Node> {
     return fc.oneof(
-      fc.array(at(d + 1), { minLength: 2, maxLength: 3 }).map((branches) => node({ anyOf: branches.map((b) => b.schema) }, fc.oneof(...branches.map((b) => b.value)))),
+      fc
+        .array(at(d + 1), { minLength: 2, maxLength: 3 })
+        .map((branches) => node({ anyOf: branches.map((b) => b.schema) }, fc.oneof(...branches.map((b) => b.value)))),
       // The usual spelling of "optional" in generated schemas.
       fc.tuple(at(d + 1), fc.boolean()).map(([b, nullFirst]) => {
         const branches = nullFirst ? [{ type: "null" }, b.schema] : [b.schema, { type: "null" }];
@@ -649,7 +840,9 @@ function makeGenerators(ctx: Ctx) {
       case "string":
         return fc.oneof(
           stringLeaf,
-          fc.uniqueArray(stringLiteral, { minLength: 1, maxLength: 4, selector: literalKey }).map((vs) => node({ type: "string", enum: vs }, fc.constantFrom(...vs))),
+          fc
+            .uniqueArray(stringLiteral, { minLength: 1, maxLength: 4, selector: literalKey })
+            .map((vs) => node({ type: "string", enum: vs }, fc.constantFrom(...vs))),
         );
       case "integer":
         return integerLeaf;
@@ -662,16 +855,25 @@ function makeGenerators(ctx: Ctx) {
       case "array":
         return fc.constant(null).chain(() => arrayNode(d));
       default:
-        return fc.constant(null).chain(() => objectNode(d, { typed: "object", minProps: 1, maxProps: 3, open: true, extras: true }));
+        return fc
+          .constant(null)
+          .chain(() => objectNode(d, { typed: "object", minProps: 1, maxProps: 3, open: true, extras: true }));
     }
   }
 
   /** Discriminated object branches: a required const apiece, all different, so branches exclude each other. */
-  function discriminated(d: number, o: { typed: "object" | "none" | "maybe"; avoid: readonly string[]; closed: boolean }): fc.Arbitrary<Built[]> {
+  function discriminated(
+    d: number,
+    o: { typed: "object" | "none" | "maybe"; avoid: readonly string[]; closed: boolean },
+  ): fc.Arbitrary<Built[]> {
     return fc
       .tuple(
         propName.filter((n) => !o.avoid.includes(n)),
-        fc.uniqueArray(fc.oneof(w(4, stringLiteral), w(1, literal)), { minLength: 2, maxLength: 3, selector: literalKey }),
+        fc.uniqueArray(fc.oneof(w(4, stringLiteral), w(1, literal)), {
+          minLength: 2,
+          maxLength: 3,
+          selector: literalKey,
+        }),
         fc.boolean(),
       )
       .chain(([tag, tags, asEnum]) =>
@@ -696,7 +898,9 @@ function makeGenerators(ctx: Ctx) {
     const numeric = fc.constantFrom("integer", "number");
     return fc.oneof(
       numeric
-        .chain((num) => fc.shuffledSubarray(["string", num, "boolean", "null", "array", "object"], { minLength: 2, maxLength: 3 }))
+        .chain((num) =>
+          fc.shuffledSubarray(["string", num, "boolean", "null", "array", "object"], { minLength: 2, maxLength: 3 }),
+        )
         .chain((kinds) => fc.tuple(...kinds.map((k) => typedBranch(k, d))))
         .map((branches) => node({ oneOf: branches.map((b) => b.schema) }, fc.oneof(...branches.map((b) => b.value)))),
       fc
@@ -710,11 +914,12 @@ function makeGenerators(ctx: Ctx) {
     return fc.oneof(
       // Two object parts with disjoint properties: a value has both parts' properties.
       objectParts(d, { typed: "maybe", minProps: 1, maxProps: 3, open: false, extras: false }).chain((a) =>
-        objectParts(d, { typed: "maybe", minProps: 1, maxProps: 3, avoid: a.names, open: false, extras: false }).map((b) =>
-          node(
-            { allOf: [a.schema, b.schema] },
-            fc.tuple(a.value, b.value).map(([x, y]) => ({ ...x, ...y })),
-          ),
+        objectParts(d, { typed: "maybe", minProps: 1, maxProps: 3, avoid: a.names, open: false, extras: false }).map(
+          (b) =>
+            node(
+              { allOf: [a.schema, b.schema] },
+              fc.tuple(a.value, b.value).map(([x, y]) => ({ ...x, ...y })),
+            ),
         ),
       ),
       // One wrapped schema, as generators write a $ref with a description.
@@ -731,13 +936,15 @@ function makeGenerators(ctx: Ctx) {
 
   /** `type: ["object", "null"]` with properties, `["array", "null"]` with items. */
   function nullableComposite(d: number): fc.Arbitrary<Node> {
-    return fc.oneof(objectNode(d, { typed: "object", minProps: 1, maxProps: 3, open: true, extras: true }), arrayNode(d)).chain((inner) =>
-      fc.boolean().map((nullFirst) => {
-        const s = inner.schema as SchemaObj;
-        const type = nullFirst ? ["null", s.type] : [s.type, "null"];
-        return node({ ...s, type }, fc.oneof(inner.value, fc.constant(null)));
-      }),
-    );
+    return fc
+      .oneof(objectNode(d, { typed: "object", minProps: 1, maxProps: 3, open: true, extras: true }), arrayNode(d))
+      .chain((inner) =>
+        fc.boolean().map((nullFirst) => {
+          const s = inner.schema as SchemaObj;
+          const type = nullFirst ? ["null", s.type] : [s.type, "null"];
+          return node({ ...s, type }, fc.oneof(inner.value, fc.constant(null)));
+        }),
+      );
   }
 
   /** A narrow chain of objects and arrays, `k` levels below `d`: deep nesting without a wide schema. */
@@ -745,18 +952,27 @@ function makeGenerators(ctx: Ctx) {
     if (k === 0) return decoratedLeaf;
     const inner = spine(k - 1);
     return fc.oneof(
-      fc.tuple(inner, propName, fc.option(fc.tuple(propName, decoratedLeaf), { nil: undefined })).map(([child, name, sibling]) => {
-        const sib = sibling && sibling[0] !== name ? sibling : undefined;
-        const properties: SchemaObj = { [name]: child.schema };
-        if (sib) properties[sib[0]] = sib[1].schema;
-        const value = fc.tuple(child.value, sib ? fc.option(sib[1].value, { nil: undefined }) : fc.constant(undefined)).map(([v, s]) => {
-          const out: Record<string, unknown> = { [name]: v };
-          if (s !== undefined && sib) out[sib[0]] = s;
-          return out;
-        });
-        return node({ type: "object", properties, required: [name] }, value);
-      }),
-      inner.map((child) => node({ type: "array", items: child.schema, minItems: 1 }, fc.array(child.value, { minLength: 1, maxLength: 2 }))),
+      fc
+        .tuple(inner, propName, fc.option(fc.tuple(propName, decoratedLeaf), { nil: undefined }))
+        .map(([child, name, sibling]) => {
+          const sib = sibling && sibling[0] !== name ? sibling : undefined;
+          const properties: SchemaObj = { [name]: child.schema };
+          if (sib) properties[sib[0]] = sib[1].schema;
+          const value = fc
+            .tuple(child.value, sib ? fc.option(sib[1].value, { nil: undefined }) : fc.constant(undefined))
+            .map(([v, s]) => {
+              const out: Record<string, unknown> = { [name]: v };
+              if (s !== undefined && sib) out[sib[0]] = s;
+              return out;
+            });
+          return node({ type: "object", properties, required: [name] }, value);
+        }),
+      inner.map((child) =>
+        node(
+          { type: "array", items: child.schema, minItems: 1 },
+          fc.array(child.value, { minLength: 1, maxLength: 2 }),
+        ),
+      ),
     );
   }
 
@@ -778,32 +994,56 @@ function recursiveDef(name: string, keyword: string): fc.Arbitrary<Def> {
       const levels: Levels = (k) =>
         k === 0
           ? fc.record({ [text]: anyString, [kids]: fc.constant([]) }, { requiredKeys: [text] })
-          : fc.tuple(anyString, levels(k - 1), fc.array(levels(0), { maxLength: 1 })).map(([t, child, rest]) => ({ [text]: t, [kids]: [child, ...rest] }));
+          : fc
+              .tuple(anyString, levels(k - 1), fc.array(levels(0), { maxLength: 1 }))
+              .map(([t, child, rest]) => ({ [text]: t, [kids]: [child, ...rest] }));
       return {
         name,
-        schema: { type: "object", properties: { [text]: { type: "string" }, [kids]: { type: "array", items: ref } }, required: [text] },
+        schema: {
+          type: "object",
+          properties: { [text]: { type: "string" }, [kids]: { type: "array", items: ref } },
+          required: [text],
+        },
         value: depth.chain(levels),
       };
     }),
     // A linked list: next is the same node or null.
     fc.tuple(label, fc.constantFrom("anyOf", "typeArray")).map(([[item, next], spelling]): Def => {
       const levels: Levels = (k) =>
-        k === 0 ? anyInteger.map((v) => ({ [item]: v, [next]: null })) : fc.tuple(anyInteger, levels(k - 1)).map(([v, rest]) => ({ [item]: v, [next]: rest }));
+        k === 0
+          ? anyInteger.map((v) => ({ [item]: v, [next]: null }))
+          : fc.tuple(anyInteger, levels(k - 1)).map(([v, rest]) => ({ [item]: v, [next]: rest }));
       const schema: SchemaObj =
         spelling === "anyOf"
-          ? { type: "object", properties: { [item]: { type: "integer" }, [next]: { anyOf: [ref, { type: "null" }] } }, required: [item, next] }
-          : { type: ["object", "null"], properties: { [item]: { type: "integer" }, [next]: ref }, required: [item, next] };
+          ? {
+              type: "object",
+              properties: { [item]: { type: "integer" }, [next]: { anyOf: [ref, { type: "null" }] } },
+              required: [item, next],
+            }
+          : {
+              type: ["object", "null"],
+              properties: { [item]: { type: "integer" }, [next]: ref },
+              required: [item, next],
+            };
       return { name, schema, value: depth.chain(levels) };
     }),
     // An expression: a number, or an operator over expressions.
     fc.constantFrom("anyOf", "oneOf").map((combinator): Def => {
-      const levels: Levels = (k) => (k === 0 ? anyNumber : fc.tuple(fc.constantFrom("+", "-", "*"), levels(k - 1), levels(0)).map(([op, a, b]) => ({ op, args: [a, b] })));
+      const levels: Levels = (k) =>
+        k === 0
+          ? anyNumber
+          : fc
+              .tuple(fc.constantFrom("+", "-", "*"), levels(k - 1), levels(0))
+              .map(([op, a, b]) => ({ op, args: [a, b] }));
       const schema: SchemaObj = {
         [combinator]: [
           { type: "number" },
           {
             type: "object",
-            properties: { op: { type: "string", enum: ["+", "-", "*"] }, args: { type: "array", items: ref, minItems: 1 } },
+            properties: {
+              op: { type: "string", enum: ["+", "-", "*"] },
+              args: { type: "array", items: ref, minItems: 1 },
+            },
             required: ["op", "args"],
             additionalProperties: false,
           },
@@ -837,7 +1077,9 @@ const defsOf = (tuples: TupleStyle, keyword: "$defs" | "definitions"): fc.Arbitr
       5,
       fc
         .uniqueArray(defName, { minLength: 1, maxLength: 3 })
-        .chain((names) => fc.tuple(...names.map((n) => fc.oneof(w(4, recursiveDef(n, keyword)), w(5, plainDef(n, tuples, keyword))))))
+        .chain((names) =>
+          fc.tuple(...names.map((n) => fc.oneof(w(4, recursiveDef(n, keyword)), w(5, plainDef(n, tuples, keyword))))),
+        )
         .map((defs): Def[] => [...defs]),
     ),
   );
@@ -857,23 +1099,41 @@ function rootOf(ctx: Ctx): fc.Arbitrary<RootCase> {
   const g = generators(ctx);
   const optionalType = fc.boolean().map((typed): SchemaObj => (typed ? { type: "object" } : {}));
   /** Properties declared beside a combinator, which every branch's values also carry. */
-  const shared = fc.oneof(fc.constant<Built | undefined>(undefined), g.objectParts(1, { typed: "none", minProps: 1, maxProps: 2, open: false, extras: false }));
-  const sharedKeywords = (b: Built | undefined): SchemaObj => (b ? { properties: b.schema.properties, ...(b.schema.required ? { required: b.schema.required } : {}) } : {});
-  const withShared = (b: Built | undefined, value: fc.Arbitrary<Record<string, unknown>>) => (b ? merged([b.value, value]) : value);
+  const shared = fc.oneof(
+    fc.constant<Built | undefined>(undefined),
+    g.objectParts(1, { typed: "none", minProps: 1, maxProps: 2, open: false, extras: false }),
+  );
+  const sharedKeywords = (b: Built | undefined): SchemaObj =>
+    b ? { properties: b.schema.properties, ...(b.schema.required ? { required: b.schema.required } : {}) } : {};
+  const withShared = (b: Built | undefined, value: fc.Arbitrary<Record<string, unknown>>) =>
+    b ? merged([b.value, value]) : value;
 
   const plain = fc
     .oneof(w(1, fc.constant(0)), w(12, fc.constant(1)))
     .chain((minProps) => g.objectParts(1, { typed: "object", minProps, maxProps: 4, open: true, extras: true }))
     .map((b): RootCase => ({ schema: b.schema, value: b.value }));
-  const bare = g.objectParts(1, { typed: "none", minProps: 1, maxProps: 4, open: true, extras: true }).map((b): RootCase => ({ schema: b.schema, value: b.value }));
+  const bare = g
+    .objectParts(1, { typed: "none", minProps: 1, maxProps: 4, open: true, extras: true })
+    .map((b): RootCase => ({ schema: b.schema, value: b.value }));
 
   // anyOf of object branches, each requiring a property of its own ("give a or b").
   const anyOfRoot = fc.tuple(optionalType, shared).chain(([head, common]) =>
     fc
-      .array(g.objectParts(1, { typed: "maybe", minProps: 0, maxProps: 2, avoid: common?.names ?? [], open: false, extras: false, requireFirst: true }), {
-        minLength: 2,
-        maxLength: 3,
-      })
+      .array(
+        g.objectParts(1, {
+          typed: "maybe",
+          minProps: 0,
+          maxProps: 2,
+          avoid: common?.names ?? [],
+          open: false,
+          extras: false,
+          requireFirst: true,
+        }),
+        {
+          minLength: 2,
+          maxLength: 3,
+        },
+      )
       .map((branches): RootCase => ({
         schema: { ...head, ...sharedKeywords(common), anyOf: branches.map((b) => b.schema) },
         value: withShared(common, fc.oneof(...branches.map((b) => b.value))),
@@ -889,12 +1149,24 @@ function rootOf(ctx: Ctx): fc.Arbitrary<RootCase> {
             value: withShared(common, fc.oneof(...branches.map((b) => b.value))),
           })),
         )
-      : g.objectParts(1, { typed: "none", minProps: 0, maxProps: 1, open: false, extras: false, requireFirst: true }).chain((a) =>
-          g.objectParts(1, { typed: "none", minProps: 0, maxProps: 1, avoid: a.names, open: false, extras: false, requireFirst: true }).map((b): RootCase => ({
-            schema: { ...head, oneOf: [a, b].map((p) => ({ ...p.schema, additionalProperties: false })) },
-            value: fc.oneof(a.value, b.value),
-          })),
-        ),
+      : g
+          .objectParts(1, { typed: "none", minProps: 0, maxProps: 1, open: false, extras: false, requireFirst: true })
+          .chain((a) =>
+            g
+              .objectParts(1, {
+                typed: "none",
+                minProps: 0,
+                maxProps: 1,
+                avoid: a.names,
+                open: false,
+                extras: false,
+                requireFirst: true,
+              })
+              .map((b): RootCase => ({
+                schema: { ...head, oneOf: [a, b].map((p) => ({ ...p.schema, additionalProperties: false })) },
+                value: fc.oneof(a.value, b.value),
+              })),
+          ),
   );
 
   // allOf of two object parts with disjoint properties; the first may be a $ref to an object def.
@@ -914,10 +1186,12 @@ function rootOf(ctx: Ctx): fc.Arbitrary<RootCase> {
     ),
   );
   const allOfRoot = fc.tuple(optionalType, firstPart).chain(([head, a]) =>
-    g.objectParts(1, { typed: "maybe", minProps: 1, maxProps: 3, avoid: a.names, open: false, extras: false }).map((b): RootCase => ({
-      schema: { ...head, allOf: [a.schema, b.schema] },
-      value: merged([a.value, b.value]),
-    })),
+    g
+      .objectParts(1, { typed: "maybe", minProps: 1, maxProps: 3, avoid: a.names, open: false, extras: false })
+      .map((b): RootCase => ({
+        schema: { ...head, allOf: [a.schema, b.schema] },
+        value: merged([a.value, b.value]),
+      })),
   );
 
   return fc.oneof(w(40, plain), w(8, bare), w(8, anyOfRoot), w(8, oneOfRoot), w(6, allOfRoot));
@@ -946,13 +1220,23 @@ export const toolSchemaCase: fc.Arbitrary<SchemaCase> = fc
         }
         if (Object.keys(defMap).length > 0) root = { ...root, [keyword]: defMap };
         if (declareDialect) {
-          root = { $schema: tuples === "draft7" ? "http://json-schema.org/draft-07/schema#" : "https://json-schema.org/draft/2020-12/schema", ...root };
+          root = {
+            $schema:
+              tuples === "draft7"
+                ? "http://json-schema.org/draft-07/schema#"
+                : "https://json-schema.org/draft/2020-12/schema",
+            ...root,
+          };
         }
         return { schema: root, value };
       });
     }),
   )
-  .chain(({ schema, value }) => fc.array(value, { minLength: 1, maxLength: 6 }).map((values): SchemaCase => ({ schema: json(schema) as JSONSchemaObject, values: json(values) })));
+  .chain(({ schema, value }) =>
+    fc
+      .array(value, { minLength: 1, maxLength: 6 })
+      .map((values): SchemaCase => ({ schema: json(schema) as JSONSchemaObject, values: json(values) })),
+  );
 
 // ---- Validation ------------------------------------------------------------------------------
 
@@ -979,22 +1263,44 @@ const DATA_STEPS = new Set([
   "unevaluatedItems",
   "contains",
 ]);
-const SINGLE = ["additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "items"];
+const SINGLE = [
+  "additionalProperties",
+  "additionalItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "items",
+];
 const LISTS = ["prefixItems", "anyOf", "oneOf", "allOf", "items"];
 const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
 /** Calls `visit` on every subschema of `schema` (itself included), by keyword: literals in const/enum/default are not entered. */
-export function walkSchema(schema: unknown, visit: (s: unknown, site: SchemaSite) => void, site: SchemaSite = { path: [], depth: 1, inDefs: false }): void {
+export function walkSchema(
+  schema: unknown,
+  visit: (s: unknown, site: SchemaSite) => void,
+  site: SchemaSite = { path: [], depth: 1, inDefs: false },
+): void {
   visit(schema, site);
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
   const s = schema as SchemaObj;
   const child = (keyword: string, key: string[]): SchemaSite => {
     const defs = keyword === "$defs" || keyword === "definitions";
-    return { path: [...site.path, ...key], keyword, depth: defs ? 1 : DATA_STEPS.has(keyword) ? site.depth + 1 : site.depth, inDefs: site.inDefs || defs };
+    return {
+      path: [...site.path, ...key],
+      keyword,
+      depth: defs ? 1 : DATA_STEPS.has(keyword) ? site.depth + 1 : site.depth,
+      inDefs: site.inDefs || defs,
+    };
   };
   for (const k of SINGLE) {
     const sub = s[k];
-    if ((typeof sub === "object" && sub !== null && !Array.isArray(sub)) || typeof sub === "boolean") walkSchema(sub, visit, child(k, [k]));
+    if ((typeof sub === "object" && sub !== null && !Array.isArray(sub)) || typeof sub === "boolean")
+      walkSchema(sub, visit, child(k, [k]));
   }
   for (const k of LISTS) {
     const subs = s[k];
@@ -1002,7 +1308,8 @@ export function walkSchema(schema: unknown, visit: (s: unknown, site: SchemaSite
   }
   for (const k of MAPS) {
     const m = s[k];
-    if (typeof m === "object" && m !== null && !Array.isArray(m)) for (const [name, sub] of Object.entries(m)) walkSchema(sub, visit, child(k, [k, name]));
+    if (typeof m === "object" && m !== null && !Array.isArray(m))
+      for (const [name, sub] of Object.entries(m)) walkSchema(sub, visit, child(k, [k, name]));
   }
 }
 
@@ -1036,7 +1343,9 @@ export function validatorFor(schema: JSONSchemaObject): (value: unknown) => bool
     compiled.set(key, hit);
     return hit;
   }
-  const ajv = modern ? (draft2020Ajv ??= addFormats(new Ajv2020({ strict: false, allErrors: true }))) : (draft7Ajv ??= addFormats(new Ajv({ strict: false, allErrors: true })));
+  const ajv = modern
+    ? (draft2020Ajv ??= addFormats(new Ajv2020({ strict: false, allErrors: true })))
+    : (draft7Ajv ??= addFormats(new Ajv({ strict: false, allErrors: true })));
   const validate = ajv.compile(schema);
   // The function keeps working; Ajv's own cache would otherwise hold every schema ever compiled.
   ajv.removeSchema(schema);
@@ -1124,7 +1433,8 @@ const DEEP = 6;
 function literalFeatures(value: unknown, out: Set<string>): void {
   if (typeof value === "string") {
     if (value === "") out.add("literal:empty-string");
-    else if (/^-?\d+(\.\d+)?$/.test(value) || ["true", "false", "null"].includes(value)) out.add("literal:scalar-looking-string");
+    else if (/^-?\d+(\.\d+)?$/.test(value) || ["true", "false", "null"].includes(value))
+      out.add("literal:scalar-looking-string");
     else out.add("literal:string");
   } else if (typeof value === "number") {
     out.add(Number.isInteger(value) ? "literal:integer" : "literal:float");
@@ -1148,7 +1458,8 @@ function refTarget(root: SchemaObj, ref: unknown): { key: string; schema: unknow
 function refsIn(schema: unknown): string[] {
   const refs: string[] = [];
   walkSchema(schema, (s, site) => {
-    if (!site.inDefs && typeof s === "object" && s !== null && typeof (s as SchemaObj).$ref === "string") refs.push((s as SchemaObj).$ref as string);
+    if (!site.inDefs && typeof s === "object" && s !== null && typeof (s as SchemaObj).$ref === "string")
+      refs.push((s as SchemaObj).$ref as string);
   });
   return refs;
 }
@@ -1182,7 +1493,8 @@ export function features(schema: JSONSchemaObject): Set<string> {
   }
   // With a root $ref, the def it names is the object the root describes.
   const rootBody = root.$ref === undefined ? root : refTarget(root, root.$ref)?.schema;
-  if (typeof rootBody === "object" && rootBody !== null && "properties" in rootBody && !("type" in rootBody)) out.add("root:object-without-type");
+  if (typeof rootBody === "object" && rootBody !== null && "properties" in rootBody && !("type" in rootBody))
+    out.add("root:object-without-type");
 
   walkSchema(root, (s, site) => {
     const isRoot = s === rootBody;
@@ -1214,10 +1526,22 @@ export function features(schema: JSONSchemaObject): Set<string> {
     if (Array.isArray(n.type)) {
       if (types.includes("null")) out.add("type-array:nullable");
       if (types.filter((t) => t !== "null").length > 1) out.add("type-array:multi");
-      if (types.includes("object") && types.includes("null") && "properties" in n) out.add("type-array:nullable-object");
+      if (types.includes("object") && types.includes("null") && "properties" in n)
+        out.add("type-array:nullable-object");
     }
     if (typeof n.format === "string") out.add(`format:${n.format}`);
-    for (const k of ["minimum", "maximum", "exclusiveMinimum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "patternProperties"]) {
+    for (const k of [
+      "minimum",
+      "maximum",
+      "exclusiveMinimum",
+      "multipleOf",
+      "minLength",
+      "maxLength",
+      "pattern",
+      "minItems",
+      "maxItems",
+      "patternProperties",
+    ]) {
       if (k in n) out.add(k);
     }
     for (const k of ["anyOf", "oneOf", "allOf"]) {
@@ -1242,7 +1566,8 @@ export function features(schema: JSONSchemaObject): Set<string> {
       if (!("type" in n) && !isRoot) out.add("object-without-type");
       const required = Array.isArray(n.required) ? (n.required as string[]) : [];
       if (required.length > 0) out.add("required");
-      if (Object.entries(n.properties).some(([name, sub]) => sub !== false && !required.includes(name))) out.add("optional-property");
+      if (Object.entries(n.properties).some(([name, sub]) => sub !== false && !required.includes(name)))
+        out.add("optional-property");
     }
   });
   if (maxDepth >= DEEP) out.add("deep-nesting");

@@ -16,7 +16,8 @@ const testGlobal = globalThis as WithDispatcher;
 
 if (testGlobal[DISPATCHER] === undefined) {
   new Headers(); // Node initializes Undici (and its global dispatcher) lazily.
-  if (mainGlobal[DISPATCHER] === undefined) throw new Error("Node's Undici global dispatcher was not found on the main context.");
+  if (mainGlobal[DISPATCHER] === undefined)
+    throw new Error("Node's Undici global dispatcher was not found on the main context.");
   testGlobal[DISPATCHER] = mainGlobal[DISPATCHER];
 }
 

@@ -7,7 +7,9 @@
 const declared = process.env.TOOLNEXUS_TEST_TIME_SCALE;
 const scale = declared === undefined || declared === "" ? 1 : Number(declared);
 if (!Number.isFinite(scale) || scale <= 0) {
-  throw new Error(`TOOLNEXUS_TEST_TIME_SCALE must be a positive number (how many times slower than an idle machine this run may be), not ${JSON.stringify(declared)}.`);
+  throw new Error(
+    `TOOLNEXUS_TEST_TIME_SCALE must be a positive number (how many times slower than an idle machine this run may be), not ${JSON.stringify(declared)}.`,
+  );
 }
 
 /** `idleMs` of waiting, as long as this run may need it: for waits that must not run out (never for a wait a test expects to run out). */

@@ -28,7 +28,12 @@ const flaky = defineTool({
     throw new Error("upstream said no");
   },
 });
-const slow = defineTool({ name: "slow", description: "Never answers", timeout: 10, execute: () => new Promise(() => undefined) });
+const slow = defineTool({
+  name: "slow",
+  description: "Never answers",
+  timeout: 10,
+  execute: () => new Promise(() => undefined),
+});
 const strict = defineTool({
   name: "strict",
   description: "Takes a number",
@@ -36,11 +41,18 @@ const strict = defineTool({
   inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
   execute: () => "ok",
 });
-const refusing = defineTool({ name: "refusing", description: "Returns an error result", execute: () => ({ output: "no stock", isError: true }) });
+const refusing = defineTool({
+  name: "refusing",
+  description: "Returns an error result",
+  execute: () => ({ output: "no stock", isError: true }),
+});
 
 function observed(options: ConstructorParameters<typeof Toolkit>[1] = {}) {
   const failures: ToolFailure[] = [];
-  const toolkit = new Toolkit([new Orders(), flaky, slow, strict, refusing], { onError: (failure) => void failures.push(failure), ...options });
+  const toolkit = new Toolkit([new Orders(), flaky, slow, strict, refusing], {
+    onError: (failure) => void failures.push(failure),
+    ...options,
+  });
   return { toolkit, failures };
 }
 
@@ -48,12 +60,21 @@ describe("onError", () => {
   it("receives a thrown value itself, with its stack, the tool, the call id, the provider and the ctx", async () => {
     const { toolkit, failures } = observed();
     const state = { user: "u-7" };
-    const [message] = await toolkit.runOpenAI([{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"id":"42"}' } }], { state });
+    const [message] = await toolkit.runOpenAI(
+      [{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"id":"42"}' } }],
+      { state },
+    );
     expect(failures).toHaveLength(1);
     const [failure] = failures;
     expect(failure!.error).toBeInstanceOf(DatabaseError);
     expect((failure!.error as DatabaseError).stack).toMatch(/at Orders\.lookup/);
-    expect(failure).toMatchObject({ tool: "lookup", kind: "execution_failed", callId: "call_1", provider: "openai", ctx: { state, callId: "call_1" } });
+    expect(failure).toMatchObject({
+      tool: "lookup",
+      kind: "execution_failed",
+      callId: "call_1",
+      provider: "openai",
+      ctx: { state, callId: "call_1" },
+    });
     expect(failure!.errorId).toMatch(/^[0-9a-f-]{36}$/);
     expect(failure!.result.metadata).toEqual({ error: "execution_failed", errorId: failure!.errorId });
     expect(message!.content).toContain("connection to");
@@ -91,7 +112,11 @@ describe("onError", () => {
       ]) {
         const toolkit = new Toolkit([flaky], { onError });
         const result = await toolkit.execute("flaky", {});
-        expect(result).toMatchObject({ output: "upstream said no", isError: true, metadata: { error: "execution_failed" } });
+        expect(result).toMatchObject({
+          output: "upstream said no",
+          isError: true,
+          metadata: { error: "execution_failed" },
+        });
       }
       await new Promise((resolve) => setImmediate(resolve));
       expect(emitWarning.mock.calls.map(([message]) => message)).toEqual([
@@ -104,22 +129,33 @@ describe("onError", () => {
   });
 
   it("is refused when it is not a function", () => {
-    expect(() => new Toolkit([], { onError: "console" as never })).toThrow("Toolkit: onError must be a function (failure) => void (got string).");
+    expect(() => new Toolkit([], { onError: "console" as never })).toThrow(
+      "Toolkit: onError must be a function (failure) => void (got string).",
+    );
   });
 });
 
 describe("errorText", () => {
   it('"message" (the default) sends the thrown message, as the reference contract requires', async () => {
     const result = await new Toolkit([new Orders()]).execute("lookup", { id: "1" });
-    expect(result).toEqual({ output: `connection to ${SECRET} (order 1) refused`, isError: true, metadata: { error: "execution_failed" } });
+    expect(result).toEqual({
+      output: `connection to ${SECRET} (order 1) refused`,
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
   });
 
   it('"errorId" keeps the message in the process and gives the model a fixed text with the id of the log line', async () => {
     const { toolkit, failures } = observed({ errorText: "errorId" });
-    const turn = await toolkit.runAnthropic({ content: [{ type: "tool_use", id: "tu_1", name: "lookup", input: { id: "9" } }] });
+    const turn = await toolkit.runAnthropic({
+      content: [{ type: "tool_use", id: "tu_1", name: "lookup", input: { id: "9" } }],
+    });
     const [failure] = failures;
     const text = `Tool "lookup" failed with an internal error (error id ${failure!.errorId}). Try another approach, or tell the user the tool is failing.`;
-    expect(turn).toEqual({ role: "user", content: [{ type: "tool_result", tool_use_id: "tu_1", content: text, is_error: true }] });
+    expect(turn).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "tu_1", content: text, is_error: true }],
+    });
     expect(JSON.stringify(turn)).not.toContain("hunter2");
     expect((failure!.error as Error).message).toContain("hunter2");
     expect(failure!.result.output).toBe(text);
@@ -127,7 +163,9 @@ describe("errorText", () => {
 
   it('"errorId" leaves the messages toolnexus writes itself (arguments, unknown tools, timeouts) as they are: the model needs them', async () => {
     const toolkit = new Toolkit([strict, slow], { errorText: "errorId" });
-    expect((await toolkit.execute("strict", {})).output).toBe('Invalid arguments for tool "strict": missing required argument "n" (expected number)');
+    expect((await toolkit.execute("strict", {})).output).toBe(
+      'Invalid arguments for tool "strict": missing required argument "n" (expected number)',
+    );
     expect((await toolkit.execute("slow", {})).output).toBe('Tool "slow" timed out after 10 ms');
     expect((await toolkit.execute("nope", {})).output).toMatch(/^Unknown tool "nope"\./);
   });
@@ -142,18 +180,24 @@ describe("errorText", () => {
     const emitWarning = jest.spyOn(process, "emitWarning").mockImplementation(() => undefined);
     try {
       const looked = await toolkit.execute("lookup", { id: "1" });
-      expect(looked.output).toBe(`The lookup service is unavailable (ref ${String(looked.metadata?.errorId).slice(0, 8)}).`);
+      expect(looked.output).toBe(
+        `The lookup service is unavailable (ref ${String(looked.metadata?.errorId).slice(0, 8)}).`,
+      );
       const fallback = await toolkit.execute("flaky", {});
       expect(fallback.output).toBe(
         `Tool "flaky" failed with an internal error (error id ${String(fallback.metadata?.errorId)}). Try another approach, or tell the user the tool is failing.`,
       );
-      expect(emitWarning.mock.calls.map(([message]) => message)).toEqual(["toolnexus: the toolkit's errorText function threw: policy bug"]);
+      expect(emitWarning.mock.calls.map(([message]) => message)).toEqual([
+        "toolnexus: the toolkit's errorText function threw: policy bug",
+      ]);
     } finally {
       emitWarning.mockRestore();
     }
   });
 
   it("is refused when it is none of the three", () => {
-    expect(() => new Toolkit([], { errorText: "stack" as never })).toThrow('Toolkit: errorText must be "message", "errorId" or a function (failure) => string (got "stack").');
+    expect(() => new Toolkit([], { errorText: "stack" as never })).toThrow(
+      'Toolkit: errorText must be "message", "errorId" or a function (failure) => string (got "stack").',
+    );
   });
 });

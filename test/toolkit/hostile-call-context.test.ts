@@ -1,6 +1,15 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
-import { Args, defineTool, Param, Tool, Toolkit, type Tool as ToolType, type ToolContext, type ToolResult } from "../../src";
+import {
+  Args,
+  defineTool,
+  Param,
+  Tool,
+  Toolkit,
+  type Tool as ToolType,
+  type ToolContext,
+  type ToolResult,
+} from "../../src";
 
 /**
  * Toolkit.execute never rejects and never throws, whatever the host passes as the call's
@@ -80,7 +89,15 @@ class Decorated {
   }
 }
 
-const TOOLS = ["foreign", "foreign_sync", "native", "validated", "decorated", "decoratedTimed", "decoratedDto"] as const;
+const TOOLS = [
+  "foreign",
+  "foreign_sync",
+  "native",
+  "validated",
+  "decorated",
+  "decoratedTimed",
+  "decoratedDto",
+] as const;
 
 const throwingTimeout = (): ToolContext =>
   ({
@@ -145,14 +162,17 @@ describe("Toolkit.execute with a host context it cannot use", () => {
   });
 
   describe.each(CONTEXTS)("a context %s", (_label, makeCtx) => {
-    it.each(TOOLS.map((name) => [name]))("%s: resolves to an execution_failed result, never throws or rejects, and does not run the body", async (name) => {
-      const promise = executeWithoutThrowing(kit, name, makeCtx());
-      await expect(promise).resolves.toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
-      const result = await promise;
-      expect(typeof result.output).toBe("string");
-      expect(result.output).toContain(`"${name}"`);
-      expect(ran).toEqual([]);
-    });
+    it.each(TOOLS.map((name) => [name]))(
+      "%s: resolves to an execution_failed result, never throws or rejects, and does not run the body",
+      async (name) => {
+        const promise = executeWithoutThrowing(kit, name, makeCtx());
+        await expect(promise).resolves.toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+        const result = await promise;
+        expect(typeof result.output).toBe("string");
+        expect(result.output).toContain(`"${name}"`);
+        expect(ran).toEqual([]);
+      },
+    );
 
     it("gives the same with a toolkit-wide timeout", async () => {
       for (const name of ["foreign", "native", "decorated", "decoratedDto"]) {

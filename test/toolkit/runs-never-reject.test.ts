@@ -29,8 +29,13 @@ describe("a run never rejects, whatever escapes it", () => {
       }
     }
     const kit = new Toolkit([new Svc()]);
-    const reply = await kit.runGemini([{ functionCall: { name: "broken", args: { x: 1 } } }, { functionCall: { name: "fine", args: {} } }]);
-    expect(reply!.parts[0]!.functionResponse.response).toEqual({ error: expect.stringMatching(/^Tool "broken" could not run: .*Missing/) });
+    const reply = await kit.runGemini([
+      { functionCall: { name: "broken", args: { x: 1 } } },
+      { functionCall: { name: "fine", args: {} } },
+    ]);
+    expect(reply!.parts[0]!.functionResponse.response).toEqual({
+      error: expect.stringMatching(/^Tool "broken" could not run: .*Missing/),
+    });
     expect(reply!.parts[1]!.functionResponse.response).toEqual({ output: "fine" });
   });
 
@@ -74,7 +79,11 @@ describe("a run never rejects, whatever escapes it", () => {
         },
       }),
     ]);
-    expect(await kit.execute("t", {})).toEqual({ output: "unknown error", isError: true, metadata: { error: "execution_failed" } });
+    expect(await kit.execute("t", {})).toEqual({
+      output: "unknown error",
+      isError: true,
+      metadata: { error: "execution_failed" },
+    });
   });
 
   it("isolates a runner whose execute throws inside a provider round trip", async () => {

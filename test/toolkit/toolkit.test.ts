@@ -1,4 +1,12 @@
-import { defineTool, DuplicateToolError, Toolkit, ToolDefinitionError, type Tool, type ToolContext, type ToolResult } from "../../src";
+import {
+  defineTool,
+  DuplicateToolError,
+  Toolkit,
+  ToolDefinitionError,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from "../../src";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -10,7 +18,8 @@ const getWeather = () =>
     execute: ({ city }) => `sunny in ${String(city)}`,
   });
 const getTime = () => defineTool({ name: "get_time", description: "Current time.", execute: () => "12:00" });
-const convertCurrency = () => defineTool({ name: "convert_currency", description: "Converts money.", execute: () => "1.00" });
+const convertCurrency = () =>
+  defineTool({ name: "convert_currency", description: "Converts money.", execute: () => "1.00" });
 
 /** A Tool written by hand, not made by defineTool. */
 function handWritten(name: string, execute: (args: Record<string, unknown>, ctx?: ToolContext) => unknown): Tool {
@@ -73,7 +82,9 @@ describe("Toolkit: a set of uniquely named tools", () => {
   it("refuses a hand-written tool whose name no provider accepts", () => {
     const toolkit = new Toolkit();
     expect(() => toolkit.register(handWritten("has space", () => "x"))).toThrow(ToolDefinitionError);
-    expect(() => toolkit.register(handWritten("has space", () => "x"))).toThrow('Tool name "has space" is accepted by no provider.');
+    expect(() => toolkit.register(handWritten("has space", () => "x"))).toThrow(
+      'Tool name "has space" is accepted by no provider.',
+    );
     expect(() => toolkit.register(handWritten("", () => "x"))).toThrow(ToolDefinitionError);
     expect(toolkit.size).toBe(0);
   });
@@ -90,25 +101,35 @@ describe("Toolkit: a set of uniquely named tools", () => {
 
   it("refuses things that are neither tools nor objects", () => {
     expect(() => new Toolkit(["get_weather" as unknown as Tool])).toThrow(ToolDefinitionError);
-    expect(() => new Toolkit(["get_weather" as unknown as Tool])).toThrow("A toolkit takes Tools and decorated instances; got string.");
+    expect(() => new Toolkit(["get_weather" as unknown as Tool])).toThrow(
+      "A toolkit takes Tools and decorated instances; got string.",
+    );
   });
 
   it("refuses a toolkit timeout that is not a positive number", () => {
     expect(() => new Toolkit([], { timeout: 0 })).toThrow(ToolDefinitionError);
-    expect(() => new Toolkit([], { timeout: -1 })).toThrow("Toolkit: timeout must be a positive number of milliseconds, at most 2147483647, or false for none (got -1).");
+    expect(() => new Toolkit([], { timeout: -1 })).toThrow(
+      "Toolkit: timeout must be a positive number of milliseconds, at most 2147483647, or false for none (got -1).",
+    );
   });
 });
 
 describe("Toolkit.execute: one call, never a rejection", () => {
   it("runs the named tool with object arguments", async () => {
     const toolkit = new Toolkit([getWeather(), getTime()]);
-    expect(await toolkit.execute("get_weather", { city: "Chennai" })).toEqual({ output: "sunny in Chennai", isError: false });
+    expect(await toolkit.execute("get_weather", { city: "Chennai" })).toEqual({
+      output: "sunny in Chennai",
+      isError: false,
+    });
     expect(await toolkit.execute("get_time", undefined)).toEqual({ output: "12:00", isError: false });
   });
 
   it("accepts the arguments as a JSON string", async () => {
     const toolkit = new Toolkit([getWeather()]);
-    expect(await toolkit.execute("get_weather", '{"city":"Oslo"}')).toEqual({ output: "sunny in Oslo", isError: false });
+    expect(await toolkit.execute("get_weather", '{"city":"Oslo"}')).toEqual({
+      output: "sunny in Oslo",
+      isError: false,
+    });
   });
 
   it("answers invalid JSON arguments with an invalid_arguments result naming the tool", async () => {
@@ -137,7 +158,8 @@ describe("Toolkit.execute: one call, never a rejection", () => {
     it('names the tool, suggests the closest name ("get_wether" -> "get_weather") and lists the valid ones', async () => {
       const result = await toolkit.execute("get_wether", { city: "Chennai" });
       expect(result).toEqual({
-        output: 'Unknown tool "get_wether". Did you mean "get_weather"? Available tools: get_weather, get_time, convert_currency.',
+        output:
+          'Unknown tool "get_wether". Did you mean "get_weather"? Available tools: get_weather, get_time, convert_currency.',
         isError: true,
         metadata: { tool: "get_wether", suggestions: ["get_weather"], error: "unknown_tool" },
       });
@@ -147,7 +169,9 @@ describe("Toolkit.execute: one call, never a rejection", () => {
       const result = await toolkit.execute("get_tim", {});
       expect(result.metadata?.suggestions).toEqual(["get_time"]);
       const two = await new Toolkit([getWeather(), getTime()]).execute("get_", {});
-      expect(two.output).toBe('Unknown tool "get_". Did you mean "get_time" or "get_weather"? Available tools: get_weather, get_time.');
+      expect(two.output).toBe(
+        'Unknown tool "get_". Did you mean "get_time" or "get_weather"? Available tools: get_weather, get_time.',
+      );
     });
 
     it("suggests nothing when no name is close, but still lists the valid ones", async () => {
@@ -216,8 +240,14 @@ describe("Toolkit.execute: one call, never a rejection", () => {
     });
 
     it("passes a proper ToolResult through", async () => {
-      const toolkit = new Toolkit([handWritten("proper", async () => ({ output: "fine", isError: false, metadata: { cached: true } }))]);
-      expect(await toolkit.execute("proper", {})).toEqual({ output: "fine", isError: false, metadata: { cached: true } });
+      const toolkit = new Toolkit([
+        handWritten("proper", async () => ({ output: "fine", isError: false, metadata: { cached: true } })),
+      ]);
+      expect(await toolkit.execute("proper", {})).toEqual({
+        output: "fine",
+        isError: false,
+        metadata: { cached: true },
+      });
     });
 
     it("gets parsed arguments (a JSON string becomes an object) and an object ctx", async () => {
@@ -315,7 +345,10 @@ describe("Toolkit.execute: one call, never a rejection", () => {
     it("carries the call id and provider in a provider round trip, and the host state", async () => {
       const { tool, seen } = ctxProbe();
       const toolkit = new Toolkit([tool]);
-      const messages = await toolkit.runOpenAI([{ id: "call_9", type: "function", function: { name: "probe", arguments: "{}" } }], { state: { tenant: "acme" } });
+      const messages = await toolkit.runOpenAI(
+        [{ id: "call_9", type: "function", function: { name: "probe", arguments: "{}" } }],
+        { state: { tenant: "acme" } },
+      );
       expect(messages).toEqual([{ role: "tool", tool_call_id: "call_9", content: "ok" }]);
       expect(seen).toEqual([{ state: { tenant: "acme" }, callId: "call_9", provider: "openai" }]);
     });
@@ -350,7 +383,11 @@ describe("Toolkit.execute: one call, never a rejection", () => {
         },
       }),
     ]);
-    const results: ToolResult[] = await Promise.all([toolkit.execute("slow_ok", {}), toolkit.execute("fast_fail", {}), toolkit.execute("nope", {})]);
+    const results: ToolResult[] = await Promise.all([
+      toolkit.execute("slow_ok", {}),
+      toolkit.execute("fast_fail", {}),
+      toolkit.execute("nope", {}),
+    ]);
     expect(results[0]).toEqual({ output: "slow done", isError: false });
     expect(results[1]).toEqual({ output: "bad input", isError: true, metadata: { error: "execution_failed" } });
     expect(results[2]!.metadata?.error).toBe("unknown_tool");

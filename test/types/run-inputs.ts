@@ -56,7 +56,14 @@ void kit.runOpenAI({
   object: "chat.completion",
   created: 1_700_000_000,
   model: "gpt-4.1",
-  choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: "Done.", refusal: null } }],
+  choices: [
+    {
+      index: 0,
+      finish_reason: "stop",
+      logprobs: null,
+      message: { role: "assistant", content: "Done.", refusal: null },
+    },
+  ],
 });
 
 // ---- OpenAI Responses -----------------------------------------------------------------------
@@ -68,8 +75,21 @@ void kit.runOpenAIResponses(sdkResponse.output);
 void kit.runOpenAIResponses({
   output: [
     { type: "reasoning", id: "rs_1", summary: [] },
-    { type: "function_call", id: "fc_1", call_id: "call_1", name: "echo", arguments: '{"text":"hi"}', status: "completed" },
-    { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Checking.", annotations: [] }] },
+    {
+      type: "function_call",
+      id: "fc_1",
+      call_id: "call_1",
+      name: "echo",
+      arguments: '{"text":"hi"}',
+      status: "completed",
+    },
+    {
+      type: "message",
+      id: "msg_1",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: "Checking.", annotations: [] }],
+    },
   ],
 });
 
@@ -92,7 +112,10 @@ void kit.runGemini({
     {
       content: {
         role: "model",
-        parts: [{ text: "Let me check.", thought: true }, { functionCall: { id: "call_1", name: "echo", args: { text: "hi" } } }],
+        parts: [
+          { text: "Let me check.", thought: true },
+          { functionCall: { id: "call_1", name: "echo", args: { text: "hi" } } },
+        ],
       },
       index: 0,
     },
@@ -123,7 +146,10 @@ void kit.runBedrock({
   output: {
     message: {
       role: "assistant",
-      content: [{ text: "Let me check." }, { toolUse: { toolUseId: "tooluse_1", name: "echo", input: { text: "hi" } } }],
+      content: [
+        { text: "Let me check." },
+        { toolUse: { toolUseId: "tooluse_1", name: "echo", input: { text: "hi" } } },
+      ],
     },
   },
   stopReason: "tool_use",

@@ -19,8 +19,16 @@ const toolkit = new Toolkit([new Weather()]);
 
 export async function gemini(response: GenerateContentResponse): Promise<GenerateContentParameters[]> {
   const contents: Content[] = [{ role: "user", parts: [{ text: "weather?" }] }];
-  const first: GenerateContentParameters = { model: "gemini-2.5-flash", contents, config: { tools: toolkit.toGemini() } };
-  const withJsonSchema: GenerateContentParameters = { model: "m", contents, config: { tools: toolkit.toGemini({ jsonSchema: true }) } };
+  const first: GenerateContentParameters = {
+    model: "gemini-2.5-flash",
+    contents,
+    config: { tools: toolkit.toGemini() },
+  };
+  const withJsonSchema: GenerateContentParameters = {
+    model: "m",
+    contents,
+    config: { tools: toolkit.toGemini({ jsonSchema: true }) },
+  };
   const modelTurn = response.candidates![0]!.content!;
   // With no calls in the response there is nothing to append.
   const reply = await toolkit.runGemini(response);
@@ -33,7 +41,9 @@ export async function gemini(response: GenerateContentResponse): Promise<Generat
   return [first, withJsonSchema, next, { model: "m", contents: fromParts ? [fromParts] : [] }];
 }
 
-export async function openaiChat(completion: OpenAI.Chat.Completions.ChatCompletion): Promise<OpenAI.Chat.Completions.ChatCompletionCreateParams[]> {
+export async function openaiChat(
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+): Promise<OpenAI.Chat.Completions.ChatCompletionCreateParams[]> {
   const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: "user", content: "weather?" }];
   const strict: OpenAI.Chat.Completions.ChatCompletionTool[] = toolkit.toOpenAI({ strict: true });
   const message = completion.choices[0]!.message;
@@ -44,7 +54,9 @@ export async function openaiChat(completion: OpenAI.Chat.Completions.ChatComplet
   ];
 }
 
-export async function openaiResponses(response: OpenAI.Responses.Response): Promise<OpenAI.Responses.ResponseCreateParams[]> {
+export async function openaiResponses(
+  response: OpenAI.Responses.Response,
+): Promise<OpenAI.Responses.ResponseCreateParams[]> {
   const tools: OpenAI.Responses.Tool[] = toolkit.toOpenAIResponses({ strict: true });
   const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "weather?" }];
   const calls = response.output.filter((item) => item.type === "function_call");

@@ -32,15 +32,29 @@ export const EXIT = { ok: 0, stale: 1, error: 2 } as const;
 export function registerGenerate(program: Command): Command {
   return program
     .command("generate")
-    .description("write toolnexus.manifest.json: parameter schemas and descriptions from the TypeScript types and JSDoc of every @Tool method")
+    .description(
+      "write toolnexus.manifest.json: parameter schemas and descriptions from the TypeScript types and JSDoc of " +
+        "every @Tool method",
+    )
     .option("-p, --project <tsconfig>", "the project's tsconfig.json", "tsconfig.json")
     .option("-o, --out <file>", `where the manifest goes (default: ${MANIFEST_FILE} next to the tsconfig)`)
-    .option("--check", "write nothing; exit 1 when the manifest is missing or stale, naming the tools that changed (for CI)")
+    .option(
+      "--check",
+      "write nothing; exit 1 when the manifest is missing or stale, naming the tools that changed (for CI)",
+    )
     .option("-q, --quiet", "no progress on stderr")
     .option("--json", "print a machine-readable summary on stdout")
-    .option("-w, --watch", "keep running and rewrite the manifest whenever a file of the project changes (one line per rewrite; Ctrl-C ends)")
+    .option(
+      "-w, --watch",
+      "keep running and rewrite the manifest whenever a file of the project changes (one line per rewrite; Ctrl-C " +
+        "ends)",
+    )
     .action(async (options: GenerateCommandOptions) => {
-      process.exitCode = await runGenerate(options, { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+      process.exitCode = await runGenerate(options, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        cwd: process.cwd(),
+      });
     });
 }
 
@@ -71,12 +85,24 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
   const started = performance.now();
   // Like tsc -p, a directory stands for the tsconfig.json in it.
   const given = options.project ?? "tsconfig.json";
-  const project = existsSync(resolve(io.cwd, given)) && statSync(resolve(io.cwd, given)).isDirectory() ? join(given, "tsconfig.json") : given;
+  const project =
+    existsSync(resolve(io.cwd, given)) && statSync(resolve(io.cwd, given)).isDirectory()
+      ? join(given, "tsconfig.json")
+      : given;
   const mode = options.check ? "check" : "generate";
   const progress = (text: string) => {
     if (!options.quiet) io.stderr.write(`toolnexus generate: ${text}\n`);
   };
-  const summary: Summary = { ok: false, mode, project, manifest: options.out ?? "", durationMs: 0, changes: [], errors: [], warnings: [] };
+  const summary: Summary = {
+    ok: false,
+    mode,
+    project,
+    manifest: options.out ?? "",
+    durationMs: 0,
+    changes: [],
+    errors: [],
+    warnings: [],
+  };
   const finish = (code: number): number => {
     summary.durationMs = Math.round(performance.now() - started);
     if (options.json) {
@@ -99,7 +125,9 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
         "errors",
         "warnings",
       ];
-      const ordered = Object.fromEntries(order.filter((key) => summary[key] !== undefined).map((key) => [key, summary[key]]));
+      const ordered = Object.fromEntries(
+        order.filter((key) => summary[key] !== undefined).map((key) => [key, summary[key]]),
+      );
       io.stdout.write(`${JSON.stringify(ordered, null, 2)}\n`);
     }
     return code;
@@ -108,7 +136,9 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
     summary.errors = problems;
     io.stderr.write(`${problems.map(format).join("\n")}\n`);
     io.stderr.write(
-      `toolnexus generate: failed with ${problems.length} error${problems.length === 1 ? "" : "s"}${mode === "check" ? "; the manifest was not checked" : "; nothing was written"}.\n`,
+      `toolnexus generate: failed with ${problems.length} ` +
+        `error${problems.length === 1 ? "" : "s"}` +
+        `${mode === "check" ? "; the manifest was not checked" : "; nothing was written"}.\n`,
     );
     return finish(EXIT.error);
   };
@@ -120,11 +150,20 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
     return fail([{ message: (error as Error).message }], (p) => `toolnexus generate: ${p.message}`);
   }
   if (!existsSync(resolve(io.cwd, project))) {
-    return fail([{ message: `there is no ${project} in ${io.cwd}. Point at the project's tsconfig with --project <path>.` }], (p) => `toolnexus generate: ${p.message}`);
+    return fail(
+      [{ message: `there is no ${project} in ${io.cwd}. Point at the project's tsconfig with --project <path>.` }],
+      (p) => `toolnexus generate: ${p.message}`,
+    );
   }
   if (options.watch && (options.check || options.json)) {
     return fail(
-      [{ message: `--watch rewrites the manifest as files change; it cannot be combined with ${options.check ? "--check" : "--json"}.` }],
+      [
+        {
+          message:
+            "--watch rewrites the manifest as files change; it cannot be combined with " +
+            `${options.check ? "--check" : "--json"}.`,
+        },
+      ],
       (p) => `toolnexus generate: ${p.message}`,
     );
   }
@@ -136,11 +175,17 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
       project,
       cwd: io.cwd,
       onProgress: (event) => {
-        if (event.phase === "program") progress(`${project}: ${event.files} source file${event.files === 1 ? "" : "s"}, ${event.compiler} (program in ${ms(event.ms)})`);
+        if (event.phase === "program")
+          progress(
+            `${project}: ${event.files} source file${event.files === 1 ? "" : "s"}, ${event.compiler} (program in ` +
+              `${ms(event.ms)})`,
+          );
         else if (event.phase === "typecheck") progress(`type-checked in ${ms(event.ms)}`);
         else
           progress(
-            `scanned ${event.files} file${event.files === 1 ? "" : "s"}: ${event.tools} tool${event.tools === 1 ? "" : "s"} in ${event.classes} class${event.classes === 1 ? "" : "es"} (${ms(event.ms)})`,
+            `scanned ${event.files} file${event.files === 1 ? "" : "s"}: ${event.tools} ` +
+              `tool${event.tools === 1 ? "" : "s"} in ${event.classes} class${event.classes === 1 ? "" : "es"} ` +
+              `(${ms(event.ms)})`,
           );
       },
     });
@@ -157,7 +202,9 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
     files: result.stats.files,
     tools: result.stats.tools,
     classes: result.stats.classes,
-    timings: Object.fromEntries(Object.entries(result.stats.timings).map(([phase, value]) => [phase, Math.round(value)])),
+    timings: Object.fromEntries(
+      Object.entries(result.stats.timings).map(([phase, value]) => [phase, Math.round(value)]),
+    ),
     warnings: result.warnings,
   });
   // Warnings are shown even with --quiet: they are about the project, not progress.
@@ -176,7 +223,9 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
     }
     const count = comparison.changes.length;
     const lines = [
-      `toolnexus generate --check: ${shownOut} is stale${comparison.reason !== undefined ? `: ${comparison.reason}` : ""}${count > 0 ? ` (${count} tool${count === 1 ? "" : "s"} changed)` : ""}.`,
+      `toolnexus generate --check: ${shownOut} is ` +
+        `stale${comparison.reason !== undefined ? `: ${comparison.reason}` : ""}` +
+        `${count > 0 ? ` (${count} tool${count === 1 ? "" : "s"} changed)` : ""}.`,
       ...comparison.changes.map(describeChange),
       "Run `npx toolnexus generate` and commit the manifest.",
     ];
@@ -190,11 +239,17 @@ export async function runGenerate(options: GenerateCommandOptions, io: GenerateI
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, result.text);
     } catch (error) {
-      return fail([{ message: `cannot write ${shownOut}: ${(error as Error).message}` }], (p) => `toolnexus generate: ${p.message}`);
+      return fail(
+        [{ message: `cannot write ${shownOut}: ${(error as Error).message}` }],
+        (p) => `toolnexus generate: ${p.message}`,
+      );
     }
   }
   summary.ok = true;
-  progress(`${summary.written ? "wrote" : "unchanged:"} ${shownOut} (${result.stats.tools} tools) in ${ms(performance.now() - started)}`);
+  progress(
+    `${summary.written ? "wrote" : "unchanged:"} ${shownOut} (${result.stats.tools} tools) in ` +
+      `${ms(performance.now() - started)}`,
+  );
   return finish(EXIT.ok);
 }
 
@@ -211,10 +266,17 @@ function loadGenerator(): typeof Generate {
  * one line each; errors are printed and the manifest is left as it was until they are fixed.
  * Ends, with exit code 0, on Ctrl-C (SIGINT) or SIGTERM.
  */
-function watchGenerate(generate: typeof Generate, project: string, options: GenerateCommandOptions, io: GenerateIO): Promise<number> {
-  const out = options.out !== undefined ? resolve(io.cwd, options.out) : join(dirname(resolve(io.cwd, project)), MANIFEST_FILE);
+function watchGenerate(
+  generate: typeof Generate,
+  project: string,
+  options: GenerateCommandOptions,
+  io: GenerateIO,
+): Promise<number> {
+  const out =
+    options.out !== undefined ? resolve(io.cwd, options.out) : join(dirname(resolve(io.cwd, project)), MANIFEST_FILE);
   const shownOut = displayed(out, io.cwd);
-  const line = (text: string) => io.stderr.write(`toolnexus generate: [${new Date().toLocaleTimeString("en-GB")}] ${text}\n`);
+  const line = (text: string) =>
+    io.stderr.write(`toolnexus generate: [${new Date().toLocaleTimeString("en-GB")}] ${text}\n`);
   let runs = 0;
   let shownWarnings = new Set<string>();
   const watcher = generate.watchManifest({
@@ -224,14 +286,21 @@ function watchGenerate(generate: typeof Generate, project: string, options: Gene
       const first = runs++ === 0;
       const watching = first ? "; watching for changes (Ctrl-C ends)" : "";
       if ("error" in run) {
-        const problems = run.error instanceof generate.GenerateError ? run.error.problems : [{ message: (run.error as Error)?.message ?? String(run.error) }];
+        const problems =
+          run.error instanceof generate.GenerateError
+            ? run.error.problems
+            : [{ message: (run.error as Error)?.message ?? String(run.error) }];
         io.stderr.write(`${problems.map(generate.formatProblem).join("\n")}\n`);
-        line(`failed with ${problems.length} error${problems.length === 1 ? "" : "s"}; ${shownOut} was left as it was${watching}`);
+        line(
+          `failed with ${problems.length} error${problems.length === 1 ? "" : "s"}; ${shownOut} was left as it ` +
+            `was${watching}`,
+        );
         return;
       }
       const { result } = run;
       // Each warning once, not again on every rewrite.
-      for (const warning of result.warnings) if (!shownWarnings.has(warning)) io.stderr.write(`toolnexus generate: warning: ${warning}\n`);
+      for (const warning of result.warnings)
+        if (!shownWarnings.has(warning)) io.stderr.write(`toolnexus generate: warning: ${warning}\n`);
       shownWarnings = new Set(result.warnings);
       const { tools, reused, timings } = result.stats;
       const counts = `${tools} tool${tools === 1 ? "" : "s"}${first ? "" : `, ${tools - reused} regenerated`}`;
@@ -247,7 +316,10 @@ function watchGenerate(generate: typeof Generate, project: string, options: Gene
         line(`cannot write ${shownOut}: ${(error as Error).message}${watching}`);
         return;
       }
-      line(`${first ? "wrote" : "rewrote"} ${shownOut} (${counts}) in ${ms(timings.total)}${first ? `, ${result.compiler}` : ""}${watching}`);
+      line(
+        `${first ? "wrote" : "rewrote"} ${shownOut} (${counts}) in ` +
+          `${ms(timings.total)}${first ? `, ${result.compiler}` : ""}${watching}`,
+      );
     },
   });
   return new Promise((resolveExit) => {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { JSONSchemaObject, Tool } from "../../types";
+import type { JSONSchemaObject, Tool } from "../../core/types";
 import { finish, loadToolkit, withModuleOptions, type ModuleOptions } from "../command-support";
 
 interface ListOptions extends ModuleOptions {
@@ -16,7 +16,12 @@ export function registerList(program: Command): Command {
   return withModuleOptions(command).action(async (specifier: string, options: ListOptions, self: Command) => {
     const tools = (await loadToolkit(specifier, self)).tools();
     if (options.json) {
-      const plain = tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, ...(annotations ? { annotations } : {}) }));
+      const plain = tools.map(({ name, description, inputSchema, annotations }) => ({
+        name,
+        description,
+        inputSchema,
+        ...(annotations ? { annotations } : {}),
+      }));
       return finish(0, `${JSON.stringify(plain, null, 2)}\n`);
     }
     return finish(0, toolTable(tools));

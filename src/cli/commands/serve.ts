@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import type * as Mcp from "../../mcp";
-import { divertStdout } from "../../mcp/stdout";
+import { divertStdout } from "../../core/stdout";
 import { CliError, messageOf } from "../errors";
 import { finish, loadToolkit, note, wholeNumber, withModuleOptions, type ModuleOptions } from "../command-support";
 
@@ -20,26 +20,44 @@ interface ServeOptions extends ModuleOptions {
  * serveMcp's defaults, restated so that `--help` can show them without loading the MCP SDK
  * (test/cli/serve-defaults.test.ts holds them equal to the library's).
  */
-export const SERVE_DEFAULTS = { address: "127.0.0.1:3000", path: "/mcp", maxBodyBytes: 1_048_576, shutdownTimeout: 10_000, name: "toolnexus" } as const;
+export const SERVE_DEFAULTS = {
+  address: "127.0.0.1:3000",
+  path: "/mcp",
+  maxBodyBytes: 1_048_576,
+  shutdownTimeout: 10_000,
+  name: "toolnexus",
+} as const;
 
 const HTTP_ONLY = ["token", "allowedHost", "path", "maxBody", "jsonResponse"] as const;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
-/** `toolnexus serve <module>`: an MCP server over stdio (default) or streamable HTTP. Each default shows once in `--help`, as commander's "(default: ...)". */
+/**
+ * `toolnexus serve <module>`: an MCP server over stdio (default) or streamable HTTP. Each default shows once in
+ * `--help`, as commander's "(default: ...)".
+ */
 export function registerServe(program: Command): Command {
   const command = program
     .command("serve")
     .description("serve the tools as an MCP server over stdio, or over streamable HTTP (stateless) with --http")
     .argument("<module>", "a .ts or .js module that exports tools")
     .option("--stdio", "serve over stdin/stdout (the default)")
-    .option("--http [address]", `serve over streamable HTTP at [host:]port; port 0 picks a free one (--http alone: ${SERVE_DEFAULTS.address})`)
+    .option(
+      "--http [address]",
+      `serve over streamable HTTP at [host:]port; port 0 picks a free one (--http alone: ${SERVE_DEFAULTS.address})`,
+    )
     .addOption(new Option("--token <token>", "HTTP: require Authorization: Bearer <token>").env("TOOLNEXUS_TOKEN"))
-    .option("--allowed-host <host>", "HTTP: also answer this Host header (repeatable); localhost, 127.0.0.1 and [::1] are always answered", (value: string, all: string[] = []) => [
-      ...all,
-      value,
-    ])
+    .option(
+      "--allowed-host <host>",
+      "HTTP: also answer this Host header (repeatable); localhost, 127.0.0.1 and [::1] are always answered",
+      (value: string, all: string[] = []) => [...all, value],
+    )
     .option("--path <path>", "HTTP: the endpoint path", SERVE_DEFAULTS.path)
-    .option("--max-body <bytes>", "HTTP: request-size limit in bytes", wholeNumber("--max-body", { min: 1 }), SERVE_DEFAULTS.maxBodyBytes)
+    .option(
+      "--max-body <bytes>",
+      "HTTP: request-size limit in bytes",
+      wholeNumber("--max-body", { min: 1 }),
+      SERVE_DEFAULTS.maxBodyBytes,
+    )
     .option("--json-response", "HTTP: answer with JSON bodies instead of SSE streams")
     .option(
       "--shutdown-timeout <ms>",
@@ -50,12 +68,15 @@ export function registerServe(program: Command): Command {
     .option("--name <name>", "the server name sent to clients", SERVE_DEFAULTS.name);
   return withModuleOptions(command).action(async (specifier: string, options: ServeOptions, self: Command) => {
     const verbose = Boolean(self.optsWithGlobals().verbose);
-    if (options.stdio && options.http !== undefined) throw new CliError("--stdio and --http exclude each other. Pick one.");
+    if (options.stdio && options.http !== undefined)
+      throw new CliError("--stdio and --http exclude each other. Pick one.");
     if (options.http === undefined) {
       const given = HTTP_ONLY.filter((key) => self.getOptionValueSource(key) === "cli");
       if (given.length > 0) {
         throw new CliError(
-          `${given.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} ${given.length === 1 ? "applies" : "apply"} to HTTP only. Add --http [host:]port, or drop ${given.length === 1 ? "it" : "them"}.`,
+          `${given.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} ` +
+            `${given.length === 1 ? "applies" : "apply"} to HTTP only. Add --http [host:]port, or drop ` +
+            `${given.length === 1 ? "it" : "them"}.`,
         );
       }
       // stdout carries the protocol: whatever the module logs, from loading on, goes to stderr
@@ -79,7 +100,9 @@ export function registerServe(program: Command): Command {
               port: address.port,
               path: options.path,
               ...(options.token !== undefined ? { token: options.token } : {}),
-              ...(allowedHosts.length > 0 ? { allowedHosts: [...mcp.defaultAllowedHosts(address.host), ...allowedHosts] } : {}),
+              ...(allowedHosts.length > 0
+                ? { allowedHosts: [...mcp.defaultAllowedHosts(address.host), ...allowedHosts] }
+                : {}),
               maxBodyBytes: options.maxBody,
               ...(options.jsonResponse ? { jsonResponse: true } : {}),
               ...common,
@@ -88,12 +111,23 @@ export function registerServe(program: Command): Command {
       const code = (error as NodeJS.ErrnoException).code;
       const where = address ? `${address.host}:${address.port}` : "stdio";
       if (code === "EADDRINUSE")
-        throw new CliError(`cannot listen on ${where}: the port is in use. Pick another port (--http ${address!.host}:<port>, or 0 for a free one) or stop the other server.`, 2, {
-          cause: error,
-        });
-      if (code === "EACCES") throw new CliError(`cannot listen on ${where}: permission denied. Use a port above 1023.`, 2, { cause: error });
+        throw new CliError(
+          `cannot listen on ${where}: the port is in use. Pick another port (--http ${address!.host}:<port>, or 0 ` +
+            "for a free one) or stop the other server.",
+          2,
+          {
+            cause: error,
+          },
+        );
+      if (code === "EACCES")
+        throw new CliError(`cannot listen on ${where}: permission denied. Use a port above 1023.`, 2, { cause: error });
       if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
-        throw new CliError(`cannot listen on ${where}: no such address on this machine. Use 127.0.0.1, 0.0.0.0, or one of this machine's addresses.`, 2, { cause: error });
+        throw new CliError(
+          `cannot listen on ${where}: no such address on this machine. Use 127.0.0.1, 0.0.0.0, or one of this ` +
+            "machine's addresses.",
+          2,
+          { cause: error },
+        );
       throw new CliError(`cannot serve ${specifier}: ${messageOf(error)}`, 2, { cause: error });
     }
 
@@ -102,9 +136,14 @@ export function registerServe(program: Command): Command {
     if (handle.transport === "http") {
       note(`serving ${tools} over MCP at ${handle.url} (streamable HTTP, stateless; Ctrl-C to stop)`);
       if (!LOOPBACK.has(address!.host) && options.token === undefined)
-        note("warning: listening beyond this machine without --token: anyone who can reach the port can run these tools.");
+        note(
+          "warning: listening beyond this machine without --token: anyone who can reach the port can run these tools.",
+        );
       if ((address!.host === "0.0.0.0" || address!.host === "::") && allowedHosts.length === 0) {
-        note("note: only the Host headers localhost, 127.0.0.1 and [::1] are answered; add --allowed-host <name> for each name clients use.");
+        note(
+          "note: only the Host headers localhost, 127.0.0.1 and [::1] are answered; add --allowed-host <name> for " +
+            "each name clients use.",
+        );
       }
     } else {
       note(`serving ${tools} over MCP on stdio`);
@@ -128,7 +167,8 @@ function parseAddress(value: string | true): { host: string; port: number } {
   if (value === true) return parseAddress(SERVE_DEFAULTS.address);
   const match = /^(?:(\[[^\]]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(value.trim());
   const port = match ? Number(match[2]) : NaN;
-  if (match === null || port > 65535) throw new CliError(`--http takes [host:]port, e.g. 3000, 127.0.0.1:3000 or [::1]:3000; got "${value}".`);
+  if (match === null || port > 65535)
+    throw new CliError(`--http takes [host:]port, e.g. 3000, 127.0.0.1:3000 or [::1]:3000; got "${value}".`);
   return { host: match[1] ? match[1].replace(/^\[|\]$/g, "") : "127.0.0.1", port };
 }
 
@@ -137,10 +177,18 @@ function loadMcp(): typeof Mcp {
   try {
     return require("../../mcp") as typeof Mcp;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" && messageOf(error).includes("@modelcontextprotocol/sdk")) {
-      throw new CliError("serving MCP needs @modelcontextprotocol/sdk, an optional peer dependency that is not installed. Install it: npm install @modelcontextprotocol/sdk", 2, {
-        cause: error,
-      });
+    if (
+      (error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" &&
+      messageOf(error).includes("@modelcontextprotocol/sdk")
+    ) {
+      throw new CliError(
+        "serving MCP needs @modelcontextprotocol/sdk, an optional peer dependency that is not installed. Install it: " +
+          "npm install @modelcontextprotocol/sdk",
+        2,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }

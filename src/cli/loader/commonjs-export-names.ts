@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type * as TS from "typescript";
-import { isFile } from "../../is-file";
+import { isFile } from "../../core/is-file";
 import { ownTypeScript } from "./compile";
 import { isTypeScriptFile, TYPESCRIPT_EXTENSIONS } from "./module-format";
 import { isPathSpecifier, typeScriptAlternatives } from "./resolution";
@@ -25,7 +25,9 @@ export function commonJsExportNames(filename: string, seen: Set<string> = new Se
       const clause = statement.exportClause;
       if (clause === undefined) {
         const target =
-          statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier) ? typeScriptFileFor(statement.moduleSpecifier.text, filename) : undefined;
+          statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)
+            ? typeScriptFileFor(statement.moduleSpecifier.text, filename)
+            : undefined;
         if (target !== undefined) for (const name of commonJsExportNames(target, seen)) names.add(name);
       } else if (ts.isNamespaceExport(clause)) {
         names.add(clause.name.text);
@@ -36,11 +38,15 @@ export function commonJsExportNames(filename: string, seen: Set<string> = new Se
     }
     const modifiers = ts.canHaveModifiers(statement) ? (ts.getModifiers(statement) ?? []) : [];
     const has = (kind: TS.SyntaxKind) => modifiers.some((modifier) => modifier.kind === kind);
-    if (!has(ts.SyntaxKind.ExportKeyword) || has(ts.SyntaxKind.DefaultKeyword) || has(ts.SyntaxKind.DeclareKeyword)) continue;
+    if (!has(ts.SyntaxKind.ExportKeyword) || has(ts.SyntaxKind.DefaultKeyword) || has(ts.SyntaxKind.DeclareKeyword))
+      continue;
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) addBindingNames(ts, declaration.name, names);
     } else if (
-      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isImportEqualsDeclaration(statement)) &&
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isEnumDeclaration(statement) ||
+        ts.isImportEqualsDeclaration(statement)) &&
       statement.name !== undefined
     ) {
       names.add(statement.name.text);
@@ -64,6 +70,10 @@ function addBindingNames(ts: typeof TS, name: TS.BindingName, names: Set<string>
 function typeScriptFileFor(specifier: string, importer: string): string | undefined {
   if (!isPathSpecifier(specifier)) return undefined;
   const path = resolve(dirname(importer), specifier);
-  const candidates = [path, ...typeScriptAlternatives(path), ...TYPESCRIPT_EXTENSIONS.map((extension) => `${path}${extension}`)];
+  const candidates = [
+    path,
+    ...typeScriptAlternatives(path),
+    ...TYPESCRIPT_EXTENSIONS.map((extension) => `${path}${extension}`),
+  ];
   return candidates.find((candidate) => isTypeScriptFile(candidate) && isFile(candidate));
 }

@@ -18,7 +18,10 @@ export function ownTypeScript(): typeof TS {
     throw loaderFailure("toolnexus cannot load its own TypeScript compiler (its `typescript` dependency)", error);
   }
   if (typeof loaded.transpileModule !== "function") {
-    throw loaderFailure("toolnexus cannot use its own TypeScript compiler", new Error(`typescript ${String(loaded.version)} has no transpileModule`));
+    throw loaderFailure(
+      "toolnexus cannot use its own TypeScript compiler",
+      new Error(`typescript ${String(loaded.version)} has no transpileModule`),
+    );
   }
   return (compiler = loaded);
 }

@@ -34,7 +34,8 @@ export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
 export const load: LoadHook = async (url, context, nextLoad) => {
   const filename = url.startsWith("file:") ? fileURLToPath(url) : undefined;
   if (filename === undefined || !isTypeScriptFile(filename)) return nextLoad(url, context);
-  if (moduleFormatOf(filename) === "commonjs") return { format: "module", source: commonJsBridge(filename), shortCircuit: true };
+  if (moduleFormatOf(filename) === "commonjs")
+    return { format: "module", source: commonJsBridge(filename), shortCircuit: true };
   const source = await readFile(filename, "utf8");
   return { format: "module", source: compileTypeScript(source, filename, "module"), shortCircuit: true };
 };
@@ -54,7 +55,9 @@ function commonJsBridge(filename: string): string {
     `const exports = createRequire(import.meta.url)(${JSON.stringify(filename)});`,
     `export default exports;`,
     ...names.map((name, index) => `const name${index} = exports[${JSON.stringify(name)}];`),
-    names.length > 0 ? `export { ${names.map((name, index) => `name${index} as ${JSON.stringify(name)}`).join(", ")} };` : "",
+    names.length > 0
+      ? `export { ${names.map((name, index) => `name${index} as ${JSON.stringify(name)}`).join(", ")} };`
+      : "",
     "",
   ].join("\n");
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { isFile } from "../../is-file";
+import { isFile } from "../../core/is-file";
 import { ownTypeScript } from "./compile";
 import { isPathSpecifier, typeScriptAlternatives } from "./resolution";
 
@@ -28,9 +28,17 @@ export function findSyntaxError(entry: string): string | undefined {
     const { diagnostics = [] } = ts.transpileModule(source, {
       fileName: file,
       reportDiagnostics: true,
-      compilerOptions: { allowJs: true, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, jsx: ts.JsxEmit.React, experimentalDecorators: true },
+      compilerOptions: {
+        allowJs: true,
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        jsx: ts.JsxEmit.React,
+        experimentalDecorators: true,
+      },
     });
-    const error = diagnostics.find((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error && diagnostic.start !== undefined);
+    const error = diagnostics.find(
+      (diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error && diagnostic.start !== undefined,
+    );
     if (error?.file !== undefined) {
       const { line, character } = error.file.getLineAndCharacterOfPosition(error.start!);
       return `${file}:${line + 1}:${character + 1}`;

@@ -48,7 +48,10 @@ export function packageScopeOf(directory: string): PackageScope {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw new SyntaxError(`${packageJson} is not valid JSON (${(error as Error).message}); it decides whether the files next to it are ES modules. Fix the file.`);
+      throw new SyntaxError(
+        `${packageJson} is not valid JSON (${(error as Error).message}); it decides whether the files next to it are ` +
+          "ES modules. Fix the file.",
+      );
     }
     const type = (parsed as { type?: unknown } | null)?.type;
     scope = { packageJson, ...(typeof type === "string" ? { type } : {}) };

@@ -54,14 +54,21 @@ export function registerRequireHook(): void {
 function compileForRequire(module: NodeJS.Module, filename: string): void {
   if (moduleFormatOf(filename) === "module") {
     const scope = packageScopeOf(dirname(filename)).packageJson;
-    const why = filename.toLowerCase().endsWith(".mts") ? "it is .mts" : `${scope ?? "its package.json"} has "type": "module"`;
+    const why = filename.toLowerCase().endsWith(".mts")
+      ? "it is .mts"
+      : `${scope ?? "its package.json"} has "type": "module"`;
     throw Object.assign(
       new Error(
-        `${filename} is an ES module (${why}), and it is loaded with require() from CommonJS${module.parent?.filename ? ` (${module.parent.filename})` : ""}. Load it with import() from CommonJS, import it from an ES module, or make it CommonJS (.cts)`,
+        `${filename} is an ES module (${why}), and it is loaded with require() from ` +
+          `CommonJS${module.parent?.filename ? ` (${module.parent.filename})` : ""}. Load it with import() from ` +
+          "CommonJS, import it from an ES module, or make it CommonJS (.cts)",
       ),
       { code: REQUIRE_OF_ESM },
     );
   }
   const source = readFileSync(filename, "utf8");
-  (module as NodeJS.Module & { _compile(code: string, filename: string): void })._compile(compileTypeScript(source, filename, "commonjs"), filename);
+  (module as NodeJS.Module & { _compile(code: string, filename: string): void })._compile(
+    compileTypeScript(source, filename, "commonjs"),
+    filename,
+  );
 }

@@ -22,5 +22,10 @@ export function typeScriptAlternatives(specifier: string): string[] {
 
 /** `./x`, `../x`, `/x`, `C:\x` or a file: URL, as opposed to a package name. */
 export function isPathSpecifier(specifier: string): boolean {
-  return /^\.{1,2}(\/|\\|$)/.test(specifier) || specifier.startsWith("/") || specifier.startsWith("file:") || /^[A-Za-z]:[\\/]/.test(specifier);
+  return (
+    /^\.{1,2}(\/|\\|$)/.test(specifier) ||
+    specifier.startsWith("/") ||
+    specifier.startsWith("file:") ||
+    /^[A-Za-z]:[\\/]/.test(specifier)
+  );
 }

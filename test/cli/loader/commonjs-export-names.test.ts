@@ -20,7 +20,16 @@ it("exported declarations, destructured variables included", () => {
     "export enum Color { Red }",
     "export namespace Space { export const x = 1; }",
   ].join("\n");
-  expect(namesOf({ "declarations.cts": source }, "declarations.cts")).toEqual(["Color", "K", "Space", "a", "b", "d", "e", "f"]);
+  expect(namesOf({ "declarations.cts": source }, "declarations.cts")).toEqual([
+    "Color",
+    "K",
+    "Space",
+    "a",
+    "b",
+    "d",
+    "e",
+    "f",
+  ]);
 });
 
 it("export lists and re-exports, without types, declarations of the ambient kind or the default", () => {
@@ -49,5 +58,7 @@ it("export * from another TypeScript file adds its names, by its .js name or wit
 });
 
 it("export * from a package adds nothing (its names stay on the default import)", () => {
-  expect(namesOf({ "package-star.cts": "export * from 'some-package';\nexport const mine = 1;" }, "package-star.cts")).toEqual(["mine"]);
+  expect(
+    namesOf({ "package-star.cts": "export * from 'some-package';\nexport const mine = 1;" }, "package-star.cts"),
+  ).toEqual(["mine"]);
 });

@@ -18,14 +18,24 @@ it(".mts/.mjs are ES modules and .cts/.cjs CommonJS, whatever the package says",
   const esm = packageAt("esm-ext", '{ "type": "module" }');
   const cjs = packageAt("cjs-ext", "{}");
   for (const dir of [esm, cjs]) {
-    expect([".mts", ".mjs"].map((extension) => moduleFormatOf(join(dir, `a${extension}`)))).toEqual(["module", "module"]);
-    expect([".cts", ".cjs"].map((extension) => moduleFormatOf(join(dir, `a${extension}`)))).toEqual(["commonjs", "commonjs"]);
+    expect([".mts", ".mjs"].map((extension) => moduleFormatOf(join(dir, `a${extension}`)))).toEqual([
+      "module",
+      "module",
+    ]);
+    expect([".cts", ".cjs"].map((extension) => moduleFormatOf(join(dir, `a${extension}`)))).toEqual([
+      "commonjs",
+      "commonjs",
+    ]);
   }
 });
 
 it('.ts, .tsx and .js follow the nearest package.json: "module" is ESM, anything else CommonJS', () => {
   const esm = packageAt("esm", '{ "type": "module" }');
-  expect(["a.ts", "a.tsx", "a.js"].map((file) => moduleFormatOf(join(esm, "src", "deep", file)))).toEqual(["module", "module", "module"]);
+  expect(["a.ts", "a.tsx", "a.js"].map((file) => moduleFormatOf(join(esm, "src", "deep", file)))).toEqual([
+    "module",
+    "module",
+    "module",
+  ]);
   const commonjs = packageAt("esm/nested-cjs", '{ "type": "commonjs" }');
   expect(moduleFormatOf(join(commonjs, "src", "a.ts"))).toBe("commonjs");
   const untyped = packageAt("untyped", '{ "name": "x" }');

@@ -5,7 +5,11 @@
  * `bindTools` declares the tools as a provider integration does (`convertToOpenAITool`, which
  * reads each tool's schema), and every request is recorded with the declarations it carried.
  */
-import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
 import { AIMessage, type AIMessageChunk, type BaseMessage, type ToolCall } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
@@ -42,7 +46,8 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions> {
   async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
     this.requests.push({ messages, tools: options.tools ?? [] });
     const turn = this.turns[this.#next++];
-    if (turn === undefined) throw new Error(`The script has ${this.turns.length} turns; turn ${this.#next} was asked for.`);
+    if (turn === undefined)
+      throw new Error(`The script has ${this.turns.length} turns; turn ${this.#next} was asked for.`);
     const message = turn(messages);
     return { generations: [{ message, text: typeof message.content === "string" ? message.content : "" }] };
   }
@@ -50,7 +55,10 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions> {
 
 /** An AIMessage calling tools: `[name, args, id]` each. */
 export function callsTools(...calls: Array<[name: string, args: Record<string, unknown>, id: string]>): AIMessage {
-  return new AIMessage({ content: "", tool_calls: calls.map(([name, args, id]): ToolCall => ({ type: "tool_call", name, args, id })) });
+  return new AIMessage({
+    content: "",
+    tool_calls: calls.map(([name, args, id]): ToolCall => ({ type: "tool_call", name, args, id })),
+  });
 }
 
 export function says(text: string): AIMessage {

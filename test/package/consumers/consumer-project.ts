@@ -17,7 +17,10 @@ export interface RunResult {
 function consumerEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_package_|npm_lifecycle_|npm_config_local_prefix$|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$|TS_NODE_)/i.test(key)) continue;
+    if (
+      /^(npm_package_|npm_lifecycle_|npm_config_local_prefix$|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$|TS_NODE_)/i.test(key)
+    )
+      continue;
     env[key] = value;
   }
   return env;
@@ -61,11 +64,20 @@ export class ConsumerProject {
   /** Runs a command in the project; never throws for a non-zero exit (the result says). */
   run(command: string, args: readonly string[]): Promise<RunResult> {
     return new Promise((resolve) => {
-      execFile(command, args, { cwd: this.directory, env: consumerEnvironment(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        // A command that ran has its exit code; one that could not start or was killed, the error's message.
-        const exited = error === null || typeof error.code === "number";
-        resolve({ code: error === null ? 0 : exited ? (error.code as number) : 1, stdout, stderr: exited ? stderr : `${stderr}${error.message}` });
-      });
+      execFile(
+        command,
+        args,
+        { cwd: this.directory, env: consumerEnvironment(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          // A command that ran has its exit code; one that could not start or was killed, the error's message.
+          const exited = error === null || typeof error.code === "number";
+          resolve({
+            code: error === null ? 0 : exited ? (error.code as number) : 1,
+            stdout,
+            stderr: exited ? stderr : `${stderr}${error.message}`,
+          });
+        },
+      );
     });
   }
 
@@ -76,7 +88,9 @@ export class ConsumerProject {
 
   #succeeded(commandLine: readonly string[], result: RunResult): string {
     if (result.code !== 0) {
-      throw new Error(`\`${commandLine.join(" ")}\` in ${this.directory} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+      throw new Error(
+        `\`${commandLine.join(" ")}\` in ${this.directory} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
+      );
     }
     return result.stdout;
   }

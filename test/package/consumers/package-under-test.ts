@@ -21,9 +21,14 @@ export const entryPoints: readonly string[] = Object.keys(manifest.exports)
 
 /** The version of a dependency the repository is locked to (package-lock.json), so consumers pin what CI tests. */
 export function lockedVersion(name: string): string {
-  const lock = JSON.parse(readFileSync(join(packageRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+  const lock = JSON.parse(readFileSync(join(packageRoot, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string }>;
+  };
   const version = lock.packages[`node_modules/${name}`]?.version;
-  if (version === undefined) throw new Error(`${name} is not in package-lock.json: add it to devDependencies, or pin its version in the consumer test.`);
+  if (version === undefined)
+    throw new Error(
+      `${name} is not in package-lock.json: add it to devDependencies, or pin its version in the consumer test.`,
+    );
   return version;
 }
 
@@ -34,7 +39,10 @@ export const PACKED_FILES = "TOOLNEXUS_TEST_PACKED_FILES";
 /** `npm pack` of the built package with `args`: what it packed. */
 export async function npmPack(args: string[]): Promise<{ filename: string; files: Array<{ path: string }> }> {
   requireBuild("the package tests pack the built package");
-  const { stdout } = await promisify(execFile)("npm", ["pack", "--json", "--ignore-scripts", ...args], { cwd: packageRoot, encoding: "utf8" });
+  const { stdout } = await promisify(execFile)("npm", ["pack", "--json", "--ignore-scripts", ...args], {
+    cwd: packageRoot,
+    encoding: "utf8",
+  });
   return (JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0]!;
 }
 

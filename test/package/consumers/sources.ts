@@ -95,8 +95,8 @@ export const nestAppSource = (
   adapter: "express" | "fastify",
 ) => `import { Injectable, Module, UseGuards, type CanActivate, type ExecutionContext } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
-${adapter === "fastify" ? 'import { FastifyAdapter } from "@nestjs/platform-fastify";\n' : ""}import { Tool, Toolkit as CoreToolkit } from "toolnexus";
-import { Toolkit, ToolnexusExplorer, ToolnexusModule, toolCallOf } from "toolnexus/nestjs";
+${adapter === "fastify" ? 'import { FastifyAdapter } from "@nestjs/platform-fastify";\n' : ""}import { Tool, Toolkit } from "toolnexus";
+import { ToolnexusExplorer, ToolnexusModule, toolCallOf } from "toolnexus/nestjs";
 import { Clock } from "./clock${ext}";
 import { VisitorService } from "./visitor.service${ext}";
 import { WeatherService } from "./weather.service${ext}";
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const mcp = { status: response.status, body: await response.text() };
   const discovered = app.get(ToolnexusExplorer).discovered;
   await app.close();
-  console.log(JSON.stringify({ oneToolkitClass: Toolkit === CoreToolkit, discovered, forecast, whoami, vault, mcp }));
+  console.log(JSON.stringify({ oneToolkitClass: toolkit instanceof Toolkit, discovered, forecast, whoami, vault, mcp }));
 }
 
 void main();
@@ -152,9 +152,12 @@ void main();
  * whose types are missing fails to resolve, or would be \`any\`, and the assignment fails).
  * Then the API itself, typed: a wrong call must be an error.
  */
-export const entryPointsSource = (entryPoints: readonly string[]) => `import { Param, Tool, Toolkit, type ToolResult } from "toolnexus";
-import { createMcpServer } from "toolnexus/mcp";
-import { ToolnexusModule } from "toolnexus/nestjs";
+export const entryPointsSource = (
+  entryPoints: readonly string[],
+) => `import { LIMITS, Param, Tool, Toolkit, toGemini, type ToolResult } from "toolnexus";
+import { createMcpServer, toMcpResult } from "toolnexus/mcp";
+import { ToolnexusModule, ToolParam } from "toolnexus/nestjs";
+import type { GeminiTools, McpCallToolResult, OpenAIReplyMessage } from "toolnexus/providers";
 ${entryPoints.map((specifier, index) => `import * as entry${index} from ${JSON.stringify(specifier)};`).join("\n")}
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -170,6 +173,14 @@ class Greeter {
 export const result: Promise<ToolResult> = new Toolkit([new Greeter()]).execute("greet", { name: "Ada" });
 export const nestModule: { module: Function; global?: boolean } = ToolnexusModule.forRoot({ prefix: true });
 export const serverFactory: typeof createMcpServer = createMcpServer;
+// The wire types, from toolnexus/providers, are what the functions of the other entries give.
+export const geminiTools: GeminiTools = toGemini([]);
+export const mcpResult: McpCallToolResult = toMcpResult({ output: "ok", isError: false });
+export const openaiReplies: Promise<OpenAIReplyMessage[]> = new Toolkit([]).runOpenAI([]);
+export const nestParam: typeof Param = ToolParam;
+export const timeout: 60000 = LIMITS.DEFAULT_TIMEOUT_MS;
+// @ts-expect-error LIMITS is read-only
+LIMITS.MAX_ERROR_TEXT = 1;
 // @ts-expect-error a toolkit takes tools, decorated instances or classes: not numbers
 new Toolkit([42]);
 `;

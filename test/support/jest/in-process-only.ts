@@ -19,12 +19,16 @@ const originalListen = net.Server.prototype.listen;
 for (const name of STARTERS) {
   Object.assign(childProcess, {
     [name]: function refusedInProcessOnly(command: unknown): never {
-      throw new Error(`child_process.${name}(${JSON.stringify(String(command))}) in an in-process test: tests that start processes (the CLI, npm, tsc, redis-server) ${MOVE}`);
+      throw new Error(
+        `child_process.${name}(${JSON.stringify(String(command))}) in an in-process test: tests that start processes (the CLI, npm, tsc, redis-server) ${MOVE}`,
+      );
     },
   });
 }
 net.Server.prototype.listen = function refusedInProcessOnly(): never {
-  throw new Error(`A server listening on a port in an in-process test: tests that serve over HTTP (MCP servers, mock provider APIs) ${MOVE}`);
+  throw new Error(
+    `A server listening on a port in an in-process test: tests that serve over HTTP (MCP servers, mock provider APIs) ${MOVE}`,
+  );
 };
 
 afterAll(() => {

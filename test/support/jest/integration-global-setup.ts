@@ -33,7 +33,9 @@ async function packOnce(): Promise<void> {
 }
 
 async function redisPerWorker(workers: number): Promise<void> {
-  const onPath = process.env.PATH?.split(":").some((directory) => directory !== "" && existsSync(join(directory, "redis-server")));
+  const onPath = process.env.PATH?.split(":").some(
+    (directory) => directory !== "" && existsSync(join(directory, "redis-server")),
+  );
   if (!onPath) return;
   resources.redisServers = await Promise.all(Array.from({ length: workers }, () => startRedisServer()));
   process.env[WORKER_REDIS_PORTS] = resources.redisServers.map((server) => server.port).join(",");

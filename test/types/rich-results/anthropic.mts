@@ -11,12 +11,19 @@ const toolkit = new Toolkit([
   defineTool({
     name: "chart",
     description: "Draws a chart",
-    execute: () => [{ type: "text", text: "the chart" }, image(PNG, "image/png"), image(new URL("https://example.com/chart.png"))],
+    execute: () => [
+      { type: "text", text: "the chart" },
+      image(PNG, "image/png"),
+      image(new URL("https://example.com/chart.png")),
+    ],
   }),
   defineTool({
     name: "report",
     description: "Writes a report",
-    execute: () => [file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf"), file(new URL("https://example.com/r.pdf"), "application/pdf")],
+    execute: () => [
+      file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf"),
+      file(new URL("https://example.com/r.pdf"), "application/pdf"),
+    ],
   }),
 ]);
 
@@ -26,7 +33,11 @@ export async function richAnthropicReply(message: Anthropic.Message): Promise<An
     model: "claude-sonnet-4-5",
     max_tokens: 1024,
     tools: toolkit.toAnthropic(),
-    messages: [{ role: "user", content: "chart and report?" }, { role: "assistant", content: message.content }, ...(reply ? [reply] : [])],
+    messages: [
+      { role: "user", content: "chart and report?" },
+      { role: "assistant", content: message.content },
+      ...(reply ? [reply] : []),
+    ],
   };
 }
 
@@ -34,7 +45,9 @@ export async function toolResultBlocks(message: Anthropic.Message): Promise<Anth
   return (await toolkit.runAnthropic(message))?.content ?? [];
 }
 
-export async function firstToolResultContent(message: Anthropic.Message): Promise<Anthropic.ToolResultBlockParam["content"]> {
+export async function firstToolResultContent(
+  message: Anthropic.Message,
+): Promise<Anthropic.ToolResultBlockParam["content"]> {
   return (await toolkit.runAnthropic(message.content))?.content[0]?.content;
 }
 

@@ -3,16 +3,29 @@
  * the AWS SDK types it (`Message`, `ContentBlock`, `ToolResultContentBlock`), with no cast.
  * Compiled, never run.
  */
-import type { ContentBlock, ConverseCommandInput, ConverseResponse, Message, ToolResultContentBlock } from "@aws-sdk/client-bedrock-runtime";
+import type {
+  ContentBlock,
+  ConverseCommandInput,
+  ConverseResponse,
+  Message,
+  ToolResultContentBlock,
+} from "@aws-sdk/client-bedrock-runtime";
 import { defineTool, file, image, Toolkit } from "toolnexus";
 
 const toolkit = new Toolkit([
   defineTool({
     name: "chart",
     description: "Draws a chart",
-    execute: () => [{ type: "text", text: "the chart" }, image(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "image/png")],
+    execute: () => [
+      { type: "text", text: "the chart" },
+      image(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), "image/png"),
+    ],
   }),
-  defineTool({ name: "sheet", description: "Exports a sheet", execute: () => file(new Uint8Array([0x61, 0x2c, 0x62]), "text/csv", "totals.csv") }),
+  defineTool({
+    name: "sheet",
+    description: "Exports a sheet",
+    execute: () => file(new Uint8Array([0x61, 0x2c, 0x62]), "text/csv", "totals.csv"),
+  }),
   defineTool({
     name: "totals",
     description: "Sums the cart",
@@ -24,7 +37,11 @@ const toolkit = new Toolkit([
 export async function richBedrockReply(response: ConverseResponse): Promise<ConverseCommandInput> {
   const assistant = response.output?.message;
   const reply = await toolkit.runBedrock(response);
-  const messages: Message[] = [{ role: "user", content: [{ text: "chart, sheet and totals?" }] }, ...(assistant ? [assistant] : []), ...(reply ? [reply] : [])];
+  const messages: Message[] = [
+    { role: "user", content: [{ text: "chart, sheet and totals?" }] },
+    ...(assistant ? [assistant] : []),
+    ...(reply ? [reply] : []),
+  ];
   return { modelId: "anthropic.claude-sonnet-4-5", messages };
 }
 

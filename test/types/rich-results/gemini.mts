@@ -3,7 +3,13 @@
  * and structured results goes into `generateContent` as @google/genai types it (`Content`,
  * `FunctionResponse`, `FunctionResponsePart`), with no cast. Compiled, never run.
  */
-import type { Content, FunctionResponse, FunctionResponsePart, GenerateContentParameters, GenerateContentResponse } from "@google/genai";
+import type {
+  Content,
+  FunctionResponse,
+  FunctionResponsePart,
+  GenerateContentParameters,
+  GenerateContentResponse,
+} from "@google/genai";
 import { defineTool, file, image, Toolkit } from "toolnexus";
 
 const toolkit = new Toolkit([
@@ -16,7 +22,11 @@ const toolkit = new Toolkit([
       image(new URL("https://example.com/chart.png")),
     ],
   }),
-  defineTool({ name: "report", description: "Writes a report", execute: () => file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf") }),
+  defineTool({
+    name: "report",
+    description: "Writes a report",
+    execute: () => file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf"),
+  }),
   defineTool({
     name: "totals",
     description: "Sums the cart",
@@ -29,7 +39,11 @@ export async function richGeminiRequest(response: GenerateContentResponse): Prom
   const contents: Content[] = [{ role: "user", parts: [{ text: "chart, report and totals?" }] }];
   const modelTurn = response.candidates![0]!.content!;
   const reply = await toolkit.runGemini(response);
-  return { model: "gemini-3-flash-preview", contents: [...contents, modelTurn, ...(reply ? [reply] : [])], config: { tools: toolkit.toGemini() } };
+  return {
+    model: "gemini-3-flash-preview",
+    contents: [...contents, modelTurn, ...(reply ? [reply] : [])],
+    config: { tools: toolkit.toGemini() },
+  };
 }
 
 /** For models before Gemini 3: the option goes where the declarations go. */

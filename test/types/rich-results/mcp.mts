@@ -3,8 +3,14 @@
  * are what the official SDK types (`Tool`, `CallToolResult`, `ListToolsResult`), with no cast.
  * Compiled, never run.
  */
-import type { CallToolResult, ContentBlock, ListToolsResult, Tool as McpSdkTool } from "@modelcontextprotocol/sdk/types.js";
-import { audio, defineTool, file, image, resourceLink, toMcpResult, Toolkit } from "toolnexus";
+import type {
+  CallToolResult,
+  ContentBlock,
+  ListToolsResult,
+  Tool as McpSdkTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { audio, defineTool, file, image, resourceLink, Toolkit } from "toolnexus";
+import { toMcpResult } from "toolnexus/mcp";
 
 const toolkit = new Toolkit([
   defineTool({

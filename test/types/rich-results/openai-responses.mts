@@ -4,7 +4,8 @@
  * cast. Compiled, never run.
  */
 import type OpenAI from "openai";
-import { defineTool, file, image, Toolkit, type OpenAIFunctionCallOutput } from "toolnexus";
+import { defineTool, file, image, Toolkit } from "toolnexus";
+import type { OpenAIFunctionCallOutput } from "toolnexus/providers";
 
 type OutputPart = Exclude<OpenAIFunctionCallOutput["output"], string>[number];
 
@@ -21,21 +22,34 @@ const toolkit = new Toolkit([
   defineTool({
     name: "report",
     description: "Writes a report",
-    execute: () => [file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf"), file(new URL("https://example.com/r.pdf"), "application/pdf")],
+    execute: () => [
+      file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf"),
+      file(new URL("https://example.com/r.pdf"), "application/pdf"),
+    ],
   }),
 ]);
 
-export async function richResponsesRequest(response: OpenAI.Responses.Response): Promise<OpenAI.Responses.ResponseCreateParams> {
+export async function richResponsesRequest(
+  response: OpenAI.Responses.Response,
+): Promise<OpenAI.Responses.ResponseCreateParams> {
   const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "chart and report?" }];
   const calls = response.output.filter((item) => item.type === "function_call");
-  return { model: "gpt-4.1", tools: toolkit.toOpenAIResponses(), input: [...input, ...calls, ...(await toolkit.runOpenAIResponses(response))] };
+  return {
+    model: "gpt-4.1",
+    tools: toolkit.toOpenAIResponses(),
+    input: [...input, ...calls, ...(await toolkit.runOpenAIResponses(response))],
+  };
 }
 
-export async function functionCallOutputs(response: OpenAI.Responses.Response): Promise<OpenAI.Responses.ResponseInputItem.FunctionCallOutput[]> {
+export async function functionCallOutputs(
+  response: OpenAI.Responses.Response,
+): Promise<OpenAI.Responses.ResponseInputItem.FunctionCallOutput[]> {
   return toolkit.runOpenAIResponses(response.output);
 }
 
-export async function firstOutput(response: OpenAI.Responses.Response): Promise<string | OpenAI.Responses.ResponseFunctionCallOutputItemList | undefined> {
+export async function firstOutput(
+  response: OpenAI.Responses.Response,
+): Promise<string | OpenAI.Responses.ResponseFunctionCallOutputItemList | undefined> {
   return (await toolkit.runOpenAIResponses(response))[0]?.output;
 }
 
@@ -43,7 +57,9 @@ export function outputItem(part: OutputPart): OpenAI.Responses.ResponseFunctionC
   return part;
 }
 
-export async function resumedResponses(response: OpenAI.Responses.Response): Promise<OpenAI.Responses.ResponseInputItem[]> {
+export async function resumedResponses(
+  response: OpenAI.Responses.Response,
+): Promise<OpenAI.Responses.ResponseInputItem[]> {
   const reply = await toolkit.runOpenAIResponses(response);
   if (reply.pendingApprovals === undefined) return reply;
   return toolkit.resumeApprovals(reply.pendingApprovals, {});

@@ -5,7 +5,8 @@
  * SDK's tool and user message types. Compiled, never run.
  */
 import type OpenAI from "openai";
-import { audio, defineTool, file, image, Toolkit, type OpenAIReplyMessage } from "toolnexus";
+import { audio, defineTool, file, image, Toolkit } from "toolnexus";
+import type { OpenAIReplyMessage } from "toolnexus/providers";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type AttachmentPart = Extract<OpenAIReplyMessage, { role: "user" }>["content"][number];
@@ -20,13 +21,27 @@ const toolkit = new Toolkit([
       image(new URL("https://example.com/c.png")),
     ],
   }),
-  defineTool({ name: "memo", description: "Plays the memo", execute: () => audio(new Uint8Array([0x49, 0x44, 0x33, 3, 0]), "audio/mpeg") }),
-  defineTool({ name: "report", description: "Writes a report", execute: () => file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf") }),
+  defineTool({
+    name: "memo",
+    description: "Plays the memo",
+    execute: () => audio(new Uint8Array([0x49, 0x44, 0x33, 3, 0]), "audio/mpeg"),
+  }),
+  defineTool({
+    name: "report",
+    description: "Writes a report",
+    execute: () => file(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]), "application/pdf", "report.pdf"),
+  }),
 ]);
 
-export async function richChatRequest(completion: OpenAI.Chat.Completions.ChatCompletion): Promise<OpenAI.Chat.Completions.ChatCompletionCreateParams> {
+export async function richChatRequest(
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+): Promise<OpenAI.Chat.Completions.ChatCompletionCreateParams> {
   const history: ChatMessage[] = [{ role: "user", content: "chart, memo and report?" }];
-  return { model: "gpt-4.1", tools: toolkit.toOpenAI(), messages: [...history, completion.choices[0]!.message, ...(await toolkit.runOpenAI(completion))] };
+  return {
+    model: "gpt-4.1",
+    tools: toolkit.toOpenAI(),
+    messages: [...history, completion.choices[0]!.message, ...(await toolkit.runOpenAI(completion))],
+  };
 }
 
 export async function pushedOntoMessages(completion: OpenAI.Chat.Completions.ChatCompletion): Promise<ChatMessage[]> {
@@ -43,7 +58,9 @@ export async function asSdkMessages(completion: OpenAI.Chat.Completions.ChatComp
 /** Narrowed by role, each message is the SDK's tool or user message, the user message's parts the SDK's content parts. */
 export async function byRole(
   completion: OpenAI.Chat.Completions.ChatCompletion,
-): Promise<[OpenAI.Chat.Completions.ChatCompletionToolMessageParam[], OpenAI.Chat.Completions.ChatCompletionContentPart[]]> {
+): Promise<
+  [OpenAI.Chat.Completions.ChatCompletionToolMessageParam[], OpenAI.Chat.Completions.ChatCompletionContentPart[]]
+> {
   const tools: OpenAI.Chat.Completions.ChatCompletionToolMessageParam[] = [];
   const parts: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
   for (const message of await toolkit.runOpenAI(completion)) {
