@@ -17,7 +17,7 @@ import {
 } from "../runtime/run-contract";
 import { problemTexts } from "../runtime/argument-problems";
 import { standardVerdict, type StandardVerdict } from "../runtime/standard-validation";
-import { isDocumentPointer, referenceShape, unresolvedReference } from "../schema/references";
+import { isDocumentPointer, referenceShape, unresolvedReference, type ReferenceShape } from "../schema/references";
 import { mapSubschemas } from "../core/subschemas";
 import { selfContainedSizeError } from "../schema/self-contained";
 import { FEWER_COPIES } from "../schema/schema-size";
@@ -33,14 +33,15 @@ import {
   compileValidator,
   type ArgumentsValidator,
 } from "../runtime/validation";
-import type {
-  JSONSchemaObject,
-  StandardSchemaV1,
-  Tool,
-  ToolAnnotations,
-  ToolCallContext,
-  ToolPolicy,
-  ToolResult,
+import {
+  isObject,
+  type JSONSchemaObject,
+  type StandardSchemaV1,
+  type Tool,
+  type ToolAnnotations,
+  type ToolCallContext,
+  type ToolPolicy,
+  type ToolResult,
 } from "../core/types";
 
 export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<
@@ -288,7 +289,8 @@ function checkValidatable(name: string, schema: JSONSchemaObject, backtracking: 
         "input with maxLength.",
     );
   }
-  const unresolved = unresolvedReference(schema);
+  const shape = referenceShape(schema);
+  const unresolved = unresolvedReference(schema, shape);
   if (unresolved !== undefined) {
     throw new ToolDefinitionError(
       `Tool "${name}": inputSchema cannot be compiled for validation: the reference ` +
@@ -296,29 +298,24 @@ function checkValidatable(name: string, schema: JSONSchemaObject, backtracking: 
         "definition it names, or fix the reference.",
     );
   }
-  return cheaplyDecided(schema);
+  return cheaplyDecided(schema, shape);
 }
 
 /**
  * Whether the checks above are all a compile would find: no reference other than a pointer
  * into the document, no `$id`, and every pattern one JavaScript reads (Ajv reads them so too).
  */
-function cheaplyDecided(schema: JSONSchemaObject): boolean {
-  const { refs } = referenceShape(schema);
+function cheaplyDecided(schema: JSONSchemaObject, { refs }: ReferenceShape): boolean {
   if (refs.some(({ ref }) => !isDocumentPointer(ref))) return false;
   let decided = true;
   mapSubschemas(schema, (node) => {
     if (!decided || typeof node !== "object" || node === null) return node;
     const { $id, pattern, patternProperties } = node as Record<string, unknown>;
-    const patterns = [pattern, ...(isObjectLike(patternProperties) ? Object.keys(patternProperties) : [])];
+    const patterns = [pattern, ...(isObject(patternProperties) ? Object.keys(patternProperties) : [])];
     if ($id !== undefined || patterns.some((source) => source !== undefined && !readsAsRegExp(source))) decided = false;
     return node;
   });
   return decided;
-}
-
-function isObjectLike(value: unknown): value is object {
-  return typeof value === "object" && value !== null;
 }
 
 function readsAsRegExp(source: unknown): boolean {

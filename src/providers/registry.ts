@@ -1,5 +1,6 @@
 import type { WithPendingApprovals } from "../control/approval";
 import type { ToolContext } from "../core/types";
+import { once } from "../runtime/run-contract";
 import type { Provider, ProviderAdapter, ProviderTypes } from "./adapter";
 
 /**
@@ -31,10 +32,7 @@ export const ADAPTERS = Object.freeze(
   Object.defineProperties(
     {},
     Object.fromEntries(
-      EXPORT_FORMATS.map((format) => [
-        format,
-        { get: loadedOnce<RegisteredProvider>(LOADERS[format]), enumerable: true },
-      ]),
+      EXPORT_FORMATS.map((format) => [format, { get: once<RegisteredProvider>(LOADERS[format]), enumerable: true }]),
     ),
   ),
 ) as { readonly [F in ExportFormat]: ReturnType<(typeof LOADERS)[F]> };
@@ -107,9 +105,4 @@ export function answeringFormats(): ExportFormat[] {
   return registeredProviders()
     .filter((provider) => provider.answersCalls)
     .map((provider) => provider.id);
-}
-
-function loadedOnce<T>(load: () => T): () => T {
-  let loaded: { provider: T } | undefined;
-  return () => (loaded ??= { provider: load() }).provider;
 }

@@ -33,8 +33,10 @@ export function isDocumentPointer(ref: string): boolean {
  * resolve against). A cheap walk: what a compile would refuse about such references, found
  * without compiling.
  */
-export function unresolvedReference(schema: JSONSchemaObject): { ref: string; pointer: string } | undefined {
-  const { refs, nestedIds } = referenceShape(schema);
+export function unresolvedReference(
+  schema: JSONSchemaObject,
+  { refs, nestedIds }: ReferenceShape = referenceShape(schema),
+): { ref: string; pointer: string } | undefined {
   if (nestedIds) return undefined;
   return refs.find(({ ref }) => isDocumentPointer(ref) && !resolves(schema, ref));
 }
