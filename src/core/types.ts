@@ -176,8 +176,36 @@ export interface Tool extends ToolPolicy {
    * runs on. Calls that are not tasks (`execute`, `run*`, a plain `tools/call`) run it as usual.
    */
   task?: boolean;
+  /**
+   * Not declared up front: the model finds the tool by searching (the provider's own tool search
+   * where it has one, toolnexus's `search_tools` elsewhere). It stays a real tool: a call runs.
+   */
+  defer?: boolean;
+  /** A group of related tools (e.g. one service class), declared together where a provider groups tools. */
+  namespace?: string;
+  /** Example arguments, each valid for `inputSchema`: Anthropic's `input_examples`, elsewhere on request. */
+  examples?: ReadonlyArray<Record<string, unknown>>;
+  /** Declared in the provider's strict form where it has one (OpenAI, Anthropic, Bedrock), whatever the export says. */
+  strict?: boolean;
+  /**
+   * A free-text tool: its input is one string (the `input` property of `inputSchema`), declared as
+   * OpenAI's custom tool with its grammar, and as a function of one string parameter elsewhere.
+   */
+  freeText?: FreeTextInput;
   /** Runs the tool. Implementations made by toolnexus never reject. */
   execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
+}
+
+/** What a free-text tool's input may be. */
+export interface FreeTextInput {
+  /** The grammar its input follows, passed on to OpenAI; a `regex` is also checked when the call runs. */
+  grammar?: TextGrammar;
+}
+
+/** A grammar as OpenAI's custom tools take it: Lark, or a regular expression the whole input matches. */
+export interface TextGrammar {
+  syntax: "lark" | "regex";
+  definition: string;
 }
 
 /*

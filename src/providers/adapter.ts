@@ -7,6 +7,8 @@ import { ChangeLog, type SchemaChange } from "../schema/lowering";
 import { describePart, textForm, type UnsentContent } from "../runtime/content";
 import type { JSONSchemaObject, Tool, ToolContent, ToolContext, ToolErrorKind, ToolResult } from "../core/types";
 import { decodeWith, type MaybeCodec } from "./codec";
+import { describedFor } from "./examples";
+import { toolsToDeclare } from "./tool-search";
 
 /** Options every exporter takes. */
 export interface ExportOptions {
@@ -18,6 +20,17 @@ export interface ExportOptions {
   names?: "exact" | "sanitize";
   /** Declare only the tools visible to this ctx (each tool's `visible`, and a toolkit's); left out, an empty ctx. */
   ctx?: ToolContext;
+  /**
+   * The conversation so far, as the provider's own message list (what the next request sends).
+   * Where the provider has no tool search of its own, deferred tools are declared once an earlier
+   * `search_tools` answer in it found them: the host keeps no state of its own for that.
+   */
+  conversation?: unknown;
+  /**
+   * Append each tool's `examples` to its description, in one compact line, where the provider has
+   * no field for them (Anthropic has: `input_examples` carries them always).
+   */
+  examplesInDescription?: boolean;
 }
 
 /** Declarations plus every change the provider's dialect made to get there. */
@@ -39,6 +52,8 @@ export interface DeclaredTool {
   tool: Tool;
   /** The name the provider sees. */
   name: string;
+  /** The description the provider sees: the tool's, with its examples when the export asks for them. */
+  description: string;
   lowering: Lowering;
 }
 
@@ -74,6 +89,19 @@ export interface ProviderAdapter<
   readCalls(input: unknown): ParsedCall[];
   /** What to append to the conversation for these calls and their results. */
   reply(calls: readonly ParsedCall[], results: readonly ToolResult[]): Reply;
+  /**
+   * The provider searches deferred tools itself (Anthropic, OpenAI Responses): it declares them
+   * all, marked deferred, and toolnexus adds no `search_tools` of its own.
+   */
+  readonly searchesNatively?: boolean;
+  /** The provider's declarations have a field for example arguments (the export then never puts them in descriptions). */
+  readonly takesExamples?: boolean;
+  /**
+   * What the results in `conversation` (the provider's message list) answered to calls of the tool
+   * exported as `toolName`, oldest first, each as the message holds it (text, or the JSON value).
+   * Unreadable parts are passed over; never throws.
+   */
+  answersIn?(conversation: unknown, toolName: string): unknown[];
   /** A reply with no results, where `reply` gives none for no calls: what pending approvals are attached to. */
   emptyReply?(): Reply;
   /**
@@ -188,14 +216,20 @@ export function exportTools<D, O extends ExportOptions>(
 ): Export<D> {
   const names = exportedNames(adapter, tools, options);
   const changes: SchemaChange[] = [];
-  const declared = tools.map((tool) => {
+  const declared = toolsToDeclare(adapter, tools, options, names).map((tool) => {
     let lowered = cache?.get(tool);
     if (lowered === undefined) {
       lowered = lowerTool(adapter, tool, options);
       cache?.set(tool, lowered);
     }
     changes.push(...lowered.changes);
-    return { tool, name: names.get(tool.name)!, lowering: lowered.lowering, dropped: lowered.dropped };
+    return {
+      tool,
+      name: names.get(tool.name) ?? tool.name,
+      description: describedFor(adapter, tool, options),
+      lowering: lowered.lowering,
+      dropped: lowered.dropped,
+    };
   });
   changes.push(...droppedOnce(declared));
   let binding: ExportBinding | undefined;
@@ -212,7 +246,9 @@ export function exportTools<D, O extends ExportOptions>(
 function lowerTool<O extends ExportOptions>(adapter: ProviderAdapter<unknown, O>, tool: Tool, options: O): LoweredTool {
   const log = new ChangeLog(tool.name, validatesArguments(tool));
   const { schema, dropped } = withoutDocumentKeywords(tool.inputSchema);
-  const { codec, ...rest } = adapter.lower(schema, log, options);
+  // A tool's own `strict` wins over the export's (a lowering is kept per tool, so the key holds).
+  const toolOptions = tool.strict === undefined ? options : { ...options, strict: tool.strict };
+  const { codec, ...rest } = adapter.lower(schema, log, toolOptions);
   // The way back is made once however many exports bind this lowering.
   return {
     lowering: { ...rest, codec: typeof codec === "function" ? once(codec) : codec },
@@ -262,9 +298,14 @@ export function defaultBinding(adapter: ProviderAdapter, tools: readonly Tool[])
   return bindingOf(
     tools.map((tool) => {
       try {
-        return { tool, name: tool.name, lowering: lowerTool(adapter, tool, {}).lowering };
+        return { tool, name: tool.name, description: tool.description, lowering: lowerTool(adapter, tool, {}).lowering };
       } catch {
-        return { tool, name: tool.name, lowering: { schema: tool.inputSchema, codec: undefined } };
+        return {
+          tool,
+          name: tool.name,
+          description: tool.description,
+          lowering: { schema: tool.inputSchema, codec: undefined },
+        };
       }
     }),
   );

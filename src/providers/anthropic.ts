@@ -160,9 +160,9 @@ export const anthropic: Provider<
   lower: (schema, log) => ({ schema: plainObjectRoot(schema, log), codec: undefined }),
   loweringOptions: [],
   declare: (tools) =>
-    tools.map(({ tool, name, lowering }) => ({
+    tools.map(({ name, description, lowering }) => ({
       name,
-      description: tool.description,
+      description,
       input_schema: lowering.schema as AnthropicInputSchema,
     })),
   readCalls(input) {

@@ -219,8 +219,8 @@ export const bedrock: Provider<
   lower: (schema, log) => ({ schema: plainObjectRoot(schema, log), codec: undefined }),
   loweringOptions: [],
   declare: (tools) => ({
-    tools: tools.map(({ tool, name, lowering }) => ({
-      toolSpec: { name, description: tool.description, inputSchema: { json: lowering.schema } },
+    tools: tools.map(({ name, description, lowering }) => ({
+      toolSpec: { name, description, inputSchema: { json: lowering.schema } },
     })),
   }),
   readCalls(input) {

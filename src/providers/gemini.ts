@@ -150,9 +150,9 @@ export const gemini: Provider<
     if (options.jsonSchema) {
       return [
         {
-          functionDeclarations: tools.map(({ tool, name, lowering }) => ({
+          functionDeclarations: tools.map(({ name, description, lowering }) => ({
             name,
-            description: tool.description,
+            description,
             parametersJsonSchema: lowering.schema,
           })),
         },
@@ -160,9 +160,9 @@ export const gemini: Provider<
     }
     return [
       {
-        functionDeclarations: tools.map(({ tool, name, lowering }) => ({
+        functionDeclarations: tools.map(({ name, description, lowering }) => ({
           name,
-          description: tool.description,
+          description,
           parameters: lowering.schema as GeminiSchema,
         })),
       },

@@ -192,12 +192,12 @@ export const mcp: Provider<
   lower: (schema, log) => ({ schema: withSchemaObjects(plainObjectRoot(schema, log), log), codec: undefined }),
   loweringOptions: [],
   declare: (tools) =>
-    tools.map(({ tool, name, lowering }) => {
+    tools.map(({ tool, name, description, lowering }) => {
       const annotations = mcpAnnotations(tool);
       return {
         name,
         ...(tool.annotations?.title !== undefined ? { title: tool.annotations.title } : {}),
-        description: tool.description,
+        description,
         inputSchema: lowering.schema as McpTool["inputSchema"],
         ...(tool.outputSchema !== undefined ? { outputSchema: mcpOutputSchema(tool.name, tool.outputSchema) } : {}),
         ...(annotations !== undefined ? { annotations } : {}),

@@ -59,10 +59,10 @@ export const openaiResponses: Provider<
   lower: lowerOpenAI,
   loweringOptions: ["strict"],
   declare: (tools) =>
-    tools.map(({ tool, name, lowering }) => ({
+    tools.map(({ name, description, lowering }) => ({
       type: "function",
       name,
-      description: tool.description,
+      description,
       parameters: lowering.schema,
       strict: lowering.strict === true,
     })),

@@ -112,11 +112,11 @@ export const openai: Provider<
   lower: lowerOpenAI,
   loweringOptions: ["strict"],
   declare: (tools, options) =>
-    tools.map(({ tool, name, lowering }) => ({
+    tools.map(({ name, description, lowering }) => ({
       type: "function",
       function: {
         name,
-        description: tool.description,
+        description,
         parameters: lowering.schema,
         ...(options.strict ? { strict: lowering.strict === true } : {}),
       },

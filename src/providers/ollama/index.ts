@@ -34,9 +34,9 @@ export const ollama: Provider<
   lower: (schema, log) => ({ schema: lowerOllamaParameters(schema, log), codec: undefined }),
   loweringOptions: [],
   declare: (tools) =>
-    tools.map(({ tool, name, lowering }) => ({
+    tools.map(({ name, description, lowering }) => ({
       type: "function",
-      function: { name, description: tool.description, parameters: lowering.schema as OllamaParameters },
+      function: { name, description, parameters: lowering.schema as OllamaParameters },
     })),
   readCalls(input) {
     let list: unknown = input;
