@@ -147,7 +147,9 @@ export async function main() {
     const toolkit = new Toolkit([convertCurrency, ...remote]);
 
     const declared = {
-      openai: toolkit.toOpenAI({ strict: true }).map((tool) => tool.function.name),
+      openai: toolkit
+        .toOpenAI({ strict: true })
+        .map((tool) => (tool.type === "function" ? tool.function.name : tool.custom.name)),
       gemini: toolkit.toGemini()[0]!.functionDeclarations.map((declaration) => declaration.name),
     };
     const openaiReply = await toolkit.runOpenAI(modelTurn());

@@ -37,7 +37,7 @@ export interface PendingApprovals<P extends string = string> {
   provider: P;
   approvals: PendingApproval[];
   /** Every call of the turn, in order, as the model sent it. */
-  calls: Array<{ id?: string; name: string; arguments: unknown }>;
+  calls: Array<{ id?: string; name: string; arguments: unknown; kind?: string }>;
   /** The result of each call, `null` while it waits. */
   results: Array<ToolResult | null>;
 }
@@ -99,7 +99,8 @@ function isCallEntry(entry: unknown): boolean {
     typeof call === "object" &&
     call !== null &&
     typeof call.name === "string" &&
-    (call.id === undefined || typeof call.id === "string")
+    (call.id === undefined || typeof call.id === "string") &&
+    (call.kind === undefined || typeof call.kind === "string")
   );
 }
 

@@ -11,6 +11,20 @@ export type Constructor = abstract new (...args: never[]) => unknown;
 export type EnumLike = readonly (string | number | boolean)[] | Record<string, string | number>;
 
 export interface ToolOptions extends ToolPolicy {
+  /**
+   * Not declared up front: the model finds the tool by searching (Anthropic's and OpenAI's own
+   * tool search; toolnexus's `search_tools` on the other providers). The tool still runs when called.
+   */
+  defer?: boolean;
+  /** A group of related tools (e.g. the class's), declared together where the provider groups tools (OpenAI Responses). */
+  namespace?: string;
+  /**
+   * Example arguments, each checked against the input schema when the tool is scanned: Anthropic's
+   * `input_examples`; elsewhere appended to the description when the export asks (`examplesInDescription`).
+   */
+  examples?: ReadonlyArray<Record<string, unknown>>;
+  /** Declared in the provider's strict form (OpenAI, Anthropic, Bedrock) whether or not the export asks for it. */
+  strict?: boolean;
   /** Defaults to the method name. */
   name?: string;
   /** What the tool does; models choose tools by it. Required unless the manifest supplies one. */

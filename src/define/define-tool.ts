@@ -1,4 +1,6 @@
 import { ToolDefinitionError } from "../core/errors";
+import { declarationFieldsOf, type DeclarationOptions } from "../schema/declaration-options";
+import { FREE_TEXT_PROPERTY, freeTextSchema } from "../schema/free-text";
 import { checkDescription, checkName, checkTask, checkTimeout, policyOf } from "../core/checks";
 import { describesObjects } from "../schema/describes-objects";
 import { compileArgumentCleaner } from "../runtime/coerce";
@@ -35,8 +37,10 @@ import {
 } from "../runtime/validation";
 import {
   isObject,
+  type FreeTextInput,
   type JSONSchemaObject,
   type StandardSchemaV1,
+  type TextGrammar,
   type Tool,
   type ToolAnnotations,
   type ToolCallContext,
@@ -44,10 +48,8 @@ import {
   type ToolResult,
 } from "../core/types";
 
-export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>> extends Omit<
-  ToolPolicy,
-  "timeout"
-> {
+export interface DefineToolOptions<Args extends Record<string, unknown> = Record<string, unknown>>
+  extends Omit<ToolPolicy, "timeout">, DeclarationOptions {
   name: string;
   description: string;
   /**
@@ -101,6 +103,24 @@ export interface DefineStandardToolOptions<Schema extends StandardSchemaV1<unkno
 }
 
 /**
+ * `defineTool` for a free-text tool: its input is one string, not JSON arguments. OpenAI (Chat and
+ * Responses) declares it as a custom tool, with the grammar passed on; every other provider as a
+ * function of one string parameter, `input`. A `regex` grammar is checked on every call (the whole
+ * text must match); a Lark grammar is stated to the model and left to OpenAI to enforce.
+ */
+export interface DefineTextToolOptions extends Omit<DefineToolOptions, "inputSchema" | "execute" | "validate"> {
+  input: "text";
+  /** The grammar the text follows: `{ syntax: "lark" | "regex", definition }`. */
+  grammar?: TextGrammar;
+  /** What the text is, where a provider declares it as a parameter. */
+  inputDescription?: string;
+  /** The tool body, given the text. Its return becomes the result; a throw becomes an error result. */
+  execute: (text: string, ctx: ToolCallContext) => unknown;
+}
+
+/** Wraps a function of one free-text input as a `Tool` (see `DefineTextToolOptions`). */
+export function defineTool(options: DefineTextToolOptions): Tool;
+/**
  * Wraps a plain function as a `Tool`, its arguments described and checked by a Standard Schema. Throws
  * `ToolDefinitionError` for a definition that cannot work.
  */
@@ -112,7 +132,16 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   options: DefineToolOptions<Args>,
 ): Tool;
 export function defineTool(
+  options: DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>> | DefineTextToolOptions,
+): Tool {
+  if (isObject(options) && "input" in options && options.input !== undefined)
+    return defineTextTool(options as DefineTextToolOptions);
+  return defineToolFrom(options as DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>>);
+}
+
+function defineToolFrom(
   options: DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>>,
+  freeText?: FreeTextInput,
 ): Tool {
   const {
     name,
@@ -144,6 +173,7 @@ export function defineTool(
   const declarationProblem = resultDeclarationProblem({ outputSchema, mimeType });
   if (declarationProblem !== undefined) throw new ToolDefinitionError(`Tool "${name}": ${declarationProblem}.`);
   if (outputSchema !== undefined) checkSchemaSize(name, "outputSchema", outputSchema);
+  const declaration = declarationFieldsOf(name, options, inputSchema, backtrackingPatterns);
   const body = shapedBody(
     execute as (args: unknown, ctx: ToolCallContext) => unknown,
     resultShapeOf(name, { outputSchema, mimeType }),
@@ -158,6 +188,8 @@ export function defineTool(
     ...(task === true ? { task } : {}),
     ...policy,
     ...(timeout !== undefined ? { timeout } : {}),
+    ...declaration,
+    ...(freeText !== undefined ? { freeText } : {}),
   };
   if (standard !== undefined)
     return managedTool(fields, standardRunner(name, standard, inputSchema, validate, body, timeout), validate);
@@ -190,6 +222,30 @@ export function defineTool(
       : Promise.resolve(verdict.result);
   };
   return managedTool(fields, { run, check, warm: () => void compiled() }, true);
+}
+
+/** A free-text tool: a validated tool of one string argument, `input`, whose body is given the text. */
+function defineTextTool(options: DefineTextToolOptions): Tool {
+  const { input, grammar, inputDescription, execute, ...rest } = options;
+  const name = rest.name;
+  checkName(name);
+  if (input !== "text")
+    throw new ToolDefinitionError(
+      `Tool "${name}": input takes "text" (a free-text tool); for JSON arguments, give inputSchema instead.`,
+    );
+  if ("inputSchema" in rest && rest.inputSchema !== undefined)
+    throw new ToolDefinitionError(
+      `Tool "${name}": a free-text tool (input: "text") has no inputSchema; drop one of the two.`,
+    );
+  if (typeof execute !== "function")
+    throw new ToolDefinitionError(`Tool "${name}": execute must be a function (text, ctx) => result.`);
+  const inputSchema = freeTextSchema(name, grammar, inputDescription);
+  const text = (args: Record<string, unknown>, ctx: ToolCallContext) =>
+    execute(args[FREE_TEXT_PROPERTY] as string, ctx);
+  return defineToolFrom(
+    { ...rest, inputSchema, validate: true, execute: text },
+    grammar === undefined ? {} : { grammar: { syntax: grammar.syntax, definition: grammar.definition } },
+  );
 }
 
 /**

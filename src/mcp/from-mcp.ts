@@ -93,6 +93,13 @@ export interface FromMcpOptions {
   retry?: RetryOption;
   /** How descriptions and error texts name the server. Default: its `serverInfo.name`. */
   serverName?: string;
+  /**
+   * Tools not declared up front, found by the model's tool search (see `Tool.defer`): `true` for
+   * every tool of the server, or the ones a list names or a function picks (by the server's names).
+   */
+  defer?: boolean | McpToolFilter;
+  /** The namespace of every tool of the server, where a provider groups tools (OpenAI Responses). */
+  namespace?: string;
 }
 
 /** The names every provider accepts, the target of `names: "sanitize"`. */
@@ -153,14 +160,23 @@ function checkOptions(options: FromMcpOptions): void {
   if (names !== undefined && names !== "exact" && names !== "sanitize")
     throw new TypeError(`fromMcp: names must be "exact" or "sanitize" (got ${JSON.stringify(names)}).`);
   for (const [key, filter] of [["include", include] as const, ["exclude", exclude] as const]) {
-    const valid =
-      filter === undefined ||
-      typeof filter === "function" ||
-      (Array.isArray(filter) && filter.every((name) => typeof name === "string"));
-    if (!valid) throw new TypeError(`fromMcp: ${key} must be a list of tool names or a function (tool) => boolean.`);
+    if (filter !== undefined && !isToolFilter(filter))
+      throw new TypeError(`fromMcp: ${key} must be a list of tool names or a function (tool) => boolean.`);
   }
   checkTimeout("fromMcp", timeout);
   if (retry !== undefined) policyOf("fromMcp", { retry });
+  const { defer, namespace } = options;
+  if (defer !== undefined && typeof defer !== "boolean" && !isToolFilter(defer))
+    throw new TypeError("fromMcp: defer must be true, false, a list of tool names or a function (tool) => boolean.");
+  if (namespace !== undefined && (typeof namespace !== "string" || !PORTABLE_NAME.test(namespace)))
+    throw new TypeError(
+      "fromMcp: namespace must be a name providers accept: a letter first, then letters, digits, _ or -, at most 64 " +
+        `characters (got ${JSON.stringify(namespace)}).`,
+    );
+}
+
+function isToolFilter(filter: unknown): filter is McpToolFilter {
+  return typeof filter === "function" || (Array.isArray(filter) && filter.every((name) => typeof name === "string"));
 }
 
 /**
@@ -311,6 +327,11 @@ function toolNames(
   return made;
 }
 
+function deferred(defer: FromMcpOptions["defer"], tool: McpListedTool): boolean {
+  if (defer === undefined || typeof defer === "boolean") return defer === true;
+  return typeof defer === "function" ? defer(tool) === true : defer.includes(tool.name);
+}
+
 /** One listed tool as a toolnexus Tool whose calls go to the server. */
 function remoteTool(
   client: McpToolsClient,
@@ -329,6 +350,8 @@ function remoteTool(
     annotations,
     ...(options.retry !== undefined ? { retry: options.retry } : {}),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    ...(deferred(options.defer, listed) ? { defer: true } : {}),
+    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
   };
   const remoteName = listed.name;
   const run: RunAccepted = (args, ctx, fallbackTimeout) => {

@@ -10,7 +10,11 @@ import { mayNeedApproval } from "../control/approval";
 import { ToolDefinitionError } from "../core/errors";
 import { codecOf, exportTools, type ExportOptions } from "../providers/adapter";
 import { decodeWith, type MaybeCodec } from "../providers/codec";
-import { openaiResponses, type OpenAIResponsesFunctionTool } from "../providers/openai-responses";
+import {
+  openaiResponses,
+  type OpenAIResponsesFunctionTool,
+  type OpenAIResponsesTool,
+} from "../providers/openai-responses";
 import { checkedHostState } from "../runtime/host-state";
 import { errorMessage } from "../runtime/result";
 import type { ExecuteOptions } from "../toolkit";
@@ -119,9 +123,27 @@ interface Declaration {
 function declarationOf(source: Tool, { strict }: { strict: boolean }): Declaration {
   const options: ExportOptions & { strict: boolean } = { strict, names: "sanitize" };
   const made = exportTools(openaiResponses, [source], options);
-  const declared = made.declarations[0]!;
+  const declared = asFunctionTool(made.declarations[0]!, source);
   const bound = made.binding.get(declared.name)!;
   return { declared, codec: () => codecOf(bound) };
+}
+
+/**
+ * The Agents SDK's function tools are functions: a namespace's one tool is taken out of it, and a
+ * free-text tool is a function of its one string parameter, `input` (its declared schema).
+ */
+function asFunctionTool(declared: OpenAIResponsesTool, source: Tool): OpenAIResponsesFunctionTool {
+  const [tool] = declared.type === "namespace" ? declared.tools : [declared];
+  if (tool?.type === "function") return tool;
+  if (tool?.type === "custom")
+    return {
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: source.inputSchema,
+      strict: false,
+    };
+  throw new TypeError(`toAgentsTools: the tool could not be declared as a function (got a ${declared.type} tool).`);
 }
 
 /** The SDK's function tool for one toolkit tool: every call through `toolkit.execute`. */

@@ -46,6 +46,8 @@ export interface Lowering {
   codec: MaybeCodec | (() => MaybeCodec);
   /** OpenAI: whether the schema is strict-mode. */
   strict?: boolean;
+  /** The tool's `outputSchema` as the provider declares results (Gemini's `response`), where it does. */
+  output?: JSONSchemaObject;
 }
 
 export interface DeclaredTool {
@@ -62,6 +64,8 @@ export interface ParsedCall {
   id?: string;
   name: string;
   arguments: unknown;
+  /** How the provider sent it, where it has several kinds of call (OpenAI's `"custom"` calls of free-text tools). */
+  kind?: string;
   /** Set when the call cannot run at all (an unreadable entry, a kind of call toolnexus does not declare). */
   refusal?: { kind: ToolErrorKind; message: string };
 }
@@ -79,6 +83,11 @@ export interface ProviderAdapter<
   readonly id: string;
   readonly names: NameRule;
   lower(schema: JSONSchemaObject, log: ChangeLog, options: Options): Lowering;
+  /**
+   * A tool's `outputSchema` as the provider declares what a tool answers, where it does; `undefined`
+   * leaves it out of the declaration (the log says why). Its changes are reported with the input's.
+   */
+  lowerOutput?(schema: JSONSchemaObject, log: ChangeLog, options: Options): JSONSchemaObject | undefined;
   /**
    * Every export option `lower` reads: exports that agree on them (read as the options give
    * them) reuse one another's lowerings. Left out, a toolkit lowers on every export.
@@ -249,12 +258,32 @@ function lowerTool<O extends ExportOptions>(adapter: ProviderAdapter<unknown, O>
   // A tool's own `strict` wins over the export's (a lowering is kept per tool, so the key holds).
   const toolOptions = tool.strict === undefined ? options : { ...options, strict: tool.strict };
   const { codec, ...rest } = adapter.lower(schema, log, toolOptions);
+  const output = lowerOutput(adapter, tool, toolOptions);
   // The way back is made once however many exports bind this lowering.
   return {
-    lowering: { ...rest, codec: typeof codec === "function" ? once(codec) : codec },
-    changes: log.changes,
+    lowering: {
+      ...rest,
+      codec: typeof codec === "function" ? once(codec) : codec,
+      ...(output?.schema !== undefined ? { output: output.schema } : {}),
+    },
+    changes: output === undefined ? log.changes : [...log.changes, ...output.changes],
     dropped,
   };
+}
+
+/** The tool's `outputSchema` lowered for a provider that declares results, with its changes (no model reads `$id`s). */
+function lowerOutput<O extends ExportOptions>(
+  adapter: ProviderAdapter<unknown, O>,
+  tool: Tool,
+  options: O,
+): { schema: JSONSchemaObject | undefined; changes: SchemaChange[] } | undefined {
+  if (adapter.lowerOutput === undefined || tool.outputSchema === undefined) return undefined;
+  // Tools toolnexus made check each structured result against their outputSchema.
+  const log = new ChangeLog(tool.name, validatesArguments(tool) === undefined ? undefined : true, "outputSchema");
+  const { schema, dropped } = withoutDocumentKeywords(tool.outputSchema);
+  for (const keyword of dropped.keys())
+    log.add("", keyword, "dropped", `${keyword === "required" ? "empty required lists" : keyword}: no model reads it`);
+  return { schema: adapter.lowerOutput(schema, log, options), changes: log.changes };
 }
 
 /**
@@ -298,7 +327,12 @@ export function defaultBinding(adapter: ProviderAdapter, tools: readonly Tool[])
   return bindingOf(
     tools.map((tool) => {
       try {
-        return { tool, name: tool.name, description: tool.description, lowering: lowerTool(adapter, tool, {}).lowering };
+        return {
+          tool,
+          name: tool.name,
+          description: tool.description,
+          lowering: lowerTool(adapter, tool, {}).lowering,
+        };
       } catch {
         return {
           tool,

@@ -1,12 +1,46 @@
+import { ExportError } from "../core/errors";
 import type { NameRule } from "../core/names";
+import { checkStrictRequest, strictSchema } from "../schema/anthropic-strict";
 import { plainObjectRoot } from "../schema/lowering";
-import type { FileContent, ImageContent, JSONSchemaObject, ToolContent, ToolResult } from "../core/types";
-import { callFrom, field, readEntries, type ExportOptions, type Provider } from "./adapter";
+import type { FileContent, ImageContent, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../core/types";
+import { callFrom, field, readEntries, type DeclaredTool, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations ----------------------------------------------------------------------
 
 export type AnthropicInputSchema = JSONSchemaObject & { type: "object" };
-export type AnthropicTool = { name: string; description: string; input_schema: AnthropicInputSchema };
+
+/** A tool of yours: `defer_loading` when it is found by tool search, `strict` when its schema is strict. */
+export type AnthropicTool = {
+  name: string;
+  description: string;
+  input_schema: AnthropicInputSchema;
+  defer_loading?: true;
+  strict?: true;
+  input_examples?: Array<Record<string, unknown>>;
+};
+
+/** Anthropic's own tool search, declared when some tool is deferred. */
+export type AnthropicToolSearchTool =
+  | { type: "tool_search_tool_bm25_20251119"; name: "tool_search_tool_bm25" }
+  | { type: "tool_search_tool_regex_20251119"; name: "tool_search_tool_regex" };
+
+/** What `toAnthropic` gives: your tools, then, when some are deferred, Anthropic's tool search. */
+export type AnthropicToolDeclaration = AnthropicTool | AnthropicToolSearchTool;
+
+export interface AnthropicExportOptions extends ExportOptions {
+  /**
+   * Strict tool use: each tool's schema in the form Anthropic compiles into a grammar (every object closed; limits it
+   * cannot say, such as minimum or maxLength, stated in descriptions and still checked when the call runs). A tool
+   * whose schema cannot be strict (recursive, a free-form object, past a documented limit) is declared without
+   * `strict`, and the report says why. A tool's own `strict` wins over this.
+   */
+  strict?: boolean;
+  /**
+   * How Anthropic's tool search finds deferred tools: "bm25" (default; natural-language queries) or "regex". Read only
+   * when some tool is deferred: with none, no search tool is declared.
+   */
+  toolSearch?: "bm25" | "regex";
+}
 
 // ---- Calls in, results out: types ------------------------------------------------------
 
@@ -142,13 +176,62 @@ function resultContent(result: ToolResult): AnthropicToolResultBlock["content"] 
 
 const NAMES: NameRule = { max: 128, pattern: /^[a-zA-Z0-9_-]{1,128}$/, text: "1-128 characters from a-z A-Z 0-9 _ -" };
 
-/** `input_schema` must be an object with no combinator at its root; nothing else is rewritten. */
+const TOOL_SEARCH: Readonly<Record<string, AnthropicToolSearchTool>> = {
+  bm25: { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" },
+  regex: { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" },
+};
+
+/**
+ * The tool search declared beside deferred tools. It is never deferred itself, which is the one tool Anthropic needs
+ * loaded up front: every tool of yours may be deferred.
+ */
+function toolSearchFor(tools: readonly DeclaredTool[], choice: unknown): AnthropicToolSearchTool {
+  const search = typeof choice === "string" && Object.hasOwn(TOOL_SEARCH, choice) ? TOOL_SEARCH[choice] : undefined;
+  if (choice !== undefined && search === undefined)
+    throw new ExportError(`toolSearch is "bm25" or "regex" (got ${JSON.stringify(choice)}); leave it out for "bm25".`);
+  const declared = search ?? TOOL_SEARCH.bm25!;
+  const clash = tools.find(({ name }) => name === declared.name);
+  if (clash !== undefined)
+    throw new ExportError(
+      `The tool "${clash.tool.name}" is exported as "${declared.name}", the name of Anthropic's tool search, which is ` +
+        "declared because some tools are deferred; rename the tool, or defer no tool.",
+    );
+  return declared;
+}
+
+/**
+ * Anthropic takes no `input_examples` beside its tool search: then a tool's examples are stated in its description, in
+ * the one line `examplesInDescription` writes.
+ */
+function withExamples(description: string, tool: Tool): string {
+  if (!tool.examples?.length) return description;
+  return `${description}\nExamples: ${tool.examples.map((example) => JSON.stringify(example)).join("; ")}`;
+}
+
+function declaration({ tool, name, description, lowering }: DeclaredTool, searching: boolean): AnthropicTool {
+  return {
+    name,
+    description: searching ? withExamples(description, tool) : description,
+    input_schema: lowering.schema as AnthropicInputSchema,
+    ...(tool.defer === true ? { defer_loading: true } : {}),
+    ...(lowering.strict === true ? { strict: true } : {}),
+    ...(!searching && tool.examples?.length
+      ? { input_examples: tool.examples.map((example) => ({ ...example })) }
+      : {}),
+  };
+}
+
+/**
+ * `input_schema` must be an object with no combinator at its root; with `strict`, it is lowered to strict tool use's
+ * subset. Deferred tools carry `defer_loading`, and Anthropic's tool search is declared after them; `examples` go to
+ * `input_examples` (into the description when tool search is declared: Anthropic takes no examples beside it).
+ */
 export const anthropic: Provider<
   "anthropic",
   "Anthropic",
   {
-    declarations: AnthropicTool[];
-    options: ExportOptions;
+    declarations: AnthropicToolDeclaration[];
+    options: AnthropicExportOptions;
     callsInput: AnthropicCallsInput;
     reply: AnthropicToolResultMessage | undefined;
   }
@@ -157,14 +240,29 @@ export const anthropic: Provider<
   name: "Anthropic",
   answersCalls: true,
   names: NAMES,
-  lower: (schema, log) => ({ schema: plainObjectRoot(schema, log), codec: undefined }),
-  loweringOptions: [],
-  declare: (tools) =>
-    tools.map(({ name, description, lowering }) => ({
-      name,
-      description,
-      input_schema: lowering.schema as AnthropicInputSchema,
-    })),
+  lower(schema, log, options) {
+    const root = plainObjectRoot(schema, log);
+    if (options.strict !== true) return { schema: root, codec: undefined };
+    const strict = strictSchema(root, log);
+    return strict === undefined
+      ? { schema: root, codec: undefined, strict: false }
+      : { schema: strict, codec: undefined, strict: true };
+  },
+  loweringOptions: ["strict"],
+  searchesNatively: true,
+  takesExamples: true,
+  declare(tools, options) {
+    checkStrictRequest(
+      "Anthropic",
+      tools
+        .filter(({ lowering }) => lowering.strict === true)
+        .map(({ name, lowering }) => ({ name, schema: lowering.schema })),
+    );
+    const searching = tools.some(({ tool }) => tool.defer === true);
+    const declarations: AnthropicToolDeclaration[] = tools.map((tool) => declaration(tool, searching));
+    if (searching) declarations.push(toolSearchFor(tools, options.toolSearch));
+    return declarations;
+  },
   readCalls(input) {
     const blocks = Array.isArray(input) ? input : field(input, "content");
     return readEntries(blocks, (block) =>

@@ -1,13 +1,30 @@
 import type { NameRule } from "../core/names";
+import { checkStrictRequest, strictSchema } from "../schema/anthropic-strict";
 import { plainObjectRoot } from "../schema/lowering";
 import type { FileContent, JSONSchemaObject, ToolContent, ToolResult } from "../core/types";
 import { callFrom, field, readEntries, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations (Converse API) -------------------------------------------------------
 
-export type BedrockToolConfig = {
-  tools: Array<{ toolSpec: { name: string; description: string; inputSchema: { json: JSONSchemaObject } } }>;
+/** A tool as Converse takes it: the schema as a JSON object document, `strict` when the schema is strict. */
+export type BedrockToolSpec = {
+  name: string;
+  description: string;
+  inputSchema: { json: BedrockJsonObject };
+  strict?: true;
 };
+
+export type BedrockToolConfig = { tools: Array<{ toolSpec: BedrockToolSpec }> };
+
+export interface BedrockExportOptions extends ExportOptions {
+  /**
+   * Converse's strict tool use, in the form Anthropic's models compile into a grammar (every object closed; limits it
+   * cannot say, such as minimum or maxLength, stated in descriptions and still checked when the call runs). A tool
+   * whose schema cannot be strict (recursive, a free-form object, past a documented limit) is declared without
+   * `strict`, and the report says why. A tool's own `strict` wins over this.
+   */
+  strict?: boolean;
+}
 
 // ---- Calls in, results out: types ------------------------------------------------------
 
@@ -24,7 +41,8 @@ export type BedrockConverseResponseLike = { output?: { message?: BedrockMessageL
 export type BedrockCallsInput = BedrockConverseResponseLike | BedrockMessageLike | readonly BedrockContentBlockLike[];
 
 /** A JSON value as Converse takes it in a `json` block. */
-export type BedrockJson = null | boolean | number | string | BedrockJson[] | { [key: string]: BedrockJson };
+export type BedrockJson = null | boolean | number | string | BedrockJson[] | BedrockJsonObject;
+export type BedrockJsonObject = { [key: string]: BedrockJson };
 
 export type BedrockImageFormat = "png" | "jpeg" | "gif" | "webp";
 export type BedrockDocumentFormat = "pdf" | "csv" | "doc" | "docx" | "xls" | "xlsx" | "html" | "txt" | "md";
@@ -201,13 +219,53 @@ function resultContent(
 
 const NAMES: NameRule = { max: 64, pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: "1-64 characters from a-z A-Z 0-9 _ -" };
 
-/** The schema goes under `inputSchema.json`, an object at the root with no combinators. */
+/** A schema as the JSON document Converse types `inputSchema.json` as (a schema is JSON: the type only says so). */
+function jsonDocument(schema: JSONSchemaObject): BedrockJsonObject {
+  return schema as BedrockJsonObject;
+}
+
+/**
+ * The results in a Converse message list that answered calls of `toolName`, oldest first: each `json` block's value and
+ * each `text` block's text. Calls are paired with results by `toolUseId`.
+ */
+function answersIn(conversation: unknown, toolName: string): unknown[] {
+  const messages = Array.isArray(conversation) ? conversation : field(conversation, "messages");
+  if (!Array.isArray(messages)) return [];
+  const blocks = messages.flatMap((message) => {
+    const content = field(message, "content");
+    return Array.isArray(content) ? (content as unknown[]) : [];
+  });
+  const calls = new Set<unknown>();
+  for (const block of blocks) {
+    const toolUse = field(block, "toolUse");
+    if (field(toolUse, "name") === toolName && typeof field(toolUse, "toolUseId") === "string")
+      calls.add(field(toolUse, "toolUseId"));
+  }
+  const answers: unknown[] = [];
+  for (const block of blocks) {
+    const result = field(block, "toolResult");
+    if (!calls.has(field(result, "toolUseId"))) continue;
+    const content = field(result, "content");
+    for (const part of Array.isArray(content) ? (content as unknown[]) : []) {
+      const json = field(part, "json");
+      const text = field(part, "text");
+      if (json !== undefined) answers.push(json);
+      else if (typeof text === "string") answers.push(text);
+    }
+  }
+  return answers;
+}
+
+/**
+ * The schema goes under `inputSchema.json`, an object at the root with no combinators; with `strict`, it is lowered to
+ * strict tool use's subset. Converse has no tool search: deferred tools are found with toolnexus's `search_tools`.
+ */
 export const bedrock: Provider<
   "bedrock",
   "Bedrock",
   {
     declarations: BedrockToolConfig;
-    options: ExportOptions;
+    options: BedrockExportOptions;
     callsInput: BedrockCallsInput;
     reply: BedrockToolResultMessage | undefined;
   }
@@ -216,13 +274,41 @@ export const bedrock: Provider<
   name: "Bedrock",
   answersCalls: true,
   names: NAMES,
-  lower: (schema, log) => ({ schema: plainObjectRoot(schema, log), codec: undefined }),
-  loweringOptions: [],
-  declare: (tools) => ({
-    tools: tools.map(({ name, description, lowering }) => ({
-      toolSpec: { name, description, inputSchema: { json: lowering.schema } },
-    })),
-  }),
+  lower(schema, log, options) {
+    const root = plainObjectRoot(schema, log);
+    if (options.strict !== true) return { schema: root, codec: undefined };
+    const strict = strictSchema(root, log);
+    return strict === undefined
+      ? { schema: root, codec: undefined, strict: false }
+      : { schema: strict, codec: undefined, strict: true };
+  },
+  loweringOptions: ["strict"],
+  declare(tools) {
+    checkStrictRequest(
+      "Bedrock",
+      tools
+        .filter(({ lowering }) => lowering.strict === true)
+        .map(({ name, lowering }) => ({ name, schema: lowering.schema })),
+    );
+    return {
+      tools: tools.map(({ name, description, lowering }) => ({
+        toolSpec: {
+          name,
+          description,
+          inputSchema: { json: jsonDocument(lowering.schema) },
+          ...(lowering.strict === true ? { strict: true } : {}),
+        },
+      })),
+    };
+  },
+  answersIn(conversation, toolName) {
+    try {
+      return answersIn(conversation, toolName);
+    } catch {
+      // A message list a host's Proxy or getter cannot read answers nothing.
+      return [];
+    }
+  },
   readCalls(input) {
     let blocks: unknown = input;
     if (!Array.isArray(input)) {

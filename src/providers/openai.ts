@@ -15,15 +15,18 @@ import { childPointer, mapSubschemas } from "../core/subschemas";
 import {
   isSchemaObject,
   type FileContent,
+  type FreeTextInput,
   type ImageContent,
   type JSONSchemaObject,
   type ToolContent,
   type ToolResult,
 } from "../core/types";
+import { FREE_TEXT_PROPERTY } from "../schema/free-text";
 import {
   callFrom,
   field,
   readEntries,
+  type DeclaredTool,
   type ExportOptions,
   type Lowering,
   type ParsedCall,
@@ -38,12 +41,25 @@ export type OpenAIFunctionTool = {
   function: { name: string; description: string; parameters: JSONSchemaObject; strict?: boolean };
 };
 
+/** What a custom tool's text input follows: any text, or a grammar (Lark, or a regular expression). */
+export type OpenAICustomToolFormat =
+  { type: "text" } | { type: "grammar"; grammar: { syntax: "lark" | "regex"; definition: string } };
+
+/** A free-text tool (`input: "text"`): the model writes its input as text, not JSON arguments. */
+export type OpenAICustomTool = {
+  type: "custom";
+  custom: { name: string; description: string; format: OpenAICustomToolFormat };
+};
+
+/** A Chat Completions tool declaration: a function, or a custom tool for a free-text tool. */
+export type OpenAITool = OpenAIFunctionTool | OpenAICustomTool;
+
 export interface OpenAIExportOptions extends ExportOptions {
   /**
    * Structured-outputs strict mode: every object closed, every property required, optional
    * values nullable (a `null` answer is read back as "not given"). A tool whose schema cannot
    * be strict (a free-form object, a limit passed) is sent with `strict: false`, and the
-   * report says why.
+   * report says why. A tool's own `strict` wins over this.
    */
   strict?: boolean;
 }
@@ -59,7 +75,11 @@ export type OpenAIToolCallLike = {
 export type OpenAIMessageLike = { role?: string; content?: unknown; tool_calls?: OpenAIToolCallLike[] | null };
 export type OpenAICompletionLike = { choices: Array<{ message: OpenAIMessageLike }> };
 
-/** A chat completion (its first choice), an assistant message, or its `tool_calls`. */
+/**
+ * A chat completion (its first choice), an assistant message, or its `tool_calls`. A `custom` call
+ * runs the tool it names with its text as `{ input: text }`: a free-text tool takes that; a tool
+ * of JSON arguments answers that the arguments are not its own, as for any wrong arguments.
+ */
 export type OpenAICallsInput = OpenAICompletionLike | OpenAIMessageLike | readonly OpenAIToolCallLike[];
 
 /** The answer to one call, as text: Chat Completions tool messages carry text only. */
@@ -99,7 +119,7 @@ export const openai: Provider<
   "openai",
   "OpenAI",
   {
-    declarations: OpenAIFunctionTool[];
+    declarations: OpenAITool[];
     options: OpenAIExportOptions;
     callsInput: OpenAICallsInput;
     reply: OpenAIReplyMessage[];
@@ -112,15 +132,9 @@ export const openai: Provider<
   lower: lowerOpenAI,
   loweringOptions: ["strict"],
   declare: (tools, options) =>
-    tools.map(({ name, description, lowering }) => ({
-      type: "function",
-      function: {
-        name,
-        description,
-        parameters: lowering.schema,
-        ...(options.strict ? { strict: lowering.strict === true } : {}),
-      },
-    })),
+    tools.map((declared) =>
+      declared.tool.freeText === undefined ? chatFunction(declared, options) : chatCustomTool(declared),
+    ),
   readCalls(input) {
     let list: unknown = input;
     if (!Array.isArray(input)) {
@@ -130,22 +144,25 @@ export const openai: Provider<
     return readEntries(list, (entry) => {
       const type = field(entry, "type");
       const fn = field(entry, "function");
-      const call = callFrom(fn ?? field(entry, "custom"), { name: "name", args: "arguments" });
+      const call =
+        type === "custom"
+          ? freeTextCall(field(entry, "custom"), { name: "name", input: "input" })
+          : callFrom(fn, { name: "name", args: "arguments" });
       const id = field(entry, "id");
       if (typeof id === "string") call.id = id;
-      // A custom (free-text) tool call: toolnexus declares function tools only, so it is
-      // answered with an error rather than dropped, and never runs a function of that name.
-      if (type !== "function" || fn === undefined) {
+      // A call of a kind toolnexus does not declare is answered with an error rather than dropped.
+      if (type !== "custom" && (type !== "function" || fn === undefined)) {
         call.refusal ??= {
           kind: "unknown_tool",
           message:
             `Tool "${call.name}" was called as a ${typeof type === "string" ? type : "non-function"} tool, ` +
-            "but only function tools are declared; call it as a function with JSON arguments.",
+            "but only function and custom tools are declared; call it as a function with JSON arguments.",
         };
       }
       return call;
     });
   },
+  answersIn: chatAnswersIn,
   reply(calls, results) {
     const toolMessages = calls.map((call, i): OpenAIToolMessage => ({
       role: "tool",
@@ -157,6 +174,121 @@ export const openai: Provider<
   },
   carries: carriedByChat,
 };
+
+// ---- Declarations: functions and free-text tools -----------------------------------------
+
+/** `strict` is sent when the export or the tool asks for strict mode, as the tool's lowering came out. */
+function chatFunction({ tool, name, description, lowering }: DeclaredTool, options: OpenAIExportOptions): OpenAITool {
+  const strictAsked = options.strict === true || tool.strict !== undefined;
+  return {
+    type: "function",
+    function: {
+      name,
+      description,
+      parameters: lowering.schema,
+      ...(strictAsked ? { strict: lowering.strict === true } : {}),
+    },
+  };
+}
+
+function chatCustomTool({ tool, name, description }: DeclaredTool): OpenAITool {
+  const grammar = tool.freeText?.grammar;
+  const format: OpenAICustomToolFormat =
+    grammar === undefined
+      ? { type: "text" }
+      : { type: "grammar", grammar: { syntax: grammar.syntax, definition: grammar.definition } };
+  return { type: "custom", custom: { name, description, format } };
+}
+
+/** A free-text tool's grammar as the Responses API takes it (flat), or any text. */
+export function responsesTextFormat(
+  freeText: FreeTextInput,
+): { type: "text" } | { type: "grammar"; syntax: "lark" | "regex"; definition: string } {
+  const grammar = freeText.grammar;
+  return grammar === undefined
+    ? { type: "text" }
+    : { type: "grammar", syntax: grammar.syntax, definition: grammar.definition };
+}
+
+// ---- Calls of custom tools (shared with the Responses adapter) ----------------------------
+
+/**
+ * A custom tool's call read out of `source`: its text becomes the arguments `{ input: text }`, what
+ * a free-text tool takes. Input that is not text makes a refused call.
+ */
+export function freeTextCall(source: unknown, fields: { name: string; input: string; id?: string }): ParsedCall {
+  // Answered as a custom call whatever its input: the provider refuses any other answer to it.
+  const call: ParsedCall = {
+    ...callFrom(source, { name: fields.name, args: fields.input, id: fields.id }),
+    kind: "custom",
+  };
+  if (call.refusal !== undefined) return call;
+  if (typeof call.arguments !== "string") {
+    call.refusal = {
+      kind: "invalid_arguments",
+      message: `The input of the call to tool "${call.name}" is not text; send the tool's input as text.`,
+    };
+    return call;
+  }
+  call.arguments = { [FREE_TEXT_PROPERTY]: call.arguments };
+  return call;
+}
+
+// ---- Earlier answers in a conversation ----------------------------------------------------
+
+/**
+ * The `content` of every `tool` message in a Chat Completions message list (or `{ messages }`)
+ * that answers a call of `toolName` (matched by `tool_call_id` to an earlier assistant message's
+ * `tool_calls`), oldest first: text as sent, a list of text parts as their text. Anything that
+ * cannot be read is passed over: never throws.
+ */
+function chatAnswersIn(conversation: unknown, toolName: string): unknown[] {
+  const messages = listOf(
+    quietly(() => (Array.isArray(conversation) ? conversation : field(conversation, "messages"))),
+  );
+  const callsOfTool = new Set<string>();
+  const answers: unknown[] = [];
+  for (const message of messages) {
+    const role = quietly(() => field(message, "role"));
+    if (role === "assistant") {
+      for (const call of listOf(quietly(() => field(message, "tool_calls")))) {
+        const name = quietly(() => field(field(call, "function"), "name") ?? field(field(call, "custom"), "name"));
+        const id = quietly(() => field(call, "id"));
+        if (name === toolName && typeof id === "string") callsOfTool.add(id);
+      }
+    } else if (role === "tool") {
+      const id = quietly(() => field(message, "tool_call_id"));
+      if (typeof id !== "string" || !callsOfTool.has(id)) continue;
+      const content = quietly(() => textOf(field(message, "content")));
+      if (content !== undefined) answers.push(content);
+    }
+  }
+  return answers;
+}
+
+/** A tool message's content as text: a string as it is, a list of text parts joined. */
+function textOf(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  return listOf(content)
+    .map((part) => quietly(() => field(part, "text")))
+    .filter((text): text is string => typeof text === "string")
+    .join("");
+}
+
+/** A list's items (a copy), or none when it is no list or cannot be read. */
+function listOf(value: unknown): unknown[] {
+  return quietly(() => (Array.isArray(value) ? Array.from(value as unknown[]) : [])) ?? [];
+}
+
+/** What `read` gives, or `undefined` when reading throws (a host's Proxy, a getter). */
+function quietly<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
 
 // ---- Results with parts (Chat Completions) ----------------------------------------------
 

@@ -16,7 +16,7 @@ export const SEARCH_TOOL_INPUT: JSONSchemaObject = {
       type: "string",
       minLength: 1,
       maxLength: SEARCH_LIMITS.maxQueryLength,
-      description: "What you want to do, in a few words (e.g. \"refund an order\", \"weather forecast\").",
+      description: 'What you want to do, in a few words (e.g. "refund an order", "weather forecast").',
     },
     limit: {
       type: "integer",
@@ -30,8 +30,8 @@ export const SEARCH_TOOL_INPUT: JSONSchemaObject = {
 };
 
 export const SEARCH_TOOL_DESCRIPTION =
-  "Finds more tools by what they do. Only some tools are declared up front: when none of them fits, search " +
-  "with a short description of the task. The tools found are declared from the next turn on; call them then.";
+  "Finds more tools by what they do. Only some tools are declared up front: when none of them fits the task, " +
+  "search with a few words describing it, then call a tool it found by its name.";
 
 /**
  * `search_tools` as a declaration: what an export adds when some tools are deferred and the
@@ -104,8 +104,7 @@ export function foundInConversation(
     return found;
   }
   const byExportedName = new Map([...exportedNames].map(([name, exported]) => [exported, name]));
-  for (const answer of answers)
-    for (const name of namesFound(answer)) found.add(byExportedName.get(name) ?? name);
+  for (const answer of answers) for (const name of namesFound(answer)) found.add(byExportedName.get(name) ?? name);
   return found;
 }
 

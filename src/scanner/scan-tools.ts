@@ -1,5 +1,6 @@
 import { checkDescription, checkName, checkTask, checkTimeout, policyOf } from "../core/checks";
 import { managedTool } from "../runtime/run-contract";
+import { declarationFieldsOf, type DeclarationFields } from "../schema/declaration-options";
 import {
   markScanned,
   ownParameterRecords,
@@ -217,6 +218,12 @@ function buildTool(
     note,
   );
   const { inputSchema, bindings } = built;
+  let declaration: DeclarationFields;
+  try {
+    declaration = declarationFieldsOf(name, options, inputSchema, options.backtrackingPatterns === true);
+  } catch (error) {
+    throw new ScanError(`${where}: ${(error as Error).message}`);
+  }
   // What the arguments are checked against: parameters with a Standard Schema are its to judge.
   const checkedSchema = withoutStandardParameters(inputSchema, bindings);
   if (options.backtrackingPatterns !== true) refuseBacktrackingPatterns(where, checkedSchema, bindings);
@@ -244,6 +251,7 @@ function buildTool(
       ...(options.task === true ? { task: true } : {}),
       ...policy!,
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+      ...declaration,
     },
     runner,
     true,

@@ -1,5 +1,6 @@
 import type { JSONSchemaObject } from "../core/types";
 import { childPointer } from "../core/subschemas";
+import { definitionNamed } from "./references";
 import { SchemaSizeCounter } from "./schema-size";
 
 /** Keywords first in this order, then the rest alphabetically: exports are byte-stable and read naturally. */
@@ -91,7 +92,7 @@ function sameOrCopy(original: unknown[], mapped: unknown[]): unknown[] {
 }
 
 /**
- * Replaces every local `$ref` (`#/definitions/X`, `#/$defs/X`) with a copy of its target,
+ * Replaces every local `$ref` (`#/definitions/X`, `#/$defs/X`, JSON Pointers) with a copy of its target,
  * using `definitions` for lookup. When a reference repeats inside itself, `onRepeat` gets the
  * chain of names and the JSON Pointer where it stands: it returns a stand-in schema to stop
  * there, or `undefined` to unfold once more. The copy is counted as it is made: one that
@@ -103,6 +104,18 @@ export function inlineRefs(
   onRepeat: (chain: string[], pointer: string) => unknown,
 ): unknown {
   return inlined(node, { definitions, onRepeat, size: new SchemaSizeCounter() }, [], "");
+}
+
+/**
+ * The key of `definitions` a reference names: read as a JSON Pointer (percent-encoded, `~1`, `~0`), as validators read
+ * it; else as written, for maps keyed by the references' own spelling (the schema generator's).
+ */
+function definitionKey(ref: string, definitions: Record<string, unknown>): string | undefined {
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(definitions, key);
+  const named = definitionNamed(ref)?.name;
+  if (named !== undefined && has(named)) return named;
+  const written = /^#\/(?:definitions|\$defs)\/([^/]+)$/.exec(ref)?.[1];
+  return written !== undefined && has(written) ? written : undefined;
 }
 
 interface Inlining {
@@ -123,9 +136,8 @@ function inlined(node: unknown, inlining: Inlining, chain: string[], pointer: st
   }
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === "string") {
-    const name = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(ref)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (name === undefined || !(name in definitions))
-      throw new Error(`unresolvable $ref "${ref}" at ${pointer || "/"}`);
+    const name = definitionKey(ref, definitions);
+    if (name === undefined) throw new Error(`unresolvable $ref "${ref}" at ${pointer || "/"}`);
     if (chain.includes(name)) {
       const standIn = inlining.onRepeat([...chain, name], pointer);
       if (standIn !== undefined) {

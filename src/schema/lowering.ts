@@ -1,12 +1,15 @@
 import { isSchemaObject, type JSONSchemaObject } from "../core/types";
 import { canonicalSchema, inlineRefs } from "./canonical";
 import { childPointer } from "../core/subschemas";
+import { definitionNamed } from "./references";
 
 /** One change a provider dialect made to a tool's schema. */
 export interface SchemaChange {
   /** The tool whose schema changed; `"*"` for a change made to several tools at once, which the detail names. */
   tool: string;
-  /** JSON Pointer into the tool's `inputSchema` ("" is the root). */
+  /** Set when the change is to the tool's `outputSchema` (as a declaration of its results); left out: its `inputSchema`. */
+  schema?: "outputSchema";
+  /** JSON Pointer into the tool's `inputSchema` (its `outputSchema` where `schema` says so; "" is the root). */
   pointer: string;
   keyword: string;
   /**
@@ -19,22 +22,36 @@ export interface SchemaChange {
 
 /**
  * Collects the changes of one tool's lowering. `enforced` says whether the tool checks its
- * arguments against its own schema when called, so a note about a dropped keyword says
- * honestly whether the keyword still holds.
+ * arguments against its own schema when called (for an `outputSchema`, its results against
+ * that), so a note about a dropped keyword says honestly whether the keyword still holds.
  */
 export class ChangeLog {
   readonly changes: SchemaChange[] = [];
   constructor(
     readonly tool: string,
     readonly enforced: boolean | undefined,
+    /** Which of the tool's schemas is lowered. */
+    readonly schema: "inputSchema" | "outputSchema" = "inputSchema",
   ) {}
 
   add(pointer: string, keyword: string, action: SchemaChange["action"], detail: string): void {
-    this.changes.push({ tool: this.tool, pointer, keyword, action, detail });
+    this.changes.push({
+      tool: this.tool,
+      ...(this.schema === "outputSchema" ? { schema: this.schema } : {}),
+      pointer,
+      keyword,
+      action,
+      detail,
+    });
   }
 
   /** Whether `subject`, which the declaration no longer says, still holds when the call runs. */
   holds(subject: string): string {
+    if (this.schema === "outputSchema") {
+      if (this.enforced === true) return `${subject} is still checked on each result`;
+      if (this.enforced === false) return `${subject} is not checked: this tool does not check its results`;
+      return `${subject} is checked only if the tool checks its results`;
+    }
     if (this.enforced === true) return `${subject} is still enforced when the call runs`;
     if (this.enforced === false) return `${subject} is not enforced: this tool does not validate its arguments`;
     return `${subject} is enforced only if the tool validates its arguments`;
@@ -133,13 +150,16 @@ function rootWithoutRef(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObj
   return resolved;
 }
 
-/** The definition a local reference (`#/$defs/X` or `#/definitions/X`) names in `root`, if any. */
+/**
+ * The definition a local reference (`#/$defs/X` or `#/definitions/X`, a JSON Pointer: percent-encoded, `~1` for "/",
+ * `~0` for "~") names in `root`, if any.
+ */
 export function definitionAt(root: JSONSchemaObject, ref: unknown): JSONSchemaObject | undefined {
-  if (typeof ref !== "string") return undefined;
-  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-  if (match === null) return undefined;
-  const name = match[2]!.replace(/~1/g, "/").replace(/~0/g, "~");
-  const target = (root[match[1]!] as Record<string, unknown> | undefined)?.[name];
+  const named = definitionNamed(ref);
+  if (named === undefined) return undefined;
+  const definitions = root[named.keyword];
+  if (!isSchemaObject(definitions) || !Object.prototype.hasOwnProperty.call(definitions, named.name)) return undefined;
+  const target = (definitions as Record<string, unknown>)[named.name];
   return isSchemaObject(target) ? target : undefined;
 }
 

@@ -43,16 +43,41 @@ export function unresolvedReference(
 
 /** Whether the JSON pointer of `ref` (`#`, `#/a/b`) names a value of `root`. */
 function resolves(root: unknown, ref: string): boolean {
+  const tokens = pointerTokens(ref);
+  if (tokens === undefined) return false;
   let node: unknown = root;
-  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    } catch {
-      return false;
-    }
-    if (typeof node !== "object" || node === null || !Object.prototype.hasOwnProperty.call(node, segment)) return false;
-    node = (node as Record<string, unknown>)[segment];
+  for (const token of tokens) {
+    if (typeof node !== "object" || node === null || !Object.prototype.hasOwnProperty.call(node, token)) return false;
+    node = (node as Record<string, unknown>)[token];
   }
   return true;
+}
+
+/**
+ * The reference tokens of a `#` or `#/...` reference, read as validators read a URI fragment: split at "/", each
+ * segment percent-decoded (`%3C` is "<", as typescript-json-schema writes the names of generic types), then `~1`
+ * read as "/" and `~0` as "~". `undefined` for any other reference, or a segment that is not valid percent-encoding.
+ */
+export function pointerTokens(ref: string): string[] | undefined {
+  if (!isDocumentPointer(ref)) return undefined;
+  const tokens: string[] = [];
+  for (const segment of ref === "#" ? [] : ref.slice(2).split("/")) {
+    try {
+      tokens.push(decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~"));
+    } catch {
+      return undefined;
+    }
+  }
+  return tokens;
+}
+
+/** Where definitions are kept: 2019-09's `$defs`, and draft 7's `definitions`. */
+export type DefinitionsKeyword = "$defs" | "definitions";
+
+/** The definition a reference names (`#/$defs/Name`, `#/definitions/Name`), as a JSON Pointer reads: else `undefined`. */
+export function definitionNamed(ref: unknown): { keyword: DefinitionsKeyword; name: string } | undefined {
+  if (typeof ref !== "string") return undefined;
+  const tokens = pointerTokens(ref);
+  if (tokens?.length !== 2 || (tokens[0] !== "$defs" && tokens[0] !== "definitions")) return undefined;
+  return { keyword: tokens[0], name: tokens[1]! };
 }

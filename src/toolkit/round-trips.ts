@@ -21,6 +21,7 @@ import {
 } from "../providers/adapter";
 import { answeringFormats, answeringProvider } from "../providers/registry";
 import { errorResult } from "../runtime/result";
+import { SEARCH_TOOL_NAME } from "../providers/tool-search";
 import { approvalIds, asJson, plainResult } from "./pending-approvals";
 import type { ProviderExports } from "./provider-exports";
 
@@ -32,16 +33,30 @@ export class RoundTrips {
   readonly #pipeline: CallPipeline;
   readonly #exports: ProviderExports;
 
-  constructor(pipeline: CallPipeline, exports: ProviderExports) {
+  /** Whether a call to a deferred tool its export did not declare is refused (else it runs: it is a real tool). */
+  readonly #unfoundRefused: ((name: string) => boolean) | undefined;
+
+  constructor(pipeline: CallPipeline, exports: ProviderExports, unfoundRefused?: (name: string) => boolean) {
     this.#pipeline = pipeline;
     this.#exports = exports;
+    this.#unfoundRefused = unfoundRefused;
   }
 
   /** Every call in `input`, run concurrently, answered in order; never rejects. */
   async answerTurn(adapter: ProviderAdapter, input: unknown, ctx: ToolContext | undefined): Promise<unknown> {
+    const binding = this.#exports.binding(adapter);
+    const refused = adapter.searchesNatively === true ? undefined : this.#unfoundRefused;
     const run: CallRunner = (name, args, callCtx, decode, sentName) =>
-      this.#pipeline.run(name, args, callCtx, decode, "defer", sentName ?? name);
-    const { calls, results } = await runCalls(adapter, this.#exports.binding(adapter), run, input, ctx);
+      refused !== undefined && !binding.has(sentName ?? name) && refused(name)
+        ? Promise.resolve(
+            errorResult(
+              "unknown_tool",
+              `Tool "${name}" is not declared yet: find it with ${SEARCH_TOOL_NAME} first, then call it.`,
+              { tool: name },
+            ),
+          )
+        : this.#pipeline.run(name, args, callCtx, decode, "defer", sentName ?? name);
+    const { calls, results } = await runCalls(adapter, binding, run, input, ctx);
     const ids = approvalIds(calls);
     const waiting = calls.flatMap((call, index): PendingApproval[] => {
       const deferred = deferredCallOf(results[index]!);
@@ -159,6 +174,7 @@ export class RoundTrips {
         ...(call.id !== undefined ? { id: call.id } : {}),
         name: call.name,
         arguments: call.arguments,
+        ...(call.kind !== undefined ? { kind: call.kind } : {}),
       })),
       results: results.map((result) => (result === null ? null : plainResult(result))),
     });

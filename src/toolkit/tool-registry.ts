@@ -8,6 +8,8 @@ import type { CallOptions } from "../pipeline/call-options";
 import { invokeWithLimits } from "../runtime/invoke";
 import { errorMessage } from "../runtime/result";
 import { checkArgumentsOf, guarded, runAcceptedOf, warmOf, type RunAccepted } from "../runtime/run-contract";
+import { SEARCH_TOOL_NAME } from "../providers/tool-search";
+import { DeferredToolSearch } from "./tool-search";
 
 /** A toolkit's uniquely named tools, in registration order, and who may see each. */
 export class ToolRegistry implements ToolTable {
@@ -15,6 +17,13 @@ export class ToolRegistry implements ToolTable {
   readonly #visible: CallOptions["visible"];
   /** Whether some tool is hidden from some ctx (a toolkit `visible`, or a tool's own). */
   #hides: boolean;
+  /** How many tools are deferred: while some are, `search_tools` answers searches for them. */
+  #deferred = 0;
+  readonly #search = new DeferredToolSearch(
+    () => this.tools().filter((tool) => tool.defer === true),
+    (tool, ctx) => this.visibility(tool, ctx) === true,
+  );
+  #searchCallable: CallableTool | undefined;
 
   constructor(visible: CallOptions["visible"]) {
     this.#visible = visible;
@@ -48,7 +57,9 @@ export class ToolRegistry implements ToolTable {
     for (const tool of incoming.values()) {
       this.#tools.set(tool.name, callableOf(tool));
       if (tool.visible !== undefined) this.#hides = true;
+      if (tool.defer === true) this.#deferred++;
     }
+    if (incoming.size > 0) this.#search.forget();
   }
 
   /** Compiles every tool's validator that is not compiled yet; what went wrong, one sentence per tool that failed. */
@@ -83,8 +94,14 @@ export class ToolRegistry implements ToolTable {
     return this.#tools.size;
   }
 
+  /**
+   * The tool of this name; `search_tools`, while some tools are deferred and none of the toolkit's
+   * own takes the name, is the toolkit's search of them (what exports add where providers cannot search).
+   */
   callable(name: string): CallableTool | undefined {
-    return this.#tools.get(name);
+    const found = this.#tools.get(name);
+    if (found !== undefined || name !== SEARCH_TOOL_NAME || this.#deferred === 0) return found;
+    return (this.#searchCallable ??= callableOf(this.#search.tool));
   }
 
   visibleNames(ctx: ToolContext): string[] {

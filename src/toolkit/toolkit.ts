@@ -5,7 +5,8 @@ import type { ToolMiddleware } from "../control/middleware";
 import { resolveManifest, type ManifestOption, type ManifestSource } from "../manifest/load";
 import { checkCallOptions, type CallOptions, type ExecuteOptions } from "../pipeline/call-options";
 import { CallPipeline } from "../pipeline/call-pipeline";
-import type { ExportOptions, ExportReport, ProviderAdapter } from "../providers/adapter";
+import type { ExportOptions, ProviderAdapter } from "../providers/adapter";
+import { described, type ExportDescription } from "../providers/exporters";
 import {
   adapterFor,
   registeredProviders,
@@ -33,6 +34,13 @@ export interface ToolkitOptions extends CallOptions {
    * (that search never uses `process.cwd()`). Read when the first decorated instance is registered.
    */
   manifest?: ManifestOption;
+  /**
+   * A call, through a `run*` method, to a deferred tool that the provider's latest export did not
+   * declare (no search found it yet): `"run"` (the default) runs it, as the real tool it is;
+   * `"refuse"` answers it as an unknown tool, telling the model to search first. Providers that
+   * search themselves (Anthropic, OpenAI Responses) enforce this on their side.
+   */
+  unfoundDeferredCalls?: "run" | "refuse";
 }
 
 /**
@@ -88,7 +96,13 @@ export class Toolkit {
     this.#registry = new ToolRegistry(kept.visible);
     this.#pipeline = new CallPipeline(this.#registry, kept);
     this.#exports = new ProviderExports(this.#registry);
-    this.#roundTrips = new RoundTrips(this.#pipeline, this.#exports);
+    this.#roundTrips = new RoundTrips(
+      this.#pipeline,
+      this.#exports,
+      unfoundDeferredCallsOf(kept.unfoundDeferredCalls) === "refuse"
+        ? (name) => this.#registry.callable(name)?.tool.defer === true
+        : undefined,
+    );
     this.#manifestOption = kept.manifest;
     enterQueuedCalls(this, this.#pipeline);
     this.register(...items);
@@ -179,10 +193,13 @@ export class Toolkit {
     return this.#pipeline.execute(name, args, ctx, options);
   }
 
-  /** The declarations for `format` and every change its dialect made to the schemas. */
-  describeExport(format: ExportFormat, options: AnyExportOptions = {}): ExportReport<unknown> {
-    const { declarations, changes } = this.#exports.export(adapterFor(format), options);
-    return { declarations, changes };
+  /**
+   * The declarations for `format`, every change its dialect made to the schemas, and what the
+   * declarations cost in tokens (per tool, what the first request sends, what deferred tools save).
+   */
+  describeExport(format: ExportFormat, options: AnyExportOptions = {}): ExportDescription {
+    const made = this.#exports.export(adapterFor(format), options);
+    return described(format, this.#registry.tools(options.ctx ?? {}), made, options);
   }
 
   /**
@@ -228,4 +245,11 @@ export class Toolkit {
 function installMethod(prototype: object, name: string, method: (this: Toolkit, ...args: never[]) => unknown): void {
   Object.defineProperty(method, "name", { value: name });
   Object.defineProperty(prototype, name, { value: method, writable: true, configurable: true, enumerable: false });
+}
+
+function unfoundDeferredCallsOf(option: unknown): "run" | "refuse" {
+  if (option === undefined || option === "run" || option === "refuse") return option ?? "run";
+  throw new ToolDefinitionError(
+    `Toolkit: unfoundDeferredCalls must be "run" or "refuse" (got ${JSON.stringify(option) ?? typeof option}).`,
+  );
 }

@@ -23,7 +23,7 @@ describe("toolnexus export", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(describeExport(format, services.tools()).declarations);
     expect(run.stdout).toBe(`${JSON.stringify(describeExport(format, services.tools()).declarations, null, 2)}\n`);
-    expect(run.stderr).toMatch(new RegExp(`^toolnexus: 5 tools exported for ${format};`));
+    expect(run.stderr).toMatch(new RegExp(`^toolnexus: 5 tools exported for ${format}, \\d+ tokens \\(`));
   });
 
   it("defaults to gemini", async () => {
@@ -46,7 +46,9 @@ describe("toolnexus export", () => {
     const run = await runCli(["export", rel("toolkit.ts"), "--format", "gemini"]);
     expect(run.code).toBe(0);
     const lines = run.stderr.trimEnd().split("\n");
-    expect(lines[0]).toBe("toolnexus: 3 tools exported for gemini; 5 schema changes for its dialect:");
+    expect(lines[0]).toMatch(
+      /^toolnexus: 3 tools exported for gemini, \d+ tokens \(estimated with OpenAI's o200k\); 5 schema changes for its dialect:$/,
+    );
     expect(lines.slice(1)).toEqual([
       expect.stringMatching(/^ {2}getWeather\s+\/additionalProperties\s+additionalProperties\s+dropped\s+/),
       expect.stringMatching(/^ {2}add\s+\/additionalProperties\s+additionalProperties\s+dropped\s+/),
@@ -108,9 +110,9 @@ describe("toolnexus export", () => {
 
   it("refuses options that do not apply to the format", async () => {
     expectOneLineError(
-      await runCli(["export", rel("services.ts"), "--format", "anthropic", "--strict"]),
+      await runCli(["export", rel("services.ts"), "--format", "mcp", "--strict"]),
       2,
-      "--strict applies to the formats openai and openai-responses",
+      "--strict applies to the formats openai, openai-responses, anthropic and bedrock",
     );
     expectOneLineError(
       await runCli(["export", rel("services.ts"), "--format", "mcp", "--json-schema"]),

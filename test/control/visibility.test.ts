@@ -49,8 +49,10 @@ describe("visibility: tools(ctx) and exports", () => {
     const kit = new Toolkit(tools().list);
     const names = {
       gemini: (ctx?: ToolContext) => kit.toGemini(ctx && { ctx })[0]!.functionDeclarations.map((d) => d.name),
-      openai: (ctx?: ToolContext) => kit.toOpenAI(ctx && { ctx }).map((t) => t.function.name),
-      responses: (ctx?: ToolContext) => kit.toOpenAIResponses(ctx && { ctx }).map((t) => t.name),
+      openai: (ctx?: ToolContext) =>
+        kit.toOpenAI(ctx && { ctx }).map((t) => (t.type === "function" ? t.function.name : t.type)),
+      responses: (ctx?: ToolContext) =>
+        kit.toOpenAIResponses(ctx && { ctx }).map((t) => (t.type === "function" ? t.name : t.type)),
       anthropic: (ctx?: ToolContext) => kit.toAnthropic(ctx && { ctx }).map((t) => t.name),
       bedrock: (ctx?: ToolContext) => kit.toBedrock(ctx && { ctx }).tools.map((t) => t.toolSpec.name),
       mcp: (ctx?: ToolContext) => kit.toMcp(ctx && { ctx }).map((t) => t.name),
@@ -68,8 +70,13 @@ describe("visibility: tools(ctx) and exports", () => {
 
   it("the free export functions apply each tool's own visible for { ctx }", () => {
     const { list } = tools();
-    expect(toOpenAI(list, { ctx: user }).map((t) => t.function.name)).toEqual(["list_users"]);
-    expect(toOpenAI(list, { ctx: admin }).map((t) => t.function.name)).toEqual(["list_users", "delete_user"]);
+    expect(toOpenAI(list, { ctx: user }).map((t) => (t.type === "function" ? t.function.name : t.type))).toEqual([
+      "list_users",
+    ]);
+    expect(toOpenAI(list, { ctx: admin }).map((t) => (t.type === "function" ? t.function.name : t.type))).toEqual([
+      "list_users",
+      "delete_user",
+    ]);
   });
 
   it("the toolkit's visible(tool, ctx) hides beside each tool's own; both must agree", () => {

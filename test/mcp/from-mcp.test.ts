@@ -208,6 +208,19 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
       expect((await fromMcp(client, { exclude: ["wait", "countdown", "secret"] })).length).toBe(remoteTools.length - 3);
     });
 
+    it("defers every tool, or those a list names or a function picks, and puts them in a namespace", async () => {
+      const all = await fromMcp(client, { defer: true, namespace: "shop" });
+      expect(all.every((tool) => tool.defer === true && tool.namespace === "shop")).toBe(true);
+      const some = await fromMcp(client, { defer: ["charge"] });
+      expect(some.filter((tool) => tool.defer === true).map((tool) => tool.name)).toEqual(["charge"]);
+      const picked = await fromMcp(client, { defer: (tool) => tool.annotations?.readOnlyHint !== true });
+      expect(byName(picked, "get_weather").defer).toBeUndefined();
+      expect(byName(picked, "charge").defer).toBe(true);
+      expect((await fromMcp(client)).some((tool) => "defer" in tool || "namespace" in tool)).toBe(false);
+      await expect(fromMcp(client, { defer: "yes" as never })).rejects.toThrow(/fromMcp: defer must be true, false/);
+      await expect(fromMcp(client, { namespace: "my shop" })).rejects.toThrow(/fromMcp: namespace must be a name/);
+    });
+
     it("refuses an include or exclude naming a tool the server does not have (a typo would take or hide nothing)", async () => {
       await expect(fromMcp(client, { include: ["get_wether"] })).rejects.toThrow(
         /include names "get_wether", which the MCP server "shop" does not have\. Its tools: get_weather, charge, quote/,
@@ -356,20 +369,27 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
       const toolkit = new Toolkit([local, ...(await fromMcp(client, { include: ["get_weather", "quote", "chart"] }))]);
       const names = ["convert", "get_weather", "quote", "chart"];
       expect(toolkit.toGemini()[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual(names);
-      expect(toolkit.toOpenAI({ strict: true }).map((tool) => tool.function.name)).toEqual(names);
-      expect(toolkit.toOpenAI({ strict: true })[1]!.function).toMatchObject({
-        description: "Current weather for a city",
-        parameters: {
-          type: "object",
-          properties: { city: { type: "string", minLength: 1 } },
-          required: ["city"],
-          additionalProperties: false,
+      expect(
+        toolkit.toOpenAI({ strict: true }).map((tool) => (tool.type === "function" ? tool.function.name : tool.type)),
+      ).toEqual(names);
+      expect(toolkit.toOpenAI({ strict: true })[1]).toMatchObject({
+        type: "function",
+        function: {
+          description: "Current weather for a city",
+          parameters: {
+            type: "object",
+            properties: { city: { type: "string", minLength: 1 } },
+            required: ["city"],
+            additionalProperties: false,
+          },
+          strict: true,
         },
-        strict: true,
       });
       expect(toolkit.toAnthropic().map((tool) => tool.name)).toEqual(names);
       expect(toolkit.toBedrock().tools.map((tool) => tool.toolSpec.name)).toEqual(names);
-      expect(toolkit.toOpenAIResponses().map((tool) => tool.name)).toEqual(names);
+      expect(toolkit.toOpenAIResponses().map((tool) => (tool.type === "function" ? tool.name : tool.type))).toEqual(
+        names,
+      );
       expect(toolkit.toMcp().find((tool) => tool.name === "quote")!.outputSchema).toMatchObject({
         required: ["sku", "price"],
       });
@@ -580,12 +600,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
       expect(await byName(tools, "files_list").execute({})).toEqual({ output: "ran files.list", isError: false });
       expect(called).toEqual(["files.list"]);
       // Exported to every provider without names: "sanitize" on the export.
-      expect(new Toolkit(tools).toOpenAI().map((tool) => tool.function.name)).toEqual([
-        "search",
-        "read_file",
-        "files_list",
-        "t_9lives",
-      ]);
+      expect(
+        new Toolkit(tools).toOpenAI().map((tool) => (tool.type === "function" ? tool.function.name : tool.type)),
+      ).toEqual(["search", "read_file", "files_list", "t_9lives"]);
       await client.close();
     });
 
@@ -594,7 +611,10 @@ describe("fromMcp with servers written with the SDK alone", () => {
       const toolkit = new Toolkit(await fromMcp(client));
       expect(toolkit.toGemini()[0]!.functionDeclarations[0]!.name).toBe("files.list");
       expect(() => toolkit.toOpenAI()).toThrow(/openai rejects the tool name "files\.list"/);
-      expect(toolkit.toOpenAI({ names: "sanitize" })[0]!.function.name).toBe("files_list");
+      expect(toolkit.toOpenAI({ names: "sanitize" })[0]).toMatchObject({
+        type: "function",
+        function: { name: "files_list" },
+      });
       await client.close();
     });
 
@@ -903,10 +923,9 @@ describe("fromMcp with servers written with the SDK alone", () => {
       name: "add",
       parameters: { type: "object", required: ["a", "b"] },
     });
-    expect(toolkit.toOpenAI({ strict: true })[0]!.function).toMatchObject({
-      name: "add",
-      strict: true,
-      parameters: { required: ["a", "b"] },
+    expect(toolkit.toOpenAI({ strict: true })[0]).toMatchObject({
+      type: "function",
+      function: { name: "add", strict: true, parameters: { required: ["a", "b"] } },
     });
     // The text block says more than the JSON ("3"), so the parts are kept beside structuredContent.
     expect(await toolkit.execute("add", { a: 1, b: 2 })).toEqual({

@@ -83,9 +83,13 @@ describe("ToolnexusModule.forRoot with control options", () => {
   });
 
   it("hides a tool from a ctx it is not visible to, in exports and calls", async () => {
-    expect(toolkit.toOpenAI({ ctx: user }).map((tool) => tool.function.name)).toEqual(["refund", "lookup"]);
     expect(
-      toolkit.toOpenAI({ ctx: { state: { user: "root", role: "admin" } } }).map((tool) => tool.function.name),
+      toolkit.toOpenAI({ ctx: user }).map((tool) => (tool.type === "function" ? tool.function.name : tool.type)),
+    ).toEqual(["refund", "lookup"]);
+    expect(
+      toolkit
+        .toOpenAI({ ctx: { state: { user: "root", role: "admin" } } })
+        .map((tool) => (tool.type === "function" ? tool.function.name : tool.type)),
     ).toEqual(["refund", "lookup", "report"]);
     const hidden = await toolkit.execute("report", {}, user);
     expect(hidden).toMatchObject({ isError: true, metadata: { error: "unknown_tool" } });

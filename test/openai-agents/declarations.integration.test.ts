@@ -116,6 +116,41 @@ describe("declarations the Agents SDK sends for toolkit tools", () => {
   });
 });
 
+describe("tools the Agents SDK cannot group, defer or take as free text", () => {
+  it("are declared as its function tools: one string `input` for a free-text tool, and each call runs", async () => {
+    const lookup = defineTool({
+      name: "lookup_sku",
+      description: "Looks up a SKU",
+      input: "text",
+      grammar: { syntax: "regex", definition: "[A-Z]{3}-\\d{4}" },
+      execute: (sku) => `${sku}: 12 in stock`,
+    });
+    const grouped = defineTool({
+      ...{ name: "add_label", description: "Adds a label", namespace: "orders", defer: true },
+      execute: () => "Labelled.",
+    });
+    const tools = toAgentsTools(new Toolkit([lookup, grouped]));
+    const { result, tools: sent } = await declared(tools, (request) =>
+      request.outputs.length === 0
+        ? {
+            calls: [
+              { name: "lookup_sku", arguments: { input: "ABC-1234" } },
+              { name: "lookup_sku", arguments: { input: "abc" } },
+              { name: "add_label", arguments: {} },
+            ],
+          }
+        : quoting(request),
+    );
+    expect(sent.map((t) => [t.name, t.name === "lookup_sku" ? t.strict : "any"])).toEqual([
+      ["lookup_sku", false],
+      ["add_label", "any"],
+    ]);
+    expect(sent[0]!.parameters).toEqual(lookup.inputSchema);
+    expect(result.finalOutput).toMatch(/^lookup_sku: ABC-1234: 12 in stock\nlookup_sku: .*must match pattern/);
+    expect(result.finalOutput).toMatch(/\nadd_label: Labelled\.$/);
+  });
+});
+
 describe("tool names in the Agents SDK", () => {
   it("declares names the SDK accepts, and runs each call by the toolkit's own name", async () => {
     const ran: string[] = [];

@@ -74,8 +74,8 @@ describe("Toolkit exporters give the same output as the free functions", () => {
   it("every exporter keeps registration order", () => {
     const names = ["get_weather", "search", "ping", "kv_get"];
     expect(toolkit.toGemini()[0].functionDeclarations.map((d) => d.name)).toEqual(names);
-    expect(toolkit.toOpenAI().map((t) => t.function.name)).toEqual(names);
-    expect(toolkit.toOpenAIResponses().map((t) => t.name)).toEqual(names);
+    expect(toolkit.toOpenAI().map((t) => (t.type === "function" ? t.function.name : t.type))).toEqual(names);
+    expect(toolkit.toOpenAIResponses().map((t) => (t.type === "function" ? t.name : t.type))).toEqual(names);
     expect(toolkit.toAnthropic().map((t) => t.name)).toEqual(names);
     expect(toolkit.toMcp().map((t) => t.name)).toEqual(names);
     expect(toolkit.toBedrock().tools.map((t) => t.toolSpec.name)).toEqual(names);

@@ -1,7 +1,7 @@
 import type {
   ContentBlock,
   MessageParam,
-  Tool as AnthropicSdkTool,
+  ToolUnion as AnthropicSdkTool,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import { defineTool, ExportError, toAnthropic, Toolkit } from "../../src";
@@ -34,7 +34,7 @@ describe("toAnthropic declarations", () => {
     });
     for (const tool of tools) {
       expect(Object.keys(tool).sort()).toEqual(["description", "input_schema", "name"]);
-      expect(tool.input_schema.type).toBe("object");
+      expect(tool).toMatchObject({ input_schema: { type: "object" } });
     }
   });
 
@@ -42,7 +42,7 @@ describe("toAnthropic declarations", () => {
     expect(toAnthropic([])).toEqual([]);
   });
 
-  it("is assignable to the SDK's Tool[]", () => {
+  it("is assignable to the SDK's ToolUnion[]", () => {
     const tools: AnthropicSdkTool[] = toAnthropic(threeTools());
     expect(tools).toHaveLength(3);
   });

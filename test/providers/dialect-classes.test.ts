@@ -521,7 +521,11 @@ const OPENAI_APIS: OpenAIApi[] = [
     declare(kit, options) {
       const tools = kit.toOpenAI(options);
       expectNoViolations(checkOpenAIChatTools(tools));
-      return tools.map(({ function: fn }) => ({ name: fn.name, parameters: fn.parameters, strict: fn.strict }));
+      return tools.map((tool) => {
+        if (tool.type !== "function") throw new Error(`expected a function tool, got a ${tool.type} tool`);
+        const { function: fn } = tool;
+        return { name: fn.name, parameters: fn.parameters, strict: fn.strict };
+      });
     },
     call: callOpenAIChat,
   },
@@ -531,7 +535,10 @@ const OPENAI_APIS: OpenAIApi[] = [
     declare(kit, options) {
       const tools = kit.toOpenAIResponses(options);
       expectNoViolations(checkOpenAIResponsesTools(tools));
-      return tools.map((tool) => ({ name: tool.name, parameters: tool.parameters, strict: tool.strict }));
+      return tools.map((tool) => {
+        if (tool.type !== "function") throw new Error(`expected a function tool, got a ${tool.type} tool`);
+        return { name: tool.name, parameters: tool.parameters, strict: tool.strict };
+      });
     },
     call: callOpenAIResponses,
   },
@@ -904,7 +911,8 @@ const OBJECT_ROOT_PROVIDERS: ObjectRootProvider[] = [
     declare({ kit, name }) {
       const tools = kit.toAnthropic();
       expectNoViolations(checkAnthropicTools(tools));
-      return tools.find((tool) => tool.name === name)!.input_schema;
+      const tool = tools.find((declared) => declared.name === name)!;
+      return "input_schema" in tool ? tool.input_schema : {};
     },
     call: callAnthropic,
   },

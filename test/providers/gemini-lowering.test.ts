@@ -42,7 +42,10 @@ function lower(
 ): { result: JSONSchemaObject; changes: SchemaChange[]; declarations: GeminiTools } {
   const log = new ChangeLog(tool, undefined);
   const lowering = gemini.lower(schema, log, {});
-  const tools = gemini.declare([{ tool: toolOf(schema, tool), name: tool, description: "d", lowering }], {}) as GeminiTools;
+  const tools = gemini.declare(
+    [{ tool: toolOf(schema, tool), name: tool, description: "d", lowering }],
+    {},
+  ) as GeminiTools;
   const changes = log.changes;
   return { result: tools[0].functionDeclarations[0]!.parameters as JSONSchemaObject, changes, declarations: tools };
 }

@@ -98,7 +98,8 @@ describe("Responses: in the SDK's input", () => {
   it("one output per call, in call order, each assignable to the SDK's input item", async () => {
     const reply = await replyFor("chart", "greet", "report");
     expect(reply.map((item) => item.call_id)).toEqual(["call_1", "call_2", "call_3"]);
-    const items: ResponseInputItem.FunctionCallOutput[] = reply;
+    const items: ResponseInputItem.FunctionCallOutput[] = reply.filter((item) => item.type === "function_call_output");
+    expect(items).toHaveLength(reply.length);
     const input: ResponseInput = [
       { role: "user", content: "Chart, greet, report." },
       ...reply.map((item) => functionCall(item.call_id, "chart")),

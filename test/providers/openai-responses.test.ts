@@ -3,6 +3,7 @@ import type {
   Response,
   ResponseInputItem,
   ResponseOutputItem,
+  Tool,
 } from "openai/resources/responses/responses";
 import { ExportError, toOpenAIResponses, Toolkit } from "../../src";
 import { outputItems, response, slowThenFast } from "./fixtures/openai-responses";
@@ -24,12 +25,12 @@ describe("toOpenAIResponses declarations (flat, strict: false sent)", () => {
       },
     ]);
     expect(Object.prototype.hasOwnProperty.call(tools[0], "strict")).toBe(true);
-    expect(tools[0]!.strict).toBe(false);
+    expect(tools[0]).toMatchObject({ type: "function", strict: false });
   });
 
   it("three tools in order, exact key set, no nested function object", () => {
     const tools = toOpenAIResponses(threeTools());
-    expect(tools.map((t) => t.name)).toEqual(["search", "ping", "kv_get"]);
+    expect(tools.map((t) => (t.type === "function" ? t.name : t.type))).toEqual(["search", "ping", "kv_get"]);
     expect(tools[1]).toEqual({
       type: "function",
       name: "ping",
@@ -45,8 +46,11 @@ describe("toOpenAIResponses declarations (flat, strict: false sent)", () => {
     expect(toOpenAIResponses([])).toEqual([]);
   });
 
-  it("is assignable to the SDK's FunctionTool[]", () => {
-    const tools: FunctionTool[] = toOpenAIResponses(threeTools());
+  it("is assignable to the SDK's Tool[], and its function tools to the SDK's FunctionTool[]", () => {
+    const declared = toOpenAIResponses(threeTools());
+    const all: Tool[] = declared;
+    const tools: FunctionTool[] = declared.filter((t) => t.type === "function");
+    expect(tools).toHaveLength(all.length);
     expect(tools.every((t) => t.strict === false)).toBe(true);
   });
 

@@ -4,6 +4,7 @@ import type {
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
 import { ExportError, toOpenAI, Toolkit } from "../../src";
+import type { OpenAIFunctionTool } from "../../src/providers";
 import {
   assistantMessage,
   chatCompletion,
@@ -63,7 +64,7 @@ describe("toOpenAI declarations (Chat Completions)", () => {
     ]);
     for (const tool of tools) {
       expect(Object.keys(tool).sort()).toEqual(["function", "type"]);
-      expect(Object.keys(tool.function).sort()).toEqual(["description", "name", "parameters"]);
+      expect(Object.keys((tool as OpenAIFunctionTool).function).sort()).toEqual(["description", "name", "parameters"]);
     }
   });
 
@@ -163,10 +164,10 @@ describe("runOpenAI round trip", () => {
     expect(calls.map((c) => c.callId)).toEqual(["x3"]);
   });
 
-  it("a custom (free-text) tool call is answered with an error and never runs a function tool of that name", async () => {
+  it("a call of a kind toolnexus does not declare is answered with an error and never runs a tool of that name", async () => {
     const { toolkit, calls } = makeKit();
     const messages = await toolkit.runOpenAI([
-      { id: "cu_1", type: "custom", custom: { name: "get_weather", input: "Paris" } },
+      { id: "cu_1", type: "mystery", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
       { id: "fn_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
     ]);
     expect(messages).toEqual([
@@ -174,7 +175,7 @@ describe("runOpenAI round trip", () => {
         role: "tool",
         tool_call_id: "cu_1",
         content:
-          'Error: Tool "get_weather" was called as a custom tool, but only function tools are declared; call it as a function with JSON arguments.',
+          'Error: Tool "get_weather" was called as a mystery tool, but only function and custom tools are declared; call it as a function with JSON arguments.',
       },
       { role: "tool", tool_call_id: "fn_1", content: "sunny in Paris" },
     ]);

@@ -1,6 +1,6 @@
 /** The provider registry: one entry per provider, each under its own id, and the lists made from it. */
 import { Adapters, toGemini, Toolkit } from "../../src";
-import type { GeminiJsonSchemaTools, GeminiTools, OpenAIFunctionTool } from "../../src/providers";
+import type { GeminiJsonSchemaTools, GeminiTools, OpenAITool } from "../../src/providers";
 import { ADAPTERS, answeringFormats, EXPORT_FORMATS, registeredProviders } from "../../src/providers/registry";
 
 it("lists each provider under the id it carries, in the registry's order", () => {
@@ -29,7 +29,7 @@ it("types each export by its options, and refuses an option no provider has", ()
   const toolkit = new Toolkit([]);
   const jsonSchema: GeminiJsonSchemaTools = toolkit.toGemini({ jsonSchema: true });
   const plain: GeminiTools = toGemini([], { names: "sanitize" });
-  const strict: OpenAIFunctionTool[] = toolkit.toOpenAI({ strict: true });
+  const strict: OpenAITool[] = toolkit.toOpenAI({ strict: true });
   // @ts-expect-error a misspelt option is an error, as for any object literal
   toolkit.toGemini({ names: "sanitize", jsonSchma: true });
   // @ts-expect-error the JSON Schema form is not the Schema form

@@ -339,7 +339,14 @@ function geminiToJson(node: unknown): unknown {
   return out;
 }
 
-const GEMINI_DECLARATION_KEYS = new Set(["name", "description", "parameters", "parametersJsonSchema"]);
+const GEMINI_DECLARATION_KEYS = new Set([
+  "name",
+  "description",
+  "parameters",
+  "parametersJsonSchema",
+  "response",
+  "responseJsonSchema",
+]);
 
 /** Gemini `tools` (the request's `tools`, or `config.tools`): ONE functionDeclarations wrapper. */
 export function checkGeminiTools(tools: unknown, at = "tools"): Violation[] {
@@ -384,6 +391,11 @@ export function checkGeminiTools(tools: unknown, at = "tools"): Violation[] {
           message: "parametersJsonSchema must be a JSON Schema object",
         });
       }
+      if ("response" in declaration && "responseJsonSchema" in declaration)
+        out.push({ at: dAt, message: "response and responseJsonSchema are mutually exclusive" });
+      if ("response" in declaration) out.push(...checkGeminiParameters(declaration.response, key(dAt, "response")));
+      if ("responseJsonSchema" in declaration && !isObj(declaration.responseJsonSchema))
+        out.push({ at: key(dAt, "responseJsonSchema"), message: "responseJsonSchema must be a JSON Schema object" });
     });
   });
   return out;
@@ -948,7 +960,7 @@ export function checkBedrockToolConfig(config: unknown, at = "toolConfig"): Viol
     }
     const spec = tool.toolSpec;
     const sAt = key(tAt, "toolSpec");
-    checkAllowedKeys(spec, new Set(["name", "description", "inputSchema"]), sAt, out, "ToolSpecification");
+    checkAllowedKeys(spec, new Set(["name", "description", "inputSchema", "strict"]), sAt, out, "ToolSpecification");
     checkName("bedrock", spec.name, key(sAt, "name"), out);
     if (!isObj(spec.inputSchema) || !("json" in spec.inputSchema))
       out.push({ at: key(sAt, "inputSchema"), message: "inputSchema must be { json: <JSON Schema> }" });

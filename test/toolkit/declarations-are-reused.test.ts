@@ -4,6 +4,7 @@
  * until a new tool is registered, which alone is lowered then.
  */
 import { defineTool, Toolkit, type Tool } from "../../src";
+import type { OpenAITool } from "../../src/providers";
 import { ADAPTERS } from "../../src/providers/registry";
 
 const tool = (name: string, visible?: Tool["visible"]) =>
@@ -21,6 +22,12 @@ const tool = (name: string, visible?: Tool["visible"]) =>
     ...(visible !== undefined ? { visible } : {}),
     execute: (args) => JSON.stringify(args),
   });
+
+/** The function of an OpenAI Chat declaration, which must be a function tool. */
+function functionOf(declaration: OpenAITool | undefined) {
+  if (declaration?.type !== "function") throw new Error(`expected a function tool, got ${JSON.stringify(declaration)}`);
+  return declaration.function;
+}
 
 const lowerings = (format: keyof typeof ADAPTERS) => jest.spyOn(ADAPTERS[format], "lower");
 
@@ -47,7 +54,7 @@ it("options that differ lower again; the same options in another key order do no
   expect(lower).toHaveBeenCalledTimes(1);
   toolkit.toOpenAI({ strict: false });
   expect(lower).toHaveBeenCalledTimes(2);
-  expect(toolkit.toOpenAI({ strict: true })[0]!.function.strict).toBe(true);
+  expect(toolkit.toOpenAI({ strict: true })[0]).toMatchObject({ type: "function", function: { strict: true } });
 });
 
 it("a per-user export filters the lowered tools: no lowering per ctx", () => {
@@ -79,8 +86,8 @@ it("the options a lowering reads decide reuse, however they are given; the other
   const toolkit = new Toolkit([tool("a")]);
   const lower = lowerings("openai");
   const inherited = Object.create({ strict: true }) as { strict?: boolean };
-  expect(toolkit.toOpenAI(inherited)[0]!.function.strict).toBe(true);
-  expect(toolkit.toOpenAI()[0]!.function.parameters).not.toHaveProperty("additionalProperties", false);
+  expect(toolkit.toOpenAI(inherited)[0]).toMatchObject({ type: "function", function: { strict: true } });
+  expect(functionOf(toolkit.toOpenAI()[0]).parameters).not.toHaveProperty("additionalProperties", false);
   expect(lower).toHaveBeenCalledTimes(2);
   toolkit.toOpenAI({ names: "sanitize" });
   expect(lower).toHaveBeenCalledTimes(2);

@@ -68,7 +68,7 @@ export async function openaiResponses(
 }
 
 export async function anthropic(message: Anthropic.Message): Promise<Anthropic.MessageCreateParams[]> {
-  const tools: Anthropic.Tool[] = toolkit.toAnthropic();
+  const tools: Anthropic.ToolUnion[] = toolkit.toAnthropic();
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: "weather?" }];
   const reply = await toolkit.runAnthropic(message);
   const fromBlocks = await toolkit.runAnthropic(message.content);

@@ -59,9 +59,11 @@ export function toolTable(tools: readonly Tool[]): string {
 }
 
 function hints(tool: Tool): string {
-  const a = tool.annotations;
-  if (a === undefined) return "";
+  const a = tool.annotations ?? {};
   const words = [
+    tool.defer ? "deferred" : undefined,
+    tool.namespace !== undefined ? `namespace ${tool.namespace}` : undefined,
+    tool.freeText !== undefined ? "free text" : undefined,
     a.readOnly ? "read-only" : undefined,
     a.destructive ? "destructive" : undefined,
     a.idempotent ? "idempotent" : undefined,

@@ -1,5 +1,6 @@
 import { callFrom, field, readEntries, type ExportOptions, type Provider } from "../adapter";
 import { OPENAI_NAMES } from "../openai";
+import { ollamaAnswersIn } from "./answers";
 import { lowerOllamaParameters } from "./parameters";
 import { ollamaCarries, toolMessage } from "./results";
 import type { OllamaCallsInput, OllamaParameters, OllamaTool, OllamaToolMessage } from "./wire";
@@ -55,5 +56,6 @@ export const ollama: Provider<
   },
   // One message per call, in call order: nothing to append for no calls.
   reply: (calls, results) => calls.map((call, i) => toolMessage(call, results[i]!)),
+  answersIn: ollamaAnswersIn,
   carries: ollamaCarries,
 };

@@ -44,7 +44,15 @@ export async function richResponsesRequest(
 export async function functionCallOutputs(
   response: OpenAI.Responses.Response,
 ): Promise<OpenAI.Responses.ResponseInputItem.FunctionCallOutput[]> {
-  return toolkit.runOpenAIResponses(response.output);
+  const reply = await toolkit.runOpenAIResponses(response.output);
+  return reply.filter((item) => item.type === "function_call_output");
+}
+
+export async function customToolCallOutputs(
+  response: OpenAI.Responses.Response,
+): Promise<OpenAI.Responses.ResponseCustomToolCallOutput[]> {
+  const reply = await toolkit.runOpenAIResponses(response.output);
+  return reply.filter((item) => item.type === "custom_tool_call_output");
 }
 
 export async function firstOutput(

@@ -1,20 +1,21 @@
-import { ExportError } from "../core/errors";
-import type { NameRule } from "../core/names";
-import { canonicalSchema } from "../schema/canonical";
-import { SchemaSizeError } from "../schema/schema-size";
+/**
+ * JSON Schema lowered to Gemini's `Schema` (its OpenAPI 3.0 subset), with the way back for the
+ * values a model sends under it, every change logged.
+ */
+import { ExportError } from "../../core/errors";
+import { childPointer } from "../../core/subschemas";
+import { isSchemaObject, type JSONSchemaObject } from "../../core/types";
+import { canonicalSchema } from "../../schema/canonical";
 import {
   appendSentence,
   ChangeLog,
+  distinctSchemas,
   inlineAllRefs,
   mergeAllOf,
   plainObjectRoot,
   tupleOf,
-  distinctSchemas,
-} from "../schema/lowering";
-import { childPointer } from "../core/subschemas";
-import { textForm } from "../runtime/content";
-import { isSchemaObject, type JSONSchemaObject, type ToolContent, type ToolResult } from "../core/types";
-import { callFrom, field, readEntries, type ExportOptions, type ParsedCall, type Provider } from "./adapter";
+} from "../../schema/lowering";
+import { SchemaSizeError } from "../../schema/schema-size";
 import {
   acceptsLazily,
   arrayCodec,
@@ -26,255 +27,7 @@ import {
   valueKey,
   type MaybeCodec,
   type UnionBranch,
-} from "./codec";
-
-// ---- Declarations ----------------------------------------------------------------------
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK types int64 fields as strings; the REST API takes the numbers toolnexus sends
-type WireInt64 = any;
-
-/**
- * Gemini's `Schema`. Typed loosely where the SDK's types are stricter than the wire: its
- * `type` is an enum of upper-case names and its int64 fields are strings, while the REST API
- * takes the lower-case names and numbers toolnexus sends.
- */
-export type GeminiSchema = {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type?: any;
-  format?: string;
-  title?: string;
-  description?: string;
-  nullable?: boolean;
-  enum?: string[];
-  items?: GeminiSchema;
-  properties?: Record<string, GeminiSchema>;
-  required?: string[];
-  propertyOrdering?: string[];
-  anyOf?: GeminiSchema[];
-  default?: unknown;
-  example?: unknown;
-  minimum?: number;
-  maximum?: number;
-  minItems?: WireInt64;
-  maxItems?: WireInt64;
-  minLength?: WireInt64;
-  maxLength?: WireInt64;
-  minProperties?: WireInt64;
-  maxProperties?: WireInt64;
-  pattern?: string;
-};
-
-export type GeminiFunctionDeclaration = { name: string; description: string; parameters: GeminiSchema };
-export type GeminiJsonSchemaFunctionDeclaration = {
-  name: string;
-  description: string;
-  parametersJsonSchema: JSONSchemaObject;
-};
-
-/** Gemini's `tools` array: always exactly ONE wrapper holding every declaration. */
-export type GeminiTools = [{ functionDeclarations: GeminiFunctionDeclaration[] }];
-/** The same with full JSON Schemas (`parametersJsonSchema`). */
-export type GeminiJsonSchemaTools = [{ functionDeclarations: GeminiJsonSchemaFunctionDeclaration[] }];
-
-export interface GeminiExportOptions extends ExportOptions {
-  /** Send the full JSON Schema as `parametersJsonSchema` instead of the OpenAPI-subset `parameters`. */
-  jsonSchema?: boolean;
-  /**
-   * Whether function responses carry a result's media in `functionResponse.parts` (default
-   * true): PNG, JPEG and WebP images, PDF and plain-text documents, inline or by URI, as Gemini 3
-   * models take them. Set `false` for models that take no parts in a function response (Gemini
-   * 2.5 and earlier answer such a request with a 400): every image, audio, file and link of a
-   * result is then replaced by a text note the model reads, and listed in the result's
-   * `metadata.unsentContent`. `runGemini` follows the options of the latest `toGemini(...)`.
-   */
-  multimodalResults?: boolean;
-}
-
-// ---- Calls in, results out: types ------------------------------------------------------
-
-export type GeminiFunctionCallLike = { id?: string; name?: string; args?: Record<string, unknown> };
-/** Any part: text, thoughts and other parts are not calls and pass by. */
-export type GeminiPartLike = { functionCall?: GeminiFunctionCallLike } | object;
-export type GeminiContentLike = { role?: string; parts?: GeminiPartLike[] | null };
-export type GeminiResponseLike = { candidates?: Array<{ content?: GeminiContentLike }> | null };
-
-/** A `generateContent` response, the model's `Content`, its parts, or bare `functionCall`s. */
-export type GeminiCallsInput =
-  GeminiResponseLike | GeminiContentLike | ReadonlyArray<GeminiPartLike | GeminiFunctionCallLike>;
-
-/** Media in a function response: base64 bytes inline, or a file by URI, each with its mime type. */
-export type GeminiFunctionResponseMedia =
-  { inlineData: { mimeType: string; data: string } } | { fileData: { fileUri: string; mimeType: string } };
-
-export type GeminiFunctionResponsePart = {
-  functionResponse: {
-    name: string;
-    /** `output`: the result's text form, or its structured content (the object itself); `error`: the error's text. */
-    response: { output: string | Record<string, unknown> } | { error: string };
-    id?: string;
-    /** The result's images and documents (see `GeminiExportOptions.multimodalResults`). */
-    parts?: GeminiFunctionResponseMedia[];
-  };
-};
-
-/** The one user turn that answers every call: append it to `contents`. */
-export type GeminiToolResponseContent = { role: "user"; parts: GeminiFunctionResponsePart[] };
-
-// ---- The adapter -----------------------------------------------------------------------
-
-const NAMES: NameRule = {
-  max: 128,
-  pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/,
-  text: "starts with a letter or _, then a-z A-Z 0-9 _ . : -, at most 128 characters",
-};
-
-export const gemini: Provider<
-  "gemini",
-  "Gemini",
-  {
-    declarations: GeminiTools;
-    options: GeminiExportOptions;
-    variant: { when: { jsonSchema: true }; declarations: GeminiJsonSchemaTools };
-    callsInput: GeminiCallsInput;
-    reply: GeminiToolResponseContent | undefined;
-  }
-> = {
-  id: "gemini",
-  name: "Gemini",
-  answersCalls: true,
-  names: NAMES,
-  loweringOptions: ["jsonSchema"],
-  lower: (schema, log, options) =>
-    options.jsonSchema ? { schema, codec: undefined } : lowerGeminiParameters(schema, log),
-  declare(tools, options) {
-    if (options.jsonSchema) {
-      return [
-        {
-          functionDeclarations: tools.map(({ name, description, lowering }) => ({
-            name,
-            description,
-            parametersJsonSchema: lowering.schema,
-          })),
-        },
-      ];
-    }
-    return [
-      {
-        functionDeclarations: tools.map(({ name, description, lowering }) => ({
-          name,
-          description,
-          parameters: lowering.schema as GeminiSchema,
-        })),
-      },
-    ];
-  },
-  readCalls(input) {
-    let items: unknown = input;
-    if (!Array.isArray(input)) {
-      const candidates = field(input, "candidates");
-      items = Array.isArray(candidates) ? field(field(candidates[0], "content"), "parts") : field(input, "parts");
-    }
-    return readEntries(items, (item) => {
-      const part = field(item, "functionCall");
-      const call =
-        part !== undefined
-          ? part
-          : typeof field(item, "name") === "string" && field(item, "text") === undefined
-            ? item
-            : undefined;
-      // Text, thoughts and other parts are not calls.
-      if (call === undefined) return undefined;
-      return callFrom(call, { name: "name", args: "args", id: "id" });
-    });
-  },
-  emptyReply() {
-    return { role: "user", parts: [] };
-  },
-  reply(calls, results) {
-    // Gemini rejects a turn with no parts: with no calls there is nothing to append.
-    if (calls.length === 0) return undefined;
-    return { role: "user", parts: calls.map((call, i) => functionResponsePart(call, results[i]!)) };
-  },
-  carries: (part, options) =>
-    options.multimodalResults === false ? "this model takes no media in function responses" : refusedMedia(part),
-};
-
-// ---- Results out: media in function responses ----------------------------------------------
-
-/** The media types Google documents for function responses: PNG, JPEG and WebP images; PDF and plain-text documents. */
-const RESPONSE_MEDIA_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"]);
-
-/** Mime types by file extension, for media sent by URL without one. */
-const MEDIA_TYPE_BY_EXTENSION: Readonly<Record<string, string>> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  pdf: "application/pdf",
-  txt: "text/plain",
-};
-
-const TAKEN_MEDIA = "they take PNG, JPEG and WebP images, PDF and plain text";
-
-function functionResponsePart(call: ParsedCall, result: ToolResult): GeminiFunctionResponsePart {
-  const media = (result.content ?? []).flatMap(mediaPart);
-  // Vertex rejects an `id` the call did not carry: echo it only when present.
-  return {
-    functionResponse: {
-      name: call.name,
-      response: responseOf(result),
-      ...(call.id !== undefined ? { id: call.id } : {}),
-      ...(media.length > 0 ? { parts: media } : {}),
-    },
-  };
-}
-
-/**
- * `{ output }` or `{ error }`. With parts, their text form: the text parts, and a note for
- * each medium (sent beside it in `parts`, or not sent and why), so the model reads them in order.
- */
-function responseOf(result: ToolResult): GeminiFunctionResponsePart["functionResponse"]["response"] {
-  const text = result.content !== undefined && result.content.length > 0 ? textForm(result.content) : result.output;
-  if (result.isError) return { error: text };
-  return { output: result.structuredContent ?? text };
-}
-
-/** A part as function-response media; nothing for text (it is in the response) and for media Gemini does not take. */
-function mediaPart(part: ToolContent): GeminiFunctionResponseMedia[] {
-  if (part.type === "text" || refusedMedia(part) !== undefined) return [];
-  if ("data" in part) return [{ inlineData: { mimeType: part.mimeType, data: part.data } }];
-  if ("url" in part) return [{ fileData: { fileUri: part.url, mimeType: mediaTypeOf(part)! } }];
-  return [];
-}
-
-/** Why Gemini cannot take `part` in a function response, or undefined when it can. */
-function refusedMedia(part: Exclude<ToolContent, { type: "text" }>): string | undefined {
-  if (part.type === "resource_link") return "Gemini function responses carry no resource links";
-  if (part.type === "audio") return `Gemini function responses carry no audio (${TAKEN_MEDIA})`;
-  const mimeType = mediaTypeOf(part);
-  if (mimeType === undefined) return `Gemini needs the mime type of media sent by URL (${TAKEN_MEDIA})`;
-  if (!RESPONSE_MEDIA_TYPES.has(mimeType.toLowerCase()))
-    return `Gemini function responses take no ${mimeType} (${TAKEN_MEDIA})`;
-  return undefined;
-}
-
-/** The declared mime type, or for media by URL without one, the one its file extension names. */
-function mediaTypeOf(part: Extract<ToolContent, { type: "image" | "file" }>): string | undefined {
-  if (part.mimeType !== undefined) return part.mimeType;
-  if (!("url" in part)) return undefined;
-  const extension = /\.([a-z0-9]+)$/i.exec(pathOf(part.url))?.[1]?.toLowerCase();
-  return extension === undefined ? undefined : MEDIA_TYPE_BY_EXTENSION[extension];
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
-}
-
-// ---- Dialect: JSON Schema → Gemini's OpenAPI 3.0 subset -------------------------------------
+} from "../codec";
 
 /** Keywords Gemini's `parameters` (Schema) accepts; anything else is a 400 "Unknown name". */
 const GEMINI_KEYWORDS = new Set([
@@ -377,7 +130,7 @@ interface Lowered {
  * A tool's JSON Schema lowered to what Gemini's `parameters` accepts, with the way back for
  * the answers, every change logged. A schema already inside the subset is returned as it is.
  */
-function lowerGeminiParameters(
+export function lowerGeminiParameters(
   schema: JSONSchemaObject,
   log: ChangeLog,
 ): { schema: JSONSchemaObject; codec: MaybeCodec } {
@@ -395,7 +148,7 @@ function lowerGeminiParameters(
   const lowered: JSONSchemaObject = node ?? { type: "object" };
   if (lowered.type !== "object")
     throw new ExportError(
-      `Tool "${log.tool}": its root schema cannot be an OBJECT for Gemini; declare the arguments as one object.`,
+      `Tool "${log.tool}": the root of its ${log.schema} cannot be made an OBJECT for Gemini; declare it as one object.`,
     );
   return { schema: canonicalSchema(lowered), codec };
 }
@@ -409,10 +162,12 @@ function inlinedForGemini(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaO
     return inlineAllRefs(schema, log);
   } catch (error) {
     if (!(error instanceof SchemaSizeError)) throw error;
+    const [field, jsonField] =
+      log.schema === "inputSchema" ? ["parameters", "parametersJsonSchema"] : ["response", "responseJsonSchema"];
     throw new ExportError(
-      `Tool "${log.tool}": its inputSchema cannot be declared as Gemini's parameters, which take no $refs: ` +
+      `Tool "${log.tool}": its ${log.schema} cannot be declared as Gemini's ${field}, which take no $refs: ` +
         `${error.message}. ` +
-        "Export with { jsonSchema: true } (parametersJsonSchema keeps the $refs), or refer to large definitions from " +
+        `Export with { jsonSchema: true } (${jsonField} keeps the $refs), or refer to large definitions from ` +
         "fewer places.",
     );
   }
