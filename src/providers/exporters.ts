@@ -1,7 +1,7 @@
 import { visibleTools } from "../control/visibility";
 import type { Tool } from "../core/types";
-import { exportTools, type ExportOptions, type ExportReport, type ProviderAdapter } from "./adapter";
-import { tokenReport, type DeclarationTokens } from "./declaration-tokens";
+import { exportTools, type ExportOptions, type ProviderAdapter } from "./adapter";
+import { described, type ExportDescription } from "./described-export";
 import {
   adapterFor,
   registeredProviders,
@@ -29,12 +29,6 @@ export const Adapters = Object.freeze(
 
 export const { toGemini, toOpenAI, toOpenAIResponses, toAnthropic, toMcp, toBedrock, toOllama } = Adapters;
 
-/** An export described: its declarations, what the dialect changed, and what the declarations cost in tokens. */
-export interface ExportDescription extends ExportReport<unknown> {
-  /** Counted when first read (the tokenizer loads then), and kept. */
-  readonly tokens: DeclarationTokens;
-}
-
 /**
  * The declarations for `format`, every change its dialect made (tool, JSON pointer, keyword, what happened, and
  * where a value can no longer be sent as such, which), and their size in tokens: per tool, what the first request
@@ -49,22 +43,6 @@ export function describeExport(
   return described(format, visible, exportTools(adapterFor(format), visible, options), options);
 }
 
-/** An export of `tools` (the ones it was made from) as `describeExport` describes it. */
-export function described(
-  format: ExportFormat,
-  tools: readonly Tool[],
-  { declarations, changes }: ExportReport<unknown>,
-  options: AnyExportOptions,
-): ExportDescription {
-  let tokens: DeclarationTokens | undefined;
-  return {
-    declarations,
-    changes,
-    get tokens() {
-      return (tokens ??= tokenReport(format, tools, declarations, options));
-    },
-  };
-}
-
 export type { DeclarationTokens, TokenMethod, ToolTokens } from "./declaration-tokens";
+export type { ExportDescription } from "./described-export";
 export type { AnyExportOptions, ExportFormat };

@@ -6,7 +6,7 @@ import { resolveManifest, type ManifestOption, type ManifestSource } from "../ma
 import { checkCallOptions, type CallOptions, type ExecuteOptions } from "../pipeline/call-options";
 import { CallPipeline } from "../pipeline/call-pipeline";
 import type { ExportOptions, ProviderAdapter } from "../providers/adapter";
-import { described, type ExportDescription } from "../providers/exporters";
+import { described, type ExportDescription } from "../providers/described-export";
 import {
   adapterFor,
   registeredProviders,
