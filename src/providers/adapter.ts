@@ -518,6 +518,20 @@ function readField(source: unknown, key: string): { ok: true; value: unknown } |
   }
 }
 
+/** What `read` gives, or `undefined` when reading throws (a host's Proxy, a getter). */
+export function quietly<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A list's items (a copy), or none when it is no list or cannot be read. */
+export function listOf(value: unknown): unknown[] {
+  return quietly(() => (Array.isArray(value) ? Array.from(value as unknown[]) : [])) ?? [];
+}
+
 /** A property of a value a provider sent: `undefined` unless it is a plain object that has it. */
 export function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null && !Array.isArray(value)

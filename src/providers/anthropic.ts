@@ -1,8 +1,7 @@
 import { ExportError } from "../core/errors";
 import type { NameRule } from "../core/names";
-import { checkStrictRequest, strictSchema } from "../schema/anthropic-strict";
-import { plainObjectRoot } from "../schema/lowering";
 import type { FileContent, ImageContent, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../core/types";
+import { checkStrictTools, lowerForStrictToolUse } from "./strict-tool-use";
 import { callFrom, field, readEntries, type DeclaredTool, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations ----------------------------------------------------------------------
@@ -240,24 +239,12 @@ export const anthropic: Provider<
   name: "Anthropic",
   answersCalls: true,
   names: NAMES,
-  lower(schema, log, options) {
-    const root = plainObjectRoot(schema, log);
-    if (options.strict !== true) return { schema: root, codec: undefined };
-    const strict = strictSchema(root, log);
-    return strict === undefined
-      ? { schema: root, codec: undefined, strict: false }
-      : { schema: strict, codec: undefined, strict: true };
-  },
+  lower: lowerForStrictToolUse,
   loweringOptions: ["strict"],
   searchesNatively: true,
   takesExamples: true,
   declare(tools, options) {
-    checkStrictRequest(
-      "Anthropic",
-      tools
-        .filter(({ lowering }) => lowering.strict === true)
-        .map(({ name, lowering }) => ({ name, schema: lowering.schema })),
-    );
+    checkStrictTools("Anthropic", tools);
     const searching = tools.some(({ tool }) => tool.defer === true);
     const declarations: AnthropicToolDeclaration[] = tools.map((tool) => declaration(tool, searching));
     if (searching) declarations.push(toolSearchFor(tools, options.toolSearch));

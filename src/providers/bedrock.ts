@@ -1,7 +1,6 @@
 import type { NameRule } from "../core/names";
-import { checkStrictRequest, strictSchema } from "../schema/anthropic-strict";
-import { plainObjectRoot } from "../schema/lowering";
 import type { FileContent, JSONSchemaObject, ToolContent, ToolResult } from "../core/types";
+import { checkStrictTools, lowerForStrictToolUse } from "./strict-tool-use";
 import { callFrom, field, readEntries, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations (Converse API) -------------------------------------------------------
@@ -274,22 +273,10 @@ export const bedrock: Provider<
   name: "Bedrock",
   answersCalls: true,
   names: NAMES,
-  lower(schema, log, options) {
-    const root = plainObjectRoot(schema, log);
-    if (options.strict !== true) return { schema: root, codec: undefined };
-    const strict = strictSchema(root, log);
-    return strict === undefined
-      ? { schema: root, codec: undefined, strict: false }
-      : { schema: strict, codec: undefined, strict: true };
-  },
+  lower: lowerForStrictToolUse,
   loweringOptions: ["strict"],
   declare(tools) {
-    checkStrictRequest(
-      "Bedrock",
-      tools
-        .filter(({ lowering }) => lowering.strict === true)
-        .map(({ name, lowering }) => ({ name, schema: lowering.schema })),
-    );
+    checkStrictTools("Bedrock", tools);
     return {
       tools: tools.map(({ name, description, lowering }) => ({
         toolSpec: {

@@ -4,16 +4,14 @@ import {
   appendSentence,
   ChangeLog,
   distinctSchemas,
-  mergeAllOf,
-  mergedObject,
+  hasType,
   plainObjectRoot,
   tupleOf,
-  withRefResolved,
+  withoutStrictCombinators,
   definitionAt,
 } from "../schema/lowering";
 import { childPointer, mapSubschemas } from "../core/subschemas";
 import {
-  isSchemaObject,
   type FileContent,
   type FreeTextInput,
   type ImageContent,
@@ -25,6 +23,8 @@ import { FREE_TEXT_PROPERTY } from "../schema/free-text";
 import {
   callFrom,
   field,
+  listOf,
+  quietly,
   readEntries,
   type DeclaredTool,
   type ExportOptions,
@@ -276,20 +276,6 @@ function textOf(content: unknown): string | undefined {
     .join("");
 }
 
-/** A list's items (a copy), or none when it is no list or cannot be read. */
-function listOf(value: unknown): unknown[] {
-  return quietly(() => (Array.isArray(value) ? Array.from(value as unknown[]) : [])) ?? [];
-}
-
-/** What `read` gives, or `undefined` when reading throws (a host's Proxy, a getter). */
-function quietly<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
-}
-
 // ---- Results with parts (Chat Completions) ----------------------------------------------
 
 /** The audio formats a Chat Completions `input_audio` part takes, by mime type. */
@@ -531,35 +517,10 @@ class StrictWalk {
       this.#dropUnsupported(node, pointer);
       return { node, codec: lazyCodec(() => this.#definitions.get(ref)) };
     }
-    const isObjectNode =
-      hasType(node, "object") || (node.type === undefined && ("properties" in node || "required" in node));
-    // An object with combinators: strict mode closes every object, so the branches become one object.
-    if (isObjectNode && ["allOf", "anyOf", "oneOf"].some((key) => Array.isArray(node[key])))
-      node = mergedObject(node, this.root, pointer, this.log);
-    if (Array.isArray(node.allOf)) {
-      const { allOf, ...rest } = node;
-      this.log.add(
-        childPointer(pointer, "allOf"),
-        "allOf",
-        "rewritten",
-        "allOf merged into one schema (strict mode has no allOf)",
-      );
-      // A branch that refers to a definition is merged as that definition.
-      node = mergeAllOf(
-        rest,
-        (allOf as unknown[]).filter(isSchemaObject).map((branch) => withRefResolved(branch, this.root)),
-      );
-    }
-    if (Array.isArray(node.oneOf)) {
-      const { oneOf, ...rest } = node;
-      this.log.add(
-        childPointer(pointer, "oneOf"),
-        "oneOf",
-        "rewritten",
-        `oneOf → anyOf (${this.log.holds("exactly-one")})`,
-      );
-      node = { ...rest, anyOf: [...((rest.anyOf as unknown[] | undefined) ?? []), ...(oneOf as unknown[])] };
-    }
+    node = withoutStrictCombinators(node, this.root, pointer, this.log, {
+      allOf: "strict mode has no allOf",
+      oneOf: "",
+    });
     this.#dropUnsupported(node, pointer);
     if (
       "patternProperties" in node ||
@@ -855,8 +816,4 @@ function jsonType(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
   return Array.isArray(value) ? "array" : typeof value;
-}
-
-function hasType(node: JSONSchemaObject, type: string): boolean {
-  return node.type === type || (Array.isArray(node.type) && node.type.includes(type as never));
 }

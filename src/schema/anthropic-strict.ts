@@ -1,15 +1,7 @@
 import { ExportError } from "../core/errors";
 import { childPointer } from "../core/subschemas";
 import { isSchemaObject, type JSONSchemaObject } from "../core/types";
-import {
-  appendSentence,
-  ChangeLog,
-  definitionAt,
-  mergeAllOf,
-  mergedObject,
-  tupleOf,
-  withRefResolved,
-} from "./lowering";
+import { appendSentence, ChangeLog, definitionAt, hasType, tupleOf, withoutStrictCombinators } from "./lowering";
 
 /**
  * Anthropic's strict tool use (its structured outputs), which Bedrock's Converse `strict` shares: the JSON Schema
@@ -224,34 +216,10 @@ class StrictWalk {
       this.#keepOnlySupported(node, pointer);
       return node;
     }
-    const isObjectNode =
-      hasType(node, "object") || (node.type === undefined && ("properties" in node || "required" in node));
-    // Every object is closed, so an object's branches cannot each stay closed beside its own properties: one object.
-    if (isObjectNode && ["allOf", "anyOf", "oneOf"].some((key) => Array.isArray(node[key])))
-      node = mergedObject(node, this.root, pointer, this.log);
-    if (Array.isArray(node.allOf)) {
-      const { allOf, ...rest } = node;
-      this.log.add(
-        childPointer(pointer, "allOf"),
-        "allOf",
-        "rewritten",
-        "allOf merged into one schema (every object of strict tool use is closed, so its branches cannot each stand)",
-      );
-      node = mergeAllOf(
-        rest,
-        (allOf as unknown[]).filter(isSchemaObject).map((branch) => withRefResolved(branch, this.root)),
-      );
-    }
-    if (Array.isArray(node.oneOf)) {
-      const { oneOf, ...rest } = node;
-      this.log.add(
-        childPointer(pointer, "oneOf"),
-        "oneOf",
-        "rewritten",
-        `oneOf → anyOf (strict tool use has no oneOf; ${this.log.holds("exactly-one")})`,
-      );
-      node = { ...rest, anyOf: [...((rest.anyOf as unknown[] | undefined) ?? []), ...(oneOf as unknown[])] };
-    }
+    node = withoutStrictCombinators(node, this.root, pointer, this.log, {
+      allOf: "every object of strict tool use is closed, so its branches cannot each stand",
+      oneOf: "strict tool use has no oneOf; ",
+    });
     this.#keepOnlySupported(node, pointer);
     const values = "const" in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
     if (values?.some((value) => typeof value === "object" && value !== null))
@@ -390,8 +358,4 @@ function recursiveReference(root: JSONSchemaObject): { ref: string; pointer: str
     return undefined;
   };
   return follow(root, "");
-}
-
-function hasType(node: JSONSchemaObject, type: string): boolean {
-  return node.type === type || (Array.isArray(node.type) && node.type.includes(type as never));
 }

@@ -323,3 +323,54 @@ export function distinctSchemas(nodes: JSONSchemaObject[]): JSONSchemaObject[] {
 export function appendSentence(text: unknown, sentence: string): string {
   return typeof text === "string" && text.length > 0 ? `${text} ${sentence}` : sentence;
 }
+
+/** Whether `node` takes values of `type` (its `type` is it, or lists it). */
+export function hasType(node: JSONSchemaObject, type: string): boolean {
+  return node.type === type || (Array.isArray(node.type) && node.type.includes(type as never));
+}
+
+/** Why a strict form rewrites combinators, in its own words: the notes `withoutStrictCombinators` logs. */
+export interface CombinatorNotes {
+  /** Why `allOf` is merged (the parenthesis of its note). */
+  allOf: string;
+  /** What comes before the note's "exactly-one" clause when `oneOf` is read as `anyOf` ("" for nothing). */
+  oneOf: string;
+}
+
+/**
+ * `node` as strict forms (OpenAI's strict mode, Anthropic's strict tool use) take it: they close
+ * every object, so an object's branches become one object; `allOf` is merged (a branch that refers
+ * to a definition as that definition); `oneOf` is read as `anyOf`. Each rewrite is logged.
+ */
+export function withoutStrictCombinators(
+  input: JSONSchemaObject,
+  root: JSONSchemaObject,
+  pointer: string,
+  log: ChangeLog,
+  notes: CombinatorNotes,
+): JSONSchemaObject {
+  let node = input;
+  const isObjectNode =
+    hasType(node, "object") || (node.type === undefined && ("properties" in node || "required" in node));
+  if (isObjectNode && ["allOf", "anyOf", "oneOf"].some((key) => Array.isArray(node[key])))
+    node = mergedObject(node, root, pointer, log);
+  if (Array.isArray(node.allOf)) {
+    const { allOf, ...rest } = node;
+    log.add(childPointer(pointer, "allOf"), "allOf", "rewritten", `allOf merged into one schema (${notes.allOf})`);
+    node = mergeAllOf(
+      rest,
+      (allOf as unknown[]).filter(isSchemaObject).map((branch) => withRefResolved(branch, root)),
+    );
+  }
+  if (Array.isArray(node.oneOf)) {
+    const { oneOf, ...rest } = node;
+    log.add(
+      childPointer(pointer, "oneOf"),
+      "oneOf",
+      "rewritten",
+      `oneOf → anyOf (${notes.oneOf}${log.holds("exactly-one")})`,
+    );
+    node = { ...rest, anyOf: [...((rest.anyOf as unknown[] | undefined) ?? []), ...(oneOf as unknown[])] };
+  }
+  return node;
+}

@@ -1,4 +1,4 @@
-import { field } from "../adapter";
+import { field, listOf, quietly } from "../adapter";
 
 /**
  * The `response` of every `functionResponse` part named `toolName` in a conversation (the request's `contents`, or
@@ -8,9 +8,9 @@ export function geminiAnswersIn(conversation: unknown, toolName: string): unknow
   const answers: unknown[] = [];
   const contents = quietly(() => (Array.isArray(conversation) ? conversation : field(conversation, "contents")));
   // The SDK also takes one Content, or a list of parts, as `contents`.
-  for (const turn of listOf(contents)) {
+  for (const turn of listOrOne(contents)) {
     const parts = quietly(() => field(turn, "parts"));
-    for (const part of parts === undefined ? [turn] : listOf(parts)) {
+    for (const part of parts === undefined ? [turn] : listOrOne(parts)) {
       const answer = quietly(() => {
         const response = field(part, "functionResponse");
         return field(response, "name") === toolName ? { response: field(response, "response") } : undefined;
@@ -22,16 +22,7 @@ export function geminiAnswersIn(conversation: unknown, toolName: string): unknow
 }
 
 /** A list's items (a copy), a single value as a list of one, or none when the list cannot be read. */
-function listOf(value: unknown): unknown[] {
+function listOrOne(value: unknown): unknown[] {
   if (value === undefined) return [];
-  return quietly(() => (Array.isArray(value) ? Array.from(value as unknown[]) : [value])) ?? [];
-}
-
-/** What `read` gives, or `undefined` when reading throws (a host's Proxy, a getter). */
-function quietly<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
+  return Array.isArray(value) ? listOf(value) : [value];
 }

@@ -1,4 +1,4 @@
-import { field } from "../adapter";
+import { field, listOf, quietly } from "../adapter";
 
 /**
  * The `content` of every `tool` message in an `/api/chat` message list (or `{ messages }`) that answers a call of
@@ -36,18 +36,4 @@ export function ollamaAnswersIn(conversation: unknown, toolName: string): unknow
       answers.push(quietly(() => field(message, "content")));
   }
   return answers;
-}
-
-/** A list's items (a copy), or none when it is no list or cannot be read. */
-function listOf(value: unknown): unknown[] {
-  return quietly(() => (Array.isArray(value) ? Array.from(value as unknown[]) : [])) ?? [];
-}
-
-/** What `read` gives, or `undefined` when reading throws (a host's Proxy, a getter). */
-function quietly<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
 }
