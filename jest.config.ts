@@ -20,6 +20,8 @@ const shared: ProjectOptions = {
   rootDir: ".",
   roots: ["<rootDir>/test"],
   transform: {
+    // Classes compiled with standard (TC39) decorators, as TypeScript 5+ and esbuild do without experimentalDecorators.
+    "/test/decorators/standard/.+\\.ts$": "<rootDir>/test/support/jest/standard-decorators-transform.js",
     // tsconfig's isolatedModules: ts-jest only transpiles each file (fast); type checking runs
     // once for the whole project in `npm run typecheck`. Decorator metadata is still emitted.
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],

@@ -1,5 +1,5 @@
 // Record: decorators (they only write metadata).
-export { Tool } from "./decorators/tool.decorator";
+export { Tool, type ToolDecorator } from "./decorators/tool.decorator";
 export { Param } from "./decorators/param.decorator";
 export { Ctx } from "./decorators/ctx.decorator";
 export { Args } from "./decorators/args.decorator";

@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
+import { standardMetadataOf } from "./decorator-mode";
 
 /**
  * Where each `@Tool` class was defined: the file whose code ran the decorator. The scanner looks
@@ -11,8 +12,8 @@ import { fileURLToPath } from "node:url";
  * file names (nothing is formatted). The stack starts above the decorator function itself, so
  * toolnexus's own frames are never in it (toolnexus never applies `@Tool` itself), which also
  * holds when toolnexus is bundled with the application. Then the decorator helpers a compiler
- * calls through are skipped (tslib's `__decorate`, reflect-metadata's `Reflect.decorate`, SWC's
- * and Babel's helpers, NestJS's `applyDecorators`), and so are the built-ins they call through
+ * calls through are skipped (tslib's `__decorate`, reflect-metadata's `Reflect.decorate`, SWC's,
+ * Babel's and Oxc's helpers (Vite 8 serves Oxc's as a virtual module), NestJS's `applyDecorators`), and so are the built-ins they call through
  * (Babel's `_applyDecoratedDescriptor` applies decorators with `Array.prototype.reduce`, a frame
  * without a file); the next frame is the defining code. ES
  * modules' `file://` URLs become paths; code without a file (eval) has none. Code bundled into
@@ -22,21 +23,25 @@ const definingFiles = new WeakMap<object, string | undefined>();
 
 /** Files of the decorator helpers that call a decorator on behalf of the code defining a class. */
 const HELPER_FILE =
-  /[\\/]node_modules[\\/](?:tslib|reflect-metadata|@swc[\\/]helpers|@babel[\\/]runtime(?:-corejs\d)?|@nestjs[\\/]common)[\\/]/;
+  /[\\/]node_modules[\\/](?:tslib|reflect-metadata|@swc[\\/]helpers|@babel[\\/]runtime(?:-corejs\d)?|@oxc-project[\\/]runtime|@nestjs[\\/]common)[\\/]|^\0?@oxc-project\+runtime@/;
 /** Enough frames to pass the helpers (each adds one or two) and reach the defining code; each costs an allocation. */
 const FRAMES = 10;
 
 /**
- * Records, once per prototype, the file defining its class. `decorator` is the decorator function running now: it and
- * what it calls are left out.
+ * Records, once per class, the file defining it. The class is known by its prototype (legacy
+ * decorators) or by its standard decorators' metadata object (the class itself does not exist
+ * yet when they run). `decorator` is the decorator function running now: it and what it calls
+ * are left out.
  */
-export function recordDefiningFile(prototype: object, decorator: Function): void {
-  if (!definingFiles.has(prototype)) definingFiles.set(prototype, callerFile(decorator));
+export function recordDefiningFile(classKey: object, decorator: Function): void {
+  if (!definingFiles.has(classKey)) definingFiles.set(classKey, callerFile(decorator));
 }
 
 /** The absolute path of the file that defined the class of `prototype`, when its `@Tool` decorators recorded one. */
 export function definingFileOf(prototype: object): string | undefined {
-  return definingFiles.get(prototype);
+  if (definingFiles.has(prototype)) return definingFiles.get(prototype);
+  const metadata = standardMetadataOf(prototype);
+  return metadata === undefined ? undefined : definingFiles.get(metadata);
 }
 
 function callerFile(decorator: Function): string | undefined {

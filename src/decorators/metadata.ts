@@ -1,5 +1,12 @@
 import "reflect-metadata";
 import type { JSONSchemaObject, StandardSchemaV1, ToolAnnotations, ToolPolicy } from "../core/types";
+import {
+  isStandardContext,
+  STANDARD_MODE_WAYS_FORWARD,
+  standardMetadataOf,
+  type DecoratorMode,
+  type StandardMethodContext,
+} from "./decorator-mode";
 
 /** Metadata keys, in one place (NestJS style). Decorators only write; the scanner reads. */
 export const TOOL_METHODS = "toolnexus:tool-methods";
@@ -11,6 +18,14 @@ export type Constructor = abstract new (...args: never[]) => unknown;
 export type EnumLike = readonly (string | number | boolean)[] | Record<string, string | number>;
 
 export interface ToolOptions extends ToolPolicy {
+  /**
+   * The tool's whole input, in place of its parameters: a Standard Schema (zod, valibot,
+   * arktype ...), which checks each call and gives the method its output; a JSON Schema of an
+   * object; or a DTO class (its class-validator schema; the method gets an instance). The method
+   * then takes `(args, ctx)`. The way to describe a tool's input under standard (TC39)
+   * decorators, which have no parameter decorators; it works the same under legacy ones.
+   */
+  input?: StandardSchemaV1 | JSONSchemaObject | Constructor;
   /**
    * Not declared up front: the model finds the tool by searching (Anthropic's and OpenAI's own
    * tool search; toolnexus's `search_tools` on the other providers). The tool still runs when called.
@@ -84,14 +99,31 @@ export interface ParamOptions {
 export interface ToolMethodRecord {
   propertyKey: string;
   options: ToolOptions;
+  /** Which kind of decorators the class was compiled with. */
+  mode: DecoratorMode;
 }
 
 export type ParameterRecord =
   { kind: "param"; name?: string; options: ParamOptions } | { kind: "ctx" } | { kind: "args"; type?: Constructor };
 
-/** The `@Tool` methods declared on exactly this prototype (not inherited ones). */
+/** Where standard decorators list a class's `@Tool` methods, in the class's `Symbol.metadata` object. */
+const STANDARD_TOOL_METHODS = Symbol("toolnexus:tool-methods");
+
+/** The `@Tool` methods declared on exactly this prototype (not inherited ones), by either kind of decorator. */
 export function ownToolMethods(prototype: object): readonly ToolMethodRecord[] {
-  return (Reflect.getOwnMetadata(TOOL_METHODS, prototype) as ToolMethodRecord[] | undefined) ?? [];
+  const legacy = (Reflect.getOwnMetadata(TOOL_METHODS, prototype) as ToolMethodRecord[] | undefined) ?? [];
+  const metadata = standardMetadataOf(prototype);
+  // A subclass's metadata object inherits its base's: only its own list is this class's.
+  if (metadata === undefined || !Object.hasOwn(metadata, STANDARD_TOOL_METHODS)) return legacy;
+  const standard = (metadata as Record<symbol, ToolMethodRecord[]>)[STANDARD_TOOL_METHODS]!;
+  return legacy.length === 0 ? standard : [...legacy, ...standard];
+}
+
+/** Records a `@Tool` method applied by standard decorators, in its class's metadata object. */
+export function addStandardToolMethod(metadata: object, record: ToolMethodRecord): void {
+  const own = metadata as Record<symbol, ToolMethodRecord[]>;
+  if (Object.hasOwn(own, STANDARD_TOOL_METHODS)) own[STANDARD_TOOL_METHODS]!.push(record);
+  else Object.defineProperty(own, STANDARD_TOOL_METHODS, { value: [record] });
 }
 
 /**
@@ -159,6 +191,12 @@ export function addParameterRecord(
   index: number,
   record: ParameterRecord,
 ): void {
+  if (isStandardContext(propertyKey as unknown)) {
+    throw new TypeError(
+      `${decorator} on ${describeStandardTarget(propertyKey as unknown as StandardMethodContext)}: this code is compiled with standard (TC39) decorators, ` +
+        `which have no parameter decorators. ${STANDARD_MODE_WAYS_FORWARD}.`,
+    );
+  }
   const className = typeof prototype === "function" ? prototype.name : prototype.constructor?.name;
   if (propertyKey === undefined) {
     throw new TypeError(
@@ -181,4 +219,8 @@ export function addParameterRecord(
   }
   records[index] = record;
   if (existing === undefined) Reflect.defineMetadata(TOOL_PARAMETERS, records, prototype, propertyKey);
+}
+
+function describeStandardTarget(context: StandardMethodContext): string {
+  return `${context.kind} ${String(context.name)}`;
 }

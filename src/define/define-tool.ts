@@ -139,9 +139,21 @@ export function defineTool(
   return defineToolFrom(options as DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>>);
 }
 
+/**
+ * `defineTool` for the other makers of tools (a decorated method with `@Tool({ input })`): the
+ * same checks and runner, under their own `source`.
+ */
+export function definedToolFrom(
+  options: DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>>,
+  source: Tool["source"],
+): Tool {
+  return defineToolFrom(options, undefined, source);
+}
+
 function defineToolFrom(
   options: DefineToolOptions | DefineStandardToolOptions<StandardSchemaV1<unknown, object>>,
   freeText?: FreeTextInput,
+  source: Tool["source"] = "native",
 ): Tool {
   const {
     name,
@@ -183,7 +195,7 @@ function defineToolFrom(
     description,
     inputSchema,
     ...(outputSchema !== undefined ? { outputSchema } : {}),
-    source: "native",
+    source,
     ...(annotations ? { annotations } : {}),
     ...(task === true ? { task } : {}),
     ...policy,

@@ -14,10 +14,16 @@ import type { ManifestParameter, ManifestTool } from "./types";
 
 /** A parameter as the running code declares it: its decorator kind and its name (explicit or from the source). */
 export interface RuntimeParameter {
+  /** `param` for an undecorated parameter too. */
   kind: ManifestParameter["kind"];
   name?: string;
   /** The name is stated in the code (`@Param("name")`), so a minifier cannot have changed it. */
   named?: boolean;
+  /**
+   * No parameter decorator describes it (under standard decorators, none ever does): the
+   * manifest says what it is, a `param`, or the `ctx` when its type is `ToolContext`.
+   */
+  undecorated?: boolean;
 }
 
 /** Why an entry does not fit the running method; `minified` when the code's parameter names look minified. */
@@ -30,6 +36,9 @@ export interface Staleness {
  * Why `entry` no longer describes the running method, or `undefined` when it still does:
  * the tool's name, the number of parameters, a parameter's kind (`@Param`/`@Ctx`/`@Args`) or
  * name differ. This is what a manifest can be checked against without the TypeScript sources.
+ * An undecorated parameter fits a `ctx` entry (a parameter typed `ToolContext`: the context
+ * under standard decorators, which have no `@Ctx`). It is checked for methods without
+ * `@Tool({ input })` only: an entry generated with `input` lists no parameters.
  *
  * Minified code: when only parameter names differ, every name the code reads from its source
  * looks minified (one or two characters), count and kinds match, and the method's code itself
@@ -53,6 +62,12 @@ export function staleReason(
   if (entry.name !== undefined && entry.name !== toolName)
     return stale(`it names the tool "${entry.name}", the code "${toolName}"`);
   const listed = entry.parameters;
+  if (entry.input === true && parameters.length > 0) {
+    return stale(
+      `it was generated for @Tool({ input }) and lists no parameters, the method has ${parameters.length} ` +
+        `(${parameters.map(show).join(", ")}) and no input`,
+    );
+  }
   if (listed.length !== parameters.length) {
     return stale(
       `it lists ${listed.length} parameter${listed.length === 1 ? "" : "s"} (${listed.map(show).join(", ")}), the ` +
@@ -62,6 +77,7 @@ export function staleReason(
   const renamed: Array<{ index: number; recorded: string; code: string; named: boolean }> = [];
   for (const [index, parameter] of parameters.entries()) {
     const recorded = listed[index]!;
+    if (recorded.kind === "ctx" && parameter.kind === "param" && parameter.undecorated === true) continue;
     if (recorded.kind !== parameter.kind)
       return stale(
         `parameter ${index} is ${decoratorOf(recorded.kind)} in the manifest, ${decoratorOf(parameter.kind)} in the ` +
@@ -86,7 +102,8 @@ export function staleReason(
 }
 
 function show(parameter: { kind: string; name?: string }): string {
-  if (parameter.kind === "ctx") return "@Ctx";
+  // A ctx recorded from an undecorated parameter keeps its name: shown as written, `ctx: ToolContext`.
+  if (parameter.kind === "ctx") return parameter.name !== undefined ? `${parameter.name}: ToolContext` : "@Ctx";
   if (parameter.kind === "args") return "@Args";
   return parameter.name ?? "?";
 }

@@ -56,7 +56,17 @@ export interface ManifestTool {
   hash: string;
   /** The method's JSDoc summary. `@Tool({ description })` wins over it. */
   description?: string;
-  /** One entry per parameter, by position (`this` parameters left out). */
+  /**
+   * `@Tool({ input })` gives the tool's whole input (the method takes `(args, ctx)`): `parameters`
+   * is empty, the input is the option's. Absent otherwise (and in manifests written before the option).
+   */
+  input?: true;
+  /**
+   * One entry per parameter, by position (`this` parameters left out). An undecorated parameter
+   * is a `param` named as in the source, or the `ctx` when typed `ToolContext` (or
+   * `ToolCallContext`): how the parameters of code compiled with standard (TC39) decorators,
+   * which have no parameter decorators, are told apart.
+   */
   parameters: ManifestParameter[];
   /** The schema of the method's result (a `Promise` unwrapped), when it is an object type: the tool's output schema. */
   output?: JSONSchemaObject;

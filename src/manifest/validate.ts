@@ -61,6 +61,7 @@ function checkTool(
   for (const key of ["name", "description", "compiledFile"])
     if (entry[key] !== undefined && typeof entry[key] !== "string")
       fail(`${at}/${key}`, "must be a string when present");
+  if (entry.input !== undefined && entry.input !== true) fail(`${at}/input`, "must be true when present");
   if (!Array.isArray(entry.parameters)) fail(`${at}/parameters`, "must be an array");
   (entry.parameters as unknown[]).forEach((parameter, index) =>
     checkParameter(parameter, `${at}/parameters/${index}`, fail),

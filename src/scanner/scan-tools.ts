@@ -7,6 +7,7 @@ import {
   toolMethodsOf,
   type ParameterRecord,
   type ParamOptions,
+  type Constructor,
   type ToolMethodRecord,
   type ToolOptions,
 } from "../decorators/metadata";
@@ -41,16 +42,11 @@ import { ParameterSchemaError, schemaForParameter } from "../schema/parameter-sc
 import { sourceParameters } from "../schema/parameter-names";
 import { isStandardSchema } from "../schema/standard-schema";
 import { functionInsteadOfInstance } from "./instance-expected";
+import { missingMetadataFix } from "./metadata-less-runner";
+import { checkInputMethod, isDtoInput, schemaInputTool, standardModeParametersError } from "./input-option";
+import type { DecoratorMode } from "../decorators/decorator-mode";
 import { isUserClass } from "../schema/scalars";
 import type { JSONSchemaObject, Tool, ToolPolicy } from "../core/types";
-
-const MISSING_METADATA_FIX =
-  "This happens when the code is compiled without decorator metadata (esbuild, tsx, swc or Babel without their " +
-  "metadata options) or when `reflect-metadata` is not loaded. " +
-  'Fix: compile with tsc / ts-node / ts-jest and "emitDecoratorMetadata": true (swc: ' +
-  "jsc.transform.decoratorMetadata), " +
-  "or give each parameter its type explicitly (@Param({ type: String }), @Args(Dto)), or run `toolnexus generate` " +
-  "and use the manifest";
 
 export interface ScanOptions {
   /**
@@ -163,7 +159,7 @@ function buildTool(
   { instance, invoke, lookup }: Receiver,
   className: string,
   prototype: object,
-  { propertyKey, options }: ToolMethodRecord,
+  { propertyKey, options, mode }: ToolMethodRecord,
   manifest: ClassManifest | undefined,
   namePrefix: string,
 ): Tool {
@@ -209,12 +205,21 @@ function buildTool(
   const outputSchema = outputSchemaOf(where, options.output, entry?.output);
   const declarationProblem = resultDeclarationProblem({ outputSchema, mimeType: options.mimeType });
   if (declarationProblem !== undefined) throw new ScanError(`${where}: ${declarationProblem}.`);
+  const { input } = options;
+  if (input !== undefined) {
+    checkInputMethod(where, ownParameterRecords(prototype, propertyKey), parameterCountOf(method as Function));
+    if (!isDtoInput(input))
+      return schemaInputTool(
+        where,
+        { name, description: description!, options, outputSchema },
+        { method: method as Function, methodName: propertyKey, instance, invoke },
+      );
+  }
   const built = buildParameters(
     where,
-    prototype,
-    propertyKey,
-    method as Function,
-    entry && { entry, name: ownName, source: index!.source },
+    { prototype, propertyKey, mode, method: method as Function },
+    // A DTO input is the method's @Args, then its ctx: the manifest's parameters do not apply.
+    input !== undefined ? { dtoInput: input as Constructor } : entry && { entry, name: ownName, source: index!.source },
     note,
   );
   const { inputSchema, bindings } = built;
@@ -281,18 +286,38 @@ function outputSchemaOf(
 
 const shapeField = (shape: ResultShape | undefined) => (shape === undefined ? {} : { shape });
 
+/** How many parameters a method declares: as its source reads, else as `length` counts (up to the first default). */
+function parameterCountOf(method: Function): number {
+  return Math.max(sourceParameters(method).length, method.length);
+}
+
+/** The decorated method whose parameters are read, and the kind of decorators its class is compiled with. */
+interface DecoratedMethod {
+  prototype: object;
+  propertyKey: string;
+  method: Function;
+  mode: DecoratorMode;
+}
+
+/** Where the parameters' descriptions come from beside the decorators: the manifest's entry, or `@Tool({ input })`'s DTO. */
+type ParameterSource = { entry: ManifestTool; name: string; source: string } | { dtoInput: Constructor } | undefined;
+
 function buildParameters(
   where: string,
-  prototype: object,
-  propertyKey: string,
-  method: Function,
-  manifest: { entry: ManifestTool; name: string; source: string } | undefined,
+  { prototype, propertyKey, method, mode }: DecoratedMethod,
+  parameterSource: ParameterSource,
   manifestNote: string,
 ): { inputSchema: JSONSchemaObject; bindings: ParameterBinding[] } {
-  const records = ownParameterRecords(prototype, propertyKey);
+  const manifest = parameterSource !== undefined && "entry" in parameterSource ? parameterSource : undefined;
+  const records: ReadonlyArray<ParameterRecord | undefined> =
+    parameterSource !== undefined && "dtoInput" in parameterSource
+      ? [{ kind: "args", type: parameterSource.dtoInput }, { kind: "ctx" }]
+      : ownParameterRecords(prototype, propertyKey);
   const designTypes = Reflect.getOwnMetadata("design:paramtypes", prototype, propertyKey) as unknown[] | undefined;
   const fromSource = sourceParameters(method);
   const count = Math.max(records.length, designTypes?.length ?? 0, fromSource.length, method.length);
+  if (mode === "standard" && records.length === 0 && manifest === undefined && count > 0)
+    throw standardModeParametersError(where, count, manifestNote);
   if (manifest !== undefined) checkFresh(where, manifest, method, records, fromSource, count);
 
   const properties: Record<string, JSONSchemaObject> = {};
@@ -301,9 +326,11 @@ function buildParameters(
   let argsSchema: JSONSchemaObject | undefined;
 
   for (let index = 0; index < count; index++) {
-    const record: ParameterRecord = records[index] ?? { kind: "param", options: {} };
-    const designType = designTypes?.[index];
     const listed: ManifestParameter | undefined = manifest?.entry.parameters[index];
+    // Standard decorators have no @Ctx: the manifest says which parameter takes the context (typed ToolContext).
+    const record: ParameterRecord =
+      records[index] ?? (listed?.kind === "ctx" ? { kind: "ctx" } : { kind: "param", options: {} });
+    const designType = designTypes?.[index];
     if (record.kind === "ctx") {
       bindings.push({ kind: "ctx" });
       continue;
@@ -316,7 +343,7 @@ function buildParameters(
             `${parameterLabel(where, index)}: @Args needs a DTO class, but ` +
             `${designTypes === undefined ? "no type metadata was emitted" : `the type is ${describe(dto)}`}. Write ` +
             "@Args(TheDto) or type the parameter with a class. " +
-            `${designTypes === undefined ? `${MISSING_METADATA_FIX}.${manifestNote}` : ""}`
+            `${designTypes === undefined ? `${missingMetadataFix()}.${manifestNote}` : ""}`
           ).trim(),
         );
       }
@@ -340,7 +367,7 @@ function buildParameters(
     if (designTypes === undefined && !explicitlyTyped(record.options) && fromManifest?.schema === undefined) {
       throw new ScanError(
         `${parameterLabel(where, index, name)}: no type metadata was emitted for this method. ` +
-          `${MISSING_METADATA_FIX}.${manifestNote}`,
+          `${missingMetadataFix()}.${manifestNote}`,
       );
     }
     if (name === "__proto__" || name === "constructor" || name === "prototype") {
@@ -447,7 +474,7 @@ function checkFresh(
     const record = records[index];
     if (record !== undefined && record.kind !== "param") parameters.push({ kind: record.kind });
     else if (record?.name !== undefined) parameters.push({ kind: "param", name: record.name, named: true });
-    else parameters.push({ kind: "param", name: fromSource[index]?.name });
+    else parameters.push({ kind: "param", name: fromSource[index]?.name, undecorated: record === undefined });
   }
   const stale = staleReason(manifest.entry, manifest.name, parameters, methodLooksMinified(method, fromSource));
   if (stale === undefined) return;

@@ -8,9 +8,12 @@ import { patience } from "../support/time";
 /**
  * Every ```ts block of the README is compiled against the built package's own type
  * declarations (as a user's project would see it) and run with Node; it must succeed.
- * A block fenced as ```ts compile-only is compiled but not run. Every block also compiles in a
- * CommonJS project as many NestJS starters set one up, and every package a block imports is in
- * one of the README's `npm install` commands.
+ * A block fenced as ```ts compile-only is compiled but not run; one fenced as
+ * ```ts standard-decorators is compiled with standard (TC39) decorators, as TypeScript 5+ and
+ * esbuild do without `experimentalDecorators`; the others with `experimentalDecorators` and
+ * `emitDecoratorMetadata`. Every block also compiles in a CommonJS project as many NestJS
+ * starters set one up, and every package a block imports is in one of the README's
+ * `npm install` commands.
  */
 const root = join(__dirname, "..", "..");
 const work = join(__dirname, ".readme-snippets");
@@ -19,16 +22,22 @@ const readme = readFileSync(join(root, "README.md"), "utf8");
 interface Snippet {
   file: string;
   run: boolean;
+  /** Compiled with standard (TC39) decorators rather than `experimentalDecorators`. */
+  standard: boolean;
   code: string;
 }
 
 function snippets(): Snippet[] {
-  return [...readme.matchAll(/```ts( compile-only)?\n([\s\S]*?)```/g)].map((match, index) => ({
+  return [...readme.matchAll(/```ts( compile-only| standard-decorators)?\n([\s\S]*?)```/g)].map((match, index) => ({
     file: `snippet-${String(index + 1).padStart(2, "0")}`,
-    run: match[1] === undefined,
+    run: match[1] !== " compile-only",
+    standard: match[1] === " standard-decorators",
     code: match[2]!,
   }));
 }
+
+/** The options that compile standard decorators: TypeScript's default without `experimentalDecorators`. */
+const STANDARD_DECORATORS = { experimentalDecorators: false, emitDecoratorMetadata: false };
 
 /** The package an import specifier names: `@scope/name` or `name`, without its subpath. */
 function packageOf(specifier: string): string {
@@ -102,12 +111,12 @@ describe("README", () => {
   beforeAll(() => {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(join(work, "cjs"), { recursive: true });
-    for (const { file, code } of blocks) {
-      writeFileSync(join(work, `${file}.mts`), code);
+    mkdirSync(join(work, "standard"), { recursive: true });
+    for (const { file, code, standard } of blocks) {
+      writeFileSync(join(work, standard ? "standard" : ".", `${file}.mts`), code);
       writeFileSync(join(work, "cjs", `${file}.ts`), code);
     }
-    writeFileSync(
-      join(work, "tsconfig.json"),
+    const project = (directory: string, decorators: object) =>
       JSON.stringify({
         extends: "../../../tsconfig.json",
         compilerOptions: {
@@ -117,15 +126,21 @@ describe("README", () => {
           paths: {},
           types: ["node"],
           isolatedModules: false,
+          ...decorators,
         },
-        include: ["*.mts"],
-      }),
+        include: [`${directory}/*.mts`],
+      });
+    writeFileSync(join(work, "tsconfig.json"), project(".", {}));
+    writeFileSync(
+      join(work, "tsconfig.standard.json"),
+      project("standard", { ...STANDARD_DECORATORS, rootDir: "standard" }),
     );
-    // Compiled together, as ES modules (top-level await), resolving "toolnexus" to dist/.
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(work, "tsconfig.json")], {
-      cwd: root,
-      encoding: "utf8",
-    });
+    // Compiled together, as ES modules (top-level await), resolving "toolnexus" to dist/: each decorator mode apart.
+    for (const config of ["tsconfig.json", "tsconfig.standard.json"])
+      execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(work, config)], {
+        cwd: root,
+        encoding: "utf8",
+      });
   });
 
   afterAll(() => {
@@ -151,11 +166,15 @@ describe("README", () => {
   });
 
   it("every snippet compiles in a CommonJS project (module commonjs, moduleResolution node10)", () => {
-    const files = blocks.map(({ file }) => join(work, "cjs", `${file}.ts`));
-    const program = ts.createProgram(files, COMMONJS_OPTIONS);
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((diagnostic) => !TOP_LEVEL_AWAIT_DIAGNOSTICS.has(diagnostic.code));
+    const problems = [false, true].flatMap((standard) => {
+      const files = blocks
+        .filter((block) => block.standard === standard)
+        .map(({ file }) => join(work, "cjs", `${file}.ts`));
+      const program = ts.createProgram(files, { ...COMMONJS_OPTIONS, ...(standard ? STANDARD_DECORATORS : {}) });
+      return ts
+        .getPreEmitDiagnostics(program)
+        .filter((diagnostic) => !TOP_LEVEL_AWAIT_DIAGNOSTICS.has(diagnostic.code));
+    });
     const host: ts.FormatDiagnosticsHost = {
       getCanonicalFileName: (name) => name,
       getCurrentDirectory: () => work,

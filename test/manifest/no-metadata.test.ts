@@ -63,7 +63,7 @@ describe("decorated code compiled without decorator metadata", () => {
       'StatusService.ping: Tool "ping" needs a non-empty description: models choose tools by it. Use @Tool("what it does").',
     );
     expect(scanError(new WeatherService()).message).toBe(
-      'WeatherService.alerts, parameter 0 ("area"): no type metadata was emitted for this method. This happens when the code is compiled without decorator metadata (esbuild, tsx, swc or Babel without their metadata options) or when `reflect-metadata` is not loaded. Fix: compile with tsc / ts-node / ts-jest and "emitDecoratorMetadata": true (swc: jsc.transform.decoratorMetadata), or give each parameter its type explicitly (@Param({ type: String }), @Args(Dto)), or run `toolnexus generate` and use the manifest.',
+      'WeatherService.alerts, parameter 0 ("area"): no type metadata was emitted for this method. This happens under runners that compile TypeScript with esbuild (tsx, vitest, Vite SSR, esbuild bundles) or with Bun, which never emit decorator metadata, with swc or Babel without their metadata options, or when `reflect-metadata` is not loaded. Fix: run `npx toolnexus generate` and keep toolnexus.manifest.json next to the code (`npx toolnexus generate --watch` beside `vitest --watch` keeps it current), or give each parameter its type (@Param({ type: String }), @Args(Dto)), or give the tool its whole input with @Tool({ input }); or compile with tsc, ts-node or ts-jest and "emitDecoratorMetadata": true (swc: jsc.transform.decoratorMetadata).',
     );
   });
 
