@@ -5,7 +5,6 @@ import {
   STANDARD_MODE_WAYS_FORWARD,
   standardMetadataOf,
   type DecoratorMode,
-  type StandardMethodContext,
 } from "./decorator-mode";
 
 /** Metadata keys, in one place (NestJS style). Decorators only write; the scanner reads. */
@@ -191,9 +190,10 @@ export function addParameterRecord(
   index: number,
   record: ParameterRecord,
 ): void {
-  if (isStandardContext(propertyKey as unknown)) {
+  const key: unknown = propertyKey;
+  if (isStandardContext(key)) {
     throw new TypeError(
-      `${decorator} on ${describeStandardTarget(propertyKey as unknown as StandardMethodContext)}: this code is compiled with standard (TC39) decorators, ` +
+      `${decorator} on ${key.kind} ${String(key.name)}: this code is compiled with standard (TC39) decorators, ` +
         `which have no parameter decorators. ${STANDARD_MODE_WAYS_FORWARD}.`,
     );
   }
@@ -219,8 +219,4 @@ export function addParameterRecord(
   }
   records[index] = record;
   if (existing === undefined) Reflect.defineMetadata(TOOL_PARAMETERS, records, prototype, propertyKey);
-}
-
-function describeStandardTarget(context: StandardMethodContext): string {
-  return `${context.kind} ${String(context.name)}`;
 }
