@@ -32,6 +32,8 @@ const shared: ProjectOptions = {
     ],
   },
   transformIgnorePatterns: ["/node_modules/(?!(arktype|arkregex|@ark/[^/]+)/)"],
+  // Before each test file, in every project: environment the code under test reads when it loads.
+  setupFiles: ["<rootDir>/test/support/jest/aws-sdk-node-notice.ts"],
   // Tests exercise the source; the integration project checks the built package separately.
   moduleNameMapper: {
     "^toolnexus$": "<rootDir>/src/index.ts",

@@ -1,14 +1,14 @@
-// Rewrites the built declarations' imports of peers that may be ES modules only (NestJS 12)
+// Rewrites the built declarations' imports of peers that may be ES modules only (NestJS 12, AI SDK 7)
 // as `import type ... with { "resolution-mode": "import" }`. The declarations are CommonJS;
 // TypeScript refuses a plain import of an ES module there under `module: node16` (TS1479,
 // TS1541), even though Node >= 20.19 loads it with require(). In a declaration file every
 // import is a type import, so this changes no type, and it resolves the same file for the
-// CommonJS releases of those peers (NestJS 11).
+// CommonJS releases of those peers (NestJS 11, AI SDK 6).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ESM_ONLY_PEERS = /^@nestjs\//;
+const ESM_ONLY_PEERS = /^(?:@nestjs\/|ai(?:\/|$))/;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const declarations = join(root, "dist", "cjs");
 

@@ -1,14 +1,12 @@
 import { adapterStepFailure } from "../control/seam-failure";
-import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolExecutionOptions } from "ai";
+import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool as AiTool } from "ai";
 import { mayNeedApproval } from "../control/approval";
 import { ToolDefinitionError } from "../core/errors";
 import { checkedHostState } from "../runtime/host-state";
 import type { Toolkit } from "../toolkit";
 import { isObject, type Tool, type ToolContext, type ToolResult } from "../core/types";
+import { aiSdkCallOf, type AiSdkCall } from "./ai-sdk-call";
 import { modelOutputOf } from "./model-output";
-
-/** What the AI SDK tells a tool about the call it serves: its `ToolExecutionOptions` without the abort signal. */
-export type AiSdkCall = Pick<ToolExecutionOptions, "toolCallId" | "messages" | "experimental_context">;
 
 /** One toolkit tool as an AI SDK tool: the model's arguments in, the toolkit's `ToolResult` out. */
 export type AiSdkTool = AiTool<Record<string, unknown>, ToolResult>;
@@ -28,9 +26,10 @@ export interface AiSdkToolsOptions {
   ctx?: ToolContext;
   /**
    * Host data for `ctx.state` (over `ctx.state`): an object, or a function of each call's AI SDK
-   * options (`experimental_context`, `messages`, `toolCallId`). Left out, the AI SDK's
-   * `experimental_context` is the state when it is an object. Which tools are given is decided
-   * with `ctx` and an object `state`: a function's state is only known per call.
+   * options (`context`, `messages`, `toolCallId`). Left out, the call's context is the state when
+   * it is an object: AI SDK 7's tool `context` (the tool's entry in `toolsContext`), AI SDK 6's
+   * `experimental_context`. Which tools are given is decided with `ctx` and an object `state`: a
+   * function's state is only known per call.
    */
   state?: Record<string, unknown> | ((call: AiSdkCall) => Record<string, unknown> | undefined);
   /** Only these tools (by name); every name must be a tool of the toolkit. */
@@ -75,16 +74,21 @@ function aiSdkTool(toolkit: Toolkit, tool: Tool, contextOf: CallContext, multimo
     // No validator: the toolkit validates each call (with its own messages), once.
     inputSchema: jsonSchema<Record<string, unknown>>(tool.inputSchema as JSONSchema7),
     // The AI SDK asks a person whenever the toolkit would ask (`needsApproval`, or `approveDestructive`).
-    ...(asksAi ? { needsApproval: (input, call) => askedFor(toolkit, name, input, () => contextOf(call)) } : {}),
-    execute: (input, { toolCallId, messages, abortSignal, experimental_context }) => {
+    // AI SDK 7 deprecates the tool's `needsApproval` for the call's `toolApproval`, and still asks it
+    // for every tool the call's `toolApproval` leaves out: one field serves both majors.
+    ...(asksAi
+      ? { needsApproval: (input, options) => askedFor(toolkit, name, input, () => contextOf(aiSdkCallOf(options))) }
+      : {}),
+    execute: (input, options) => {
+      const call = aiSdkCallOf(options);
       let ctx: ToolContext;
       try {
-        ctx = contextOf({ toolCallId, messages, experimental_context }, abortSignal);
+        ctx = contextOf(call, options.abortSignal);
       } catch (thrown) {
         return Promise.resolve(adapterStepFailure(name, "the state function of toAiSdkTools", thrown));
       }
       // The AI SDK runs a call that needs approval only once a person approved it in its flow.
-      return asksAi && approvedInMessages(toolCallId, messages)
+      return asksAi && approvedInMessages(call.toolCallId, call.messages)
         ? toolkit.execute(name, input, ctx, APPROVED)
         : toolkit.execute(name, input, ctx);
     },
@@ -133,14 +137,11 @@ function callContext({ ctx = {}, state }: AiSdkToolsOptions): CallContext {
   };
 }
 
-/**
- * Where a call's state comes from: the option (an object or a function), else the AI SDK's `experimental_context` when
- * it is an object.
- */
+/** Where a call's state comes from: the option (an object or a function), else the call's context when it is an object. */
 function stateSource(state: AiSdkToolsOptions["state"]): (call: AiSdkCall) => unknown {
   if (typeof state === "function") return state;
   if (state !== undefined) return () => state;
-  return (call) => (isObject(call.experimental_context) ? call.experimental_context : undefined);
+  return (call) => (isObject(call.context) ? call.context : undefined);
 }
 
 /** The AI SDK's abort signal, joined with the ctx's own when both are given. */

@@ -5,6 +5,7 @@ import { findSyntaxError } from "./loader/find-syntax-error";
 import { isLoaderFailure } from "./loader/loader-failure";
 import { isPathSpecifier, typeScriptAlternatives } from "./loader/resolution";
 import { REQUIRE_OF_ESM } from "./loader/require-hook";
+import { isSetupError } from "./loader/setup-error";
 import { isTypeScriptFile } from "./loader/module-format";
 
 /**
@@ -38,7 +39,7 @@ export function explainLoadFailure(error: unknown, entry: string, cwd: string): 
         "to the toolnexus maintainers with the output of `toolnexus --version` and of this command with --verbose.",
     ];
   }
-  if (failure.code === REQUIRE_OF_ESM) return [message, ""];
+  if (failure.code === REQUIRE_OF_ESM || isSetupError(error)) return [message, ""];
   if (failure.code === "MODULE_NOT_FOUND" || failure.code === "ERR_MODULE_NOT_FOUND") {
     if (failure.specifier === undefined || failure.importer === undefined)
       return [message, "Install the missing package, or fix the import path."];

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CliError, withFix } from "./errors";
 import { explainLoadFailure } from "./load-failure";
@@ -28,9 +28,10 @@ export interface LoadOptions {
  * as Node and TypeScript's NodeNext decide it, by extension and the nearest package.json
  * `"type"`: CommonJS (`.cjs`, `.cts`, and `.js`/`.ts`/`.tsx` outside `"type": "module"`) with
  * `require`, ES modules (`.mjs`, `.mts`, and `.js`/`.ts`/`.tsx` under `"type": "module"`,
- * top-level await included) with `import()`. TypeScript is compiled by toolnexus's own
- * compiler, with decorator metadata, wherever it is met. Every failure is a CliError naming
- * the module, the file at fault, the reason and the fix.
+ * top-level await included) with `import()`. TypeScript is compiled wherever it is met, by the
+ * project's TypeScript 5 or 6 (loader/typescript-compiler.ts), with decorators as its
+ * tsconfig.json says. Every failure is a CliError naming the module, the file at fault, the
+ * reason and the fix.
  */
 export async function loadModule(
   specifier: string,
@@ -42,7 +43,7 @@ export async function loadModule(
     const [reason, fix] = explainLoadFailure(error, file, cwd);
     return new CliError(`cannot load ${specifier}: ${withFix(reason, fix)}`, 2, { cause: error });
   };
-  if (isTypeScriptFile(file)) note?.(compilerNote(cwd));
+  if (isTypeScriptFile(file)) note?.(compilerNote(dirname(file)));
   try {
     if (moduleFormatOf(file) === "commonjs") {
       try {

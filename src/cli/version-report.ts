@@ -1,54 +1,36 @@
-import { readFileSync } from "node:fs";
 import { packageVersion } from "../core/version";
-import { projectTypeScript } from "../core/project-typescript";
+import { hasCompilerApi, typeScriptPackages, whyUnusable } from "./loader/typescript-compiler";
 
 /**
- * The version of toolnexus's own `typescript` (the one the CLI compiles .ts files with), read
- * from its package.json without loading the compiler; undefined when it cannot be found.
- */
-export function ownTypeScriptVersion(): string | undefined {
-  try {
-    return versionIn(require.resolve("typescript/package.json"));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * `toolnexus --version`: toolnexus's version and the TypeScript it compiles with (and the project's, when that
- * differs).
+ * `toolnexus --version`: toolnexus's version and the TypeScript the CLI compiles the .ts files
+ * of the project in `cwd` with.
  */
 export function versionReport(cwd: string): string {
-  const own = ownTypeScriptVersion();
-  const lines = [
-    `toolnexus ${packageVersion()}`,
-    own === undefined
-      ? "typescript: not found next to toolnexus (reinstall toolnexus)"
-      : `typescript ${own} (toolnexus's own; it compiles the .ts files the CLI loads)`,
-  ];
-  const project = projectTypeScript(cwd)?.version;
-  if (project !== undefined && own !== undefined && project !== own)
-    lines.push(`your project has typescript ${project}; toolnexus compiles .ts files with its own ${own}`);
-  return `${lines.join("\n")}\n`;
+  return `toolnexus ${packageVersion()}\n${compilerReport(cwd)}\n`;
 }
 
-/** The line `--verbose` prints before loading a .ts file. */
-export function compilerNote(cwd: string): string {
-  const own = ownTypeScriptVersion() ?? "(not found)";
-  const project = projectTypeScript(cwd)?.version;
-  return (
-    `compiling .ts files with toolnexus's own typescript ${own}` +
-    (project !== undefined && project !== own
-      ? ` (your project has typescript ${project}, which the CLI does not use)`
-      : "")
-  );
+/** The line `--verbose` prints before loading a .ts file in `directory`. */
+export function compilerNote(directory: string): string {
+  return compilerReport(directory);
 }
 
-function versionIn(packageJson: string): string | undefined {
-  try {
-    const version = (JSON.parse(readFileSync(packageJson, "utf8")) as { version?: unknown }).version;
-    return typeof version === "string" ? version : undefined;
-  } catch {
-    return undefined;
+/**
+ * Which `typescript` compiles .ts files in `directory`, and why the ones before it in the
+ * loader's order do not; read from package.json files, so the compiler is not loaded.
+ */
+function compilerReport(directory: string): string {
+  const candidates = typeScriptPackages(directory);
+  const chosen = candidates.find((candidate) => hasCompilerApi(candidate.version));
+  const passedOver = candidates
+    .slice(0, chosen === undefined ? undefined : candidates.indexOf(chosen))
+    .map(whyUnusable);
+  if (chosen === undefined) {
+    const found = passedOver.length === 0 ? "no typescript package is installed" : passedOver.join("; ");
+    return (
+      `.ts files cannot be compiled here: ${found}. Install typescript@5 (or typescript-json-schema), or load ` +
+      "compiled JavaScript"
+    );
   }
+  const line = `compiling .ts files with typescript ${chosen.version} (${chosen.whose})`;
+  return passedOver.length === 0 ? line : `${line}; ${passedOver.join("; ")}`;
 }

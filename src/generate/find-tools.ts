@@ -112,7 +112,7 @@ export function findToolMethods(file: ts.SourceFile, resolver: DecoratorResolver
 }
 
 /** `constructor.name` as the class will have it: its own name, the variable it is assigned to, or "default". */
-function runtimeClassName(node: ts.ClassLikeDeclaration): string | undefined {
+export function runtimeClassName(node: ts.ClassLikeDeclaration): string | undefined {
   if (node.name !== undefined) return node.name.text;
   if (TS.isClassDeclaration(node) && node.modifiers?.some((m) => m.kind === TS.SyntaxKind.DefaultKeyword))
     return "default";

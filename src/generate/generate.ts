@@ -11,10 +11,12 @@ import { formatProblem, GenerateError, locationOf, type SourceProblem } from "./
 import { DecoratorResolver, findToolMethods, type FoundTool } from "./find-tools";
 import { declarationText, digest, GENERATOR_REVISION, methodSignatureText, resultTypeText } from "./hash";
 import { compiledFileOf } from "./compiled-file";
+import { ContextTypeResolver } from "./context-type";
 import { keyEntries, type KeyedEntry } from "./keys";
 import { isStructuredResult, resultTypeOf, withOpenObjects } from "./output";
 import { compileErrors, openProject, splitTypeErrors, type DiagnosticSource, type Project } from "./project";
 import { SchemaGenerator } from "./schemas";
+import { parameterDecoratorProblem } from "./standard-decorators";
 import { TypeWalker } from "./type-walk";
 
 export interface GenerateOptions {
@@ -143,7 +145,13 @@ export function generateFromProgram(
     built.push({ className: tool.className!, methodName: result.key.slice(tool.className!.length + 1), tool: entry });
   }
 
-  const typeErrors = splitTypeErrors(diagnostics, (fileName) => builder.dependsOn(fileName), cwd);
+  const compilerOptions = program.getCompilerOptions();
+  const typeErrors = splitTypeErrors(
+    diagnostics,
+    (fileName) => builder.dependsOn(fileName),
+    cwd,
+    (diagnostic) => parameterDecoratorProblem(diagnostic, compilerOptions, resolver, cwd),
+  );
   if (typeErrors.errors.length > 0) throw new GenerateError(typeErrors.errors);
   if (problems.length > 0) throw new GenerateError(problems);
   const entries = keyEntries(built);
@@ -219,6 +227,7 @@ interface InferredOutput {
  */
 class EntryBuilder {
   readonly #schemas: SchemaGenerator;
+  readonly #contextTypes: ContextTypeResolver;
   /**
    * Its own generator: named types come out differently as results (see `describeWrittenValues`).
    * Made on first use; its warnings (about initializers) are not passed on.
@@ -244,6 +253,7 @@ class EntryBuilder {
     private readonly cache?: ProgramEntryCache<Built>,
   ) {
     this.#schemas = new SchemaGenerator(checker);
+    this.#contextTypes = new ContextTypeResolver(checker);
   }
 
   get warnings(): string[] {
@@ -326,12 +336,20 @@ class EntryBuilder {
     const walker = new TypeWalker(checker, this.program);
     const problems: SourceProblem[] = [];
     const parameters: ManifestParameter[] = [];
+    // `@Tool({ input })` is the tool's whole input: the method's (args, ctx) are not tool parameters.
+    const input = this.#declaresInput(decorator);
 
-    for (const parameter of method.parameters) {
+    for (const parameter of input ? [] : method.parameters) {
       if (TS.isIdentifier(parameter.name) && parameter.name.text === "this") continue;
       const index = parameters.length;
       const found = this.resolver.find(parameter, ["Param", "Ctx", "Args"]);
-      const kind = found?.kind === "Ctx" ? "ctx" : found?.kind === "Args" ? "args" : "param";
+      // Undecorated and typed ToolContext: the context, as @Ctx() says (standard decorators have no parameter decorators).
+      const kind =
+        found?.kind === "Ctx" || (found === undefined && this.#contextTypes.isContextParameter(parameter))
+          ? "ctx"
+          : found?.kind === "Args"
+            ? "args"
+            : "param";
       const sourceName = TS.isIdentifier(parameter.name) ? parameter.name.text : undefined;
       const options = kind === "param" && found !== undefined ? this.#paramOptions(found.decorator) : {};
       const name = options.name ?? sourceName;
@@ -345,7 +363,10 @@ class EntryBuilder {
           }),
         );
       if (kind === "ctx") {
-        parameters.push({ kind: "ctx" });
+        // Told by its type alone, it keeps its name, so messages about the entry can show it.
+        parameters.push(
+          found === undefined && sourceName !== undefined ? { kind: "ctx", name: sourceName } : { kind: "ctx" },
+        );
         continue;
       }
       if (parameter.dotDotDotToken !== undefined) {
@@ -437,6 +458,7 @@ class EntryBuilder {
         file: relative(this.directory, source.fileName).split(sep).join("/"),
         hash,
         ...(description !== undefined ? { description } : {}),
+        ...(input ? { input } : {}),
         parameters,
         ...(output !== undefined ? { output: output.schema } : {}),
       },
@@ -489,6 +511,22 @@ class EntryBuilder {
     const options = TS.isCallExpression(call) ? call.arguments[0] : undefined;
     if (options === undefined || this.checker.getTypeAtLocation(options).flags & TS.TypeFlags.StringLike) return false;
     return this.#optionValue(options, "output") !== undefined;
+  }
+
+  /**
+   * Whether `@Tool({ input })` gives the tool's whole input. An options object whose type only
+   * may have `input` (a variable typed `ToolOptions`, a spread of one) does not say so: its
+   * parameters are recorded, which a method taking `(args, ctx)` allows.
+   */
+  #declaresInput(decorator: ts.Decorator): boolean {
+    const call = decorator.expression;
+    const options = TS.isCallExpression(call) ? call.arguments[0] : undefined;
+    if (options === undefined || this.checker.getTypeAtLocation(options).flags & TS.TypeFlags.StringLike) return false;
+    const input = this.#optionValue(options, "input");
+    if (input === undefined) return false;
+    if (input !== "unknown") return !admitsUndefined(input);
+    const property = this.checker.getPropertyOfType(this.checker.getTypeAtLocation(options), "input");
+    return property !== undefined && !(property.flags & TS.SymbolFlags.Optional);
   }
 
   /** ` (declared at file:line:col)` for a property declared in the project. */

@@ -165,16 +165,27 @@ export function compileErrors(source: DiagnosticSource): ts.Diagnostic[] {
 /**
  * Type errors split by what they can break: those in a file the tools depend on (or of the
  * whole project) stop generation; those elsewhere are warnings, the manifest does not depend
- * on them.
+ * on them. `explain` says in toolnexus's terms what some errors mean (a toolnexus decorator
+ * the project's decorators cannot apply): those always stop generation, once each.
  */
 export function splitTypeErrors(
   diagnostics: readonly ts.Diagnostic[],
   dependsOn: (fileName: string) => boolean,
   cwd: string,
+  explain: (diagnostic: ts.Diagnostic) => SourceProblem | undefined = () => undefined,
 ): { errors: SourceProblem[]; warnings: string[] } {
   const errors: SourceProblem[] = [];
   const warnings: string[] = [];
+  const explained = new Set<string>();
   for (const diagnostic of diagnostics) {
+    const explanation = explain(diagnostic);
+    if (explanation !== undefined) {
+      // TypeScript may report one decorator twice (TS1241 and TS1270): one explanation is enough.
+      const text = formatProblem(explanation);
+      if (!explained.has(text)) errors.push(explanation);
+      explained.add(text);
+      continue;
+    }
     const problem = problemOfDiagnostic(diagnostic, cwd);
     if (diagnostic.file === undefined || dependsOn(diagnostic.file.fileName)) errors.push(problem);
     else

@@ -287,7 +287,7 @@ describe("toAiSdkTools: the ctx a tool gets", () => {
         ctx: { state: { tenant: "acme" } },
         state: (call) => {
           calls.push({ toolCallId: call.toolCallId, messages: call.messages.length });
-          return { user: (call.experimental_context as { session: { user: string } }).session.user };
+          return { user: (call.context as { session: { user: string } }).session.user };
         },
       },
       { session: { user: "alan@example.com" } },
@@ -300,7 +300,7 @@ describe("toAiSdkTools: the ctx a tool gets", () => {
     const admin = new Toolkit([deleteCustomer]);
     const tools = toAiSdkTools(admin, {
       ctx: { state: { role: "admin" } },
-      state: (call) => call.experimental_context as Record<string, unknown>,
+      state: (call) => call.context as Record<string, unknown>,
     });
     const result = await generateText({
       model: scriptedModel([toolCall("delete_customer", {})], [text("ok")]),

@@ -1,10 +1,11 @@
 /**
  * When a module cannot be loaded, the one-line error names the file at fault and the real cause,
- * and tells the user's mistakes (syntax, imports, what the module throws) from a failure of
- * toolnexus's own loader, which it asks to be reported.
+ * and tells the user's mistakes (syntax, imports, what the module throws) and the project's
+ * setup (a broken TypeScript install) from a failure of toolnexus's own loader, which it asks to
+ * be reported.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as toolnexus from "../../src";
 import { explainLoadFailure } from "../../src/cli/load-failure";
 import { assertBuilt, expectOneLineError, runCli } from "./run-cli";
@@ -193,7 +194,9 @@ describe("a failure of toolnexus's own loader is toolnexus's to report", () => {
     const env = preload(
       esm,
       "no-hooks.cjs",
-      'require("node:module").register = () => { throw new Error("hooks are disabled here"); };\n',
+      // Both ways of starting them: register (Node 20) and registerHooks (Node 22.15 and later).
+      'const Module = require("node:module");\n' +
+        'Module.register = Module.registerHooks = () => { throw new Error("hooks are disabled here"); };\n',
     );
     expectOneLineError(
       await runCli(["list", "trips.ts"], { cwd: esm, env }),
@@ -203,18 +206,23 @@ describe("a failure of toolnexus's own loader is toolnexus's to report", () => {
       "report it",
     );
   });
+});
 
-  it("its TypeScript compiler cannot be loaded", async () => {
-    const env = preload(
+describe("a TypeScript compiler that cannot be loaded is the project's to reinstall", () => {
+  it("names it, where it is, and why", async () => {
+    write(
       cjs,
-      "no-typescript.cjs",
-      'const Module = require("node:module");\nconst load = Module._load;\nModule._load = function (request, ...rest) {\n  if (request === "typescript") throw new Error("typescript is gone");\n  return load.call(this, request, ...rest);\n};\n',
+      "broken-typescript.cjs",
+      'const Module = require("node:module");\nconst load = Module._load;\nModule._load = function (request, ...rest) {\n  if (/[\\\\/]node_modules[\\\\/]typescript$/.test(request)) throw new Error("typescript is gone");\n  return load.call(this, request, ...rest);\n};\n',
     );
+    const env = { NODE_OPTIONS: `--require ${join(cjs, "broken-typescript.cjs")}` };
+    const typescript = realpathSync(dirname(require.resolve("typescript/package.json")));
+    const version = (require("typescript/package.json") as { version: string }).version;
     expectOneLineError(
       await runCli(["list", "tools.ts"], { cwd: cjs, env }),
       2,
-      "toolnexus cannot load its own TypeScript compiler (its `typescript` dependency): typescript is gone.",
-      "This is a problem in toolnexus, not in your module",
+      `cannot load tools.ts: typescript ${version} (next to toolnexus, ${typescript}) cannot be loaded (typescript is gone). ` +
+        "Reinstall it: `npm install` in the project.",
     );
   });
 });

@@ -9,13 +9,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built `toolnexus` bin as a child process. */
+/** Runs the built `toolnexus` bin as a child process, on the Node `TOOLNEXUS_CLI_NODE` names, else on the tests' own. */
 export function runCli(
   args: string[],
   { input, cwd = root, env = {} }: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env } });
+    const child = spawn(process.env.TOOLNEXUS_CLI_NODE ?? process.execPath, [bin, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -8,7 +8,7 @@ import {
   type GenerateResult,
   type WatchRun,
 } from "../../src/generate";
-import { assertBuilt, runBin, tempProject, TOOLNEXUS_STUB } from "./support";
+import { assertBuilt, runBin, tempProject } from "./support";
 
 /**
  * A tool's entry covers its result type where that gives an output schema: a changed result
@@ -155,10 +155,6 @@ describe("the hash and --check with output schemas", () => {
 
 describe("result types without a JSON form", () => {
   // The stub's @Tool takes `output`, as toolnexus's does.
-  const STUB = TOOLNEXUS_STUB.replace(
-    "{ name?: string; description?: string }",
-    "{ name?: string; description?: string; output?: object }",
-  );
   const SOURCE = `import { Tool } from "toolnexus";
 export interface Job {
   id: string;
@@ -180,7 +176,7 @@ export class Jobs {
 `;
 
   it("give no output schema and a warning naming the property, none where @Tool({ output }) states it", () => {
-    const dir = tempProject({ "toolnexus.d.ts": STUB, "src/jobs.ts": SOURCE });
+    const dir = tempProject({ "src/jobs.ts": SOURCE });
     made.push(dir);
     const result = generateManifest({ project: join(dir, "tsconfig.json"), cwd: dir });
     expect(result.manifest.tools["Jobs.start"]!.output).toBeUndefined();

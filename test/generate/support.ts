@@ -37,10 +37,12 @@ export function runBin(args: string[], cwd = root, binPath = bin): Promise<BinRu
 
 /** Declarations standing in for the toolnexus package, so a temporary project type-checks alone (fast). */
 export const TOOLNEXUS_STUB = `
-export declare function Tool(descriptionOrOptions?: string | { name?: string; description?: string }): MethodDecorator;
+export declare function Tool(descriptionOrOptions?: string | { name?: string; description?: string; input?: object; output?: object }): MethodDecorator;
 export declare function Param(nameOrOptions?: string | Record<string, unknown>, options?: Record<string, unknown>): ParameterDecorator;
 export declare function Ctx(): ParameterDecorator;
 export declare function Args(type?: Function): ParameterDecorator;
+export interface ToolContext { callId?: string; state?: Record<string, unknown>; reportProgress?: (progress: number) => void }
+export interface ToolCallContext extends ToolContext { reportProgress: (progress: number) => void }
 `;
 
 /** Stands in for toolnexus/nestjs: `ToolParam`, the alias of `@Param` for NestJS code. */

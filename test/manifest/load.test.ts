@@ -149,6 +149,9 @@ describe("a manifest that cannot be used is a ManifestError (a ScanError) naming
     expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, file: 3 } } })).toBe(
       "/tools/Weather.forecast/file must be a string.",
     );
+    expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, input: "yes" } } })).toBe(
+      "/tools/Weather.forecast/input must be true when present.",
+    );
     expect(invalid({ ...good, tools: { "Weather.forecast": { ...entry, parameters: {} } } })).toBe(
       "/tools/Weather.forecast/parameters must be an array.",
     );

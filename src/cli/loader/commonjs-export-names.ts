@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type * as TS from "typescript";
 import { isFile } from "../../core/is-file";
-import { ownTypeScript } from "./compile";
 import { isTypeScriptFile, TYPESCRIPT_EXTENSIONS } from "./module-format";
 import { isPathSpecifier, typeScriptAlternatives } from "./resolution";
+import { typeScriptFor } from "./typescript-compiler";
 
 /**
  * The names a CommonJS TypeScript file exports, read from its syntax: what an ES module that
@@ -17,7 +17,7 @@ export function commonJsExportNames(filename: string, seen: Set<string> = new Se
   const names = new Set<string>();
   if (seen.has(filename)) return names;
   seen.add(filename);
-  const ts = ownTypeScript();
+  const ts = typeScriptFor(dirname(filename));
   const file = ts.createSourceFile(filename, readFileSync(filename, "utf8"), ts.ScriptTarget.Latest, false);
   for (const statement of file.statements) {
     if (ts.isExportDeclaration(statement)) {

@@ -1,40 +1,21 @@
+import { dirname } from "node:path";
 import type * as TS from "typescript";
+import { decoratorOptionsFor } from "./decorator-options";
 import { loaderFailure } from "./loader-failure";
 import type { ModuleFormat } from "./module-format";
-
-let compiler: typeof TS | undefined;
-
-/**
- * toolnexus's own TypeScript (its `typescript` dependency), required from here and never from
- * the user's project: the project may have another major version (TypeScript 7's package has no
- * JavaScript compiler API), and the options below are written for this one. Loaded on first use.
- */
-export function ownTypeScript(): typeof TS {
-  if (compiler !== undefined) return compiler;
-  let loaded: typeof TS;
-  try {
-    loaded = require("typescript") as typeof TS;
-  } catch (error) {
-    throw loaderFailure("toolnexus cannot load its own TypeScript compiler (its `typescript` dependency)", error);
-  }
-  if (typeof loaded.transpileModule !== "function") {
-    throw loaderFailure(
-      "toolnexus cannot use its own TypeScript compiler",
-      new Error(`typescript ${String(loaded.version)} has no transpileModule`),
-    );
-  }
-  return (compiler = loaded);
-}
+import { typeScriptFor } from "./typescript-compiler";
 
 /**
  * Compiles one TypeScript file to JavaScript of `format`, file by file (no type check, as
- * ts-jest's isolatedModules and ts-node --transpile-only do): `experimentalDecorators` and
- * `emitDecoratorMetadata`, so the `design:paramtypes` the scanner reads are intact, and an
+ * ts-jest's isolatedModules and ts-node --transpile-only do), with the project's TypeScript
+ * (typescript-compiler.ts): decorators as the project's tsconfig.json compiles them (legacy ones
+ * with `emitDecoratorMetadata`, so the `design:paramtypes` the scanner reads are intact), and an
  * inline source map, so stack traces point at the .ts lines. Syntax errors throw a SyntaxError
  * naming file:line:col.
  */
 export function compileTypeScript(source: string, filename: string, format: ModuleFormat): string {
-  const ts = ownTypeScript();
+  const ts = typeScriptFor(dirname(filename));
+  const decorators = decoratorOptionsFor(ts, filename);
   let output: TS.TranspileOutput;
   try {
     output = ts.transpileModule(source, {
@@ -43,8 +24,7 @@ export function compileTypeScript(source: string, filename: string, format: Modu
       compilerOptions: {
         module: format === "module" ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS,
         target: ts.ScriptTarget.ES2022,
-        experimentalDecorators: true,
-        emitDecoratorMetadata: true,
+        ...decorators,
         esModuleInterop: true,
         jsx: ts.JsxEmit.React,
         inlineSourceMap: true,

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isFile } from "../../core/is-file";
-import { ownTypeScript } from "./compile";
 import { isPathSpecifier, typeScriptAlternatives } from "./resolution";
+import { typeScriptFor } from "./typescript-compiler";
 
 /** How many files the search reads before giving up. */
 const MAX_FILES = 500;
@@ -14,7 +14,7 @@ const MAX_FILES = 500;
  * has failed; undefined when the parser finds nothing.
  */
 export function findSyntaxError(entry: string): string | undefined {
-  const ts = ownTypeScript();
+  const ts = typeScriptFor(dirname(entry));
   const queue = [entry];
   const seen = new Set(queue);
   while (queue.length > 0 && seen.size <= MAX_FILES) {

@@ -9,12 +9,19 @@ export interface RunResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  /** Variables set over the consumer's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Milliseconds after which the command is killed (its result then says so). */
+  timeout?: number;
+}
+
 /**
  * The environment of the consumer's commands: npm's settings (cache, registry, certificates)
  * pass, but nothing that points back at this repository (`npm test` sets the local prefix and
  * the package's own fields), so installs and module lookups see only the consumer project.
  */
-function consumerEnvironment(): NodeJS.ProcessEnv {
+export function consumerEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (
@@ -61,13 +68,22 @@ export class ConsumerProject {
     return this;
   }
 
-  /** Runs a command in the project; never throws for a non-zero exit (the result says). */
-  run(command: string, args: readonly string[]): Promise<RunResult> {
+  /**
+   * Runs a command in the project; never throws for a non-zero exit (the result says).
+   * `options.env` is set over the consumer's environment; `options.timeout` (ms) kills the command when it runs longer.
+   */
+  run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
     return new Promise((resolve) => {
       execFile(
         command,
         args,
-        { cwd: this.directory, env: consumerEnvironment(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+        {
+          cwd: this.directory,
+          env: { ...consumerEnvironment(), ...options.env },
+          encoding: "utf8",
+          maxBuffer: 64 * 1024 * 1024,
+          ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+        },
         (error, stdout, stderr) => {
           // A command that ran has its exit code; one that could not start or was killed, the error's message.
           const exited = error === null || typeof error.code === "number";
@@ -116,8 +132,9 @@ export class ConsumerProject {
   }
 
   /** The toolnexus CLI the project installed (`npx --no`: never fetched from the registry). */
+  /** The installed CLI itself (not through npx, which would answer `--version` with npm's own). */
   toolnexus(args: readonly string[]): Promise<RunResult> {
-    return this.run("npx", ["--no", "toolnexus", ...args]);
+    return this.run(join(this.directory, "node_modules", ".bin", "toolnexus"), args);
   }
 
   node(args: readonly string[]): Promise<string> {

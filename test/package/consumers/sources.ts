@@ -1,3 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "./package-under-test";
+
 /**
  * The consumer projects' sources: what a user of the published package writes. The same code
  * is compiled by each project's own TypeScript (5.9 or 7), for CommonJS or ES modules.
@@ -191,3 +195,11 @@ import { Toolkit } from "toolnexus";
 
 export const sameToolkit: typeof Toolkit = toolnexus.Toolkit;
 `;
+
+/** The README's Quick start: the first ```ts block after its "## Quick start" heading, as a new user copies it. */
+export function quickStartSource(): string {
+  const readme = readFileSync(join(packageRoot, "README.md"), "utf8");
+  const block = /^## Quick start[^\n]*\n[\s\S]*?```ts\n([\s\S]*?)```/m.exec(readme)?.[1];
+  if (block === undefined) throw new Error('README.md has no "## Quick start" heading followed by a ```ts block.');
+  return block;
+}
