@@ -106,6 +106,11 @@ export interface ProviderAdapter<
   /** The provider's declarations have a field for example arguments (the export then never puts them in descriptions). */
   readonly takesExamples?: boolean;
   /**
+   * The provider reads a schema's dialect from its root `$schema` (MCP: JSON Schema 2020-12 when
+   * there is none), so a root `$schema` the tool declares stays in its declaration.
+   */
+  readonly readsDialect?: boolean;
+  /**
    * What the results in `conversation` (the provider's message list) answered to calls of the tool
    * exported as `toolName`, oldest first, each as the message holds it (text, or the JSON value).
    * Unreadable parts are passed over; never throws.
@@ -254,7 +259,7 @@ export function exportTools<D, O extends ExportOptions>(
 
 function lowerTool<O extends ExportOptions>(adapter: ProviderAdapter<unknown, O>, tool: Tool, options: O): LoweredTool {
   const log = new ChangeLog(tool.name, validatesArguments(tool));
-  const { schema, dropped } = withoutDocumentKeywords(tool.inputSchema);
+  const { schema, dropped } = withoutDocumentKeywords(tool.inputSchema, { keepRootDialect: adapter.readsDialect });
   // A tool's own `strict` wins over the export's (a lowering is kept per tool, so the key holds).
   const toolOptions = tool.strict === undefined ? options : { ...options, strict: tool.strict };
   const { codec, ...rest } = adapter.lower(schema, log, toolOptions);
@@ -280,7 +285,7 @@ function lowerOutput<O extends ExportOptions>(
   if (adapter.lowerOutput === undefined || tool.outputSchema === undefined) return undefined;
   // Tools toolnexus made check each structured result against their outputSchema.
   const log = new ChangeLog(tool.name, validatesArguments(tool) === undefined ? undefined : true, "outputSchema");
-  const { schema, dropped } = withoutDocumentKeywords(tool.outputSchema);
+  const { schema, dropped } = withoutDocumentKeywords(tool.outputSchema, { keepRootDialect: adapter.readsDialect });
   for (const keyword of dropped.keys())
     log.add("", keyword, "dropped", `${keyword === "required" ? "empty required lists" : keyword}: no model reads it`);
   return { schema: adapter.lowerOutput(schema, log, options), changes: log.changes };

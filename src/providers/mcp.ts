@@ -189,6 +189,7 @@ export const mcp: Provider<
   name: "Mcp",
   answersCalls: false,
   names: NAMES,
+  readsDialect: true,
   lower: (schema, log) => ({ schema: withSchemaObjects(plainObjectRoot(schema, log), log), codec: undefined }),
   loweringOptions: [],
   declare: (tools) =>

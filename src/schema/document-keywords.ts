@@ -11,10 +11,14 @@ export type DroppedKeywords = ReadonlyMap<string, number>;
 /**
  * `schema` without the bytes no model reads: `$schema`, `$id` and `$comment` anywhere, and
  * `required: []`. Every `$id` stays while some `$ref` is not a JSON pointer into the document
- * (`#/...`) or a subschema names a resource of its own (references may resolve by them). The
+ * (`#/...`) or a subschema names a resource of its own (references may resolve by them). With
+ * `keepRootDialect`, the root's `$schema` stays: for a format that reads the dialect from it. The
  * schema given is not changed (copy on write).
  */
-export function withoutDocumentKeywords(schema: JSONSchemaObject): {
+export function withoutDocumentKeywords(
+  schema: JSONSchemaObject,
+  { keepRootDialect = false }: { keepRootDialect?: boolean } = {},
+): {
   schema: JSONSchemaObject;
   dropped: DroppedKeywords;
 } {
@@ -22,10 +26,12 @@ export function withoutDocumentKeywords(schema: JSONSchemaObject): {
   const { refs, nestedIds } = referenceShape(schema);
   // An `$id` may be what a reference resolves by (an anchor, a relative URI, a nested resource's base).
   const keepIds = nestedIds || refs.some(({ ref }) => !isDocumentPointer(ref));
-  const cleaned = mapSubschemas(schema, (node) => {
+  const kept = (keyword: string, atRoot: boolean) =>
+    (keyword === "$id" && keepIds) || (keyword === "$schema" && keepRootDialect && atRoot);
+  const cleaned = mapSubschemas(schema, (node, pointer) => {
     if (typeof node !== "object" || node === null) return node;
     const record = node as Record<string, unknown>;
-    const needless = DOCUMENT_KEYWORDS.filter((keyword) => keyword in record && !(keyword === "$id" && keepIds));
+    const needless = DOCUMENT_KEYWORDS.filter((keyword) => keyword in record && !kept(keyword, pointer() === ""));
     const emptyRequired = Array.isArray(record.required) && record.required.length === 0;
     if (needless.length === 0 && !emptyRequired) return node;
     const copy = { ...record };

@@ -1,6 +1,8 @@
 /**
  * No export carries what no model reads: `$schema`, `$id` and `$comment` anywhere, and empty
  * `required` lists. The change report says so once per export and keyword, naming the tools.
+ * A format that reads a schema's dialect from its root `$schema` (MCP, 2020-12 without one)
+ * keeps the root's: without it, a draft-07 schema would be read as 2020-12.
  */
 import { defineTool, describeExport, type JSONSchemaObject, type Tool } from "../../src";
 import { ADAPTERS, type ExportFormat } from "../../src/providers/registry";
@@ -32,7 +34,10 @@ const documented = (name: string): Tool =>
 
 const needless = /"\$schema"|"\$id"|"\$comment"|"required":\[\]/;
 
-describe.each(FORMATS)("%s", (format) => {
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+const readsDialect = (format: ExportFormat) => ADAPTERS[format].readsDialect === true;
+
+describe.each(FORMATS.filter((format) => !readsDialect(format)))("%s", (format) => {
   const tools = [documented("first"), documented("second")];
 
   it("declares no document keyword and no empty required list", () => {
@@ -50,6 +55,31 @@ describe.each(FORMATS)("%s", (format) => {
     expect(
       changes.filter((change) => change.tool !== "*" && ["$schema", "$id", "$comment"].includes(change.keyword)),
     ).toEqual([]);
+  });
+});
+
+describe.each(FORMATS.filter(readsDialect))("%s, which reads the dialect from the root's $schema", (format) => {
+  const tools = [documented("first"), documented("second")];
+
+  it("keeps the root's $schema and declares no other document keyword or empty required list", () => {
+    const declared = JSON.stringify(describeExport(format, tools).declarations);
+    expect(declared.split(`"$schema":${JSON.stringify(DRAFT_07)}`)).toHaveLength(tools.length + 1);
+    expect(declared.replaceAll(`"$schema":${JSON.stringify(DRAFT_07)}`, "")).not.toMatch(needless);
+  });
+
+  it("reports the other keywords taken out once for the export, and not $schema", () => {
+    const once = describeExport(format, tools).changes.filter((change) => change.tool === "*");
+    expect(once.map((change) => change.keyword).sort()).toEqual(["$comment", "$id", "required"]);
+  });
+
+  it("adds no $schema to a schema that declares none (2020-12 is the default)", () => {
+    const plain = defineTool({
+      name: "plain",
+      description: "Plain.",
+      inputSchema: { type: "object" },
+      execute: () => "ok",
+    });
+    expect(JSON.stringify(describeExport(format, [plain]).declarations)).not.toContain("$schema");
   });
 });
 

@@ -1,18 +1,15 @@
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { installOnce, TEST_CACHE } from "./cached-install";
 
 /** The Node majors toolnexus is tested on (package.json "engines" says the same). */
 export const TESTED_NODE_MAJORS = [20, 22, 24, 26] as const;
 export type NodeMajor = (typeof TESTED_NODE_MAJORS)[number];
 
 /**
- * Where Node binaries are kept between runs: `$TOOLNEXUS_NODE_CACHE`, else under the user's
- * cache directory. Each major is installed once and reused.
+ * Where Node binaries are kept between runs: `$TOOLNEXUS_NODE_CACHE`, else in the tests' cache
+ * (cached-install.ts). Each major is installed once and reused.
  */
-export const NODE_CACHE = process.env.TOOLNEXUS_NODE_CACHE ?? join(homedir(), ".cache", "toolnexus-test", "node");
+export const NODE_CACHE = process.env.TOOLNEXUS_NODE_CACHE ?? join(TEST_CACHE, "node");
 
 const pending = new Map<NodeMajor, Promise<string>>();
 
@@ -32,22 +29,6 @@ export function nodeBinary(major: NodeMajor): Promise<string> {
   return binary;
 }
 
-async function install(major: NodeMajor): Promise<string> {
-  const directory = join(NODE_CACHE, String(major));
-  const binary = join(directory, "node_modules", ".bin", "node");
-  if (existsSync(binary)) return binary;
-  // Installed beside, then moved in place: a run stopped half-way never leaves a broken binary behind.
-  const staging = `${directory}.installing-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  await promisify(execFile)(
-    "npm",
-    ["install", "--prefix", staging, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `node@${major}`],
-    { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
-  );
-  if (!existsSync(binary)) {
-    rmSync(directory, { recursive: true, force: true });
-    renameSync(staging, directory);
-  } else rmSync(staging, { recursive: true, force: true });
-  return binary;
+function install(major: NodeMajor): Promise<string> {
+  return installOnce(join(NODE_CACHE, String(major)), `node@${major}`, join("node_modules", ".bin", "node"));
 }

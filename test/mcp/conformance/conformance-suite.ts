@@ -1,0 +1,86 @@
+/**
+ * The official MCP conformance suite (`@modelcontextprotocol/conformance`), run as its CLI on
+ * Node 22 (it needs 22 or later; npm installs it for that Node into the tests' cache, so the
+ * repository's own install stays free of it and of its engines).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { installOnce, TEST_CACHE } from "../../support/cached-install";
+import { nodeBinary } from "../../support/node-binaries";
+import { npmCli } from "../../package/consumers/machine-npm";
+
+/** The suite's release the tests hold toolnexus to (it is a work in progress: pinned, and moved on deliberately). */
+export const CONFORMANCE_VERSION = "0.1.16";
+
+/** One check of a scenario, as the suite writes it in its checks.json. */
+export interface ConformanceCheck {
+  id: string;
+  description: string;
+  status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
+  errorMessage?: string;
+}
+
+export interface ConformanceRun {
+  /** Every server scenario the suite has (active and pending), by name. */
+  scenarios: string[];
+  /** Each scenario's checks. */
+  checks: Map<string, ConformanceCheck[]>;
+  /** What the suite printed. */
+  output: string;
+}
+
+/** A scenario passes as the suite decides it: it made checks, and none of them failed. */
+export const passed = (checks: readonly ConformanceCheck[] | undefined): boolean =>
+  checks !== undefined && checks.length > 0 && checks.every((check) => check.status !== "FAILURE");
+
+/** Runs every server scenario of the suite (`--suite all`) against the MCP endpoint at `url`. */
+export async function runServerScenarios(url: string): Promise<ConformanceRun> {
+  const node = await nodeBinary(22);
+  const path = `${dirname(node)}${delimiter}${process.env.PATH ?? ""}`;
+  const cli = await installOnce(
+    join(TEST_CACHE, `mcp-conformance-${CONFORMANCE_VERSION}`),
+    `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`,
+    join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"),
+    { command: node, args: [npmCli()], env: { PATH: path } },
+  );
+  const results = mkdtempSync(join(tmpdir(), "toolnexus-conformance-"));
+  try {
+    const run = (args: string[]) =>
+      promisify(execFile)(node, [cli, ...args], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 300_000 })
+        // The suite exits 1 when a scenario fails: its results are read either way.
+        .catch((error: { stdout?: string; stderr?: string; code?: unknown }) => {
+          if (typeof error.stdout !== "string") throw error;
+          return { stdout: error.stdout, stderr: error.stderr ?? "" };
+        });
+    const listed = await run(["list"]);
+    const suite = await run(["server", "--url", url, "--suite", "all", "--output-dir", results]);
+    return {
+      scenarios: serverScenarios(listed.stdout),
+      checks: checksIn(results),
+      output: `${suite.stdout}${suite.stderr}`,
+    };
+  } finally {
+    rmSync(results, { recursive: true, force: true });
+  }
+}
+
+/** The names under "Server scenarios" in the output of `conformance list`: `  - name [versions]`. */
+function serverScenarios(listing: string): string[] {
+  const section = /Server scenarios[^\n]*\n((?:\s+- [^\n]*\n?)*)/.exec(listing)?.[1];
+  if (section === undefined) throw new Error(`conformance list printed no server scenarios:\n${listing}`);
+  return [...section.matchAll(/- (\S+)/g)].map((match) => match[1]!);
+}
+
+/** Each scenario's checks.json, from the folders `server-<scenario>-<timestamp>` the suite wrote. */
+function checksIn(results: string): Map<string, ConformanceCheck[]> {
+  const checks = new Map<string, ConformanceCheck[]>();
+  for (const folder of readdirSync(results)) {
+    const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(folder)?.[1];
+    if (scenario === undefined) continue;
+    checks.set(scenario, JSON.parse(readFileSync(join(results, folder, "checks.json"), "utf8")) as ConformanceCheck[]);
+  }
+  return checks;
+}

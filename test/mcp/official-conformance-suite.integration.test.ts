@@ -1,0 +1,108 @@
+/**
+ * The official MCP conformance suite's server scenarios against `serveMcp` over streamable
+ * HTTP, serving the scenarios' tools (conformance/scenario-tools.ts). Every scenario of a
+ * feature toolnexus serves passes; each other one names the feature it waits for, and fails
+ * until that feature is served (then it moves to the served list). A scenario passes as the
+ * suite decides it (no failed check); its warnings are listed here. A scenario the suite adds
+ * fails the test until it is placed in one of the two lists.
+ */
+import { Toolkit } from "toolnexus";
+import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
+import {
+  passed,
+  runServerScenarios,
+  type ConformanceCheck,
+  type ConformanceRun,
+} from "./conformance/conformance-suite";
+import { scenarioTools } from "./conformance/scenario-tools";
+
+const SERVED = [
+  "server-initialize",
+  "ping",
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-error",
+  "tools-call-with-progress",
+  "json-schema-2020-12",
+  "server-sse-multiple-streams",
+  "server-sse-polling",
+  "dns-rebinding-protection",
+];
+
+/**
+ * The warnings of served scenarios (what the specification recommends and toolnexus does not
+ * do), by scenario: any other warning fails the test. Stateless streams are not resumable: no
+ * priming event with an id, no `retry` field; a client whose stream drops calls again.
+ */
+const WARNED: Record<string, string[]> = {
+  "server-sse-polling": ["server-sse-priming-event", "server-sse-retry-field"],
+};
+
+/** Scenario → the feature toolnexus does not serve yet. */
+const NOT_SERVED: Record<string, string> = {
+  "logging-set-level": "logging (logging/setLevel)",
+  "tools-call-with-logging": "log notifications from a tool (ctx.log)",
+  "completion-complete": "completions",
+  "tools-call-sampling": "sampling from a tool (ctx.sample)",
+  "tools-call-elicitation": "elicitation from a tool (ctx.elicit)",
+  "elicitation-sep1034-defaults": "elicitation from a tool (ctx.elicit)",
+  "elicitation-sep1330-enums": "elicitation from a tool (ctx.elicit)",
+  "resources-list": "resources",
+  "resources-read-text": "resources",
+  "resources-read-binary": "resources",
+  "resources-templates-read": "resource templates",
+  "resources-subscribe": "resource subscriptions",
+  "resources-unsubscribe": "resource subscriptions",
+  "prompts-list": "prompts",
+  "prompts-get-simple": "prompts",
+  "prompts-get-with-args": "prompts",
+  "prompts-get-embedded-resource": "prompts",
+  "prompts-get-with-image": "prompts",
+};
+
+let server: McpServerHandle;
+let run: ConformanceRun;
+
+beforeAll(async () => {
+  server = await serveMcp(new Toolkit(scenarioTools), { transport: "http", port: 0 });
+  run = await runServerScenarios(server.url!);
+}, 600_000);
+
+afterAll(() => server?.close());
+
+const describeChecks = (checks: readonly ConformanceCheck[] | undefined) =>
+  checks === undefined
+    ? "the suite wrote no results for it"
+    : JSON.stringify(
+        checks.map(({ id, status, errorMessage }) => ({ id, status, ...(errorMessage ? { errorMessage } : {}) })),
+        null,
+        2,
+      );
+
+it("places every server scenario of the suite as served or not served yet", () => {
+  expect([...run.scenarios].sort()).toEqual([...SERVED, ...Object.keys(NOT_SERVED)].sort());
+});
+
+it.each(SERVED)("%s passes", (scenario) => {
+  const checks = run.checks.get(scenario);
+  if (!passed(checks)) throw new Error(`${scenario} did not pass:\n${describeChecks(checks)}\n\n${run.output}`);
+});
+
+it("warns only where the specification's recommendations are knowingly not followed", () => {
+  const warned = Object.fromEntries(
+    SERVED.map((scenario) => [
+      scenario,
+      (run.checks.get(scenario) ?? []).filter((check) => check.status === "WARNING").map((check) => check.id),
+    ]).filter(([, ids]) => ids!.length > 0),
+  );
+  expect(warned).toEqual(WARNED);
+});
+
+it.each(Object.entries(NOT_SERVED))("%s does not pass yet: toolnexus does not serve %s", (scenario) => {
+  const checks = run.checks.get(scenario);
+  if (passed(checks)) throw new Error(`${scenario} passes now: move it to SERVED.\n${describeChecks(checks)}`);
+});
