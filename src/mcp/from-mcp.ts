@@ -1,4 +1,3 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { checkTimeout, policyOf } from "../core/checks";
 import { ToolDefinitionError } from "../core/errors";
 import { acceptedBySomeProvider, PORTABLE_NAME, sanitizedName, type NameRule } from "../core/names";
@@ -48,21 +47,41 @@ export interface McpCallOptions {
   onprogress?: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
 }
 
-/**
- * What `fromMcp` uses of a connected `Client` of the official SDK
- * (`@modelcontextprotocol/sdk/client/index.js`). Written out rather than the class itself, so
- * that a client of the SDK's ES module build and one of its CommonJS build are both accepted.
- */
-export interface McpToolsClient {
+/** What `fromMcp` uses of a connected client of either major of the official SDK. */
+interface McpClientBase {
   listTools(params?: { cursor?: string }): Promise<{ tools: McpListedTool[]; nextCursor?: string | undefined }>;
+  getServerVersion(): { name: string } | undefined;
+  getServerCapabilities(): { tools?: object | undefined } | undefined;
+}
+
+/** A `Client` of `@modelcontextprotocol/sdk` 1.x (`client/index.js`): a call's options come after its result schema. */
+export interface McpToolsClientV1 extends McpClientBase {
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
     resultSchema: undefined,
     options: McpCallOptions,
   ): Promise<unknown>;
-  getServerVersion(): { name: string } | undefined;
-  getServerCapabilities(): { tools?: object | undefined } | undefined;
 }
+
+/**
+ * A `Client` of `@modelcontextprotocol/client` 2.x, in either protocol era it negotiated (2025
+ * servers, and 2026-07-28 ones with `versionNegotiation`): a call's options come second.
+ */
+export interface McpToolsClientV2 extends McpClientBase {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, options?: McpCallOptions): Promise<unknown>;
+  /** Which era the connection speaks (`"legacy"` or `"modern"`): what tells a 2.x client from a 1.x one. */
+  getProtocolEra(): string | undefined;
+}
+
+/**
+ * What `fromMcp` uses of a connected `Client` of the official SDK, 1.x or 2.x. Written out
+ * rather than the classes themselves, so that a client of either SDK's ES module build and one
+ * of its CommonJS build are all accepted.
+ */
+export type McpToolsClient = McpToolsClientV1 | McpToolsClientV2;
+
+const isV2Client = (client: McpToolsClient): client is McpToolsClientV2 =>
+  typeof (client as Partial<McpToolsClientV2>).getProtocolEra === "function";
 
 /** Which of the server's tools to take: their names as the server lists them, or a test of each. */
 export type McpToolFilter = readonly string[] | ((tool: McpListedTool) => boolean);
@@ -135,8 +154,8 @@ function checkClient(client: McpToolsClient): void {
   const methods = ["listTools", "callTool", "getServerVersion", "getServerCapabilities"] as const;
   if (typeof client !== "object" || client === null || methods.some((method) => typeof client[method] !== "function")) {
     throw new TypeError(
-      "fromMcp takes a Client of @modelcontextprotocol/sdk (client/index.js), connected to the server: await " +
-        "client.connect(transport) first.",
+      "fromMcp takes a Client of @modelcontextprotocol/client (2.x) or @modelcontextprotocol/sdk (1.x, " +
+        "client/index.js), connected to the server: await client.connect(transport) first.",
     );
   }
   if (client.getServerVersion() === undefined)
@@ -460,11 +479,15 @@ async function callRemote(
   deadline: Timeout,
 ): Promise<ToolResult> {
   try {
-    const answer = await client.callTool({ name: tool, arguments: args }, undefined, {
+    const params = { name: tool, arguments: args };
+    const options: McpCallOptions = {
       signal: ctx.signal,
       timeout: sdkTimeout(deadline),
       onprogress: ({ progress, total, message }) => ctx.reportProgress(progress, total, message),
-    });
+    };
+    const answer = await (isV2Client(client)
+      ? client.callTool(params, options)
+      : client.callTool(params, undefined, options));
     return fromCallToolResult(answer, tool, server);
   } catch (error) {
     return failureOf(error, tool, server);
@@ -492,27 +515,45 @@ const OUTPUT_SCHEMA = /\boutput schema\b|\bstructured content\b/i;
  */
 const INVALID_RESULT = /^Invalid tools\/call result\b/;
 
+/** JSON-RPC error codes, the SDK 1.x's own (connection closed, timeout) among them. */
+const RPC = { connectionClosed: -32000, requestTimeout: -32001, invalidRequest: -32600, invalidParams: -32602 };
+
+/** The SDK 2.x's codes of failures of its own (strings, where the protocol's are numbers). */
+const SDK_2 = {
+  connectionClosed: "CONNECTION_CLOSED",
+  requestTimeout: "REQUEST_TIMEOUT",
+  notConnected: "NOT_CONNECTED",
+  invalidResult: "INVALID_RESULT",
+};
+
 /**
  * A call that got no result: a protocol error, a closed connection, the SDK's timeout, a
  * transport failure. Reported as the kind of failure it is, naming the tool and the server.
  * An abort or toolnexus's own deadline never gets here: the call has ended already.
  */
 function failureOf(error: unknown, tool: string, server: string): ToolResult {
-  const code =
-    typeof (error as { code?: unknown } | null)?.code === "number" ? (error as { code: number }).code : undefined;
+  const raw = (error as { code?: unknown } | null)?.code;
+  const code = typeof raw === "number" ? raw : undefined;
+  const sdkCode = typeof raw === "string" ? raw : undefined;
   const text = withoutSdkPrefix(errorMessage(error));
   const fail = (kind: ToolErrorKind, message: string) =>
     errorResult(kind, message, { tool, server, ...(code !== undefined ? { code } : {}) });
-  if (code === ErrorCode.ConnectionClosed)
+  if (sdkCode === SDK_2.notConnected || text === "Not connected")
+    return fail(
+      "execution_failed",
+      `The MCP server "${server}" is not connected (its client was closed), so "${tool}" was not called.`,
+    );
+  if (code === RPC.connectionClosed || sdkCode === SDK_2.connectionClosed)
     return fail(
       "execution_failed",
       `The MCP server "${server}" closed the connection before answering the call of "${tool}"; it may or may not ` +
         "have run.",
     );
-  if (code === ErrorCode.RequestTimeout)
+  if (code === RPC.requestTimeout || sdkCode === SDK_2.requestTimeout)
     return fail("timeout", `The MCP server "${server}" did not answer the call of "${tool}" in time: ${text}`);
-  if (code === ErrorCode.InvalidParams || code === ErrorCode.InvalidRequest) {
-    if (INVALID_RESULT.test(text)) {
+  // The SDK 2.x refuses a result that breaks MCP's schema with INVALID_RESULT; the 1.x with invalid params.
+  if (code === RPC.invalidParams || code === RPC.invalidRequest || sdkCode === SDK_2.invalidResult) {
+    if (INVALID_RESULT.test(text) || sdkCode === SDK_2.invalidResult) {
       return fail(
         "execution_failed",
         `The MCP server "${server}" answered the call of "${tool}" with a result that does not follow the MCP ` +
@@ -525,7 +566,7 @@ function failureOf(error: unknown, tool: string, server: string): ToolResult {
         `The tool "${tool}" of the MCP server "${server}" answered with a result that does not match its output ` +
           `schema: ${text}`,
       );
-    if (code === ErrorCode.InvalidParams) {
+    if (code === RPC.invalidParams) {
       return fail(
         UNKNOWN_TOOL.test(text) ? "unknown_tool" : "invalid_arguments",
         `The MCP server "${server}" refused the call of "${tool}": ${text}`,
@@ -536,11 +577,6 @@ function failureOf(error: unknown, tool: string, server: string): ToolResult {
     return fail(
       "execution_failed",
       `The MCP server "${server}" answered the call of "${tool}" with an error (${code}): ${text}`,
-    );
-  if (text === "Not connected")
-    return fail(
-      "execution_failed",
-      `The MCP server "${server}" is not connected (its client was closed), so "${tool}" was not called.`,
     );
   return fail("execution_failed", `The call of "${tool}" to the MCP server "${server}" failed: ${text}`);
 }

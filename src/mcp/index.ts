@@ -31,6 +31,8 @@ export {
   type McpListedTool,
   type McpToolFilter,
   type McpToolsClient,
+  type McpToolsClientV1,
+  type McpToolsClientV2,
 } from "./from-mcp";
 // A result as MCP's `CallToolResult`, for a server of your own (its type: `McpCallToolResult` from
 // toolnexus/providers).

@@ -233,7 +233,7 @@ describe("fromMcp with a toolnexus server (createMcpServer, in memory)", () => {
         "fromMcp needs a connected client: await client.connect(transport) first.",
       );
       await expect(fromMcp({} as McpToolsClient)).rejects.toThrow(
-        /fromMcp takes a Client of @modelcontextprotocol\/sdk/,
+        /fromMcp takes a Client of @modelcontextprotocol\/client \(2\.x\) or @modelcontextprotocol\/sdk \(1\.x/,
       );
       await expect(fromMcp(client, { names: "loose" as "exact" })).rejects.toThrow(
         'fromMcp: names must be "exact" or "sanitize" (got "loose").',
@@ -981,6 +981,51 @@ describe("fromMcp with a client whose calls fail in the SDK", () => {
     ["a string", "gone", { output: 'The call of "t" to the MCP server "remote" failed: gone' }],
   ])("%s is an error result", async (_what, error, expected) => {
     const [tool] = await fromMcp(failingClient(error));
+    expect(await tool!.execute({})).toMatchObject({ isError: true, ...expected });
+  });
+
+  /** The SDK 2.x's error for failures of its own: a string code, where the protocol's are numbers. */
+  const sdk2Error = (code: string, message: string) => Object.assign(new Error(message), { name: "SdkError", code });
+
+  it.each<[string, unknown, Partial<ToolResult>]>([
+    [
+      "REQUEST_TIMEOUT",
+      sdk2Error("REQUEST_TIMEOUT", "Request timed out"),
+      {
+        output: 'The MCP server "remote" did not answer the call of "t" in time: Request timed out',
+        metadata: { error: "timeout", tool: "t", server: "remote" },
+      },
+    ],
+    [
+      "CONNECTION_CLOSED",
+      sdk2Error("CONNECTION_CLOSED", "Connection closed"),
+      {
+        output:
+          'The MCP server "remote" closed the connection before answering the call of "t"; it may or may not have run.',
+        metadata: { error: "execution_failed" },
+      },
+    ],
+    [
+      "NOT_CONNECTED",
+      sdk2Error("NOT_CONNECTED", "Transport is not connected"),
+      {
+        output: 'The MCP server "remote" is not connected (its client was closed), so "t" was not called.',
+        metadata: { error: "execution_failed" },
+      },
+    ],
+    [
+      "INVALID_RESULT",
+      sdk2Error("INVALID_RESULT", "Invalid result for tools/call: not an object"),
+      {
+        output:
+          'The MCP server "remote" answered the call of "t" with a result that does not follow the MCP schema, which ' +
+          "the MCP SDK refuses: Invalid result for tools/call: not an object",
+        metadata: { error: "execution_failed" },
+      },
+    ],
+  ])("the SDK 2.x's %s is an error result", async (_code, error, expected) => {
+    const v2Client: McpToolsClient = { ...failingClient(error), getProtocolEra: () => "modern" };
+    const [tool] = await fromMcp(v2Client);
     expect(await tool!.execute({})).toMatchObject({ isError: true, ...expected });
   });
 

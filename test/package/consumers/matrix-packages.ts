@@ -19,8 +19,11 @@ export const MATRIX_PACKAGES = [
   "@google/genai",
   "@anthropic-ai/sdk",
   "@aws-sdk/client-bedrock-runtime",
-  // toolnexus/mcp.
+  // toolnexus/mcp, and fromMcp with the SDK 2.x's client (its server and Node adapter serve it the 2026 revision).
   "@modelcontextprotocol/sdk",
+  "@modelcontextprotocol/client",
+  "@modelcontextprotocol/server",
+  "@modelcontextprotocol/node",
   // toolnexus/nestjs, on Express.
   "@nestjs/common",
   "@nestjs/core",

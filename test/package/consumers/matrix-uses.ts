@@ -197,6 +197,20 @@ export const MATRIX_USES: readonly MatrixUse[] = [
     },
   },
   {
+    integration: "mcp with the SDK 2.x",
+    does: "fromMcp with the SDK 2.x's client, against its own server on revision 2026-07-28 and against serveMcp (2025 era)",
+    packages: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/node"],
+    command: { script: "mcp-sdk-2.mjs" },
+    check(output) {
+      expect(output.modern).toEqual({
+        era: "modern",
+        version: "2026-07-28",
+        result: { output: "sunny in Chennai, says 2026", isError: false },
+      });
+      expect(output.legacy).toMatchObject({ era: "legacy", result: { output: "sunny in Chennai", isError: false } });
+    },
+  },
+  {
     integration: "nestjs",
     does: (versionOf) =>
       `ToolnexusModule in a Nest application on Express, compiled by TypeScript ${versionOf("typescript")}: discovery, the injected toolkit, request scope, a guard, the MCP endpoint`,
