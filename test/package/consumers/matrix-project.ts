@@ -69,8 +69,12 @@ export function npmUnder(node: NodeRelease, args: readonly string[]): [string, s
   return [node.binary, [npmCli(), ...args], { PATH: `${dirname(node.binary)}:${process.env.PATH ?? ""}` }];
 }
 
-/** `npm install` as the matrices run it: from the npm cache when it can, with its warnings printed (EBADENGINE is one). */
-export const NPM_INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=warn"];
+/**
+ * `npm install` as the matrices run it, with its warnings printed (EBADENGINE is one). Package
+ * lists are asked of the registry each time (tarballs still come from the cache): the matrix
+ * pins each package to the release `latest` names now, which a cached list may not hold yet.
+ */
+export const NPM_INSTALL = ["install", "--prefer-online", "--no-audit", "--no-fund", "--loglevel=warn"];
 
 /**
  * The packed package: the tarball the integration project's global setup packed for the run,
