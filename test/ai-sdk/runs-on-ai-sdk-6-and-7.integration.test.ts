@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { ConsumerProject, type RunResult } from "../package/consumers/consumer-project";
-import { npmCli } from "../package/consumers/machine-npm";
+import { npmUnder } from "../package/consumers/machine-npm";
 import { lockedVersion, packageRoot, packInto } from "../package/consumers/package-under-test";
 import { nodeBinary } from "../support/node-binaries";
 import { patience } from "../support/time";
@@ -175,11 +175,14 @@ describe.each(MAJORS)("toolnexus/ai-sdk in a project on AI SDK $major, run by No
       },
     });
     // npm itself on Node 22, so that it installs for the Node the programs run on.
-    const install = await project.run(
-      node22,
-      [npmCli(), "install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
-      { env: node22Path, timeout: patience(600_000) },
-    );
+    const [npm, args, env] = npmUnder(node22, [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+    ]);
+    const install = await project.run(npm, args, { env, timeout: patience(600_000) });
     succeeded(`npm install of ai@${major.dependency} beside the packed toolnexus`, install);
   }, patience(900_000));
 

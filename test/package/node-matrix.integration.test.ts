@@ -13,15 +13,8 @@ import { TESTED_NODE_MAJORS } from "../support/node-binaries";
 import { patience } from "../support/time";
 import { ConsumerProject, type RunResult } from "./consumers/consumer-project";
 import { describeExclusion, InstalledPackages } from "./consumers/installed-packages";
-import { inRange } from "./consumers/machine-npm";
-import {
-  NPM_INSTALL,
-  matrixProject,
-  newestNode,
-  npmUnder,
-  packedTarballNow,
-  SMOKE_SCRIPTS,
-} from "./consumers/matrix-project";
+import { inRange, npmUnder } from "./consumers/machine-npm";
+import { NPM_INSTALL, matrixProject, newestNode, packedTarballNow, SMOKE_SCRIPTS } from "./consumers/matrix-project";
 import { itRunsEachUse, nodeEnvironment } from "./consumers/matrix-runs";
 import { startMatrixServices, type MatrixServices } from "./consumers/matrix-services";
 import { nodeReleaseNow, type NodeRelease } from "./consumers/node-binaries-now";
@@ -53,7 +46,7 @@ async function installSmokeProject(): Promise<ConsumerProject> {
     },
   });
   cpSync(SMOKE_SCRIPTS, join(smokeDirectory, "smoke"), { recursive: true });
-  const [command, args, env] = npmUnder(newestNode(), NPM_INSTALL);
+  const [command, args, env] = npmUnder(newestNode().binary, NPM_INSTALL);
   const { code, stdout, stderr } = await project.run(command, args, { env, timeout: patience(600_000) });
   if (code !== 0) throw new Error(`npm install of the smoke project exited with ${code}:\n${stdout}\n${stderr}`);
   return project;

@@ -6,11 +6,11 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { installOnce, TEST_CACHE } from "../../support/cached-install";
 import { nodeBinary } from "../../support/node-binaries";
-import { npmCli } from "../../package/consumers/machine-npm";
+import { npmUnder } from "../../package/consumers/machine-npm";
 
 /** The suite's release the tests hold toolnexus to (it is a work in progress: pinned, and moved on deliberately). */
 export const CONFORMANCE_VERSION = "0.1.16";
@@ -39,12 +39,12 @@ export const passed = (checks: readonly ConformanceCheck[] | undefined): boolean
 /** Runs every server scenario of the suite (`--suite all`) against the MCP endpoint at `url`. */
 export async function runServerScenarios(url: string): Promise<ConformanceRun> {
   const node = await nodeBinary(22);
-  const path = `${dirname(node)}${delimiter}${process.env.PATH ?? ""}`;
+  const [command, args, env] = npmUnder(node, []);
   const cli = await installOnce(
     join(TEST_CACHE, `mcp-conformance-${CONFORMANCE_VERSION}`),
     `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`,
     join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"),
-    { command: node, args: [npmCli()], env: { PATH: path } },
+    { command, args, env },
   );
   const results = mkdtempSync(join(tmpdir(), "toolnexus-conformance-"));
   try {

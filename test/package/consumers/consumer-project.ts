@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
+import { concurrencyLimit } from "../../support/concurrency-limit";
 
 export interface RunResult {
   code: number;
@@ -38,21 +38,7 @@ export function consumerEnvironment(): NodeJS.ProcessEnv {
  * projects' ten type-checks and two builds would leave nothing for the other tests running
  * beside them (their child processes then miss their deadlines) and finish no sooner.
  */
-const compilerSlots = availableParallelism();
-const waitingForSlot: Array<() => void> = [];
-let compilersRunning = 0;
-
-async function withCompilerSlot<T>(compile: () => Promise<T>): Promise<T> {
-  if (compilersRunning >= compilerSlots) await new Promise<void>((resolve) => waitingForSlot.push(resolve));
-  else compilersRunning++;
-  try {
-    return await compile();
-  } finally {
-    const next = waitingForSlot.shift();
-    if (next !== undefined) next();
-    else compilersRunning--;
-  }
-}
+const withCompilerSlot = concurrencyLimit();
 
 /** A project of its own under a temporary directory, with its own package.json and node_modules. */
 export class ConsumerProject {

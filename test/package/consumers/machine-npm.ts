@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 /**
  * The machine's npm, as files: its CLI script (to run it under another Node than the one it
@@ -13,6 +13,14 @@ export function npmCli(): string {
   if (!existsSync(cli))
     throw new Error(`npm's CLI is not at ${cli}, beside the Node running the tests (${process.execPath}).`);
   return cli;
+}
+
+/**
+ * `npm <args>` run by the Node binary at `node` (the machine's npm-cli.js, so that npm installs
+ * for that Node), with that Node first on the PATH of npm's scripts, as [command, args, env].
+ */
+export function npmUnder(node: string, args: readonly string[]): [string, string[], NodeJS.ProcessEnv] {
+  return [node, [npmCli(), ...args], { PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ""}` }];
 }
 
 interface Semver {

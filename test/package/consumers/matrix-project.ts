@@ -8,13 +8,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { requireBuild } from "../../support/built-package";
 import { TESTED_NODE_MAJORS } from "../../support/node-binaries";
 import { patience } from "../../support/time";
 import { ConsumerProject, consumerEnvironment } from "./consumer-project";
 import { InstalledPackages } from "./installed-packages";
-import { npmCli } from "./machine-npm";
+import { npmUnder } from "./machine-npm";
 import { MATRIX_PACKAGES } from "./matrix-packages";
 import { nodeReleaseNow, type NodeRelease } from "./node-binaries-now";
 import { PACKED_TARBALL, packageRoot } from "./package-under-test";
@@ -64,11 +64,6 @@ export const SMOKE_SCRIPTS = join(__dirname, "smoke");
 /** The newest tested Node: npm runs under it, and the consumer matrix runs its uses on it. */
 export const newestNode = (): NodeRelease => nodeReleaseNow(TESTED_NODE_MAJORS[TESTED_NODE_MAJORS.length - 1]!);
 
-/** `npm <args>` under `node` (its own npm-cli.js, with `node` first on the PATH of npm's scripts), as [command, args, env]. */
-export function npmUnder(node: NodeRelease, args: readonly string[]): [string, string[], NodeJS.ProcessEnv] {
-  return [node.binary, [npmCli(), ...args], { PATH: `${dirname(node.binary)}:${process.env.PATH ?? ""}` }];
-}
-
 /**
  * `npm install` as the matrices run it, with its warnings printed (EBADENGINE is one). Package
  * lists are asked of the registry each time (tarballs still come from the cache): the matrix
@@ -92,7 +87,7 @@ export function packedTarballNow(directory: string): string {
 }
 
 function npmInstallNow(directory: string, node: NodeRelease, extraFlags: readonly string[]): NpmInstall {
-  const [command, args, env] = npmUnder(node, [...NPM_INSTALL, ...extraFlags]);
+  const [command, args, env] = npmUnder(node.binary, [...NPM_INSTALL, ...extraFlags]);
   const result = spawnSync(command, args, {
     cwd: directory,
     env: { ...consumerEnvironment(), ...env },

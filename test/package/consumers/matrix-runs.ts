@@ -6,8 +6,8 @@
  * together before the tests and a few at a time; each must exit 0, print no Node warning of
  * toolnexus's, and print what its check expects.
  */
-import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
+import { concurrencyLimit } from "../../support/concurrency-limit";
 import { patience } from "../../support/time";
 import type { RunResult } from "./consumer-project";
 import { describeExclusion, type EngineExclusion } from "./installed-packages";
@@ -24,21 +24,7 @@ export function nodeEnvironment(node: NodeRelease): NodeJS.ProcessEnv {
 }
 
 /** Processes running at once, across the file: one per core (each loads a framework or an SDK, or compiles). */
-const slots = availableParallelism();
-const waiting: Array<() => void> = [];
-let running = 0;
-
-export async function inSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next !== undefined) next();
-    else running--;
-  }
-}
+const inSlot = concurrencyLimit();
 
 /** How long one use may run before it counts as hung (a Nest application, or generate's compiler, takes seconds). */
 const USE_TIMEOUT_MS = patience(180_000);

@@ -2,19 +2,9 @@
 // providers, calls through the toolkit (one refused by the schema), and a reply to an OpenAI
 // assistant message that called it.
 const { defineTool, Toolkit, toAnthropic, toBedrock, toGemini, toOpenAI } = require("toolnexus");
+const { weatherToolOptions } = require("./weather-tool.cjs");
 
-const weather = defineTool({
-  name: "get_weather",
-  description: "Current weather for a city",
-  inputSchema: {
-    type: "object",
-    properties: { city: { type: "string" } },
-    required: ["city"],
-    additionalProperties: false,
-  },
-  validate: true,
-  execute: ({ city }) => `sunny in ${city}`,
-});
+const weather = defineTool(weatherToolOptions());
 const toolkit = new Toolkit([weather]);
 const completion = {
   choices: [

@@ -4,20 +4,9 @@
  * `{ city: "Chennai" }`, then answer with text quoting what it returned.
  */
 import { defineTool, Toolkit } from "toolnexus";
+import { weatherToolOptions } from "./weather-tool.cjs";
 
-export const weatherTool = () =>
-  defineTool({
-    name: "get_weather",
-    description: "Current weather for a city",
-    inputSchema: {
-      type: "object",
-      properties: { city: { type: "string" } },
-      required: ["city"],
-      additionalProperties: false,
-    },
-    validate: true,
-    execute: ({ city }) => `sunny in ${city}`,
-  });
+export const weatherTool = () => defineTool(weatherToolOptions());
 
 export const weatherToolkit = () => new Toolkit([weatherTool()]);
 
