@@ -66,9 +66,20 @@ export type {
   StandardSchemaV1,
   TextContent,
   ToolAnnotations,
+  ToolCallContext,
   ToolContent,
   ToolContext,
   ToolErrorKind,
   ToolPolicy,
   ToolResult,
 } from "./core/types";
+export type {
+  ElicitAnswer,
+  ElicitFormRequest,
+  ElicitRequest,
+  ElicitUrlRequest,
+  InputHooks,
+  SampleRequest,
+  SampleResult,
+  SamplingMessage,
+} from "./core/input-requests";

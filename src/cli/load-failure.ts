@@ -19,6 +19,7 @@ const TOOLNEXUS_ERRORS = [
   "ToolDefinitionError",
   "DuplicateToolError",
   "ExportError",
+  "InputUnavailableError",
 ];
 
 /**

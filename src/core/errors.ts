@@ -25,3 +25,12 @@ export class ScanError extends ToolnexusError {
 export class ExportError extends ToolnexusError {
   override name = "ExportError";
 }
+
+/**
+ * Thrown inside a tool by `ctx.elicit` / `ctx.sample` when nobody can answer: the MCP client
+ * cannot (no capability, no session), or the toolkit has no `elicit` / `sample` hook. Its
+ * message says which; uncaught, it is the call's `execution_failed` result.
+ */
+export class InputUnavailableError extends ToolnexusError {
+  override name = "InputUnavailableError";
+}

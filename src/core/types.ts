@@ -1,3 +1,4 @@
+import type { ElicitAnswer, ElicitRequest, SampleRequest, SampleResult } from "./input-requests";
 /** A JSON Schema node. Index signature so it is assignable wherever SDKs expect `Record<string, unknown>`. */
 export interface JSONSchemaObject {
   type?: JSONSchemaTypeName | JSONSchemaTypeName[];
@@ -103,11 +104,27 @@ export interface ToolContext {
    * asked for them (sent a progress token), nothing elsewhere. Always present inside a tool.
    */
   reportProgress?: (progress: number, total?: number, message?: string) => void;
+  /**
+   * Asks the user a question from inside the tool (a form of flat fields, or a URL to open) and
+   * resolves with the answer: over MCP the client asks, elsewhere the toolkit's `elicit` hook.
+   * Rejects with `InputUnavailableError` when nobody can answer. Always present inside a tool.
+   */
+  elicit?: (request: ElicitRequest) => Promise<ElicitAnswer>;
+  /**
+   * Asks a model from inside the tool: over MCP the client's (sampling), elsewhere the toolkit's
+   * `sample` hook. Rejects with `InputUnavailableError` when there is none. Always present inside a tool.
+   */
+  sample?: (request: SampleRequest) => Promise<SampleResult>;
 }
 
-/** The ctx a tool body receives: the caller's, with `reportProgress` always there (a no-op where nobody listens). */
+/**
+ * The ctx a tool body receives: the caller's, with `reportProgress` (a no-op where nobody
+ * listens), `elicit` and `sample` (rejecting where nobody answers) always there.
+ */
 export interface ToolCallContext extends ToolContext {
   reportProgress: (progress: number, total?: number, message?: string) => void;
+  elicit: (request: ElicitRequest) => Promise<ElicitAnswer>;
+  sample: (request: SampleRequest) => Promise<SampleResult>;
 }
 
 /** How often a failed call is tried again: a number of attempts in all, `false` for never, or a policy. */

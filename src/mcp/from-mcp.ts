@@ -20,6 +20,7 @@ import {
   type ToolResult,
 } from "../core/types";
 import { cursorKey, FROM_MCP_LIMITS, jsonLength, namesListed, quoted } from "./from-mcp-limits";
+import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS } from "./remote-input";
 
 /** A tool as an MCP server lists it in `tools/list` (the SDK's `Tool`, read loosely: servers differ). */
 export interface McpListedTool {
@@ -43,6 +44,8 @@ export interface McpListedTool {
 /** What a call passes to `callTool`: the call's signal, its deadline and where progress goes. */
 export interface McpCallOptions {
   signal?: AbortSignal;
+  /** SDK 2.x: hand an `input_required` result back (the call answers it) rather than fulfil or refuse it. */
+  allowInputRequired?: boolean;
   timeout?: number;
   onprogress?: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
 }
@@ -68,7 +71,15 @@ export interface McpToolsClientV1 extends McpClientBase {
  * servers, and 2026-07-28 ones with `versionNegotiation`): a call's options come second.
  */
 export interface McpToolsClientV2 extends McpClientBase {
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, options?: McpCallOptions): Promise<unknown>;
+  callTool(
+    params: {
+      name: string;
+      arguments?: Record<string, unknown>;
+      inputResponses?: Record<string, unknown>;
+      requestState?: string;
+    },
+    options?: McpCallOptions,
+  ): Promise<unknown>;
   /** Which era the connection speaks (`"legacy"` or `"modern"`): what tells a 2.x client from a 1.x one. */
   getProtocolEra(): string | undefined;
 }
@@ -485,9 +496,36 @@ async function callRemote(
       timeout: sdkTimeout(deadline),
       onprogress: ({ progress, total, message }) => ctx.reportProgress(progress, total, message),
     };
-    const answer = await (isV2Client(client)
-      ? client.callTool(params, options)
-      : client.callTool(params, undefined, options));
+    if (!isV2Client(client)) return fromCallToolResult(await client.callTool(params, undefined, options), tool, server);
+    // A 2026-07-28 server asks for input by answering input_required: the local call's ctx answers, and the call goes
+    // again with the answers and the server's state, round after round.
+    let answer = await client.callTool(params, { ...options, allowInputRequired: true });
+    for (let round = 1; isInputRequired(answer); round++) {
+      if (round > MAX_INPUT_ROUNDS)
+        return errorResult(
+          "execution_failed",
+          `The MCP server "${server}" kept asking for input: "${tool}" was given up after ${MAX_INPUT_ROUNDS} rounds.`,
+          { tool, server },
+        );
+      let inputResponses: Record<string, unknown>;
+      try {
+        inputResponses = await answerInputRequests(answer.inputRequests ?? {}, ctx);
+      } catch (error) {
+        return errorResult(
+          "execution_failed",
+          `The MCP server "${server}" asked for input to run "${tool}", which could not be given: ${errorMessage(error)}`,
+          { tool, server },
+        );
+      }
+      answer = await client.callTool(
+        {
+          ...params,
+          inputResponses,
+          ...(answer.requestState !== undefined ? { requestState: answer.requestState } : {}),
+        },
+        { ...options, allowInputRequired: true },
+      );
+    }
     return fromCallToolResult(answer, tool, server);
   } catch (error) {
     return failureOf(error, tool, server);

@@ -3,15 +3,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
-import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+import { asToolkit, type McpToolkit } from "./declarations";
+import { serverFor, type McpServerOptions } from "./server";
 import { unlistedOwner } from "../tasks/task-store";
+import { DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS } from "./defaults";
+import { claimsModernEra, modernSdk, unsupportedRevision } from "./modern-era";
+import { checkRequestStateKey, ModernHttpLeg, ModernServers } from "./modern-server";
 import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
-
-/** Hosts a local server answers to by default (any port). */
-export const LOCAL_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
-
-/** Default request-size limit: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Options of the streamable HTTP handler (and of `serveMcp` in HTTP mode). */
 export interface McpHttpOptions extends McpServerOptions {
@@ -112,6 +110,7 @@ export function createMcpHttpHandler(
   if (options.token !== undefined && options.token.length === 0)
     throw new TypeError("token must not be empty; leave it out to serve without a token.");
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
+  checkRequestStateKey(options.requestStateKey);
   const calls = new CallRegistry();
   // One store for every request: each is served by a fresh server, and tasks outlive requests.
   const tasks = resolvedTaskOptions(options.tasks);
@@ -174,6 +173,8 @@ export function createMcpHttpHandler(
       const invalid = checkMessages(body);
       if (invalid !== undefined) return refuse(res, 400, invalid, {}, ErrorCode.InvalidRequest);
 
+      if (claimsModernEra(body, req.headers)) return await serveModern(req, res, body);
+
       const messages = [body].flat() as Array<{
         method?: string;
         id?: unknown;
@@ -229,6 +230,28 @@ export function createMcpHttpHandler(
     }
   };
 
+  // The 2026-07-28 side, made when its first request arrives (and only with the MCP SDK 2.x installed).
+  let modern: ModernHttpLeg | undefined;
+  const serveModern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const sdk = modernSdk();
+    if (sdk instanceof Error) {
+      onError(sdk);
+      return respond(res, 200, unsupportedRevision(body, sdk));
+    }
+    modern ??= new ModernHttpLeg(new ModernServers(sdk, kit, options), { ...options, maxBodyBytes });
+    const state = await options.state?.(req);
+    if (res.destroyed || res.writableEnded) return;
+    await modern.handle(req, res, body, {
+      ...(state !== undefined ? { state } : {}),
+      // No sessions in this era: a call is cancelled by its own connection closing (and by shutdown).
+      track: (requestId, controller) => calls.add(undefined, requestId, controller),
+      tasks,
+      trackTask: running.track,
+      // Nothing tells a client from the others with its credentials: it reaches its tasks by their ids.
+      owner: unlistedOwner(credentialsOf(req)),
+    });
+  };
+
   /** Resolves true once no request and no task call is running, false after `ms`. */
   const idleWithin = (ms: number): Promise<boolean> => {
     if (idle()) return Promise.resolve(true);
@@ -251,6 +274,7 @@ export function createMcpHttpHandler(
     running.abortAll(SHUTDOWN_REASON);
     // Aborted calls answer at once, and aborted tasks store their outcome: give that a moment.
     await idleWithin(ABORT_GRACE_MS + 500);
+    await modern?.close().catch(() => {});
   };
 
   return Object.defineProperties(handle, {
@@ -426,6 +450,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | typeof 
     req.once("close", () => resolve(ABORTED)); // after "end" this changes nothing: a promise settles once
     req.once("error", reject);
   });
+}
+
+function respond(res: ServerResponse, status: number, message: unknown, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(message);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
+  res.end(body);
 }
 
 /** A JSON-RPC error response with `id: null`, as JSON-RPC prescribes when no id can be known. */

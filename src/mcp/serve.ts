@@ -10,29 +10,15 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
-import { createMcpHttpHandler, LOCAL_HOSTS, type McpHttpOptions } from "./http";
-import { asToolkit, serverFor, type McpServerOptions, type McpToolkit } from "./server";
+import { createMcpHttpHandler, type McpHttpOptions } from "./http";
+import { DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_TIMEOUT, defaultAllowedHosts } from "./defaults";
+import { asToolkit, type McpToolkit } from "./declarations";
+import { serverFor, type McpServerOptions } from "./server";
 import { divertStdout } from "../core/stdout";
 import { ABORT_GRACE_MS, RunningTasks, SHUTDOWN_REASON } from "./tasks";
-
-/** How long `close()` waits for calls in flight before aborting them. */
-export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
-
-/**
- * The HTTP server's defaults for `maxConnections`, `headersTimeout`, `requestTimeout` and `keepAliveTimeout`
- * (milliseconds).
- */
-export const DEFAULT_HTTP_LIMITS: Readonly<{
-  maxConnections: number;
-  headersTimeout: number;
-  requestTimeout: number;
-  keepAliveTimeout: number;
-}> = Object.freeze({
-  maxConnections: 1_000,
-  headersTimeout: 10_000,
-  requestTimeout: 30_000,
-  keepAliveTimeout: 65_000,
-});
+import { claimsModernEra, modernSdk, unsupportedRevision } from "./modern-era";
+import { checkRequestStateKey, ModernServers } from "./modern-server";
+import { modernStdio, type ModernStdio } from "./modern-stdio";
 
 export interface ServeStdioOptions extends McpServerOptions {
   transport?: "stdio";
@@ -129,6 +115,7 @@ export async function serveMcp(
 // ---- stdio ---------------------------------------------------------------------------
 
 async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<McpServerHandle> {
+  checkRequestStateKey(options.requestStateKey);
   const stdin = options.stdin ?? process.stdin;
   const onError = options.onError ?? (() => {});
   // On the process's own stdout, whatever the tools print would land in the protocol stream.
@@ -170,6 +157,26 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   const pending = new Set<RequestId>();
   let closing = false;
   const receive = transport.onmessage!;
+  // The connection's 2026-07-28 messages go to an SDK 2.x server, made when the first one arrives.
+  let modern: ModernStdio | Error | undefined;
+  const serveModern = (message: JSONRPCMessage) => {
+    if (modern === undefined) {
+      const sdk = modernSdk();
+      if (sdk instanceof Error) onError(sdk);
+      modern =
+        sdk instanceof Error
+          ? sdk
+          : modernStdio(
+              new ModernServers(sdk, kit, options),
+              { ...(options.state !== undefined ? { state: options.state } : {}), trackTask: running.track },
+              (reply) => transport.send(reply as JSONRPCMessage),
+              onError,
+            );
+    }
+    if (!(modern instanceof Error)) return modern.deliver(message as never);
+    if (isJSONRPCRequest(message))
+      void transport.send(unsupportedRevision(message, modern) as JSONRPCMessage).catch(() => {});
+  };
   transport.onmessage = (message: JSONRPCMessage) => {
     if (closing && isJSONRPCRequest(message)) {
       void transport
@@ -182,7 +189,8 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
       return;
     }
     if (isJSONRPCRequest(message)) pending.add(message.id);
-    receive(message);
+    if (claimsModernEra(message, {})) serveModern(message);
+    else receive(message);
     // A cancelled request gets no response: it is no longer in flight.
     if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
@@ -217,6 +225,7 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
       stdin.off("end", onEnd);
       try {
         running.abortAll(SHUTDOWN_REASON);
+        if (modern !== undefined && !(modern instanceof Error)) await modern.close();
         await server.close(); // aborts the requests that still run
         // Aborted task calls store their outcome (within the grace they have) before the store may be closed.
         await waitUntil(
@@ -353,13 +362,4 @@ function httpLimits(options: ServeHttpOptions): { maxConnections: number } & Ser
       ? { connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(shortest / 4))) }
       : {}),
   };
-}
-
-/** Loopback names always; the bound address too when it is a specific one. */
-export function defaultAllowedHosts(host: string): string[] {
-  const hosts = [...LOCAL_HOSTS];
-  const wildcard = host === "0.0.0.0" || host === "::" || host === "";
-  if (!wildcard && !hosts.includes(host.toLowerCase()))
-    hosts.push(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
-  return hosts;
 }

@@ -6,27 +6,18 @@ import {
   ListToolsRequestSchema,
   McpError,
   type JSONRPCMessage,
-  type ProgressToken,
   type RequestId,
-  type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
-import { toolMethodsOf } from "../decorators/metadata";
-import { exportTools, type ExportBinding, type LoweringCache } from "../providers/adapter";
-import { mcp, mcpCallResult, type McpTool } from "../providers/mcp";
+import { mcpCallResult } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
-import { functionInsteadOfInstance } from "../scanner/instance-expected";
-import { Toolkit, type ToolSource } from "../toolkit";
-import type { Tool, ToolContext, ToolResult } from "../core/types";
+import type { ToolSource } from "../toolkit";
+import type { ToolContext } from "../core/types";
+import { anySignal, progressReporter } from "./call-progress";
+import { asToolkit, declarations, type McpToolkit } from "./declarations";
+import { sessionInput } from "./session-input";
 import { packageVersion } from "../core/version";
-import { resolvedTaskOptions, runTask, storeFor, taskTtl, type McpTaskOptions } from "./tasks";
-
-/** What the MCP server needs from a toolkit (a `Toolkit`, or anything shaped like one). */
-export interface McpToolkit {
-  /** The tools a client may see; given the call's ctx (its `state`), only those visible to it. */
-  tools(ctx?: ToolContext): Tool[];
-  get(name: string): Tool | undefined;
-  execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult>;
-}
+import { resolvedTaskOptions, runTask, taskTtl, type McpTaskOptions } from "./tasks";
+import { storeFor } from "./session-task-store";
 
 /** Options of the MCP server itself, whatever the transport. */
 export interface McpServerOptions {
@@ -47,6 +38,13 @@ export interface McpServerOptions {
    * `tasks/list` and `tasks/cancel` work too. Where the tasks are kept, for how long.
    */
   tasks?: McpTaskOptions;
+  /**
+   * The HMAC key (32 bytes or more) that signs the state of a call waiting for the client's
+   * answers (`ctx.elicit` / `ctx.sample` over MCP 2026-07-28, where the client calls again with
+   * them). Every instance behind one load balancer needs the same key, from a secret store.
+   * Default: a random key per process, so the answers must come back to the same instance.
+   */
+  requestStateKey?: string | Uint8Array;
 }
 
 /** What the calls of one server know beyond their arguments (internal: set by the transports). */
@@ -69,71 +67,6 @@ export interface CallScope {
    * called when it ends.
    */
   trackTask?: (controller: AbortController) => () => void;
-}
-
-/** Accepts a Toolkit, or the tools and decorated instances to build one from. */
-export function asToolkit(toolkit: McpToolkit | readonly ToolSource[]): McpToolkit {
-  if (Array.isArray(toolkit)) return new Toolkit(toolkit as readonly ToolSource[]);
-  const kit = toolkit as McpToolkit;
-  if (typeof kit?.tools !== "function" || typeof kit.execute !== "function" || typeof kit.get !== "function") {
-    throw new TypeError(
-      `serveMcp takes a Toolkit (or an array of Tools and decorated instances)${insteadOfToolkit(toolkit)}.`,
-    );
-  }
-  return kit;
-}
-
-/** What came instead of a toolkit, and what to pass. */
-function insteadOfToolkit(value: unknown): string {
-  if (typeof value === "function") {
-    const name = value.name || "X";
-    return toolMethodsOf((value as { prototype?: unknown }).prototype).length > 0
-      ? `; got the class ${name} itself: pass [new ${name}()]`
-      : `; ${functionInsteadOfInstance(value)}`;
-  }
-  if (typeof value === "object" && value !== null)
-    return "; got a single object: put it in an array, [it], or in a Toolkit";
-  return `; got ${value === null ? "null" : typeof value}`;
-}
-
-/**
- * The tool names clients see. MCP allows `A-Z a-z 0-9 . _ -` up to 128 characters; a name
- * outside that (a Gemini-only `:`) is mapped reversibly, as `toMcp(tools, { names: "sanitize" })` does.
- */
-class Declarations {
-  #key = "";
-  #tools: McpTool[] = [];
-  #binding: ExportBinding = new Map();
-  /** Each tool lowered once: a client that sees other tools than the last one is declared without lowering again. */
-  readonly #lowerings: LoweringCache = new Map();
-
-  constructor(private readonly toolkit: McpToolkit) {}
-
-  current(ctx: ToolContext): { tools: McpTool[]; binding: ExportBinding } {
-    const tools = this.toolkit.tools(ctx);
-    const key = tools.map((tool) => tool.name).join("\u0000");
-    if (key !== this.#key || this.#tools.length !== tools.length) {
-      const made = exportTools(mcp, tools, { names: "sanitize" }, this.#lowerings);
-      const taskTools = new Set(tools.filter((tool) => tool.task === true).map((tool) => tool.name));
-      // Clients that do not use tasks can still call these tools: task support is optional.
-      this.#tools = made.declarations.map((declared) =>
-        taskTools.has(made.binding.get(declared.name)?.tool ?? "")
-          ? { ...declared, execution: { taskSupport: "optional" } }
-          : declared,
-      );
-      this.#binding = made.binding;
-      this.#key = key;
-    }
-    return { tools: this.#tools, binding: this.#binding };
-  }
-}
-
-const declarationsOf = new WeakMap<McpToolkit, Declarations>();
-
-function declarations(toolkit: McpToolkit): Declarations {
-  let found = declarationsOf.get(toolkit);
-  if (found === undefined) declarationsOf.set(toolkit, (found = new Declarations(toolkit)));
-  return found;
 }
 
 /**
@@ -256,6 +189,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
         provider: "mcp",
         ...(scope.state !== undefined ? { state: scope.state } : {}),
         reportProgress: progress.report,
+        ...sessionInput(server, extra.sendRequest as never, signal),
       });
       // The client forgets a call's progress token once its result arrives: what the tool reported goes out first.
       await progress.sent();
@@ -320,59 +254,4 @@ function setAsideArguments(message: JSONRPCMessage, setAside: Map<RequestId, unk
   }
   if (Object.prototype.hasOwnProperty.call(args, "__proto__")) setAside.set(message.id, args);
   return message;
-}
-
-/** The longest a result waits for the progress notifications before it (a client that stopped reading). */
-const PROGRESS_FLUSH_MS = 2_000;
-
-/**
- * `ctx.reportProgress` of an MCP call: progress notifications for the client's progress token,
- * in order, only increasing values (the specification requires it), never failing the call;
- * nothing when the client sent no token. `sent()` settles when those reported so far are out.
- */
-function progressReporter(
-  token: ProgressToken | undefined,
-  send: (notification: ServerNotification) => Promise<void>,
-): { report: (progress: number, total?: number, message?: string) => void; sent: () => Promise<void> } {
-  if (token === undefined) return { report: () => {}, sent: () => Promise.resolve() };
-  let last = -Infinity;
-  let queue = Promise.resolve();
-  const report = (progress: number, total?: number, message?: string) => {
-    if (typeof progress !== "number" || !Number.isFinite(progress) || progress <= last) return;
-    last = progress;
-    const params = {
-      progressToken: token,
-      progress,
-      ...(typeof total === "number" && Number.isFinite(total) ? { total } : {}),
-      ...(typeof message === "string" ? { message } : {}),
-    };
-    // A notification that cannot be sent (the client went away) does not concern the call.
-    queue = queue.then(() => send({ method: "notifications/progress", params })).catch(() => {});
-  };
-  const sent = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, PROGRESS_FLUSH_MS);
-      timer.unref?.();
-      void queue.then(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  return { report, sent };
-}
-
-/** One signal aborted when any of `signals` is (AbortSignal.any needs Node 20.3). */
-function anySignal(present: readonly AbortSignal[]): AbortSignal {
-  const controller = new AbortController();
-  const already = present.find((signal) => signal.aborted);
-  if (already) {
-    controller.abort(already.reason);
-    return controller.signal;
-  }
-  const onAbort = (event: Event) => {
-    for (const signal of present) signal.removeEventListener("abort", onAbort);
-    controller.abort((event.target as AbortSignal).reason);
-  };
-  for (const signal of present) signal.addEventListener("abort", onAbort, { once: true });
-  return controller.signal;
 }

@@ -1,20 +1,7 @@
-import type { CreateTaskOptions } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
-import {
-  ErrorCode,
-  McpError,
-  type Request,
-  type RequestId,
-  type Result,
-  type Task,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolContext, ToolResult } from "../core/types";
-import {
-  inMemoryTaskStore,
-  invalidCursor,
-  isTerminalStatus,
-  isUnlistedOwner,
-  type McpTaskStore,
-} from "../tasks/task-store";
+import { inMemoryTaskStore, isTerminalStatus, type McpTaskStore } from "../tasks/task-store";
+import { DEFAULT_MAX_TASK_TTL, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL } from "./defaults";
 
 /** How an MCP server runs the tools marked `task: true` as MCP tasks. */
 export interface McpTaskOptions {
@@ -32,10 +19,6 @@ export interface McpTaskOptions {
   /** Milliseconds clients are told to wait between polls (`pollInterval`). Default 1 000. */
   pollInterval?: number;
 }
-
-export const DEFAULT_TASK_TTL = 60 * 60 * 1_000;
-export const DEFAULT_MAX_TASK_TTL = 24 * 60 * 60 * 1_000;
-export const DEFAULT_TASK_POLL_INTERVAL = 1_000;
 
 /**
  * The task options with their defaults, checked; the store is made here when none is given (once per server or HTTP
@@ -83,38 +66,6 @@ export function resolvedTaskOptions(options: McpTaskOptions | undefined): Requir
 export function taskTtl(requested: number | undefined, options: Required<McpTaskOptions>): number {
   if (typeof requested !== "number" || !Number.isFinite(requested) || requested <= 0) return options.ttl;
   return Math.min(Math.ceil(requested), options.maxTtl);
-}
-
-/**
- * The store as one client's calls see it: every task bound to `owner` (the HTTP client's
- * session and credentials), whatever the transport says; an unlisted owner is listed no task;
- * and a cancelled task's result asked for is an error that says so, rather than the store's
- * "no result".
- */
-export function storeFor(store: McpTaskStore, owner: string | undefined): McpTaskStore {
-  const as = (given: string | undefined) => owner ?? given;
-  return {
-    createTask: (params: CreateTaskOptions, requestId: RequestId, request: Request, session?: string) =>
-      store.createTask(params, requestId, request, as(session)),
-    getTask: (taskId: string, session?: string) => store.getTask(taskId, as(session)),
-    storeTaskResult: (taskId: string, status: "completed" | "failed", result: Result, session?: string) =>
-      store.storeTaskResult(taskId, status, result, as(session)),
-    getTaskResult: async (taskId: string, session?: string) => {
-      const task = await store.getTask(taskId, as(session));
-      if (task?.status === "cancelled")
-        throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} was cancelled, so it has no result.`);
-      return store.getTaskResult(taskId, as(session));
-    },
-    updateTaskStatus: (taskId: string, status: Task["status"], message?: string, session?: string) =>
-      store.updateTaskStatus(taskId, status, message, as(session)),
-    listTasks: async (cursor?: string, session?: string) => {
-      if (!isUnlistedOwner(as(session))) return store.listTasks(cursor, as(session));
-      if (cursor !== undefined) throw invalidCursor(cursor);
-      return { tasks: [] };
-    },
-    ...(store.watchCancellation !== undefined ? { watchCancellation: store.watchCancellation.bind(store) } : {}),
-    ...(store.holdLease !== undefined ? { holdLease: store.holdLease.bind(store) } : {}),
-  };
 }
 
 /** What runs one task: the call itself (given the task's signal and id) and where its outcome goes. */

@@ -1,13 +1,17 @@
 import { ToolDefinitionError } from "../core/errors";
 import { checkTimeout } from "../core/checks";
 import type { Tool, ToolContext } from "../core/types";
+import type { InputHooks } from "../core/input-requests";
 import type { ApprovalDecision, ApprovalRequest } from "../control/approval";
 import type { ToolExecutor } from "../control/executor";
 import type { TracingOption } from "../control/tracing";
 import type { ErrorTextPolicy, ToolFailure } from "./failure-report";
 
-/** How a toolkit runs its calls: deadlines, observers, the seams, tracing and where calls run. */
-export interface CallOptions {
+/**
+ * How a toolkit runs its calls: deadlines, observers, the seams, tracing, where calls run, and
+ * who answers a tool's `ctx.elicit` / `ctx.sample` when no MCP client does (`InputHooks`).
+ */
+export interface CallOptions extends InputHooks {
   /**
    * Milliseconds before any call is ended with a `timeout` result, unless the call or the tool
    * sets its own: `DEFAULT_TIMEOUT_MS` (60 s) when left out, `false` for no deadline at all.
@@ -70,7 +74,7 @@ export interface CallOptions {
 export function checkCallOptions(options: CallOptions): void {
   checkTimeout("Toolkit", options.timeout);
   checkTimeout("Toolkit", options.approvalTimeout, "approvalTimeout");
-  for (const key of ["approve", "visible", "authorize"] as const) {
+  for (const key of ["approve", "visible", "authorize", "elicit", "sample"] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== "function")
       throw new ToolDefinitionError(`Toolkit: ${key} must be a function (got ${typeof value}).`);

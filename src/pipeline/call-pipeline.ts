@@ -16,6 +16,7 @@ import type { CallOptions, ExecuteOptions } from "./call-options";
 import { deferredCall, isDeferred } from "./deferred-call";
 import { failureReporter, internalFailure, originOf, type FailureReporter } from "./failure-report";
 import { unknownToolResult } from "./unknown-tool";
+import { withInputHooks } from "./input-hooks";
 
 /** A registered tool with what running its calls needs, made once when it is registered. */
 export interface CallableTool {
@@ -198,7 +199,7 @@ export class CallPipeline {
     sentName: unknown,
   ): Promise<ToolResult> {
     try {
-      return this.#dispatch(name, args, ctx, decode, mode, sentName);
+      return this.#dispatch(name, args, withInputHooks(ctx, this.#options), decode, mode, sentName);
     } catch (thrown) {
       return Promise.resolve(internalFailure(name, thrown));
     }

@@ -1,4 +1,12 @@
 import { MAX_TIMER_MS } from "../core/timers";
+import {
+  noElicitation,
+  noSampling,
+  type ElicitAnswer,
+  type ElicitRequest,
+  type SampleRequest,
+  type SampleResult,
+} from "../core/input-requests";
 import type { ToolCallContext, ToolContext, ToolResult } from "../core/types";
 import { listenedBefore, onAbort } from "./abort";
 import { clockFor, preciseNow } from "./call-clock";
@@ -49,12 +57,7 @@ export function invokeWithLimits<Args>(
   const timeout = requested !== false && requested <= MAX_TIMER_MS ? wholeMs(requested) : undefined;
   const outerSignal = ctx?.signal;
   if (outerSignal?.aborted) return Promise.resolve(abortedResult(toolName, outerSignal));
-  if (timeout === undefined && outerSignal === undefined)
-    return settleUnlimited(
-      body,
-      args,
-      ctx?.reportProgress !== undefined ? (ctx as ToolCallContext) : { ...ctx, reportProgress: ignoreProgress },
-    );
+  if (timeout === undefined && outerSignal === undefined) return settleUnlimited(body, args, withCallDefaults(ctx));
 
   const now = timeout === undefined ? preciseNow : clockFor(timeout);
   const started = now();
@@ -244,6 +247,15 @@ class CallContext implements ToolCallContext {
   /** Progress goes nowhere unless the caller's ctx brought a way to send it (an own property then). */
   reportProgress(_progress: number, _total?: number, _message?: string): void {}
 
+  /** Nobody answers unless the caller's ctx brought a way to ask (an own property then). */
+  elicit(_request: ElicitRequest): Promise<ElicitAnswer> {
+    return noElicitation();
+  }
+
+  sample(_request: SampleRequest): Promise<SampleResult> {
+    return noSampling();
+  }
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
@@ -268,6 +280,18 @@ class CallContext implements ToolCallContext {
 const PROMISE_THEN = Promise.prototype.then;
 
 function ignoreProgress(): void {}
+
+/** The caller's ctx as a tool body's: what it did not bring does nothing (progress) or says nobody answers. */
+function withCallDefaults(ctx: ToolContext | undefined): ToolCallContext {
+  if (ctx?.reportProgress !== undefined && ctx.elicit !== undefined && ctx.sample !== undefined)
+    return ctx as ToolCallContext;
+  return {
+    ...ctx,
+    reportProgress: ctx?.reportProgress ?? ignoreProgress,
+    elicit: ctx?.elicit ?? noElicitation,
+    sample: ctx?.sample ?? noSampling,
+  };
+}
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (

@@ -145,6 +145,7 @@ export const toolkit = new Toolkit([new Weather()], { manifest: ${JSON.stringify
     expect(errorClasses.map(([name]) => name).sort()).toEqual([
       "DuplicateToolError",
       "ExportError",
+      "InputUnavailableError",
       "ManifestError",
       "ScanError",
       "ToolDefinitionError",

@@ -2,7 +2,7 @@
  * `fromMcp` with a `Client` of the MCP SDK 2.x (`@modelcontextprotocol/client`): against a
  * server of the SDK 2.x speaking protocol revision 2026-07-28 (no handshake, each request
  * carrying its version; the client negotiates it with `versionNegotiation`), and against
- * toolnexus's own `serveMcp`, a 2025-era server the same client falls back to. Calls carry
+ * toolnexus's own `serveMcp`, which answers that revision too. Calls carry
  * toolnexus's signal, deadline and progress as with the SDK 1.x, and every failure is a result.
  */
 import { createServer, type Server } from "node:http";
@@ -75,7 +75,7 @@ function weatherServer(): McpServer {
 
 let http: Server;
 let modernUrl: string;
-let legacy: McpServerHandle;
+let served: McpServerHandle;
 const clients: Client[] = [];
 
 async function connect(url: string): Promise<Client> {
@@ -89,7 +89,7 @@ beforeAll(async () => {
   http = createServer(toNodeHandler(createMcpHandler(weatherServer)));
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   modernUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  legacy = await serveMcp(
+  served = await serveMcp(
     [
       defineTool({
         name: "get_weather",
@@ -104,7 +104,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
-  await legacy?.close();
+  await served?.close();
   http?.closeAllConnections();
   await new Promise((resolve) => http?.close(resolve));
 });
@@ -176,10 +176,66 @@ describe("against a server of protocol revision 2026-07-28", () => {
   });
 });
 
-describe("against toolnexus's serveMcp, a 2025-era server", () => {
-  it("falls back to the 2025 handshake, lists and calls", async () => {
-    const client = await connect(legacy.url!);
-    expect(client.getProtocolEra()).toBe("legacy");
+describe("a server's questions (2026-07-28 multi-round-trip), answered by the calling toolkit", () => {
+  const asking = defineTool({
+    name: "deploy",
+    description: "Deploys once the user confirms, with a note from a model",
+    inputSchema: { type: "object", properties: { env: { type: "string" } }, required: ["env"] },
+    execute: async ({ env }, ctx) => {
+      const answer = await ctx.elicit({
+        message: `Deploy to ${String(env)}?`,
+        schema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+      });
+      if (answer.action !== "accept") return `not deployed (${answer.action})`;
+      const note = await ctx.sample({ messages: "a release note", maxTokens: 20 });
+      return `deployed to ${String(env)}: ${(note.content as { text: string }).text}`;
+    },
+  });
+  let remote: McpServerHandle;
+
+  beforeAll(async () => {
+    remote = await serveMcp([asking], { transport: "http", port: 0 });
+  });
+  afterAll(() => remote.close());
+
+  async function remoteTools(): Promise<Awaited<ReturnType<typeof fromMcp>>> {
+    const client = new Client(
+      { name: "toolnexus-asking", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} }, sampling: {} } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(remote.url!)));
+    clients.push(client);
+    return fromMcp(client);
+  }
+
+  it("asks the toolkit's elicit and sample hooks, and the call finishes with the answers", async () => {
+    const asked: string[] = [];
+    const toolkit = new Toolkit(await remoteTools(), {
+      elicit: (request) => {
+        asked.push(request.message);
+        return { action: "accept", content: { confirm: true } };
+      },
+      sample: () => ({ role: "assistant", content: { type: "text", text: "all good" }, model: "local" }),
+    });
+    expect(await toolkit.execute("deploy", { env: "prod" })).toEqual({
+      output: "deployed to prod: all good",
+      isError: false,
+    });
+    expect(asked).toEqual(["Deploy to prod?"]);
+  });
+
+  it("fails the call, saying why, when nobody here can answer", async () => {
+    const result = await new Toolkit(await remoteTools()).execute("deploy", { env: "prod" });
+    expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
+    expect(result.output).toContain('asked for input to run "deploy", which could not be given');
+    expect(result.output).toContain("pass the toolkit option `elicit`");
+  });
+});
+
+describe("against toolnexus's serveMcp, which serves both eras", () => {
+  it("negotiates 2026-07-28, lists and calls", async () => {
+    const client = await connect(served.url!);
+    expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(["modern", "2026-07-28"]);
     const toolkit = new Toolkit(await fromMcp(client));
     expect(toolkit.tools().map((tool) => tool.name)).toEqual(["get_weather"]);
     expect(await toolkit.execute("get_weather", { city: "Pune" })).toEqual({

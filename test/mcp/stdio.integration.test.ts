@@ -3,6 +3,8 @@
  * client (StdioClientTransport) and by raw lines on its stdin.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -126,6 +128,61 @@ describe("serve --stdio with the SDK client", () => {
       return all.some((event) => event.startsWith("aborted stdio-cancel")) ? all : undefined;
     });
     expect(seen.find((event) => event.startsWith("aborted stdio-cancel"))).toContain("stop waiting");
+  });
+});
+
+describe("serve --stdio with a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
+  const client = new ModernClient(
+    { name: "toolnexus-stdio-modern", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+
+  beforeAll(async () => {
+    await client.connect(
+      new ModernStdioClientTransport({
+        command: process.execPath,
+        args: [bin, "serve", fixture("services.ts"), "--stdio"],
+        cwd: root,
+      }),
+    );
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it("negotiates the modern era, lists and calls", async () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "getWeather",
+      "add",
+      "charge",
+      "wait",
+      "waitEvents",
+    ]);
+    expect(await client.callTool({ name: "add", arguments: { a: 19, b: 23 } })).toMatchObject({
+      content: [{ type: "text", text: "42" }],
+      isError: false,
+    });
+  });
+
+  it("a client's cancellation reaches the tool's ctx.signal", async () => {
+    const events = async () =>
+      JSON.parse(textOf(await client.callTool({ name: "waitEvents", arguments: {} }))) as string[];
+    const controller = new AbortController();
+    const outcome = client
+      .callTool({ name: "wait", arguments: { ms: 60_000, label: "modern-cancel" } }, { signal: controller.signal })
+      .then(
+        () => "resolved",
+        () => "rejected",
+      );
+    await eventually("the call to start", async () =>
+      (await events()).includes("started modern-cancel") ? true : undefined,
+    );
+    controller.abort(new Error("stop waiting"));
+    expect(await outcome).toBe("rejected");
+    await eventually("the tool to see the abort", async () =>
+      (await events()).some((event) => event.startsWith("aborted modern-cancel")) ? true : undefined,
+    );
   });
 });
 

@@ -8,9 +8,10 @@ import type { AddressInfo } from "node:net";
 import { Controller, Get, Inject, Injectable, Module, Scope, type INestApplication } from "@nestjs/common";
 import { REQUEST } from "@nestjs/core";
 import { Test } from "@nestjs/testing";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Ctx, Tool, type ToolContext } from "toolnexus";
+import { Ctx, Tool, type ToolCallContext, type ToolContext } from "toolnexus";
 import { ToolnexusModule } from "toolnexus/nestjs";
 import { BillingModule, CatalogModule, RecordingLogger } from "./fixtures";
 
@@ -29,6 +30,18 @@ class WhoAmIService {
   }
 }
 
+@Injectable()
+class ConfirmService {
+  @Tool({ name: "confirm", description: "Asks the user to confirm" })
+  async confirm(@Ctx() ctx: ToolCallContext) {
+    const answer = await ctx.elicit({
+      message: "Go ahead?",
+      schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+    });
+    return answer.action === "accept" && answer.content?.ok === true ? "confirmed" : `not confirmed (${answer.action})`;
+  }
+}
+
 @Controller("health")
 class HealthController {
   @Get()
@@ -37,7 +50,7 @@ class HealthController {
   }
 }
 
-@Module({ providers: [WhoAmIService], controllers: [HealthController] })
+@Module({ providers: [WhoAmIService, ConfirmService], controllers: [HealthController] })
 class IdentityModule {}
 
 describe("the MCP endpoint on the Nest HTTP adapter", () => {
@@ -45,6 +58,7 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
   let base: string;
   let logger: RecordingLogger;
   const clients: Client[] = [];
+  const modernClients: ModernClient[] = [];
 
   beforeAll(async () => {
     logger = new RecordingLogger();
@@ -66,7 +80,7 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
+    await Promise.all([...clients, ...modernClients].map((client) => client.close()));
     await app.close();
   });
 
@@ -87,6 +101,7 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
       "billing_createInvoice",
       "catalog_findProduct",
       "catalog_list_products",
+      "identity_confirm",
       "identity_whoami",
     ]);
     const find = tools.find((t) => t.name === "catalog_findProduct")!;
@@ -125,6 +140,41 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
       method: "POST",
       url: "/mcp",
       stateUser: "bob",
+    });
+  });
+
+  describe("to a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
+    async function connectModern(user: string): Promise<ModernClient> {
+      const client = new ModernClient(
+        { name: "nest-modern-test", version: "1.0.0" },
+        { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } },
+      );
+      client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { ok: true } }));
+      await client.connect(
+        new ModernTransport(new URL(`${base}/mcp`), { requestInit: { headers: { "x-user": user } } }),
+      );
+      modernClients.push(client);
+      return client;
+    }
+
+    it("lists and calls the same tools in the modern era, request-scoped ones with the HTTP request", async () => {
+      const client = await connectModern("cy");
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("identity_whoami");
+      const result = await client.callTool({ name: "identity_whoami", arguments: {} });
+      expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({
+        header: "cy",
+        method: "POST",
+        url: "/mcp",
+        stateUser: "cy",
+      });
+    });
+
+    it("answers a tool's ctx.elicit by multi-round-trip", async () => {
+      const client = await connectModern("cy");
+      expect(await client.callTool({ name: "identity_confirm", arguments: {} })).toMatchObject({
+        content: [{ type: "text", text: "confirmed" }],
+      });
     });
   });
 

@@ -172,24 +172,21 @@ function parseAddress(value: string | true): { host: string; port: number } {
   return { host: match[1] ? match[1].replace(/^\[|\]$/g, "") : "127.0.0.1", port };
 }
 
-/** The MCP entry needs the optional peer dependency @modelcontextprotocol/sdk: loaded only here. */
+/**
+ * The MCP entry, which serves with the optional peer dependency @modelcontextprotocol/sdk: its
+ * absence is told now, before the module is served, rather than when the server is made.
+ */
 function loadMcp(): typeof Mcp {
   try {
-    return require("../../mcp") as typeof Mcp;
+    require.resolve("@modelcontextprotocol/sdk/server/index.js");
   } catch (error) {
-    if (
-      (error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" &&
-      messageOf(error).includes("@modelcontextprotocol/sdk")
-    ) {
-      throw new CliError(
-        "serving MCP needs @modelcontextprotocol/sdk, an optional peer dependency that is not installed. Install it: " +
-          "npm install @modelcontextprotocol/sdk",
-        2,
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
+    throw new CliError(
+      "serving MCP needs @modelcontextprotocol/sdk, an optional peer dependency that is not installed. Install it: " +
+        "npm install @modelcontextprotocol/sdk (and @modelcontextprotocol/server @modelcontextprotocol/node for " +
+        "clients of revision 2026-07-28)",
+      2,
+      { cause: error },
+    );
   }
+  return require("../../mcp") as typeof Mcp;
 }

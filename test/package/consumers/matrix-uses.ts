@@ -198,7 +198,7 @@ export const MATRIX_USES: readonly MatrixUse[] = [
   },
   {
     integration: "mcp with the SDK 2.x",
-    does: "fromMcp with the SDK 2.x's client, against its own server on revision 2026-07-28 and against serveMcp (2025 era)",
+    does: "fromMcp with the SDK 2.x's client on revision 2026-07-28, against its own server and against serveMcp",
     packages: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/node"],
     command: { script: "mcp-sdk-2.mjs" },
     check(output) {
@@ -207,7 +207,11 @@ export const MATRIX_USES: readonly MatrixUse[] = [
         version: "2026-07-28",
         result: { output: "sunny in Chennai, says 2026", isError: false },
       });
-      expect(output.legacy).toMatchObject({ era: "legacy", result: { output: "sunny in Chennai", isError: false } });
+      expect(output.served).toMatchObject({
+        era: "modern",
+        version: "2026-07-28",
+        result: { output: "sunny in Chennai", isError: false },
+      });
     },
   },
   {

@@ -1,5 +1,5 @@
 // fromMcp with a client of the MCP SDK 2.x: against a server of the SDK 2.x speaking revision
-// 2026-07-28, and against serveMcp, a 2025-era server the client falls back to.
+// 2026-07-28, and against serveMcp, which speaks it too (and the 2025 revisions to 1.x clients).
 import { createServer } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { toNodeHandler } from "@modelcontextprotocol/node";
@@ -22,7 +22,7 @@ const modernServer = () => {
 };
 const http = createServer(toNodeHandler(createMcpHandler(modernServer)));
 await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
-const legacy = await serveMcp(weatherToolkit(), { transport: "http", host: "127.0.0.1", port: 0 });
+const served = await serveMcp(weatherToolkit(), { transport: "http", host: "127.0.0.1", port: 0 });
 
 async function throughFromMcp(url) {
   const client = new Client({ name: "toolnexus-matrix", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
@@ -34,8 +34,8 @@ async function throughFromMcp(url) {
 }
 
 const modern = await throughFromMcp(`http://127.0.0.1:${http.address().port}/mcp`);
-const legacyEra = await throughFromMcp(legacy.url);
-await legacy.close();
+const throughServeMcp = await throughFromMcp(served.url);
+await served.close();
 http.closeAllConnections();
 http.close();
-report({ modern, legacy: legacyEra });
+report({ modern, served: throughServeMcp });

@@ -1,0 +1,45 @@
+import type { ToolCallContext } from "../core/types";
+import type { JSONSchemaObject } from "../core/types";
+
+/** The most rounds of questions one remote call may ask before it is given up. */
+export const MAX_INPUT_ROUNDS = 10;
+
+/** A 2026-07-28 result asking the caller for input before the call can finish (multi-round-trip). */
+export interface InputRequiredAnswer {
+  resultType: "input_required";
+  inputRequests?: Record<string, { method?: string; params?: Record<string, unknown> }>;
+  requestState?: string;
+}
+
+export function isInputRequired(answer: unknown): answer is InputRequiredAnswer {
+  return (answer as { resultType?: unknown } | null)?.resultType === "input_required";
+}
+
+/**
+ * The answers to a remote tool's questions, each asked through the local call's own
+ * `ctx.elicit` / `ctx.sample` (the toolkit's hooks, or the MCP client that called the local
+ * tool), keyed as the server keyed them. A question nobody here can answer rejects: the call
+ * fails saying so.
+ */
+export async function answerInputRequests(
+  requests: NonNullable<InputRequiredAnswer["inputRequests"]>,
+  ctx: ToolCallContext,
+): Promise<Record<string, unknown>> {
+  const answers: Record<string, unknown> = {};
+  for (const [key, { method, params = {} }] of Object.entries(requests)) {
+    if (method === "elicitation/create") {
+      const message = String(params.message ?? "");
+      answers[key] =
+        params.mode === "url"
+          ? await ctx.elicit({ message, url: String(params.url) })
+          : await ctx.elicit({ message, schema: params.requestedSchema as JSONSchemaObject });
+    } else if (method === "sampling/createMessage") {
+      answers[key] = await ctx.sample(params as never);
+    } else if (method === "roots/list") {
+      answers[key] = { roots: [] };
+    } else {
+      throw new Error(`the server asked for input of a kind toolnexus does not answer (${String(method)})`);
+    }
+  }
+  return answers;
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CreateMessageResultWithToolsSchema, ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { InputUnavailableError } from "../core/errors";
+import {
+  elicitRequestProblem,
+  sampleRequestProblem,
+  samplingParams,
+  type ElicitAnswer,
+  type ElicitRequest,
+  type SampleRequest,
+  type SampleResult,
+} from "../core/input-requests";
+import { assertAnswerable } from "./client-capabilities";
+import { elicitAnswer, sampleResult } from "./input-round";
+
+/** How a 2025-era request handler sends a request to the client, related to the call (the SDK's `extra.sendRequest`). */
+type SendRequest = (
+  request: { method: string; params: Record<string, unknown> },
+  schema: typeof ElicitResultSchema | typeof CreateMessageResultWithToolsSchema,
+  options?: { signal?: AbortSignal },
+) => Promise<unknown>;
+
+/** Why a 2025-era request over stateless HTTP cannot ask the client anything. */
+const STATELESS =
+  "this request came in the 2025 protocol over stateless HTTP, where the server cannot send the client a request " +
+  "and read its answer. Clients of the 2026-07-28 revision answer over HTTP (MCP SDK 2.x), and 2025 clients over stdio.";
+
+/**
+ * `ctx.elicit` / `ctx.sample` of a 2025-era call: `elicitation/create` and
+ * `sampling/createMessage` requests to the client on its session (stdio), once it declared
+ * the capability at `initialize`. A server that never saw `initialize` (stateless HTTP) has no
+ * session to ask on: the tool gets `InputUnavailableError` saying so.
+ */
+export function sessionInput(
+  server: Server,
+  send: SendRequest,
+  signal: AbortSignal,
+): {
+  elicit: (request: ElicitRequest) => Promise<ElicitAnswer>;
+  sample: (request: SampleRequest) => Promise<SampleResult>;
+} {
+  const capabilities = () => {
+    const declared = server.getClientCapabilities();
+    if (declared === undefined) throw new InputUnavailableError(`Nobody can be asked: ${STATELESS}`);
+    return declared;
+  };
+  return {
+    elicit: async (request) => {
+      const problem = elicitRequestProblem(request);
+      if (problem !== undefined) throw new TypeError(problem);
+      assertAnswerable(capabilities(), { kind: "elicit", request });
+      const params =
+        "url" in request
+          ? { mode: "url", message: request.message, url: request.url, elicitationId: randomUUID() }
+          : { mode: "form", message: request.message, requestedSchema: request.schema };
+      return elicitAnswer(
+        await send({ method: "elicitation/create", params }, ElicitResultSchema, { signal }),
+        request,
+      );
+    },
+    sample: async (request) => {
+      const problem = sampleRequestProblem(request);
+      if (problem !== undefined) throw new TypeError(problem);
+      const params = samplingParams(request);
+      assertAnswerable(capabilities(), { kind: "sample", params });
+      return sampleResult(
+        await send({ method: "sampling/createMessage", params }, CreateMessageResultWithToolsSchema, { signal }),
+      );
+    },
+  };
+}
