@@ -79,6 +79,7 @@ export type {
   ElicitRequest,
   ElicitUrlRequest,
   InputHooks,
+  InputQuestion,
   SampleRequest,
   SampleResult,
   SamplingMessage,

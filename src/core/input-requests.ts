@@ -8,14 +8,24 @@ import type { JSONSchemaObject, ToolContext } from "./types";
  */
 export type ElicitRequest = ElicitFormRequest | ElicitUrlRequest;
 
-export interface ElicitFormRequest {
+/** What every question a tool asks may carry. */
+export interface InputQuestion {
+  /**
+   * The question's name in MCP's multi-round-trip exchange (the `inputRequests` key the client
+   * answers under): letters, digits, `_`, `-`, `.`, up to 64. Default: its position among the
+   * call's questions, "0", "1", ... A name stands for one question of the call.
+   */
+  key?: string;
+}
+
+export interface ElicitFormRequest extends InputQuestion {
   /** What the user is asked, and why. */
   message: string;
   /** The form: `{ type: "object", properties: { name: { type: "string" } }, required? }`, flat fields only. */
   schema: JSONSchemaObject;
 }
 
-export interface ElicitUrlRequest {
+export interface ElicitUrlRequest extends InputQuestion {
   /** What the user is asked to do on the page, and why. */
   message: string;
   /** An absolute `https:` (or `http:`) URL the user opens. */
@@ -40,7 +50,7 @@ export interface SamplingMessage {
  * `sampling/createMessage` parameters. `messages` may be one string (a single user message);
  * `tools` and `toolChoice` are sent when the client supports tools in sampling.
  */
-export interface SampleRequest {
+export interface SampleRequest extends InputQuestion {
   /** The conversation so far: one string is a single user message. */
   messages: string | readonly SamplingMessage[];
   /** The most tokens the model may answer with. */
@@ -95,6 +105,13 @@ export function noSampling(): Promise<never> {
 /** Field types a form may have: MCP elicitation forms are flat. */
 const FIELD_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean"]);
 
+/** A question's `key`, when it has one that cannot name it. */
+function keyProblem(method: string, key: unknown): string | undefined {
+  return key === undefined || (typeof key === "string" && /^[\w.-]{1,64}$/.test(key))
+    ? undefined
+    : `${method}: key must be 1 to 64 letters, digits, "_", "-" or "."; got ${JSON.stringify(key)}.`;
+}
+
 /**
  * The problem with an elicitation request, or `undefined` when it can be sent: a message,
  * and either a flat object schema or an absolute http(s) URL.
@@ -102,7 +119,9 @@ const FIELD_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "integer"
 export function elicitRequestProblem(request: unknown): string | undefined {
   if (typeof request !== "object" || request === null)
     return "ctx.elicit takes { message, schema } (a form) or { message, url } (a page to open).";
-  const { message, schema, url } = request as Record<string, unknown>;
+  const { message, schema, url, key } = request as Record<string, unknown>;
+  const badKey = keyProblem("ctx.elicit", key);
+  if (badKey !== undefined) return badKey;
   if (typeof message !== "string" || message.trim() === "") return "ctx.elicit needs a `message` for the user.";
   if ((schema === undefined) === (url === undefined))
     return "ctx.elicit takes either `schema` (a form) or `url` (a page to open), exactly one of them.";
@@ -130,7 +149,7 @@ export function elicitRequestProblem(request: unknown): string | undefined {
 
 /** A sampling request as MCP's `sampling/createMessage` params: a string becomes one user text message. */
 export function samplingParams(request: SampleRequest): Record<string, unknown> {
-  const { messages, ...rest } = request;
+  const { messages, key: _key, ...rest } = request;
   return {
     ...rest,
     messages: typeof messages === "string" ? [{ role: "user", content: { type: "text", text: messages } }] : messages,
@@ -141,7 +160,9 @@ export function samplingParams(request: SampleRequest): Record<string, unknown> 
 export function sampleRequestProblem(request: unknown): string | undefined {
   if (typeof request !== "object" || request === null)
     return "ctx.sample takes { messages, maxTokens, systemPrompt?, tools? ... }.";
-  const { messages, maxTokens } = request as Record<string, unknown>;
+  const { messages, maxTokens, key } = request as Record<string, unknown>;
+  const badKey = keyProblem("ctx.sample", key);
+  if (badKey !== undefined) return badKey;
   if (!(typeof messages === "string" ? messages !== "" : Array.isArray(messages) && messages.length > 0))
     return "ctx.sample needs `messages`: a string, or [{ role, content }, ...].";
   if (!(Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0))

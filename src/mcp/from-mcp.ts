@@ -513,7 +513,7 @@ async function callRemote(
       } catch (error) {
         return errorResult(
           "execution_failed",
-          `The MCP server "${server}" asked for input to run "${tool}", which could not be given: ${errorMessage(error)}`,
+          `The MCP server "${server}" needed input to run "${tool}": ${errorMessage(error)}`,
           { tool, server },
         );
       }

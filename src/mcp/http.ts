@@ -7,7 +7,7 @@ import { asToolkit, type McpToolkit } from "./declarations";
 import { serverFor, type McpServerOptions } from "./server";
 import { unlistedOwner } from "../tasks/task-store";
 import { DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS } from "./defaults";
-import { claimsModernEra, modernSdk, unsupportedRevision } from "./modern-era";
+import { claimsModernEra, modernNodeSdk, modernSdk, unsupportedRevision } from "./modern-era";
 import { checkRequestStateKey, ModernHttpLeg, ModernServers } from "./modern-server";
 import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
 
@@ -232,15 +232,27 @@ export function createMcpHttpHandler(
 
   // The 2026-07-28 side, made when its first request arrives (and only with the MCP SDK 2.x installed).
   let modern: ModernHttpLeg | undefined;
+  let missingReported = false;
+  // subscriptions/listen streams stay open until their clients leave: shutting down ends them rather than waiting.
+  const listening = new Set<ServerResponse>();
   const serveModern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const sdk = modernSdk();
-    if (sdk instanceof Error) {
-      onError(sdk);
-      return respond(res, 200, unsupportedRevision(body, sdk));
+    const node = sdk instanceof Error ? sdk : modernNodeSdk();
+    if (sdk instanceof Error || node instanceof Error) {
+      const missing = sdk instanceof Error ? sdk : (node as Error);
+      if (!missingReported) onError(missing);
+      missingReported = true;
+      // A notification gets no answer; a request, the revisions this server speaks.
+      if ((body as { id?: unknown }).id === undefined) return void res.writeHead(202).end();
+      return respond(res, 200, unsupportedRevision(body, missing));
     }
-    modern ??= new ModernHttpLeg(new ModernServers(sdk, kit, options), { ...options, maxBodyBytes });
+    modern ??= new ModernHttpLeg(new ModernServers(sdk, kit, options), node, { ...options, maxBodyBytes });
     const state = await options.state?.(req);
     if (res.destroyed || res.writableEnded) return;
+    if ((body as { method?: unknown }).method === "subscriptions/listen") {
+      listening.add(res);
+      res.once("close", () => listening.delete(res));
+    }
     await modern.handle(req, res, body, {
       ...(state !== undefined ? { state } : {}),
       // No sessions in this era: a call is cancelled by its own connection closing (and by shutdown).
@@ -269,11 +281,13 @@ export function createMcpHttpHandler(
 
   const close = async ({ timeout = 10_000 }: { timeout?: number } = {}): Promise<void> => {
     closing = true;
-    if (await idleWithin(timeout)) return;
-    calls.abortAll(new Error("The MCP server is shutting down."));
-    running.abortAll(SHUTDOWN_REASON);
-    // Aborted calls answer at once, and aborted tasks store their outcome: give that a moment.
-    await idleWithin(ABORT_GRACE_MS + 500);
+    for (const res of listening) res.destroy();
+    if (!(await idleWithin(timeout))) {
+      calls.abortAll(new Error("The MCP server is shutting down."));
+      running.abortAll(SHUTDOWN_REASON);
+      // Aborted calls answer at once, and aborted tasks store their outcome: give that a moment.
+      await idleWithin(ABORT_GRACE_MS + 500);
+    }
     await modern?.close().catch(() => {});
   };
 
@@ -470,9 +484,7 @@ function refuse(
     res.end();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
-  res.end(body);
+  respond(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
 }
 
 // ---- Cancellation across requests -------------------------------------------------------

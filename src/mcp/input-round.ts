@@ -1,44 +1,51 @@
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../core/canonical-json";
+import { InputUnavailableError } from "../core/errors";
 import {
   elicitRequestProblem,
   sampleRequestProblem,
   samplingParams,
   type ElicitAnswer,
   type ElicitRequest,
+  type InputQuestion,
   type SampleRequest,
   type SampleResult,
 } from "../core/input-requests";
 import { compileValidator } from "../runtime/validation";
-import { assertAnswerable, type AnsweringCapabilities } from "./client-capabilities";
+import { unanswerable, type AnsweringCapabilities } from "./client-capabilities";
 
 /** What a call asked the client in one round, by key: MCP's `elicitation/create` or `sampling/createMessage`. */
 export type AskedInput =
   { kind: "elicit"; request: ElicitRequest } | { kind: "sample"; params: Record<string, unknown> };
 
-/** What a round keeps for the next one, in the signed `requestState`: every answer so far, and the keys just asked. */
+/**
+ * What a round keeps for the next one, in the signed `requestState`: every answer so far and
+ * the questions just asked, each under its key with a digest of the question it answers.
+ */
 export interface InputRoundState {
-  answers: Record<string, unknown>;
-  asked: string[];
+  answers: Record<string, { question: string; answer: unknown }>;
+  asked: Record<string, string>;
 }
 
-/** Thrown inside the tool by `ctx.elicit` / `ctx.sample` whose answer is not in yet: the call stops here this round. */
-export class InputPending extends Error {
-  override readonly name = "InputPending";
-  constructor() {
-    super("Waiting for the client's answer: this call is asked again with it.");
-  }
-}
+/** The question of an answer the client gave before it was asked: whatever the tool asks under its key. */
+const ANY_QUESTION = "";
+
+/** A promise that never settles: a round stops at its first unanswered question, whatever the tool catches. */
+const NEVER = new Promise<never>(() => {});
 
 /**
  * One round of a call that may ask the client (MCP 2026-07-28 multi-round-trip), for the
- * re-run model: the tool runs from the start every round; its n-th `ctx.elicit` / `ctx.sample`
- * gets the n-th answer when an earlier round collected it. The first question without an answer
- * (and any asked beside it) is recorded and stops the call (`InputPending`); the server answers
- * `input_required` with the questions and this round's state, and the client calls again with
- * the answers. So a tool asks before it acts, or makes what it does before asking safe to repeat.
+ * re-run model: the tool runs from the start every round; each `ctx.elicit` / `ctx.sample`
+ * gets the answer an earlier round collected for the same question (by key: the tool's own, or
+ * its position). The first question without an answer (and any asked beside it) is recorded,
+ * the call's signal is aborted, and the question never resolves: nothing after it runs in this
+ * round. The server answers `input_required` with the questions and this round's state, and
+ * the client calls again with the answers. So a tool asks before it acts, or makes what it
+ * does before a question safe to repeat.
  */
 export class InputRound {
   #asked = 0;
-  readonly #answers: Record<string, unknown>;
+  readonly #answers: InputRoundState["answers"];
   /** The questions this round could not answer, by key. */
   readonly pending = new Map<string, AskedInput>();
 
@@ -49,41 +56,74 @@ export class InputRound {
     private readonly capabilities: AnsweringCapabilities | undefined,
     private readonly onPending: () => void,
   ) {
-    const answers: Record<string, unknown> = { ...previous?.answers };
-    // Only answers to what was asked count: a client cannot answer a question before it is put.
-    for (const key of previous?.asked ?? [])
-      if (responses !== undefined && Object.prototype.hasOwnProperty.call(responses, key))
-        answers[key] = responses[key];
+    // No prototype: a question's key is the tool's to choose, "__proto__" included.
+    const answers: InputRoundState["answers"] = Object.assign(Object.create(null), previous?.answers);
+    const asked = previous?.asked ?? {};
+    for (const [key, answer] of Object.entries(responses ?? {})) {
+      // An answer of an earlier round stands; one to a question just asked is for that question; one to a question not
+      // asked yet (a client may answer what it expects to be asked) is for whatever the tool asks under that key.
+      if (Object.prototype.hasOwnProperty.call(answers, key)) continue;
+      answers[key] = {
+        question: Object.prototype.hasOwnProperty.call(asked, key) ? asked[key]! : ANY_QUESTION,
+        answer,
+      };
+    }
     this.#answers = answers;
   }
 
-  /** The state for the next round: every answer so far, and the keys asked now. */
+  /** The state for the next round: every answer so far, and the questions asked now. */
   next(): InputRoundState {
-    return { answers: this.#answers, asked: [...this.pending.keys()] };
+    return {
+      answers: this.#answers,
+      asked: Object.fromEntries([...this.pending].map(([key, asked]) => [key, questionDigest(asked)])),
+    };
   }
 
-  readonly elicit = async (request: ElicitRequest): Promise<ElicitAnswer> => {
+  readonly elicit = (request: ElicitRequest): Promise<ElicitAnswer> => {
     const problem = elicitRequestProblem(request);
-    if (problem !== undefined) throw new TypeError(problem);
-    const key = String(this.#asked++);
-    if (key in this.#answers) return elicitAnswer(this.#answers[key], request);
-    return this.#wait(key, { kind: "elicit", request });
+    if (problem !== undefined) return Promise.reject(new TypeError(problem));
+    return this.#ask(request, { kind: "elicit", request }, (given) => elicitAnswer(given, request));
   };
 
-  readonly sample = async (request: SampleRequest): Promise<SampleResult> => {
+  readonly sample = (request: SampleRequest): Promise<SampleResult> => {
     const problem = sampleRequestProblem(request);
-    if (problem !== undefined) throw new TypeError(problem);
-    const key = String(this.#asked++);
-    if (key in this.#answers) return sampleResult(this.#answers[key]);
-    return this.#wait(key, { kind: "sample", params: samplingParams(request) });
+    if (problem !== undefined) return Promise.reject(new TypeError(problem));
+    return this.#ask(request, { kind: "sample", params: samplingParams(request) }, sampleResult);
   };
 
-  #wait(key: string, asked: AskedInput): never {
-    assertAnswerable(this.capabilities, asked);
+  /**
+   * The answer collected for this question, read; else the question is recorded and never
+   * resolves. An answer given to another question under the same key (the tool asked something
+   * else this time), or one that is no answer (malformed, or content that does not fit the
+   * form), counts as none: the question is asked again, as MCP recommends.
+   */
+  #ask<T>(question: InputQuestion, asked: AskedInput, read: (given: unknown) => T): Promise<T> {
+    const position = String(this.#asked++);
+    const key = question.key ?? position;
+    const collected = this.#answers[key];
+    if (
+      collected !== undefined &&
+      (collected.question === ANY_QUESTION || collected.question === questionDigest(asked))
+    ) {
+      try {
+        return Promise.resolve(read(collected.answer));
+      } catch {
+        delete this.#answers[key];
+      }
+    }
+    if (this.pending.has(key))
+      return Promise.reject(new TypeError(`Two questions of one call have the key "${key}": give each its own.`));
+    const why = unanswerable(this.capabilities, asked);
+    if (why !== undefined) return Promise.reject(new InputUnavailableError(why));
     this.pending.set(key, asked);
     this.onPending();
-    throw new InputPending();
+    return NEVER;
   }
+}
+
+/** What identifies a question across rounds: a digest of what it asks. */
+function questionDigest(asked: AskedInput): string {
+  return createHash("sha256").update(canonicalJson(asked)).digest("base64url").slice(0, 22);
 }
 
 /**

@@ -37,35 +37,49 @@ export function claimsModernEra(body: unknown, headers: IncomingHttpHeaders): bo
   );
 }
 
-/** The MCP SDK 2.x packages that serve the 2026-07-28 era. */
+/** The MCP SDK 2.x packages that serve the 2026-07-28 era (`@modelcontextprotocol/node` besides, for HTTP). */
 export interface ModernSdk {
   server: typeof ServerSdk;
   stdio: typeof StdioSdk;
-  node: typeof NodeSdk;
 }
 
-let loaded: ModernSdk | Error | undefined;
+let loadedSdk: ModernSdk | Error | undefined;
+let loadedNode: typeof NodeSdk | Error | undefined;
 
 /**
- * The MCP SDK 2.x server packages, loaded the first time a 2026-07-28 request arrives, or an
- * error naming what to install: a server with only the SDK 1.x serves the 2025 era alone.
+ * The MCP SDK 2.x server, loaded the first time a 2026-07-28 request arrives, or an error
+ * naming what to install: a server with only the SDK 1.x serves the 2025 era alone.
  */
 export function modernSdk(): ModernSdk | Error {
-  if (loaded !== undefined) return loaded;
+  return (loadedSdk ??= loaded("@modelcontextprotocol/server", () => ({
+    server: require("@modelcontextprotocol/server") as typeof ServerSdk,
+    stdio: require("@modelcontextprotocol/server/stdio") as typeof StdioSdk,
+  })));
+}
+
+/** `@modelcontextprotocol/node`, which serves the SDK 2.x's handler on Node's HTTP server. */
+export function modernNodeSdk(): typeof NodeSdk | Error {
+  return (loadedNode ??= loaded(
+    "@modelcontextprotocol/node",
+    () => require("@modelcontextprotocol/node") as typeof NodeSdk,
+  ));
+}
+
+function loaded<T>(what: string, load: () => T): T | Error {
   try {
-    loaded = {
-      server: require("@modelcontextprotocol/server") as typeof ServerSdk,
-      stdio: require("@modelcontextprotocol/server/stdio") as typeof StdioSdk,
-      node: require("@modelcontextprotocol/node") as typeof NodeSdk,
-    };
+    return load();
   } catch (error) {
-    loaded = new Error(
-      "A client sent a request of MCP protocol revision 2026-07-28, which this server answers only with the MCP SDK " +
-        "2.x installed: npm install @modelcontextprotocol/server @modelcontextprotocol/node. Until then it serves " +
-        `the 2025 revisions (clients fall back to them). (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const missing = (error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND";
+    return new Error(
+      "A client sent a request of MCP protocol revision 2026-07-28, which this server answers with the MCP SDK 2.x: " +
+        (missing
+          ? "npm install @modelcontextprotocol/server @modelcontextprotocol/node."
+          : `${what} is installed but did not load (${detail}).`) +
+        " Until then it serves the 2025 revisions (clients fall back to them)." +
+        (missing ? ` (${detail})` : ""),
     );
   }
-  return loaded;
 }
 
 /** MCP's error code for a protocol revision the server does not speak; its data lists those it does. */

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import type * as NodeSdk from "@modelcontextprotocol/node";
 import type { Server as ModernServer, ServerContext } from "@modelcontextprotocol/server";
+import { canonicalJson } from "../core/canonical-json";
 import { mcpCallResult, type McpTool } from "../providers/mcp";
 import type { ToolContext } from "../core/types";
 import { packageVersion } from "../core/version";
@@ -13,7 +14,7 @@ import { InputRound, type AskedInput, type InputRoundState } from "./input-round
 import type { ModernSdk } from "./modern-era";
 import { clientTakesTasks, serveTaskMethods, startTask, TASKS_EXTENSION } from "./modern-tasks";
 import type { CallScope, McpServerOptions } from "./server";
-import { resolvedTaskOptions } from "./tasks";
+import { NO_INPUT_IN_TASKS, resolvedTaskOptions } from "./tasks";
 
 type TaskOptions = ReturnType<typeof resolvedTaskOptions>;
 
@@ -101,6 +102,7 @@ export class ModernServers {
             call: async (taskCtx) => {
               const result = await kit.execute(bound!, args, {
                 ...taskCtx,
+                ...NO_INPUT_IN_TASKS,
                 provider: "mcp",
                 ...(scope.state !== undefined ? { state: scope.state } : {}),
               });
@@ -162,29 +164,39 @@ export class ModernServers {
 /**
  * Serves 2026-07-28 requests over HTTP with the MCP SDK 2.x (`createMcpHandler`, modern
  * requests only: the 2025 era stays with the SDK 1.x server, which has its sessions and
- * tasks), a fresh server per request; `handle` is called once the transport's own checks passed.
+ * tasks), a fresh server per request; `handle` is called once the transport's own checks
+ * passed. A client that goes away aborts its call, as in the 2025 era.
  */
 export class ModernHttpLeg {
   readonly #scopes = new AsyncLocalStorage<CallScope>();
   readonly #handler: ReturnType<ModernSdk["server"]["createMcpHandler"]>;
+  readonly #serve: ReturnType<typeof NodeSdk.toNodeHandler>;
 
   constructor(
-    private readonly servers: ModernServers,
+    servers: ModernServers,
+    node: typeof NodeSdk,
     options: { jsonResponse?: boolean; maxBodyBytes: number; onError?: (error: Error) => void },
   ) {
-    this.#handler = servers.sdk.server.createMcpHandler(() => servers.create(this.#scopes.getStore() ?? {}), {
-      legacy: "reject",
-      responseMode: options.jsonResponse === true ? "json" : "sse",
-      maxRequestBodySize: options.maxBodyBytes,
-      ...(options.onError !== undefined ? { onerror: options.onError } : {}),
-    });
+    this.#handler = servers.sdk.server.createMcpHandler(
+      () => {
+        const scope = this.#scopes.getStore();
+        // Never served without its request's scope: without it, a server would see every user's tools and tasks.
+        if (scope === undefined) throw new Error("A 2026-07-28 server was made outside a request.");
+        return servers.create(scope);
+      },
+      {
+        legacy: "reject",
+        responseMode: options.jsonResponse === true ? "json" : "sse",
+        maxRequestBodySize: options.maxBodyBytes,
+        ...(options.onError !== undefined ? { onerror: options.onError } : {}),
+      },
+    );
+    this.#serve = node.toNodeHandler(this.#handler, options.onError !== undefined ? { onerror: options.onError } : {});
   }
 
   /** Answers one 2026-07-28 request whose body has been read and checked. */
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: CallScope): Promise<void> {
-    const request = await this.servers.sdk.node.toWebRequest(req, body);
-    const response = await this.#scopes.run(scope, () => this.#handler.fetch(request, { parsedBody: body }));
-    await writeResponse(res, response);
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: CallScope): Promise<void> {
+    return this.#scopes.run(scope, () => this.#serve(req, res, body));
   }
 
   /** Aborts the 2026-07-28 exchanges still running. */
@@ -213,24 +225,6 @@ function capabilitiesOf(ctx: ServerContext): AnsweringCapabilities | undefined {
 /** Which call a round's state belongs to: the tool, its arguments and the client's credentials. */
 function callDigest(name: string, args: unknown, owner: string | undefined): string {
   return createHash("sha256")
-    .update(JSON.stringify([name, args, owner ?? ""]))
+    .update(canonicalJson([name, args, owner ?? ""]))
     .digest("base64url");
-}
-
-/** Writes a web `Response` to a Node response, streaming its body (SSE) until it ends or the client goes away. */
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => (headers[key] = value));
-  res.writeHead(response.status, headers);
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  const body = Readable.fromWeb(response.body as never);
-  res.once("close", () => body.destroy());
-  await new Promise<void>((resolve) => {
-    body.once("error", () => resolve());
-    body.once("end", () => resolve());
-    body.pipe(res);
-  });
 }

@@ -15,7 +15,7 @@ import { DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_TIMEOUT, defaultAllowedHosts } fr
 import { asToolkit, type McpToolkit } from "./declarations";
 import { serverFor, type McpServerOptions } from "./server";
 import { divertStdout } from "../core/stdout";
-import { ABORT_GRACE_MS, RunningTasks, SHUTDOWN_REASON } from "./tasks";
+import { ABORT_GRACE_MS, resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON } from "./tasks";
 import { claimsModernEra, modernSdk, unsupportedRevision } from "./modern-era";
 import { checkRequestStateKey, ModernServers } from "./modern-server";
 import { modernStdio, type ModernStdio } from "./modern-stdio";
@@ -116,6 +116,7 @@ export async function serveMcp(
 
 async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<McpServerHandle> {
   checkRequestStateKey(options.requestStateKey);
+  const tasks = resolvedTaskOptions(options.tasks);
   const stdin = options.stdin ?? process.stdin;
   const onError = options.onError ?? (() => {});
   // On the process's own stdout, whatever the tools print would land in the protocol stream.
@@ -124,11 +125,13 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   // Task calls run on after their tools/call is answered: closing waits for them too.
   let idle: (() => void) | undefined;
   const running = new RunningTasks(() => idle?.());
-  const server = serverFor(
-    kit,
-    { ...options, onError: undefined },
-    { ...(options.state !== undefined ? { state: options.state } : {}), trackTask: running.track },
-  );
+  // One scope for both eras' servers: the same state, and one task store whichever era a client speaks.
+  const scope = {
+    ...(options.state !== undefined ? { state: options.state } : {}),
+    tasks,
+    trackTask: running.track,
+  };
+  const server = serverFor(kit, { ...options, onError: undefined }, scope);
   const transport = new StdioServerTransport(stdin, stdout);
 
   // A line that is not JSON, or not JSON-RPC, is answered with a JSON-RPC error (no id can be
@@ -168,7 +171,7 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
           ? sdk
           : modernStdio(
               new ModernServers(sdk, kit, options),
-              { ...(options.state !== undefined ? { state: options.state } : {}), trackTask: running.track },
+              scope,
               (reply) => transport.send(reply as JSONRPCMessage),
               onError,
             );

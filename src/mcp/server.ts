@@ -16,7 +16,7 @@ import { anySignal, progressReporter } from "./call-progress";
 import { asToolkit, declarations, type McpToolkit } from "./declarations";
 import { sessionInput } from "./session-input";
 import { packageVersion } from "../core/version";
-import { resolvedTaskOptions, runTask, taskTtl, type McpTaskOptions } from "./tasks";
+import { NO_INPUT_IN_TASKS, resolvedTaskOptions, runTask, taskTtl, type McpTaskOptions } from "./tasks";
 import { storeFor } from "./session-task-store";
 
 /** Options of the MCP server itself, whatever the transport. */
@@ -169,6 +169,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
         call: async (taskCtx) => {
           const result = await kit.execute(bound!, raw ?? {}, {
             ...taskCtx,
+            ...NO_INPUT_IN_TASKS,
             provider: "mcp",
             ...(scope.state !== undefined ? { state: scope.state } : {}),
             reportProgress: progress.report,

@@ -11,6 +11,7 @@ import {
   type SampleRequest,
   type SampleResult,
 } from "../core/input-requests";
+import { MAX_TIMER_MS } from "../core/timers";
 import { assertAnswerable } from "./client-capabilities";
 import { elicitAnswer, sampleResult } from "./input-round";
 
@@ -18,7 +19,7 @@ import { elicitAnswer, sampleResult } from "./input-round";
 type SendRequest = (
   request: { method: string; params: Record<string, unknown> },
   schema: typeof ElicitResultSchema | typeof CreateMessageResultWithToolsSchema,
-  options?: { signal?: AbortSignal },
+  options?: { signal?: AbortSignal; timeout?: number },
 ) => Promise<unknown>;
 
 /** Why a 2025-era request over stateless HTTP cannot ask the client anything. */
@@ -40,6 +41,8 @@ export function sessionInput(
   elicit: (request: ElicitRequest) => Promise<ElicitAnswer>;
   sample: (request: SampleRequest) => Promise<SampleResult>;
 } {
+  // A person may take their time: the question waits as long as the call does, not the SDK's 60 s for requests.
+  const asking = { signal, timeout: MAX_TIMER_MS };
   const capabilities = () => {
     const declared = server.getClientCapabilities();
     if (declared === undefined) throw new InputUnavailableError(`Nobody can be asked: ${STATELESS}`);
@@ -65,7 +68,7 @@ export function sessionInput(
       const params = samplingParams(request);
       assertAnswerable(capabilities(), { kind: "sample", params });
       return sampleResult(
-        await send({ method: "sampling/createMessage", params }, CreateMessageResultWithToolsSchema, { signal }),
+        await send({ method: "sampling/createMessage", params }, CreateMessageResultWithToolsSchema, asking),
       );
     },
   };

@@ -1,4 +1,5 @@
 import type { Result } from "@modelcontextprotocol/sdk/types.js";
+import { InputUnavailableError } from "../core/errors";
 import type { ToolContext, ToolResult } from "../core/types";
 import { inMemoryTaskStore, isTerminalStatus, type McpTaskStore } from "../tasks/task-store";
 import { DEFAULT_MAX_TASK_TTL, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL } from "./defaults";
@@ -82,6 +83,19 @@ export interface TaskRun {
   /** Told when the run starts (its controller aborts it, at shutdown); the returned function when it ends. */
   track?: ((controller: AbortController) => () => void) | undefined;
 }
+
+/**
+ * `ctx.elicit` / `ctx.sample` of a call run as an MCP task: its client polls for the outcome
+ * and nobody is there to answer (not the toolkit's hooks either, which answer for this process).
+ */
+export const NO_INPUT_IN_TASKS: Required<Pick<ToolContext, "elicit" | "sample">> = {
+  elicit: () => Promise.reject(new InputUnavailableError(TASK_CANNOT_ASK)),
+  sample: () => Promise.reject(new InputUnavailableError(TASK_CANNOT_ASK)),
+};
+
+const TASK_CANNOT_ASK =
+  "A call run as an MCP task cannot ask the client (ctx.elicit, ctx.sample): ask before it becomes a task, in a tool " +
+  "that is not task: true, or call it without the task.";
 
 /** How long an aborted call (cancelled, shut down, expired) has to end before its task is failed without it. */
 export const ABORT_GRACE_MS = 1_000;

@@ -1,7 +1,8 @@
 import type { NameRule } from "../core/names";
 import { fileNameOfUri } from "../runtime/content";
 import { invalidOutput } from "../runtime/result";
-import { ChangeLog, plainObjectRoot } from "../schema/lowering";
+import { ChangeLog, plainObjectRoot, rootWithoutRef } from "../schema/lowering";
+import { describesObjects } from "../schema/describes-objects";
 import { mapSubschemas } from "../core/subschemas";
 import type { ContentAnnotations, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../core/types";
 import { callFrom, type ExportOptions, type Provider } from "./adapter";
@@ -168,6 +169,23 @@ function withJsonText(content: McpContent[], structured: Record<string, unknown>
 
 // ---- The adapter -----------------------------------------------------------------------
 
+/**
+ * For a dialect that takes full JSON Schema with an object at the root (MCP): the root as it
+ * is, combinators and all, when it is an object schema (a root `$ref` resolved first; a root
+ * without a type whose `allOf` / `anyOf` / `oneOf` branches all describe objects gets
+ * `type: "object"`, which says nothing new). Any other root is made a plain object, as
+ * `plainObjectRoot` makes it.
+ */
+function objectRoot(input: JSONSchemaObject, log: ChangeLog): JSONSchemaObject & { type: "object" } {
+  const schema = rootWithoutRef(input, log);
+  if (schema.type === "object") return schema as JSONSchemaObject & { type: "object" };
+  if (schema.type === undefined && describesObjects(schema)) {
+    log.add("/type", "type", "added", 'root type "object" (every branch describes an object)');
+    return { ...schema, type: "object" };
+  }
+  return plainObjectRoot(schema, log);
+}
+
 const NAMES: NameRule = {
   max: 128,
   pattern: /^[A-Za-z0-9._-]{1,128}$/,
@@ -190,7 +208,7 @@ export const mcp: Provider<
   answersCalls: false,
   names: NAMES,
   readsDialect: true,
-  lower: (schema, log) => ({ schema: withSchemaObjects(plainObjectRoot(schema, log), log), codec: undefined }),
+  lower: (schema, log) => ({ schema: withSchemaObjects(objectRoot(schema, log), log), codec: undefined }),
   loweringOptions: [],
   declare: (tools) =>
     tools.map(({ tool, name, description, lowering }) => {

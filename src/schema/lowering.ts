@@ -143,7 +143,7 @@ export function plainObjectRoot(input: JSONSchemaObject, log: ChangeLog): JSONSc
  * A root that is a `$ref` (as typescript-json-schema writes it) replaced by the definition it
  * points at, the definitions kept for the references inside.
  */
-function rootWithoutRef(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
+export function rootWithoutRef(schema: JSONSchemaObject, log: ChangeLog): JSONSchemaObject {
   const resolved = withRefResolved(schema, schema);
   if (resolved !== schema)
     log.add("/$ref", "$ref", "inlined", `the root reference ${String(schema.$ref)} replaced by its definition`);

@@ -227,7 +227,9 @@ describe("a server's questions (2026-07-28 multi-round-trip), answered by the ca
   it("fails the call, saying why, when nobody here can answer", async () => {
     const result = await new Toolkit(await remoteTools()).execute("deploy", { env: "prod" });
     expect(result).toMatchObject({ isError: true, metadata: { error: "execution_failed" } });
-    expect(result.output).toContain('asked for input to run "deploy", which could not be given');
+    expect(result.output).toContain(
+      'The MCP server "toolnexus" needed input to run "deploy": it asked the user ("Deploy to prod?"), and nobody here could answer',
+    );
     expect(result.output).toContain("pass the toolkit option `elicit`");
   });
 });

@@ -22,7 +22,7 @@ const CITY: JSONSchemaObject = { type: "object", properties: { city: { type: "st
 const NONE: JSONSchemaObject = { type: "object", properties: {} };
 
 /** How often the deploy tool's body ran up to and past its question, across every round. */
-const runs = { deploy: 0, deployed: 0, slowAborted: false };
+const runs = { deploy: 0, deployed: 0, slowAborted: false, actedWithoutAnswer: 0 };
 
 const tools = [
   defineTool({
@@ -86,6 +86,39 @@ const tools = [
   }),
 ];
 
+tools.push(
+  defineTool({
+    name: "catching_question",
+    description: "Catches what asking throws and would act anyway",
+    inputSchema: NONE,
+    execute: async (_args, ctx) => {
+      try {
+        const answer = await ctx.elicit({
+          message: "Go?",
+          schema: { type: "object", properties: { go: { type: "boolean" } } },
+        });
+        return `answered ${answer.action}`;
+      } catch {
+        runs.actedWithoutAnswer++;
+        return "acted without an answer";
+      }
+    },
+  }),
+  defineTool({
+    name: "named_question",
+    description: "Asks the user's name under the key user_name",
+    inputSchema: NONE,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        key: "user_name",
+        message: "What is your name?",
+        schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      });
+      return answer.action === "accept" ? `Hello, ${String(answer.content?.name)}!` : answer.action;
+    },
+  }),
+);
+
 let server: McpServerHandle;
 const closers: Array<() => Promise<void>> = [];
 
@@ -146,7 +179,15 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
     const guest = await modernClient();
     const admin = await modernClient({ "x-role": "admin" });
     const names = async (client: ModernClient) => (await client.listTools()).tools.map((tool) => tool.name);
-    expect(await names(guest)).toEqual(["get_weather", "forecast", "broken", "slow", "deploy"]);
+    expect(await names(guest)).toEqual([
+      "get_weather",
+      "forecast",
+      "broken",
+      "slow",
+      "deploy",
+      "catching_question",
+      "named_question",
+    ]);
     expect(await names(admin)).toContain("admin_report");
     expect((await guest.listTools()).tools[0]!.inputSchema).toMatchObject(CITY);
   });
@@ -304,7 +345,8 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
       );
     });
 
-    it("gives the tool an error when the answer does not fit the form", async () => {
+    it("asks again when the answer does not fit the form (the tool never sees it)", async () => {
+      runs.deployed = 0;
       const { requestState } = await firstRound("a");
       const { result } = await modernCall(2, {
         name: "deploy",
@@ -313,9 +355,37 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
         inputResponses: { "0": { action: "accept", content: { confirm: "yes" } } },
       });
       expect(result).toMatchObject({
-        isError: true,
-        content: [{ text: expect.stringContaining('does not fit the form: "confirm" must be boolean') }],
+        resultType: "input_required",
+        inputRequests: { "0": { method: "elicitation/create" } },
       });
+      expect(runs.deployed).toBe(0);
+    });
+
+    it("stops a round at its question: a tool that catches around ctx.elicit does not act before the answer", async () => {
+      const { result } = await modernCall(1, { name: "catching_question", arguments: {} });
+      expect(result).toMatchObject({ resultType: "input_required" });
+      const { requestState } = result as { requestState: string };
+      const answered = await modernCall(2, {
+        name: "catching_question",
+        arguments: {},
+        requestState,
+        inputResponses: { "0": { action: "accept", content: { go: true } } },
+      });
+      expect(answered.result).toMatchObject({ content: [{ text: "answered accept" }] });
+      expect(runs.actedWithoutAnswer).toBe(0);
+    });
+
+    it("names a question by its key when the tool gives one", async () => {
+      const { result } = await modernCall(1, { name: "named_question", arguments: {} });
+      expect(Object.keys((result as { inputRequests: object }).inputRequests)).toEqual(["user_name"]);
+      const { requestState } = result as { requestState: string };
+      const answered = await modernCall(2, {
+        name: "named_question",
+        arguments: {},
+        requestState,
+        inputResponses: { user_name: { action: "accept", content: { name: "Alice" } }, extra: { action: "decline" } },
+      });
+      expect(answered.result).toMatchObject({ content: [{ type: "text", text: "Hello, Alice!" }] });
     });
   });
 });
@@ -482,6 +552,8 @@ describe("a client of revision 2026-07-28 over stdio", () => {
       "broken",
       "slow",
       "deploy",
+      "catching_question",
+      "named_question",
     ]);
     const seen: unknown[] = [];
     const result = await client.callTool(

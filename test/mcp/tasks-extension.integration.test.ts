@@ -37,6 +37,14 @@ const tools = [
       throw new Error("the report service is down");
     },
   }),
+  defineTool({
+    name: "asking_report",
+    description: "Asks the user while running as a task",
+    inputSchema: NONE,
+    task: true,
+    execute: (_args, ctx) =>
+      ctx.elicit({ message: "Which format?", schema: { type: "object", properties: { format: { type: "string" } } } }),
+  }),
   defineTool({ name: "ping", description: "Answers pong", inputSchema: NONE, execute: () => "pong" }),
 ];
 
@@ -144,6 +152,17 @@ it("a tool's failure is a completed task whose result is the error (failed is fo
   expect(await settled(server.url!, handle!.taskId)).toMatchObject({
     status: "completed",
     result: { isError: true, content: [{ text: "the report service is down" }] },
+  });
+});
+
+it("a task call cannot ask the client: its client is polling", async () => {
+  const { result: handle } = await request(server.url!, "tools/call", { name: "asking_report", arguments: {} });
+  expect(await settled(server.url!, handle!.taskId)).toMatchObject({
+    status: "completed",
+    result: {
+      isError: true,
+      content: [{ text: expect.stringContaining("A call run as an MCP task cannot ask the client") }],
+    },
   });
 });
 

@@ -1053,8 +1053,13 @@ describe("The change report says a keyword is still enforced only when it is", (
     ["openai-responses strict", "openai-responses", { strict: true }],
     ["anthropic", "anthropic", {}],
     ["bedrock", "bedrock", {}],
-    ["mcp", "mcp", {}],
   ];
+
+  it("mcp takes the schema as it is, root `not` included: nothing changes, nothing is said about enforcement", () => {
+    const f = fixture("unchecked", schema, false);
+    expect(f.kit.describeExport("mcp").changes).toEqual([]);
+    expect((f.kit.toMcp()[0]!.inputSchema as { not?: unknown }).not).toEqual({ required: ["step", "tags"] });
+  });
 
   it.each(exports)(
     "%s: for a tool defined without validate, every note about enforcement says it is not enforced",

@@ -1,4 +1,4 @@
-import { defineTool, ExportError, toMcp, Toolkit, type ToolResult } from "../../src";
+import { defineTool, ExportError, toMcp, Toolkit, type JSONSchemaObject, type ToolResult } from "../../src";
 import { toMcpResult } from "../../src/mcp";
 import { dottedTool, makeKit, threeTools, UNKNOWN_GET_WETHER, weatherTool } from "./fixtures/tools";
 
@@ -21,6 +21,46 @@ function annotatedTools() {
     defineTool({ name: "empty_hints", description: "Empty annotations object", annotations: {}, execute: () => "" }),
   ];
 }
+
+describe("toMcp declarations: full JSON Schema 2020-12 at an object root", () => {
+  const contact: JSONSchemaObject = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    $defs: { address: { $anchor: "addressDef", type: "object", properties: { city: { type: "string" } } } },
+    properties: {
+      address: { $ref: "#/$defs/address" },
+      contactMethod: { type: "string", enum: ["phone", "email"] },
+      phone: { type: "string" },
+      email: { type: "string" },
+    },
+    allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+    if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+    then: { required: ["phone"] },
+    else: { required: ["email"] },
+    additionalProperties: false,
+  };
+
+  it("keeps combinators, conditionals, anchors and additionalProperties at the root, as MCP reads them", () => {
+    const tool = defineTool({
+      name: "contact",
+      description: "Contact someone",
+      inputSchema: contact,
+      execute: () => "",
+    });
+    expect(toMcp([tool])[0]!.inputSchema).toEqual(contact);
+  });
+
+  it("states type object at a root whose branches all describe objects, and keeps the branches", () => {
+    const either: JSONSchemaObject = {
+      anyOf: [
+        { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+        { type: "object", properties: { email: { type: "string" } }, required: ["email"] },
+      ],
+    };
+    const tool = defineTool({ name: "find_user", description: "Find a user", inputSchema: either, execute: () => "" });
+    expect(toMcp([tool])[0]!.inputSchema).toEqual({ ...either, type: "object" });
+  });
+});
 
 describe("toMcp declarations (tools/list)", () => {
   it("{ name, description, inputSchema } for a tool without annotations: no title, no annotations key", () => {

@@ -12,8 +12,27 @@ import { installOnce, TEST_CACHE } from "../../support/cached-install";
 import { nodeBinary } from "../../support/node-binaries";
 import { npmUnder } from "../../package/consumers/machine-npm";
 
-/** The suite's release the tests hold toolnexus to (it is a work in progress: pinned, and moved on deliberately). */
-export const CONFORMANCE_VERSION = "0.1.16";
+/** A release of the suite the tests hold toolnexus to (a work in progress: pinned, and moved on deliberately). */
+export interface ConformanceRelease {
+  version: string;
+  /** How the server scenarios are picked (`--suite all`, or `--requirements <revision>`). */
+  args: string[];
+  /** Whether `conformance list`'s scenario with these version tags is one that `args` runs. */
+  runs: (versions: readonly string[]) => boolean;
+}
+
+/** The latest release: the scenarios of the 2025 revisions. */
+export const RELEASE_2025: ConformanceRelease = { version: "0.1.16", args: ["--suite", "all"], runs: () => true };
+
+/**
+ * The first release with scenarios of revision 2026-07-28 (a prerelease: nothing later is
+ * published yet): what that revision requires, and the Tasks extension's scenarios.
+ */
+export const RELEASE_2026: ConformanceRelease = {
+  version: "0.2.0-alpha.12",
+  args: ["--requirements", "2026-07-28"],
+  runs: (versions) => versions.includes("2026-07-28") || versions.includes("extension"),
+};
 
 /** One check of a scenario, as the suite writes it in its checks.json. */
 export interface ConformanceCheck {
@@ -32,17 +51,19 @@ export interface ConformanceRun {
   output: string;
 }
 
-/** A scenario passes as the suite decides it: it made checks, and none of them failed. */
+/** A scenario passes as the suite decides it: none of its checks failed, and not all of them were skipped. */
 export const passed = (checks: readonly ConformanceCheck[] | undefined): boolean =>
-  checks !== undefined && checks.length > 0 && checks.every((check) => check.status !== "FAILURE");
+  checks !== undefined &&
+  checks.some((check) => check.status !== "SKIPPED") &&
+  checks.every((check) => check.status !== "FAILURE");
 
-/** Runs every server scenario of the suite (`--suite all`) against the MCP endpoint at `url`. */
-export async function runServerScenarios(url: string): Promise<ConformanceRun> {
+/** Runs the release's server scenarios against the MCP endpoint at `url`. */
+export async function runServerScenarios(url: string, release: ConformanceRelease): Promise<ConformanceRun> {
   const node = await nodeBinary(22);
   const [command, args, env] = npmUnder(node, []);
   const cli = await installOnce(
-    join(TEST_CACHE, `mcp-conformance-${CONFORMANCE_VERSION}`),
-    `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`,
+    join(TEST_CACHE, `mcp-conformance-${release.version}`),
+    `@modelcontextprotocol/conformance@${release.version}`,
     join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"),
     { command, args, env },
   );
@@ -56,9 +77,9 @@ export async function runServerScenarios(url: string): Promise<ConformanceRun> {
           return { stdout: error.stdout, stderr: error.stderr ?? "" };
         });
     const listed = await run(["list"]);
-    const suite = await run(["server", "--url", url, "--suite", "all", "--output-dir", results]);
+    const suite = await run(["server", "--url", url, ...release.args, "--output-dir", results]);
     return {
-      scenarios: serverScenarios(listed.stdout),
+      scenarios: serverScenarios(listed.stdout, release),
       checks: checksIn(results),
       output: `${suite.stdout}${suite.stderr}`,
     };
@@ -67,11 +88,13 @@ export async function runServerScenarios(url: string): Promise<ConformanceRun> {
   }
 }
 
-/** The names under "Server scenarios" in the output of `conformance list`: `  - name [versions]`. */
-function serverScenarios(listing: string): string[] {
+/** The names under "Server scenarios" in the output of `conformance list` (`  - name [versions]`) the release runs. */
+function serverScenarios(listing: string, release: ConformanceRelease): string[] {
   const section = /Server scenarios[^\n]*\n((?:\s+- [^\n]*\n?)*)/.exec(listing)?.[1];
   if (section === undefined) throw new Error(`conformance list printed no server scenarios:\n${listing}`);
-  return [...section.matchAll(/- (\S+)/g)].map((match) => match[1]!);
+  return [...section.matchAll(/- (\S+)(?: \[([^\]]*)\])?/g)]
+    .filter((match) => release.runs((match[2] ?? "").split(",")))
+    .map((match) => match[1]!);
 }
 
 /** Each scenario's checks.json, from the folders `server-<scenario>-<timestamp>` the suite wrote. */

@@ -4,7 +4,7 @@
  * features toolnexus serves have their tool here.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { defineTool, type JSONSchemaObject, type Tool, type ToolResult } from "toolnexus";
+import { defineTool, type JSONSchemaObject, type SampleResult, type Tool, type ToolResult } from "toolnexus";
 
 const NO_ARGUMENTS: JSONSchemaObject = { type: "object", properties: {} };
 
@@ -115,11 +115,125 @@ export const scenarioTools: Tool[] = [
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       $defs: {
-        address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+        address: {
+          $anchor: "addressDef",
+          type: "object",
+          properties: { street: { type: "string" }, city: { type: "string" } },
+        },
       },
-      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+      properties: {
+        name: { type: "string" },
+        address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
+      },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     },
     execute: ({ name }) => `Hello, ${String(name)}.`,
+  }),
+];
+
+/** A form of one required field. */
+const form = (field: string, type: "string" | "boolean"): JSONSchemaObject => ({
+  type: "object",
+  properties: { [field]: { type } },
+  required: [field],
+});
+
+/** The text of a sampling result. */
+const textOf = (result: SampleResult): string => String((result.content as { text?: unknown }).text ?? "");
+
+/**
+ * The tools of revision 2026-07-28's multi-round-trip scenarios: each asks the client with
+ * `ctx.elicit` / `ctx.sample` under the keys the scenarios name, and answers once it has the
+ * answers.
+ */
+export const inputRequiredScenarioTools: Tool[] = [
+  defineTool({
+    name: "test_input_required_result_elicitation",
+    description: "Asks the user's name, then greets them",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        key: "user_name",
+        message: "What is your name?",
+        schema: form("name", "string"),
+      });
+      return answer.action === "accept" ? `Hello, ${String(answer.content?.name)}!` : `No name (${answer.action}).`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_sampling",
+    description: "Asks the client's model a question",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const result = await ctx.sample({
+        key: "capital_question",
+        messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+        maxTokens: 100,
+      });
+      return `The model answered: ${textOf(result)}`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_request_state",
+    description: "Asks for a confirmation, carrying its state through the client",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.elicit({ key: "confirm", message: "Please confirm", schema: form("ok", "boolean") });
+      return answer.action === "accept" && answer.content?.ok === true ? "Confirmed." : "Not confirmed.";
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_multi_round",
+    description: "Asks two questions, one round each",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const name = await ctx.elicit({
+        key: "step1",
+        message: "Step 1: What is your name?",
+        schema: form("name", "string"),
+      });
+      const color = await ctx.elicit({
+        key: "step2",
+        message: "Step 2: What is your favorite color?",
+        schema: form("color", "string"),
+      });
+      return `${String(name.action === "accept" ? name.content?.name : "?")} likes ${String(
+        color.action === "accept" ? color.content?.color : "?",
+      )}.`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_capabilities",
+    description: "Asks the user and the client's model at once: only what the client can answer is asked",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const [name, greeting] = await Promise.allSettled([
+        ctx.elicit({ key: "user_name", message: "What is your name?", schema: form("name", "string") }),
+        ctx.sample({
+          key: "greeting",
+          messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }],
+          maxTokens: 50,
+        }),
+      ]);
+      const who =
+        name.status === "fulfilled" && name.value.action === "accept" ? String(name.value.content?.name) : "you";
+      return `${greeting.status === "fulfilled" ? textOf(greeting.value) : "Hello"}, ${who}!`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_tampered_state",
+    description: "Asks a question with signed state",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.elicit({ key: "confirm", message: "Please confirm", schema: form("ok", "boolean") });
+      return `Answered: ${answer.action}.`;
+    },
   }),
 ];

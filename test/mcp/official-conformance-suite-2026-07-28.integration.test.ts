@@ -1,0 +1,133 @@
+/**
+ * The official MCP conformance suite's scenarios of revision 2026-07-28 (its first release
+ * with them, a prerelease) against `serveMcp` over streamable HTTP, serving the scenarios'
+ * tools, those of multi-round-trip included. As for the 2025 scenarios: every scenario of a
+ * feature toolnexus serves passes, each other one names what it waits for and fails until it
+ * is served, and a scenario the release lists is placed in one of the two lists.
+ */
+import { Toolkit } from "toolnexus";
+import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
+import {
+  passed,
+  RELEASE_2026,
+  runServerScenarios,
+  type ConformanceCheck,
+  type ConformanceRun,
+} from "./conformance/conformance-suite";
+import { inputRequiredScenarioTools, scenarioTools } from "./conformance/scenario-tools";
+
+const SERVED = [
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-error",
+  "tools-call-with-progress",
+  "json-schema-2020-12",
+  "server-sse-multiple-streams",
+  "dns-rebinding-protection",
+  "http-header-validation",
+  // A resources/read of a URI nobody serves is an error, not an empty result: toolnexus serves no resources yet.
+  "sep-2164-resource-not-found",
+  "input-required-result-basic-elicitation",
+  "input-required-result-basic-sampling",
+  "input-required-result-request-state",
+  "input-required-result-multi-round",
+  "input-required-result-missing-input-response",
+  "input-required-result-result-type",
+  "input-required-result-unsupported-methods",
+  "input-required-result-tampered-state",
+  "input-required-result-capability-check",
+  "input-required-result-ignore-extra-params",
+  "input-required-result-validate-input",
+];
+
+/** Scenario → what toolnexus does not serve yet. */
+const NOT_SERVED: Record<string, string> = {
+  "server-stateless": "the scenario's diagnostic tools (logging, streamed elicitation, a missing capability)",
+  "completion-complete": "completions",
+  caching: "prompts and resources (their lists' cache hints)",
+  "resources-list": "resources",
+  "resources-read-text": "resources",
+  "resources-read-binary": "resources",
+  "resources-templates-read": "resource templates",
+  "prompts-list": "prompts",
+  "prompts-get-simple": "prompts",
+  "prompts-get-with-args": "prompts",
+  "prompts-get-embedded-resource": "prompts",
+  "prompts-get-with-image": "prompts",
+  "http-custom-header-server-validation": "tool parameters sent as headers (x-mcp-header)",
+  "input-required-result-basic-list-roots": "roots (a tool asking the client's roots)",
+  "input-required-result-multiple-input-requests": "roots (a tool asking the client's roots)",
+  "input-required-result-non-tool-request": "prompts",
+  "tasks-lifecycle": "the Tasks extension's scenario fixtures (tasks that fail with a JSON-RPC error)",
+  "tasks-capability-negotiation": "the Tasks extension's scenario fixtures",
+  "tasks-wire-fields": "the Tasks extension's scenario fixtures",
+  "tasks-request-state-removal": "the Tasks extension's scenario fixtures",
+  "tasks-mrtr-input": "tasks that ask the client while they run (input_required tasks)",
+  "tasks-request-headers": "tools whose task support is required",
+  "tasks-dispatch-and-envelope": "the Tasks extension's scenario fixtures",
+  "tasks-status-notifications": "task status notifications (subscriptions/listen)",
+  "tasks-required-task-error": "tools whose task support is required",
+  "tasks-mrtr-composition": "tasks that ask the client while they run (input_required tasks)",
+  "sep-2640-skills-directory": "the Skills extension",
+  "sep-2640-skills-enumeration": "the Skills extension",
+  "sep-2640-skills-manifest": "the Skills extension",
+};
+
+let server: McpServerHandle;
+let run: ConformanceRun;
+
+beforeAll(async () => {
+  server = await serveMcp(new Toolkit([...scenarioTools, ...inputRequiredScenarioTools]), {
+    transport: "http",
+    port: 0,
+  });
+  run = await runServerScenarios(server.url!, RELEASE_2026);
+}, 600_000);
+
+afterAll(() => server?.close());
+
+const describeChecks = (checks: readonly ConformanceCheck[] | undefined) =>
+  checks === undefined
+    ? "the suite wrote no results for it"
+    : JSON.stringify(
+        checks.map(({ id, status, errorMessage }) => ({ id, status, ...(errorMessage ? { errorMessage } : {}) })),
+        null,
+        2,
+      );
+
+it("places every 2026-07-28 server scenario of the release as served or not served yet", () => {
+  expect([...run.scenarios].sort()).toEqual([...SERVED, ...Object.keys(NOT_SERVED)].sort());
+});
+
+it.each(SERVED)("%s passes", (scenario) => {
+  const checks = run.checks.get(scenario);
+  if (!passed(checks)) throw new Error(`${scenario} did not pass:\n${describeChecks(checks)}\n\n${run.output}`);
+});
+
+/**
+ * The warnings of served scenarios, by scenario: any other warning fails the test. Until
+ * resources are served, a `resources/read` is a method MCP's server does not have (-32601),
+ * not an unknown resource (-32602 naming the URI).
+ */
+const WARNED: Record<string, string[]> = {
+  "sep-2164-resource-not-found": ["sep-2164-error-code", "sep-2164-data-uri"],
+};
+
+it("warns only where a recommendation is knowingly not followed", () => {
+  const warned = Object.fromEntries(
+    SERVED.map((scenario) => [
+      scenario,
+      (run.checks.get(scenario) ?? []).filter((check) => check.status === "WARNING").map((check) => check.id),
+    ]).filter(([, ids]) => ids!.length > 0),
+  );
+  expect(warned).toEqual(WARNED);
+});
+
+it.each(Object.entries(NOT_SERVED))("%s does not pass yet: toolnexus does not serve %s", (scenario) => {
+  const checks = run.checks.get(scenario);
+  if (passed(checks)) throw new Error(`${scenario} passes now: move it to SERVED.\n${describeChecks(checks)}`);
+});
