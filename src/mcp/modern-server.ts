@@ -7,14 +7,14 @@ import { canonicalJson } from "../core/canonical-json";
 import { mcpCallResult, type McpTool } from "../providers/mcp";
 import type { ToolContext } from "../core/types";
 import { packageVersion } from "../core/version";
-import { anySignal, progressReporter } from "./call-progress";
 import type { AnsweringCapabilities } from "./client-capabilities";
 import { declarations, type McpToolkit } from "./declarations";
 import { InputRound, type AskedInput, type InputRoundState } from "./input-round";
 import type { ModernSdk } from "./modern-era";
 import { clientTakesTasks, serveTaskMethods, startTask, TASKS_EXTENSION } from "./modern-tasks";
 import type { CallScope, McpServerOptions } from "./server";
-import { NO_INPUT_IN_TASKS, resolvedTaskOptions } from "./tasks";
+import { resolvedTaskOptions } from "./tasks";
+import { runToolCall, taskCall } from "./tool-calls";
 
 type TaskOptions = ReturnType<typeof resolvedTaskOptions>;
 
@@ -97,55 +97,40 @@ export class ModernServers {
           tasks,
           scope.owner,
           { requestId: ctx.mcpReq.id, params: request.params },
-          {
-            track: scope.trackTask,
-            call: async (taskCtx) => {
-              const result = await kit.execute(bound!, args, {
-                ...taskCtx,
-                ...NO_INPUT_IN_TASKS,
-                provider: "mcp",
-                ...(scope.state !== undefined ? { state: scope.state } : {}),
-              });
-              return { result, mcp: mcpCallResult(tool, result) };
-            },
-          },
+          { track: scope.trackTask, call: taskCall(kit, scope, tool, args) },
         )) as never;
       }
-      const controller = new AbortController();
-      const release = scope.track?.(ctx.mcpReq.id, controller);
+      const waiting = new AbortController();
       const round = new InputRound(previous, ctx.mcpReq.inputResponses, capabilitiesOf(ctx), () =>
-        controller.abort(new Error("The call waits for the client's answer.")),
+        waiting.abort(new Error("The call waits for the client's answer.")),
       );
-      const signal = anySignal([ctx.mcpReq.signal, controller.signal]);
-      const progress = progressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
-        ctx.mcpReq.notify(notification as never),
+      const {
+        result,
+        tool: called,
+        unknown,
+      } = await runToolCall(
+        kit,
+        scope,
+        {
+          requested,
+          bound,
+          args,
+          requestId: ctx.mcpReq.id,
+          signal: ctx.mcpReq.signal,
+          progressToken: ctx.mcpReq._meta?.progressToken,
+          notify: (notification) => ctx.mcpReq.notify(notification as never),
+          input: () => ({ elicit: round.elicit, sample: round.sample }),
+        },
+        waiting.signal,
       );
-      try {
-        const result = await kit.execute(bound ?? requested, args, {
-          signal,
-          callId: String(ctx.mcpReq.id),
-          provider: "mcp",
-          ...(scope.state !== undefined ? { state: scope.state } : {}),
-          reportProgress: progress.report,
-          elicit: round.elicit,
-          sample: round.sample,
+      if (round.pending.size > 0) {
+        return sdk.server.inputRequired({
+          inputRequests: Object.fromEntries([...round.pending].map(([key, asked]) => [key, this.#inputRequest(asked)])),
+          requestState: await this.#codec.mint({ ...round.next(), call }),
         });
-        await progress.sent();
-        if (round.pending.size > 0) {
-          return sdk.server.inputRequired({
-            inputRequests: Object.fromEntries(
-              [...round.pending].map(([key, asked]) => [key, this.#inputRequest(asked)]),
-            ),
-            requestState: await this.#codec.mint({ ...round.next(), call }),
-          });
-        }
-        if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool")
-          throw new sdk.server.ProtocolError(sdk.server.ProtocolErrorCode.InvalidParams, result.output);
-        const called = tool ?? kit.get(requested);
-        return server.projectCallToolResult(mcpCallResult(called, result) as never, called?.outputSchema);
-      } finally {
-        release?.();
       }
+      if (unknown) throw new sdk.server.ProtocolError(sdk.server.ProtocolErrorCode.InvalidParams, result.output);
+      return server.projectCallToolResult(mcpCallResult(called, result) as never, called?.outputSchema);
     });
     if (tasks !== undefined) serveTaskMethods(server, sdk, tasks.store, scope.owner);
     return server;

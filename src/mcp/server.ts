@@ -12,11 +12,12 @@ import { mcpCallResult } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
 import type { ToolSource } from "../toolkit";
 import type { ToolContext } from "../core/types";
-import { anySignal, progressReporter } from "./call-progress";
+import { progressReporter } from "./call-progress";
 import { asToolkit, declarations, type McpToolkit } from "./declarations";
 import { sessionInput } from "./session-input";
 import { packageVersion } from "../core/version";
-import { NO_INPUT_IN_TASKS, resolvedTaskOptions, runTask, taskTtl, type McpTaskOptions } from "./tasks";
+import { resolvedTaskOptions, runTask, taskTtl, type McpTaskOptions } from "./tasks";
+import { runToolCall, taskCall } from "./tool-calls";
 import { storeFor } from "./session-task-store";
 
 /** Options of the MCP server itself, whatever the transport. */
@@ -166,42 +167,24 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
         owner: extra.sessionId,
         pollInterval: taskOptions.pollInterval,
         track: scope.trackTask,
-        call: async (taskCtx) => {
-          const result = await kit.execute(bound!, raw ?? {}, {
-            ...taskCtx,
-            ...NO_INPUT_IN_TASKS,
-            provider: "mcp",
-            ...(scope.state !== undefined ? { state: scope.state } : {}),
-            reportProgress: progress.report,
-          });
-          return { result, mcp: mcpCallResult(tool, result) };
-        },
+        call: taskCall(kit, scope, tool, (raw ?? {}) as Record<string, unknown>, progress.report),
       });
       return { task };
     }
-    const controller = new AbortController();
-    const release = scope.track?.(extra.requestId, controller);
-    const signal = anySignal([extra.signal, controller.signal]);
-    const progress = progressReporter(request.params._meta?.progressToken, extra.sendNotification);
-    try {
-      const result = await kit.execute(bound ?? requested, raw ?? {}, {
-        signal,
-        callId: String(extra.requestId),
-        provider: "mcp",
-        ...(scope.state !== undefined ? { state: scope.state } : {}),
-        reportProgress: progress.report,
-        ...sessionInput(server, extra.sendRequest as never, signal),
-      });
-      // The client forgets a call's progress token once its result arrives: what the tool reported goes out first.
-      await progress.sent();
-      // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text:
-      // the closest names and the valid ones.
-      if (bound === undefined && result.isError && result.metadata?.error === "unknown_tool")
-        throw new McpError(ErrorCode.InvalidParams, result.output);
-      return mcpCallResult(kit.get(bound ?? requested), result);
-    } finally {
-      release?.();
-    }
+    const { result, tool, unknown } = await runToolCall(kit, scope, {
+      requested,
+      bound,
+      args: (raw ?? {}) as Record<string, unknown>,
+      requestId: extra.requestId,
+      signal: extra.signal,
+      progressToken: request.params._meta?.progressToken,
+      notify: extra.sendNotification,
+      input: (signal) => sessionInput(server, extra.sendRequest as never, signal),
+    });
+    // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the
+    // closest names and the valid ones.
+    if (unknown) throw new McpError(ErrorCode.InvalidParams, result.output);
+    return mcpCallResult(tool, result);
   });
   return server;
 }

@@ -234,6 +234,49 @@ describe("a server's questions (2026-07-28 multi-round-trip), answered by the ca
   });
 });
 
+describe("a server's cache hints (2026-07-28)", () => {
+  it("listing again within the tools/list ttlMs is answered from the client's cache, without a request", async () => {
+    let listed = 0;
+    const cached = createServer(
+      toNodeHandler(
+        createMcpHandler(() => {
+          const server = new McpServer(
+            { name: "cached", version: "1.0.0" },
+            { cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } } },
+          );
+          server.registerTool(
+            "get_weather",
+            {
+              description: "Current weather for a city",
+              inputSchema: fromJsonSchema<{ city: string }>({
+                type: "object",
+                properties: { city: { type: "string" } },
+                required: ["city"],
+              }),
+            },
+            async ({ city }) => ({ content: [{ type: "text", text: `sunny in ${city}` }] }),
+          );
+          return server;
+        }),
+      ),
+    );
+    cached.on("request", (req) => {
+      if (req.headers["mcp-method"] === "tools/list") listed++;
+    });
+    await new Promise<void>((resolve) => cached.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = await connect(`http://127.0.0.1:${(cached.address() as AddressInfo).port}/mcp`);
+      const first = await fromMcp(client);
+      const again = await fromMcp(client);
+      expect(again.map((tool) => tool.name)).toEqual(first.map((tool) => tool.name));
+      expect(listed).toBe(1);
+    } finally {
+      cached.closeAllConnections();
+      await new Promise((resolve) => cached.close(resolve));
+    }
+  });
+});
+
 describe("against toolnexus's serveMcp, which serves both eras", () => {
   it("negotiates 2026-07-28, lists and calls", async () => {
     const client = await connect(served.url!);

@@ -8,10 +8,9 @@
 import { Toolkit } from "toolnexus";
 import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
 import {
-  passed,
   RELEASE_2026,
   runServerScenarios,
-  type ConformanceCheck,
+  specifyPlacement,
   type ConformanceRun,
 } from "./conformance/conformance-suite";
 import { inputRequiredScenarioTools, scenarioTools } from "./conformance/scenario-tools";
@@ -77,6 +76,15 @@ const NOT_SERVED: Record<string, string> = {
   "sep-2640-skills-manifest": "the Skills extension",
 };
 
+/**
+ * The warnings of served scenarios, by scenario: any other warning fails the test. Until
+ * resources are served, a `resources/read` is a method the server does not have (-32601), not
+ * an unknown resource (-32602 naming the URI).
+ */
+const WARNED: Record<string, string[]> = {
+  "sep-2164-resource-not-found": ["sep-2164-error-code", "sep-2164-data-uri"],
+};
+
 let server: McpServerHandle;
 let run: ConformanceRun;
 
@@ -90,44 +98,4 @@ beforeAll(async () => {
 
 afterAll(() => server?.close());
 
-const describeChecks = (checks: readonly ConformanceCheck[] | undefined) =>
-  checks === undefined
-    ? "the suite wrote no results for it"
-    : JSON.stringify(
-        checks.map(({ id, status, errorMessage }) => ({ id, status, ...(errorMessage ? { errorMessage } : {}) })),
-        null,
-        2,
-      );
-
-it("places every 2026-07-28 server scenario of the release as served or not served yet", () => {
-  expect([...run.scenarios].sort()).toEqual([...SERVED, ...Object.keys(NOT_SERVED)].sort());
-});
-
-it.each(SERVED)("%s passes", (scenario) => {
-  const checks = run.checks.get(scenario);
-  if (!passed(checks)) throw new Error(`${scenario} did not pass:\n${describeChecks(checks)}\n\n${run.output}`);
-});
-
-/**
- * The warnings of served scenarios, by scenario: any other warning fails the test. Until
- * resources are served, a `resources/read` is a method MCP's server does not have (-32601),
- * not an unknown resource (-32602 naming the URI).
- */
-const WARNED: Record<string, string[]> = {
-  "sep-2164-resource-not-found": ["sep-2164-error-code", "sep-2164-data-uri"],
-};
-
-it("warns only where a recommendation is knowingly not followed", () => {
-  const warned = Object.fromEntries(
-    SERVED.map((scenario) => [
-      scenario,
-      (run.checks.get(scenario) ?? []).filter((check) => check.status === "WARNING").map((check) => check.id),
-    ]).filter(([, ids]) => ids!.length > 0),
-  );
-  expect(warned).toEqual(WARNED);
-});
-
-it.each(Object.entries(NOT_SERVED))("%s does not pass yet: toolnexus does not serve %s", (scenario) => {
-  const checks = run.checks.get(scenario);
-  if (passed(checks)) throw new Error(`${scenario} passes now: move it to SERVED.\n${describeChecks(checks)}`);
-});
+specifyPlacement(() => run, { served: SERVED, warned: WARNED, notServed: NOT_SERVED });

@@ -9,10 +9,9 @@
 import { Toolkit } from "toolnexus";
 import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
 import {
-  passed,
   RELEASE_2025,
   runServerScenarios,
-  type ConformanceCheck,
+  specifyPlacement,
   type ConformanceRun,
 } from "./conformance/conformance-suite";
 import { scenarioTools } from "./conformance/scenario-tools";
@@ -76,35 +75,4 @@ beforeAll(async () => {
 
 afterAll(() => server?.close());
 
-const describeChecks = (checks: readonly ConformanceCheck[] | undefined) =>
-  checks === undefined
-    ? "the suite wrote no results for it"
-    : JSON.stringify(
-        checks.map(({ id, status, errorMessage }) => ({ id, status, ...(errorMessage ? { errorMessage } : {}) })),
-        null,
-        2,
-      );
-
-it("places every server scenario of the suite as served or not served yet", () => {
-  expect([...run.scenarios].sort()).toEqual([...SERVED, ...Object.keys(NOT_SERVED)].sort());
-});
-
-it.each(SERVED)("%s passes", (scenario) => {
-  const checks = run.checks.get(scenario);
-  if (!passed(checks)) throw new Error(`${scenario} did not pass:\n${describeChecks(checks)}\n\n${run.output}`);
-});
-
-it("warns only where the specification's recommendations are knowingly not followed", () => {
-  const warned = Object.fromEntries(
-    SERVED.map((scenario) => [
-      scenario,
-      (run.checks.get(scenario) ?? []).filter((check) => check.status === "WARNING").map((check) => check.id),
-    ]).filter(([, ids]) => ids!.length > 0),
-  );
-  expect(warned).toEqual(WARNED);
-});
-
-it.each(Object.entries(NOT_SERVED))("%s does not pass yet: toolnexus does not serve %s", (scenario) => {
-  const checks = run.checks.get(scenario);
-  if (passed(checks)) throw new Error(`${scenario} passes now: move it to SERVED.\n${describeChecks(checks)}`);
-});
+specifyPlacement(() => run, { served: SERVED, warned: WARNED, notServed: NOT_SERVED });

@@ -17,6 +17,7 @@ import { StdioServerTransport as ModernStdioTransport } from "@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defineTool, type JSONSchemaObject, type ToolContext } from "toolnexus";
 import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
+import { modernRequest, type ModernAnswer } from "./support";
 
 const CITY: JSONSchemaObject = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 const NONE: JSONSchemaObject = { type: "object", properties: {} };
@@ -390,46 +391,14 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
   });
 });
 
-/** A 2026-07-28 tools/call by hand (envelope and headers as an SDK 2.x client sends them), its response read. */
-async function modernCall(
+/** A 2026-07-28 tools/call by hand, from a client that takes form elicitation. */
+function modernCall(
   id: number,
   params: Record<string, unknown>,
   url = server.url!,
   headers: Record<string, string> = {},
-): Promise<{ result?: Record<string, unknown>; error?: Record<string, unknown> }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": String(params.name),
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id,
-      method: "tools/call",
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  // A refusal before the era is known is a plain JSON body; an answer is an SSE stream.
-  const data = text.startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .find((line) => line.startsWith("data:"))!
-        .slice(5);
-  return JSON.parse(data) as { result?: Record<string, unknown>; error?: Record<string, unknown> };
+): Promise<ModernAnswer> {
+  return modernRequest(url, "tools/call", params, { id, headers, capabilities: { elicitation: { form: {} } } });
 }
 
 describe("the HTTP guarantees, for 2026-07-28 requests as for 2025 ones", () => {

@@ -160,3 +160,60 @@ export function exited(child: ChildProcessWithoutNullStreams): Promise<number | 
   if (child.exitCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
+
+/** What a JSON-RPC response of the tests' by-hand requests holds, read loosely. */
+export interface ModernAnswer {
+  result?: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * A request of revision 2026-07-28 by hand, framed as an SDK 2.x client frames it (the `_meta`
+ * envelope with the client's capabilities; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`),
+ * and its response read, whether a JSON body (a refusal before the era is known) or an SSE stream.
+ */
+export async function modernRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  {
+    id = 1,
+    capabilities = {},
+    headers = {},
+  }: { id?: number; capabilities?: object; headers?: Record<string, string> } = {},
+): Promise<ModernAnswer> {
+  const name = params.taskId ?? params.name;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof name === "string" ? { "mcp-name": name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "toolnexus-test", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  return JSON.parse(
+    text.startsWith("{")
+      ? text
+      : text
+          .split("\n")
+          .find((line) => line.startsWith("data:"))!
+          .slice(5),
+  );
+}

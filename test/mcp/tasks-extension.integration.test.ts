@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { defineTool, type JSONSchemaObject } from "toolnexus";
 import { inMemoryTaskStore, serveMcp, type McpServerHandle } from "toolnexus/mcp";
+import { modernRequest, type ModernAnswer } from "./support";
 
 const NONE: JSONSchemaObject = { type: "object", properties: {} };
 const seen = { reportAborted: "" };
@@ -49,56 +50,25 @@ const tools = [
 ];
 
 const TASKS = { "io.modelcontextprotocol/tasks": {} };
-type Answer = { result?: Record<string, any>; error?: { code: number; message: string } }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** A 2026-07-28 request by hand, as an SDK 2.x client frames it, with or without the Tasks extension. */
-async function request(
+/** A 2026-07-28 request by hand, from a client that declares the Tasks extension (or not). */
+function request(
   url: string,
   method: string,
   params: Record<string, unknown>,
   { extension = true, authorization }: { extension?: boolean; authorization?: string } = {},
-): Promise<Answer> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {}),
-      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
-      ...(authorization !== undefined ? { authorization } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "tasks-test", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": extension ? { extensions: TASKS } : {},
-        },
-      },
-    }),
+): Promise<ModernAnswer> {
+  return modernRequest(url, method, params, {
+    capabilities: extension ? { extensions: TASKS } : {},
+    headers: authorization !== undefined ? { authorization } : {},
   });
-  const text = await response.text();
-  return JSON.parse(
-    text.startsWith("{")
-      ? text
-      : text
-          .split("\n")
-          .find((line) => line.startsWith("data:"))!
-          .slice(5),
-  );
 }
 
 async function settled(
   url: string,
   taskId: string,
   options?: { authorization?: string },
-): Promise<NonNullable<Answer["result"]>> {
+): Promise<NonNullable<ModernAnswer["result"]>> {
   for (let waited = 0; waited < 10_000; waited += 20) {
     const { result } = await request(url, "tasks/get", { taskId }, options);
     if (result !== undefined && !["working", "input_required"].includes(result.status)) return result;

@@ -107,3 +107,54 @@ function checksIn(results: string): Map<string, ConformanceCheck[]> {
   }
   return checks;
 }
+
+/** Where each scenario of a release stands for toolnexus: served (with the warnings it knowingly gets), or not yet. */
+export interface ScenarioPlacement {
+  served: readonly string[];
+  /** Scenario → the warnings of its checks that are known and stated. */
+  warned: Record<string, string[]>;
+  /** Scenario → the feature toolnexus does not serve yet. */
+  notServed: Record<string, string>;
+}
+
+const describeChecks = (checks: readonly ConformanceCheck[] | undefined) =>
+  checks === undefined
+    ? "the suite wrote no results for it"
+    : JSON.stringify(
+        checks.map(({ id, status, errorMessage }) => ({ id, status, ...(errorMessage ? { errorMessage } : {}) })),
+        null,
+        2,
+      );
+
+/**
+ * The specification of a run: every scenario the release lists is placed; every served one
+ * passes, warning only where stated; every other one fails until its feature is served.
+ */
+export function specifyPlacement(run: () => ConformanceRun, { served, warned, notServed }: ScenarioPlacement): void {
+  it("places every server scenario of the release as served or not served yet", () => {
+    expect([...run().scenarios].sort()).toEqual([...served, ...Object.keys(notServed)].sort());
+  });
+
+  it.each([...served])("%s passes", (scenario) => {
+    const checks = run().checks.get(scenario);
+    if (!passed(checks)) throw new Error(`${scenario} did not pass:\n${describeChecks(checks)}\n\n${run().output}`);
+  });
+
+  it("warns only where a recommendation is knowingly not followed", () => {
+    const warnings = Object.fromEntries(
+      served
+        .map((scenario) => [
+          scenario,
+          (run().checks.get(scenario) ?? []).filter((check) => check.status === "WARNING").map((check) => check.id),
+        ])
+        .filter(([, ids]) => ids!.length > 0),
+    );
+    expect(warnings).toEqual(warned);
+  });
+
+  it.each(Object.entries(notServed))("%s does not pass yet: toolnexus does not serve %s", (scenario) => {
+    const checks = run().checks.get(scenario);
+    if (passed(checks))
+      throw new Error(`${scenario} passes now: move it to the served ones.\n${describeChecks(checks)}`);
+  });
+}
