@@ -136,8 +136,9 @@ export function elicitRequestProblem(request: unknown): string | undefined {
   for (const [field, property] of Object.entries(form.properties ?? {})) {
     const kind = (property as JSONSchemaObject | undefined)?.type;
     const isEnum = Array.isArray((property as JSONSchemaObject | undefined)?.enum);
+    const items = (property as JSONSchemaObject).items as JSONSchemaObject | undefined;
     const isMultiSelect =
-      kind === "array" && Array.isArray(((property as JSONSchemaObject).items as JSONSchemaObject | undefined)?.enum);
+      kind === "array" && (Array.isArray(items?.enum) || Array.isArray(items?.anyOf) || Array.isArray(items?.oneOf));
     if (!FIELD_TYPES.has(kind) && !isEnum && !isMultiSelect)
       return (
         `ctx.elicit: field "${field}" must be a string, number, integer, boolean or enum (forms are flat); ` +

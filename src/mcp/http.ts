@@ -1,7 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ErrorCode, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, isJSONRPCRequest, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSource } from "../toolkit";
 import { asToolkit, type McpToolkit } from "./declarations";
 import { serverFor, type McpServerOptions } from "./server";
@@ -9,6 +9,7 @@ import { unlistedOwner } from "../tasks/task-store";
 import { DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS } from "./defaults";
 import { claimsModernEra, modernNodeSdk, modernSdk, unsupportedRevision } from "./modern-era";
 import { checkRequestStateKey, ModernHttpLeg, ModernServers } from "./modern-server";
+import { SessionRelay } from "./session-relay";
 import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
 
 /** Options of the streamable HTTP handler (and of `serveMcp` in HTTP mode). */
@@ -112,6 +113,7 @@ export function createMcpHttpHandler(
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   checkRequestStateKey(options.requestStateKey);
   const calls = new CallRegistry();
+  const relay = new SessionRelay();
   // One store for every request: each is served by a fresh server, and tasks outlive requests.
   const tasks = resolvedTaskOptions(options.tasks);
   const onError = options.onError ?? (() => {});
@@ -187,6 +189,15 @@ export function createMcpHttpHandler(
         res.setHeader(SESSION_HEADER, session);
       }
       const client = session === undefined ? undefined : clientKey(req, session);
+      if (client !== undefined) {
+        for (const message of messages)
+          if (message.method === "initialize")
+            relay.remember(client, (message.params as { capabilities?: unknown } | undefined)?.capabilities);
+        // The client's answers to what a call here asked it: they go to that call, not to a fresh server.
+        if (messages.every((message) => message.method === undefined && message.id !== undefined)) {
+          if (messages.every((message) => relay.deliver(client, message))) return void res.writeHead(202).end();
+        }
+      }
       for (const message of messages) {
         if (
           client !== undefined &&
@@ -210,6 +221,7 @@ export function createMcpHttpHandler(
         // without a session, nothing tells it from the others with its credentials: it reaches a task by its id only.
         owner: client ?? unlistedOwner(credentialsOf(req)),
         trackTask: running.track,
+        ...(relay.capabilitiesOf(client) !== undefined ? { clientCapabilities: relay.capabilitiesOf(client) } : {}),
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -221,6 +233,7 @@ export function createMcpHttpHandler(
         void server.close().catch(() => {});
       });
       await server.connect(transport);
+      if (client !== undefined) relayRequests(transport, client, relay, res);
       await transport.handleRequest(req, res, body);
     } catch (error) {
       onError(error instanceof Error ? error : new Error(String(error)));
@@ -485,6 +498,28 @@ function refuse(
     return;
   }
   respond(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
+}
+
+/**
+ * A request the server sends the client on this POST's stream (an elicitation, a sampling
+ * request) goes out under a wire id of the relay's, so that the response the client POSTs
+ * later finds its way back to this server, under the request's own id.
+ */
+function relayRequests(
+  transport: StreamableHTTPServerTransport,
+  client: string,
+  relay: SessionRelay,
+  res: ServerResponse,
+): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (!isJSONRPCRequest(message)) return send(message, options);
+    const { wireId, forget } = relay.send(client, (response: Record<string, unknown>) =>
+      transport.onmessage?.({ ...response, id: message.id } as never),
+    );
+    res.once("close", forget);
+    return send({ ...message, id: wireId }, options);
+  };
 }
 
 // ---- Cancellation across requests -------------------------------------------------------

@@ -63,6 +63,8 @@ export interface CallScope {
    * Whose tasks these calls see and create (the HTTP client's session and credentials); else the transport's session.
    */
   owner?: string;
+  /** What the client declared at `initialize`, when that went to another server of this process (stateless HTTP). */
+  clientCapabilities?: Record<string, unknown>;
   /**
    * Told when a task starts running in the background; the controller aborts it (shutdown); the returned function is
    * called when it ends.
@@ -179,7 +181,8 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       signal: extra.signal,
       progressToken: request.params._meta?.progressToken,
       notify: extra.sendNotification,
-      input: (signal) => sessionInput(server, extra.sendRequest as never, signal),
+      input: (signal) =>
+        sessionInput(server.getClientCapabilities() ?? scope.clientCapabilities, extra.sendRequest as never, signal),
     });
     // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the
     // closest names and the valid ones.

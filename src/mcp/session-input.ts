@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CreateMessageResultWithToolsSchema, ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { InputUnavailableError } from "../core/errors";
 import {
@@ -12,7 +11,7 @@ import {
   type SampleResult,
 } from "../core/input-requests";
 import { MAX_TIMER_MS } from "../core/timers";
-import { assertAnswerable } from "./client-capabilities";
+import { assertAnswerable, type AnsweringCapabilities } from "./client-capabilities";
 import { elicitAnswer, sampleResult } from "./input-round";
 
 /** How a 2025-era request handler sends a request to the client, related to the call (the SDK's `extra.sendRequest`). */
@@ -22,19 +21,20 @@ type SendRequest = (
   options?: { signal?: AbortSignal; timeout?: number },
 ) => Promise<unknown>;
 
-/** Why a 2025-era request over stateless HTTP cannot ask the client anything. */
+/** Why a 2025-era request cannot ask the client anything. */
 const STATELESS =
-  "this request came in the 2025 protocol over stateless HTTP, where the server cannot send the client a request " +
-  "and read its answer. Clients of the 2026-07-28 revision answer over HTTP (MCP SDK 2.x), and 2025 clients over stdio.";
+  "this request came in the 2025 protocol over HTTP without a session this server instance opened (no Mcp-Session-Id " +
+  "of an initialize it answered), so it cannot send the client a request and read its answer. Behind a load balancer, " +
+  "send a session's requests to the instance that initialized it (sticky sessions), or use a client of revision 2026-07-28.";
 
 /**
  * `ctx.elicit` / `ctx.sample` of a 2025-era call: `elicitation/create` and
- * `sampling/createMessage` requests to the client on its session (stdio), once it declared
- * the capability at `initialize`. A server that never saw `initialize` (stateless HTTP) has no
- * session to ask on: the tool gets `InputUnavailableError` saying so.
+ * `sampling/createMessage` requests to the client on its session (stdio, or HTTP on the
+ * instance that answered its `initialize`), once it declared the capability there. Without
+ * such a session the tool gets `InputUnavailableError` saying so.
  */
 export function sessionInput(
-  server: Server,
+  declared: AnsweringCapabilities | undefined,
   send: SendRequest,
   signal: AbortSignal,
 ): {
@@ -44,7 +44,6 @@ export function sessionInput(
   // A person may take their time: the question waits as long as the call does, not the SDK's 60 s for requests.
   const asking = { signal, timeout: MAX_TIMER_MS };
   const capabilities = () => {
-    const declared = server.getClientCapabilities();
     if (declared === undefined) throw new InputUnavailableError(`Nobody can be asked: ${STATELESS}`);
     return declared;
   };

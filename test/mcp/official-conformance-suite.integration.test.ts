@@ -14,7 +14,7 @@ import {
   specifyPlacement,
   type ConformanceRun,
 } from "./conformance/conformance-suite";
-import { scenarioTools } from "./conformance/scenario-tools";
+import { askingScenarioTools, scenarioTools } from "./conformance/scenario-tools";
 
 const SERVED = [
   "server-initialize",
@@ -31,6 +31,10 @@ const SERVED = [
   "server-sse-multiple-streams",
   "server-sse-polling",
   "dns-rebinding-protection",
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
 ];
 
 /**
@@ -47,11 +51,6 @@ const NOT_SERVED: Record<string, string> = {
   "logging-set-level": "logging (logging/setLevel)",
   "tools-call-with-logging": "log notifications from a tool (ctx.log)",
   "completion-complete": "completions",
-  // ctx.sample and ctx.elicit answer 2026-07-28 clients and 2025 stdio sessions: stateless 2025 HTTP has no session.
-  "tools-call-sampling": "server-to-client requests over stateless HTTP in the 2025 era",
-  "tools-call-elicitation": "server-to-client requests over stateless HTTP in the 2025 era",
-  "elicitation-sep1034-defaults": "server-to-client requests over stateless HTTP in the 2025 era",
-  "elicitation-sep1330-enums": "server-to-client requests over stateless HTTP in the 2025 era",
   "resources-list": "resources",
   "resources-read-text": "resources",
   "resources-read-binary": "resources",
@@ -69,7 +68,7 @@ let server: McpServerHandle;
 let run: ConformanceRun;
 
 beforeAll(async () => {
-  server = await serveMcp(new Toolkit(scenarioTools), { transport: "http", port: 0 });
+  server = await serveMcp(new Toolkit([...scenarioTools, ...askingScenarioTools]), { transport: "http", port: 0 });
   run = await runServerScenarios(server.url!, RELEASE_2025);
 }, 600_000);
 

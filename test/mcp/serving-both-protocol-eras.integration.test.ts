@@ -439,10 +439,48 @@ describe("a client of the 2025 revisions (MCP SDK 1.x) on the same server", () =
     });
   });
 
-  it("tells a tool that asks over stateless HTTP that nobody can be asked there", async () => {
+  it("answers ctx.elicit and ctx.sample over HTTP: the server asks on the call's stream, the answers come back", async () => {
+    const client = new LegacyClient(
+      { name: "legacy-asked", version: "1.0.0" },
+      { capabilities: { elicitation: {}, sampling: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { confirm: true } }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: "assistant",
+      content: { type: "text", text: "an HTTP note" },
+      model: "test-model",
+    }));
+    await client.connect(new LegacyTransport(new URL(server.url!)));
+    closers.push(() => client.close());
+    runs.deploy = 0;
+    expect(await client.callTool({ name: "deploy", arguments: { env: "web" } })).toMatchObject({
+      content: [{ type: "text", text: "deployed to web: an HTTP note" }],
+    });
+    // One run: the session's requests are answered within the call, not by running it again.
+    expect(runs.deploy).toBe(1);
+  });
+
+  it("tells the tool when the client declared no elicitation at initialize", async () => {
     const client = await legacyClient();
     const result = await client.callTool({ name: "deploy", arguments: { env: "prod" } });
-    expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("stateless HTTP") }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining("does not take form elicitation") }],
+    });
+  });
+
+  it("tells the tool, for a request without a session, that nobody can be asked there", async () => {
+    const response = await fetch(server.url!, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "deploy", arguments: { env: "x" } },
+      }),
+    });
+    expect(await response.text()).toContain("without a session this server instance opened");
   });
 });
 

@@ -11,6 +11,7 @@ import { Test } from "@nestjs/testing";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Ctx, Tool, type ToolCallContext, type ToolContext } from "toolnexus";
 import { ToolnexusModule } from "toolnexus/nestjs";
 import { BillingModule, CatalogModule, RecordingLogger } from "./fixtures";
@@ -175,6 +176,16 @@ describe("the MCP endpoint on the Nest HTTP adapter", () => {
       expect(await client.callTool({ name: "identity_confirm", arguments: {} })).toMatchObject({
         content: [{ type: "text", text: "confirmed" }],
       });
+    });
+  });
+
+  it("a 2025-era client declaring elicitation answers a tool's ctx.elicit within the call", async () => {
+    const client = new Client({ name: "nest-asked", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { ok: true } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    clients.push(client);
+    expect(await client.callTool({ name: "identity_confirm", arguments: {} })).toMatchObject({
+      content: [{ type: "text", text: "confirmed" }],
     });
   });
 

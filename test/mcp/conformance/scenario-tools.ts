@@ -138,6 +138,103 @@ export const scenarioTools: Tool[] = [
   }),
 ];
 
+/** The 2025-era scenarios' tools that ask the client (over the session the client opened at initialize). */
+export const askingScenarioTools: Tool[] = [
+  defineTool({
+    name: "test_sampling",
+    description: "Asks the client's model",
+    inputSchema: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+    execute: async ({ prompt }, ctx) => {
+      const result = await ctx.sample({
+        messages: [{ role: "user", content: { type: "text", text: String(prompt) } }],
+        maxTokens: 100,
+      });
+      return `LLM response: ${textOf(result)}`;
+    },
+  }),
+  defineTool({
+    name: "test_elicitation",
+    description: "Asks the user",
+    inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    execute: async ({ message }, ctx) => {
+      const answer = await ctx.elicit({
+        message: String(message),
+        schema: {
+          type: "object",
+          properties: {
+            username: { type: "string", description: "User's response" },
+            email: { type: "string", description: "User's email address" },
+          },
+          required: ["username", "email"],
+        },
+      });
+      return `User response: ${JSON.stringify(answer)}`;
+    },
+  }),
+  defineTool({
+    name: "test_elicitation_sep1034_defaults",
+    description: "Asks the user with defaults",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        message: "Please review and update the form fields with defaults",
+        schema: {
+          type: "object",
+          properties: {
+            name: { type: "string", default: "John Doe" },
+            age: { type: "integer", default: 30 },
+            score: { type: "number", default: 95.5 },
+            status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+            verified: { type: "boolean", default: true },
+          },
+        },
+      });
+      return `Elicitation completed: action=${answer.action}, content=${JSON.stringify("content" in answer ? answer.content : {})}`;
+    },
+  }),
+  defineTool({
+    name: "test_elicitation_sep1330_enums",
+    description: "Asks the user to pick from every kind of enum",
+    inputSchema: NO_ARGUMENTS,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        message: "Please select options from the enum fields",
+        schema: {
+          type: "object",
+          properties: {
+            untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+            titledSingle: {
+              type: "string",
+              oneOf: [
+                { const: "value1", title: "First Option" },
+                { const: "value2", title: "Second Option" },
+                { const: "value3", title: "Third Option" },
+              ],
+            },
+            legacyEnum: {
+              type: "string",
+              enum: ["opt1", "opt2", "opt3"],
+              enumNames: ["Option One", "Option Two", "Option Three"],
+            },
+            untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+            titledMulti: {
+              type: "array",
+              items: {
+                anyOf: [
+                  { const: "value1", title: "First Choice" },
+                  { const: "value2", title: "Second Choice" },
+                  { const: "value3", title: "Third Choice" },
+                ],
+              },
+            },
+          },
+        },
+      });
+      return `Elicitation completed: action=${answer.action}, content=${JSON.stringify("content" in answer ? answer.content : {})}`;
+    },
+  }),
+];
+
 /** A form of one required field. */
 const form = (field: string, type: "string" | "boolean"): JSONSchemaObject => ({
   type: "object",
