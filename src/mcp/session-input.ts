@@ -56,10 +56,7 @@ export function sessionInput(
         "url" in request
           ? { mode: "url", message: request.message, url: request.url, elicitationId: randomUUID() }
           : { mode: "form", message: request.message, requestedSchema: request.schema };
-      return elicitAnswer(
-        await send({ method: "elicitation/create", params }, ElicitResultSchema, { signal }),
-        request,
-      );
+      return elicitAnswer(await send({ method: "elicitation/create", params }, ElicitResultSchema, asking), request);
     },
     sample: async (request) => {
       const problem = sampleRequestProblem(request);
