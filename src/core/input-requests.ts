@@ -157,6 +157,18 @@ export function samplingParams(request: SampleRequest): Record<string, unknown> 
   };
 }
 
+/** Throws a `TypeError` saying what is wrong with an elicitation request nobody could answer (no message, a nested form). */
+export function assertElicitRequest(request: unknown): asserts request is ElicitRequest {
+  const problem = elicitRequestProblem(request);
+  if (problem !== undefined) throw new TypeError(problem);
+}
+
+/** Throws a `TypeError` saying what is wrong with a sampling request no model could answer (no messages, no budget). */
+export function assertSampleRequest(request: unknown): asserts request is SampleRequest {
+  const problem = sampleRequestProblem(request);
+  if (problem !== undefined) throw new TypeError(problem);
+}
+
 /** The problem with a sampling request, or `undefined` when it can be sent. */
 export function sampleRequestProblem(request: unknown): string | undefined {
   if (typeof request !== "object" || request === null)

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json";
 import { InputUnavailableError } from "../core/errors";
 import {
-  elicitRequestProblem,
-  sampleRequestProblem,
+  assertElicitRequest,
+  assertSampleRequest,
   samplingParams,
   type ElicitAnswer,
   type ElicitRequest,
@@ -79,15 +79,13 @@ export class InputRound {
     };
   }
 
-  readonly elicit = (request: ElicitRequest): Promise<ElicitAnswer> => {
-    const problem = elicitRequestProblem(request);
-    if (problem !== undefined) return Promise.reject(new TypeError(problem));
+  readonly elicit = async (request: ElicitRequest): Promise<ElicitAnswer> => {
+    assertElicitRequest(request);
     return this.#ask(request, { kind: "elicit", request }, (given) => elicitAnswer(given, request));
   };
 
-  readonly sample = (request: SampleRequest): Promise<SampleResult> => {
-    const problem = sampleRequestProblem(request);
-    if (problem !== undefined) return Promise.reject(new TypeError(problem));
+  readonly sample = async (request: SampleRequest): Promise<SampleResult> => {
+    assertSampleRequest(request);
     return this.#ask(request, { kind: "sample", params: samplingParams(request) }, sampleResult);
   };
 

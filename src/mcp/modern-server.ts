@@ -13,7 +13,7 @@ import { InputRound, type AskedInput, type InputRoundState } from "./input-round
 import type { ModernSdk } from "./modern-era";
 import { clientTakesTasks, serveTaskMethods, startTask, TASKS_EXTENSION } from "./modern-tasks";
 import type { CallScope, McpServerOptions } from "./server";
-import { resolvedTaskOptions } from "./tasks";
+import { resolvedTaskOptions, servesTasks } from "./tasks";
 import { runToolCall, taskCall } from "./tool-calls";
 
 type TaskOptions = ReturnType<typeof resolvedTaskOptions>;
@@ -54,8 +54,7 @@ export class ModernServers {
 
   /** Where this server's tasks go, when it has task tools (or task options). */
   #tasks(scope: CallScope, listCtx: ToolContext): TaskOptions | undefined {
-    if (this.options.tasks === undefined && !this.kit.tools(listCtx).some((tool) => tool.task === true))
-      return undefined;
+    if (!servesTasks(this.kit, this.options.tasks, listCtx)) return undefined;
     return scope.tasks ?? (this.#ownTasks ??= resolvedTaskOptions(this.options.tasks));
   }
 

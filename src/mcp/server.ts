@@ -16,7 +16,7 @@ import { progressReporter } from "./call-progress";
 import { asToolkit, declarations, type McpToolkit } from "./declarations";
 import { sessionInput } from "./session-input";
 import { packageVersion } from "../core/version";
-import { resolvedTaskOptions, runTask, taskTtl, type McpTaskOptions } from "./tasks";
+import { resolvedTaskOptions, runTask, servesTasks, taskTtl, type McpTaskOptions } from "./tasks";
 import { runToolCall, taskCall } from "./tool-calls";
 import { storeFor } from "./session-task-store";
 
@@ -91,10 +91,9 @@ export function createMcpServer(
 /** createMcpServer with what the transports add: per-request state and call tracking. */
 export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: CallScope): Server {
   const listCtx: ToolContext = { provider: "mcp", ...(scope.state !== undefined ? { state: scope.state } : {}) };
-  const taskOptions =
-    options.tasks !== undefined || kit.tools(listCtx).some((tool) => tool.task === true)
-      ? (scope.tasks ?? resolvedTaskOptions(options.tasks))
-      : undefined;
+  const taskOptions = servesTasks(kit, options.tasks, listCtx)
+    ? (scope.tasks ?? resolvedTaskOptions(options.tasks))
+    : undefined;
   const taskStore = taskOptions && storeFor(taskOptions.store, scope.owner);
   const server = new Server(
     { name: options.name ?? "toolnexus", version: options.version ?? packageVersion() },

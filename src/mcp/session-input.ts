@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { CreateMessageResultWithToolsSchema, ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { InputUnavailableError } from "../core/errors";
 import {
-  elicitRequestProblem,
-  sampleRequestProblem,
+  assertElicitRequest,
+  assertSampleRequest,
   samplingParams,
   type ElicitAnswer,
   type ElicitRequest,
@@ -49,8 +49,7 @@ export function sessionInput(
   };
   return {
     elicit: async (request) => {
-      const problem = elicitRequestProblem(request);
-      if (problem !== undefined) throw new TypeError(problem);
+      assertElicitRequest(request);
       assertAnswerable(capabilities(), { kind: "elicit", request });
       const params =
         "url" in request
@@ -59,8 +58,7 @@ export function sessionInput(
       return elicitAnswer(await send({ method: "elicitation/create", params }, ElicitResultSchema, asking), request);
     },
     sample: async (request) => {
-      const problem = sampleRequestProblem(request);
-      if (problem !== undefined) throw new TypeError(problem);
+      assertSampleRequest(request);
       const params = samplingParams(request);
       assertAnswerable(capabilities(), { kind: "sample", params });
       return sampleResult(

@@ -63,6 +63,15 @@ export function resolvedTaskOptions(options: McpTaskOptions | undefined): Requir
   return { store: store ?? inMemoryTaskStore(), ttl, maxTtl, pollInterval };
 }
 
+/** Whether a server runs task calls: it has a `task: true` tool for this client, or was given task options. */
+export function servesTasks(
+  kit: { tools(ctx?: ToolContext): Array<{ task?: boolean }> },
+  options: McpTaskOptions | undefined,
+  listCtx: ToolContext,
+): boolean {
+  return options !== undefined || kit.tools(listCtx).some((tool) => tool.task === true);
+}
+
 /** The TTL a task gets: the client's, within bounds (the specification lets the server choose), else the default. */
 export function taskTtl(requested: number | undefined, options: Required<McpTaskOptions>): number {
   if (typeof requested !== "number" || !Number.isFinite(requested) || requested <= 0) return options.ttl;

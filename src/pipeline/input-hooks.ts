@@ -1,4 +1,4 @@
-import { elicitRequestProblem, sampleRequestProblem, type InputHooks } from "../core/input-requests";
+import { assertElicitRequest, assertSampleRequest, type InputHooks } from "../core/input-requests";
 import type { ToolContext } from "../core/types";
 
 /**
@@ -13,17 +13,13 @@ export function withInputHooks(ctx: ToolContext | undefined, hooks: InputHooks):
   const callCtx: ToolContext = { ...ctx };
   if (elicit !== undefined && callCtx.elicit === undefined)
     callCtx.elicit = async (request) => {
-      refuse(elicitRequestProblem(request));
+      assertElicitRequest(request);
       return elicit(request, callCtx);
     };
   if (sample !== undefined && callCtx.sample === undefined)
     callCtx.sample = async (request) => {
-      refuse(sampleRequestProblem(request));
+      assertSampleRequest(request);
       return sample(request, callCtx);
     };
   return callCtx;
-}
-
-function refuse(problem: string | undefined): void {
-  if (problem !== undefined) throw new TypeError(problem);
 }

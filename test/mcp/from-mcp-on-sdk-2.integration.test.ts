@@ -19,9 +19,8 @@ const CITY: JSONSchemaObject = { type: "object", properties: { city: { type: "st
 /** What the SDK 2.x server's slow tool saw: whether its request was cancelled. */
 const seen = { slowAborted: false };
 
-/** A server of the SDK 2.x, as its README builds one: a factory of McpServer per request, for both eras. */
-function weatherServer(): McpServer {
-  const server = new McpServer({ name: "weather-2026", version: "2.0.0" });
+/** The weather tool as a server of the SDK 2.x registers it. */
+function withWeatherTool(server: McpServer): McpServer {
   server.registerTool(
     "get_weather",
     {
@@ -34,6 +33,12 @@ function weatherServer(): McpServer {
     },
     async ({ city }) => ({ content: [{ type: "text", text: `sunny in ${city}` }] }),
   );
+  return server;
+}
+
+/** A server of the SDK 2.x, as its README builds one: a factory of McpServer per request, for both eras. */
+function weatherServer(): McpServer {
+  const server = withWeatherTool(new McpServer({ name: "weather-2026", version: "2.0.0" }));
   server.registerTool(
     "forecast",
     {
@@ -239,25 +244,14 @@ describe("a server's cache hints (2026-07-28)", () => {
     let listed = 0;
     const cached = createServer(
       toNodeHandler(
-        createMcpHandler(() => {
-          const server = new McpServer(
-            { name: "cached", version: "1.0.0" },
-            { cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } } },
-          );
-          server.registerTool(
-            "get_weather",
-            {
-              description: "Current weather for a city",
-              inputSchema: fromJsonSchema<{ city: string }>({
-                type: "object",
-                properties: { city: { type: "string" } },
-                required: ["city"],
-              }),
-            },
-            async ({ city }) => ({ content: [{ type: "text", text: `sunny in ${city}` }] }),
-          );
-          return server;
-        }),
+        createMcpHandler(() =>
+          withWeatherTool(
+            new McpServer(
+              { name: "cached", version: "1.0.0" },
+              { cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } } },
+            ),
+          ),
+        ),
       ),
     );
     cached.on("request", (req) => {
