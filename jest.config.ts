@@ -25,13 +25,14 @@ const shared: ProjectOptions = {
     // tsconfig's isolatedModules: ts-jest only transpiles each file (fast); type checking runs
     // once for the whole project in `npm run typecheck`. Decorator metadata is still emitted.
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
-    // arktype ships ES modules only: its files are compiled to CommonJS like the tests.
-    "/node_modules/(arktype|arkregex|@ark/[^/]+)/.+\\.js$": [
+    // arktype and jose ship ES modules only: their files are compiled to CommonJS like the tests
+    // (Node itself requires them as ES modules; Jest's module loader on Node 20 does not).
+    "/node_modules/(arktype|arkregex|@ark/[^/]+|jose)/.+\\.js$": [
       "ts-jest",
       { tsconfig: { allowJs: true, module: "commonjs", target: "ES2022", isolatedModules: true } },
     ],
   },
-  transformIgnorePatterns: ["/node_modules/(?!(arktype|arkregex|@ark/[^/]+)/)"],
+  transformIgnorePatterns: ["/node_modules/(?!(arktype|arkregex|@ark/[^/]+|jose)/)"],
   // Before each test file, in every project: environment the code under test reads when it loads.
   setupFiles: ["<rootDir>/test/support/jest/aws-sdk-node-notice.ts"],
   // Tests exercise the source; the integration project checks the built package separately.

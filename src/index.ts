@@ -4,10 +4,41 @@ export { Param } from "./decorators/param.decorator";
 export { Ctx } from "./decorators/ctx.decorator";
 export { Args } from "./decorators/args.decorator";
 export type { ToolOptions, ParamOptions, EnumLike, Constructor } from "./decorators/metadata";
+export { Resource } from "./decorators/resource.decorator";
+export { ResourceTemplate } from "./decorators/resource-template.decorator";
+export { Prompt } from "./decorators/prompt.decorator";
+export type {
+  PrimitiveOptions,
+  PromptOptions,
+  ResourceOptions,
+  ResourceTemplateOptions,
+} from "./decorators/primitive-metadata";
 
 // Build: tools from functions and from decorated instances.
 export { defineTool, type DefineStandardToolOptions, type DefineToolOptions } from "./define/define-tool";
 export { scanTools, type ScanOptions } from "./scanner/scan-tools";
+export {
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  type DefinePromptOptions,
+  type DefineResourceOptions,
+  type DefineResourceTemplateOptions,
+} from "./define/define-primitives";
+export type {
+  BlobResourceContents,
+  Completer,
+  Completion,
+  CompletionContext,
+  PrimitivePolicy,
+  PromptArgument,
+  PromptContent,
+  PromptMessage,
+  PromptResult,
+  ResourceContents,
+  TextResourceContents,
+} from "./core/primitives";
+export type { CompletionReference, ScopedKind } from "./toolkit/primitive-registry";
 export { loadManifest, ManifestError, type ManifestOption, type ToolnexusManifest } from "./manifest";
 export {
   Toolkit,
@@ -57,7 +88,10 @@ export type {
   AudioContent,
   ContentAnnotations,
   FileContent,
+  Icon,
   ImageContent,
+  LogEntry,
+  LogLevel,
   JSONSchemaObject,
   JSONSchemaTypeName,
   ResourceLinkContent,

@@ -6,7 +6,7 @@
 import { ToolDefinitionError } from "./errors";
 import { acceptedBySomeProvider, PORTABLE_NAME } from "./names";
 import { MAX_TIMER_MS } from "./timers";
-import type { RetryOption, ToolPolicy } from "./types";
+import type { Icon, RetryOption, ToolPolicy } from "./types";
 
 export function checkName(name: unknown): asserts name is string {
   if (typeof name !== "string" || name.length === 0) {
@@ -53,7 +53,7 @@ export function checkTask(subject: string, task: unknown): void {
 
 /** The policy fields of `@Tool` or `defineTool` options, checked; `subject` names the tool in errors. */
 export function policyOf(subject: string, options: ToolPolicy): ToolPolicy {
-  const { needsApproval, visible, authorize, retry } = options;
+  const { needsApproval, visible, authorize, retry, scopes } = options;
   if (needsApproval !== undefined && typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
     throw new ToolDefinitionError(
       `${subject}: needsApproval must be true, false or a function (args, ctx) => boolean (got ` +
@@ -73,7 +73,48 @@ export function policyOf(subject: string, options: ToolPolicy): ToolPolicy {
     ...(visible !== undefined ? { visible } : {}),
     ...(authorize !== undefined ? { authorize } : {}),
     ...(retry !== undefined ? { retry } : {}),
+    ...(scopes !== undefined ? { scopes: checkScopes(subject, scopes) } : {}),
   };
+}
+
+/** OAuth scope tokens (RFC 6749 §3.3: printable ASCII but space, `"` and `\\`), frozen. */
+export function checkScopes(subject: string, scopes: unknown): readonly string[] {
+  if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== "string" || !SCOPE_TOKEN.test(scope)))
+    throw new ToolDefinitionError(
+      `${subject}: scopes must be a list of OAuth scope names without spaces, e.g. ["invoices:read"] (got ` +
+        `${JSON.stringify(scopes)}).`,
+    );
+  return Object.freeze([...new Set(scopes as string[])]);
+}
+
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** Icons as MCP declares them: an `https:` or `data:` URL each, with optional media type, sizes and theme; frozen copies. */
+export function checkIcons(subject: string, icons: unknown): readonly Icon[] {
+  const fix = "icons must be a list of { src, mimeType?, sizes?, theme? } with an https: or data: src";
+  if (!Array.isArray(icons)) throw new ToolDefinitionError(`${subject}: ${fix} (got ${typeof icons}).`);
+  return Object.freeze(
+    icons.map((icon: unknown, index) => {
+      const { src, mimeType, sizes, theme } = (icon ?? {}) as Partial<Icon>;
+      const problem =
+        typeof src !== "string" || !/^(https:\/\/|data:)/i.test(src)
+          ? `src must be an https: or data: URL (got ${JSON.stringify(src)})`
+          : mimeType !== undefined && typeof mimeType !== "string"
+            ? "mimeType must be a string"
+            : sizes !== undefined && (!Array.isArray(sizes) || sizes.some((size) => !/^(any|\d+x\d+)$/.test(size)))
+              ? `sizes must be a list like ["48x48", "any"] (got ${JSON.stringify(sizes)})`
+              : theme !== undefined && theme !== "light" && theme !== "dark"
+                ? `theme must be "light" or "dark" (got ${JSON.stringify(theme)})`
+                : undefined;
+      if (problem !== undefined) throw new ToolDefinitionError(`${subject}: icon ${index + 1}: ${problem}. ${fix}.`);
+      return Object.freeze({
+        src,
+        ...(mimeType !== undefined ? { mimeType } : {}),
+        ...(sizes !== undefined ? { sizes: [...sizes] } : {}),
+        ...(theme !== undefined ? { theme } : {}),
+      }) as Icon;
+    }),
+  );
 }
 
 function checkRetry(subject: string, retry: RetryOption): void {

@@ -34,3 +34,20 @@ export class ExportError extends ToolnexusError {
 export class InputUnavailableError extends ToolnexusError {
   override name = "InputUnavailableError";
 }
+
+/** Why reading a resource or getting a prompt failed. */
+export type PrimitiveErrorKind = "not_found" | "invalid_arguments" | "forbidden" | "failed" | "timeout" | "aborted";
+
+/**
+ * Reading a resource or getting a prompt failed: MCP answers it as a JSON-RPC error (a missing
+ * or hidden one is `not_found`, bad arguments `invalid_arguments`), with this message.
+ */
+export class PrimitiveError extends ToolnexusError {
+  override name = "PrimitiveError";
+  constructor(
+    message: string,
+    readonly kind: PrimitiveErrorKind = "failed",
+  ) {
+    super(message);
+  }
+}

@@ -115,6 +115,35 @@ export interface ToolContext {
    * `sample` hook. Rejects with `InputUnavailableError` when there is none. Always present inside a tool.
    */
   sample?: (request: SampleRequest) => Promise<SampleResult>;
+  /**
+   * Logs from inside the call: over MCP a `notifications/message` to the client at or above the
+   * level it set (`logging/setLevel`), elsewhere the toolkit's `log` hook. Always present inside a tool.
+   */
+  log?: (level: LogLevel, message: string, data?: unknown) => void;
+}
+
+/** The syslog severities MCP logs with, least severe first. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/** One `ctx.log(...)` entry, as the toolkit's `log` hook receives it. */
+export interface LogEntry {
+  level: LogLevel;
+  message: string;
+  data?: unknown;
+  /** The tool, resource or prompt that logged. */
+  source: string;
+}
+
+/**
+ * An icon a client may show beside a tool, resource, prompt or server (MCP `icons`): an
+ * `https:` or `data:` URL, with its media type and sizes (`"48x48"`, `"any"`) when known.
+ */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  /** The background it is drawn for. */
+  theme?: "light" | "dark";
 }
 
 /**
@@ -125,6 +154,7 @@ export interface ToolCallContext extends ToolContext {
   reportProgress: (progress: number, total?: number, message?: string) => void;
   elicit: (request: ElicitRequest) => Promise<ElicitAnswer>;
   sample: (request: SampleRequest) => Promise<SampleResult>;
+  log: (level: LogLevel, message: string, data?: unknown) => void;
 }
 
 /** How often a failed call is tried again: a number of attempts in all, `false` for never, or a policy. */
@@ -165,6 +195,11 @@ export interface ToolPolicy {
   retry?: RetryOption;
   /** The tool's own deadline in milliseconds (`false` for none), unless the call sets one. */
   timeout?: number | false;
+  /**
+   * OAuth scopes a caller's access token must carry (MCP over HTTP with `auth`): a call without
+   * them is refused with `403 insufficient_scope` naming them, so the client can ask for them.
+   */
+  scopes?: readonly string[];
 }
 
 /** MCP tool annotations (hints to clients, not guarantees). */
@@ -209,6 +244,8 @@ export interface Tool extends ToolPolicy {
    * OpenAI's custom tool with its grammar, and as a function of one string parameter elsewhere.
    */
   freeText?: FreeTextInput;
+  /** Icons a client may show beside the tool (MCP). */
+  icons?: readonly Icon[];
   /** Runs the tool. Implementations made by toolnexus never reject. */
   execute(args: Record<string, unknown>, ctx?: ToolContext): Promise<ToolResult>;
 }

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import type { JSONSchemaObject, StandardSchemaV1, ToolAnnotations, ToolPolicy } from "../core/types";
+import type { Icon, JSONSchemaObject, StandardSchemaV1, ToolAnnotations, ToolPolicy } from "../core/types";
 import {
   isStandardContext,
   STANDARD_MODE_WAYS_FORWARD,
@@ -39,6 +39,8 @@ export interface ToolOptions extends ToolPolicy {
   examples?: ReadonlyArray<Record<string, unknown>>;
   /** Declared in the provider's strict form (OpenAI, Anthropic, Bedrock) whether or not the export asks for it. */
   strict?: boolean;
+  /** Icons a client may show beside the tool (MCP): `https:` or `data:` URLs. */
+  icons?: readonly Icon[];
   /** Defaults to the method name. */
   name?: string;
   /** What the tool does; models choose tools by it. Required unless the manifest supplies one. */

@@ -11,6 +11,7 @@ import { claimsModernEra, modernNodeSdk, modernSdk, unsupportedRevision } from "
 import { checkRequestStateKey, ModernHttpLeg, ModernServers } from "./modern-server";
 import { SessionRelay } from "./session-relay";
 import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
+import { requiredScopes, ResourceServer, type McpAuthInfo, type McpAuthOptions } from "./auth";
 
 /** Options of the streamable HTTP handler (and of `serveMcp` in HTTP mode). */
 export interface McpHttpOptions extends McpServerOptions {
@@ -28,6 +29,18 @@ export interface McpHttpOptions extends McpServerOptions {
   allowedOrigins?: readonly string[];
   /** When set, every request needs `Authorization: Bearer <token>`; otherwise 401. */
   token?: string;
+  /**
+   * OAuth 2.1 authorization, as MCP specifies it: every request needs an access token issued by
+   * `auth.issuer` for this server (`auth.resource`), checked for signature, issuer, audience and
+   * expiry (401 with a `WWW-Authenticate` challenge naming the protected-resource metadata
+   * otherwise); a request for a tool, resource or prompt with `scopes` the token lacks gets 403
+   * `insufficient_scope` naming them. The metadata (RFC 9728) is answered at `/.well-known/oauth-protected-resource`
+   * followed by the resource URL's path (`handler.resourceMetadataPaths`: route those GETs to
+   * the handler too). Each call's `ctx.state.auth` is the caller's `McpAuthInfo`. A client's
+   * calls, tasks and session are told apart by the token's subject and client, so a refreshed
+   * token keeps them. Not together with `token`.
+   */
+  auth?: McpAuthOptions;
   /**
    * Largest request body in bytes (declared `Content-Length` or counted while reading); larger
    * ones get 413 unread. Default 1 MiB. When you pass `parsedBody`, your body parser's own
@@ -52,6 +65,11 @@ export interface McpHttpHandler {
   /** HTTP requests being answered right now. */
   readonly activeRequests: number;
   /**
+   * With `auth`: the paths of the protected-resource metadata the handler answers (GET), e.g.
+   * `["/.well-known/oauth-protected-resource/mcp"]`. Empty without `auth`.
+   */
+  readonly resourceMetadataPaths: readonly string[];
+  /**
    * Graceful stop: new requests get 503 (`Connection: close`); resolves once every request
    * in flight has been answered and every task call running in the background has ended.
    * After `timeout` ms (default 10 s) the calls still running are aborted (their tools see
@@ -69,7 +87,9 @@ export interface McpHttpHandler {
  *
  * Before anything reaches the SDK, each request is checked, in this order:
  * 1. `Host` against `allowedHosts` (403) and `Origin` against `allowedOrigins` (403);
- * 2. `Authorization: Bearer <token>` when `token` is set (401, `WWW-Authenticate: Bearer`);
+ * 2. `Authorization: Bearer <token>` when `token` is set (401, `WWW-Authenticate: Bearer`), or an
+ *    OAuth access token when `auth` is (401; 403 `insufficient_scope` once the body names what
+ *    the request needs; the protected-resource metadata is answered before anything but `Host`);
  * 3. method: POST only (GET and DELETE are for sessions; 405 with `Allow: POST`);
  * 4. size: `Content-Length` and the bytes read against `maxBodyBytes` (413);
  * 5. JSON (400, `-32700 Parse error`) and JSON-RPC shape (400, `-32600 Invalid Request`).
@@ -110,6 +130,11 @@ export function createMcpHttpHandler(
     throw new TypeError(`maxBodyBytes must be a positive whole number of bytes; got ${String(options.maxBodyBytes)}.`);
   if (options.token !== undefined && options.token.length === 0)
     throw new TypeError("token must not be empty; leave it out to serve without a token.");
+  if (options.token !== undefined && options.auth !== undefined)
+    throw new TypeError(
+      "token and auth exclude each other: token is one shared secret, auth checks OAuth access tokens from an " +
+        "authorization server. Keep one.",
+    );
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   checkRequestStateKey(options.requestStateKey);
   const calls = new CallRegistry();
@@ -117,6 +142,7 @@ export function createMcpHttpHandler(
   // One store for every request: each is served by a fresh server, and tasks outlive requests.
   const tasks = resolvedTaskOptions(options.tasks);
   const onError = options.onError ?? (() => {});
+  const resourceServer = options.auth === undefined ? undefined : new ResourceServer(options.auth, onError);
 
   let active = 0;
   let closing = false;
@@ -143,8 +169,25 @@ export function createMcpHttpHandler(
       settle();
     });
     try {
+      // Public, for any origin (browsers' clients read it cross-origin), and before any credentials.
+      if (resourceServer?.isMetadataRequest(req)) {
+        const wrongHost = checkHostHeader(req, allowedHosts);
+        if (wrongHost !== undefined) return refuse(res, wrongHost.status, wrongHost.message, wrongHost.headers);
+        const answer = resourceServer.metadataResponse(req.method);
+        res.writeHead(answer.status, { ...answer.headers, "content-length": Buffer.byteLength(answer.body) });
+        return void res.end(req.method === "HEAD" ? undefined : answer.body);
+      }
       const denied = checkHost(req, allowedHosts, allowedOrigins) ?? checkToken(req, tokenDigest);
       if (denied !== undefined) return refuse(res, denied.status, denied.message, denied.headers);
+      let authInfo: McpAuthInfo | undefined;
+      if (resourceServer !== undefined) {
+        const { info, refusal } = await resourceServer.authenticate(req);
+        if (refusal !== undefined) return refuse(res, refusal.status, refusal.message, refusal.headers);
+        authInfo = info;
+      }
+      // Who the client is: the token's subject and client with auth (a refreshed token is the same client), else
+      // its Authorization as sent.
+      const credentials = (authInfo !== undefined ? principalOf(authInfo) : undefined) ?? credentialsOf(req);
       if (req.method !== "POST") {
         return refuse(
           res,
@@ -175,7 +218,28 @@ export function createMcpHttpHandler(
       const invalid = checkMessages(body);
       if (invalid !== undefined) return refuse(res, 400, invalid, {}, ErrorCode.InvalidRequest);
 
-      if (claimsModernEra(body, req.headers)) return await serveModern(req, res, body);
+      // The tools' ctx.state, made once: with auth, the caller's McpAuthInfo is its `auth`.
+      let madeState: Promise<Record<string, unknown> | undefined> | undefined;
+      const stateOf = () =>
+        (madeState ??= (async () => {
+          const state = await options.state?.(req);
+          return authInfo === undefined ? state : { ...state, auth: authInfo };
+        })());
+      if (resourceServer !== undefined && authInfo !== undefined) {
+        // Before either era's server: every request of a batch, each with what it names.
+        const requests = ([body].flat() as Array<{ method?: unknown; params?: unknown }>).filter(
+          (message): message is { method: string; params?: unknown } => typeof message.method === "string",
+        );
+        const needed = [...resourceServer.options.requiredScopes];
+        if (requests.some((message) => SCOPED_METHODS.has(message.method))) {
+          const state = await stateOf();
+          for (const message of requests) needed.push(...requiredScopes(kit, message, state ? { state } : {}));
+        }
+        const refusal = resourceServer.insufficientScope(authInfo, [...new Set(needed)]);
+        if (refusal !== undefined) return refuse(res, refusal.status, refusal.message, refusal.headers);
+      }
+
+      if (claimsModernEra(body, req.headers)) return await serveModern(req, res, body, stateOf, credentials);
 
       const messages = [body].flat() as Array<{
         method?: string;
@@ -188,7 +252,7 @@ export function createMcpHttpHandler(
         session = randomUUID();
         res.setHeader(SESSION_HEADER, session);
       }
-      const client = session === undefined ? undefined : clientKey(req, session);
+      const client = session === undefined ? undefined : clientKey(session, credentials);
       if (client !== undefined) {
         for (const message of messages)
           if (message.method === "initialize")
@@ -211,7 +275,7 @@ export function createMcpHttpHandler(
           calls.cancel(client, message.params.requestId, reason);
         }
       }
-      const state = await options.state?.(req);
+      const state = await stateOf();
       if (res.destroyed || res.writableEnded) return;
       const server = serverFor(kit, options, {
         ...(state !== undefined ? { state } : {}),
@@ -219,9 +283,10 @@ export function createMcpHttpHandler(
         tasks,
         // A client's tasks are those of its session under its credentials, on whichever instance it lands;
         // without a session, nothing tells it from the others with its credentials: it reaches a task by its id only.
-        owner: client ?? unlistedOwner(credentialsOf(req)),
+        owner: client ?? unlistedOwner(credentials),
         trackTask: running.track,
         ...(relay.capabilitiesOf(client) !== undefined ? { clientCapabilities: relay.capabilitiesOf(client) } : {}),
+        ...(client !== undefined ? { session: relay.sessionOf(client) } : {}),
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -248,7 +313,13 @@ export function createMcpHttpHandler(
   let missingReported = false;
   // subscriptions/listen streams stay open until their clients leave: shutting down ends them rather than waiting.
   const listening = new Set<ServerResponse>();
-  const serveModern = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+  const serveModern = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    stateOf: () => Promise<Record<string, unknown> | undefined>,
+    credentials: string,
+  ): Promise<void> => {
     const sdk = modernSdk();
     const node = sdk instanceof Error ? sdk : modernNodeSdk();
     if (sdk instanceof Error || node instanceof Error) {
@@ -260,7 +331,7 @@ export function createMcpHttpHandler(
       return respond(res, 200, unsupportedRevision(body, missing));
     }
     modern ??= new ModernHttpLeg(new ModernServers(sdk, kit, options), node, { ...options, maxBodyBytes });
-    const state = await options.state?.(req);
+    const state = await stateOf();
     if (res.destroyed || res.writableEnded) return;
     if ((body as { method?: unknown }).method === "subscriptions/listen") {
       listening.add(res);
@@ -273,7 +344,7 @@ export function createMcpHttpHandler(
       tasks,
       trackTask: running.track,
       // Nothing tells a client from the others with its credentials: it reaches its tasks by their ids.
-      owner: unlistedOwner(credentialsOf(req)),
+      owner: unlistedOwner(credentials),
     });
   };
 
@@ -306,6 +377,7 @@ export function createMcpHttpHandler(
 
   return Object.defineProperties(handle, {
     activeRequests: { get: () => active, enumerable: true },
+    resourceMetadataPaths: { value: resourceServer?.metadataPaths ?? Object.freeze([]), enumerable: true },
     close: { value: close, enumerable: true },
   }) as McpHttpHandler;
 }
@@ -323,16 +395,8 @@ function checkHost(
   allowedHosts: readonly HostEntry[],
   allowedOrigins: readonly string[] | undefined,
 ): Refusal | undefined {
-  const host = req.headers.host;
-  if (!hostAllowed(host, allowedHosts)) {
-    return {
-      status: 403,
-      message:
-        `Host "${host ?? ""}" is not allowed (DNS rebinding protection). If clients really reach this server ` +
-        `under that name, add it to allowedHosts (toolnexus serve --allowed-host ${hostnameOf(host ?? "name")}).`,
-      headers: {},
-    };
-  }
+  const wrongHost = checkHostHeader(req, allowedHosts);
+  if (wrongHost !== undefined) return wrongHost;
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   const normalized = origin.toLowerCase().replace(/\/+$/, "");
@@ -355,6 +419,21 @@ function checkHost(
         headers: {},
       };
 }
+
+function checkHostHeader(req: IncomingMessage, allowedHosts: readonly HostEntry[]): Refusal | undefined {
+  const host = req.headers.host;
+  if (hostAllowed(host, allowedHosts)) return undefined;
+  return {
+    status: 403,
+    message:
+      `Host "${host ?? ""}" is not allowed (DNS rebinding protection). If clients really reach this server ` +
+      `under that name, add it to allowedHosts (toolnexus serve --allowed-host ${hostnameOf(host ?? "name")}).`,
+    headers: {},
+  };
+}
+
+/** The JSON-RPC methods whose scopes depend on what they name (`requiredScopes`). */
+const SCOPED_METHODS: ReadonlySet<string> = new Set(["tools/call", "resources/read", "prompts/get"]);
 
 function checkToken(req: IncomingMessage, expected: Buffer | undefined): Refusal | undefined {
   if (expected === undefined) return undefined;
@@ -533,8 +612,14 @@ function sessionOf(req: IncomingMessage): string | undefined {
 }
 
 /** Whose call it is: the session (a random id no other client knows) under the credentials that opened it. */
-function clientKey(req: IncomingMessage, session: string): string {
-  return `${session}\u0000${credentialsOf(req)}`;
+function clientKey(session: string, credentials: string): string {
+  return `${session}\u0000${credentials}`;
+}
+
+/** With `auth`: the token's issuer, subject and client, as a digest; undefined when it names neither. */
+function principalOf(info: McpAuthInfo): string | undefined {
+  if (info.subject === undefined && info.clientId === undefined) return undefined;
+  return digest(`oauth\u0000${info.issuer}\u0000${info.subject ?? ""}\u0000${info.clientId ?? ""}`).toString("hex");
 }
 
 /** The request's credentials, as a digest of its `Authorization` (the same for every request without one). */

@@ -25,6 +25,7 @@ export {
 } from "./defaults";
 export type { ServeMcpOptions, ServeStdioOptions, ServeHttpOptions, McpServerHandle } from "./serve";
 export type { McpHttpHandler, McpHttpOptions } from "./http";
+export type { McpAuthInfo, McpAuthOptions, McpTokenClaims } from "./auth";
 export type { McpServerOptions } from "./server";
 export type { McpToolkit } from "./declarations";
 export type { McpTaskOptions } from "./tasks";

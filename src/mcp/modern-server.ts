@@ -6,13 +6,13 @@ import type { Server as ModernServer, ServerContext } from "@modelcontextprotoco
 import { canonicalJson } from "../core/canonical-json";
 import { mcpCallResult, type McpTool } from "../providers/mcp";
 import type { ToolContext } from "../core/types";
-import { packageVersion } from "../core/version";
 import type { AnsweringCapabilities } from "./client-capabilities";
 import { declarations, type McpToolkit } from "./declarations";
 import { InputRound, type AskedInput, type InputRoundState } from "./input-round";
 import type { ModernSdk } from "./modern-era";
 import { clientTakesTasks, serveTaskMethods, startTask, TASKS_EXTENSION } from "./modern-tasks";
-import type { CallScope, McpServerOptions } from "./server";
+import { serverInfo, type CallScope, type McpServerOptions } from "./server";
+import { mcpLog, page, primitiveCapabilities, PrimitiveMethods, primitivesOf, WireError } from "./primitives";
 import { resolvedTaskOptions, servesTasks } from "./tasks";
 import { runToolCall, taskCall } from "./tool-calls";
 
@@ -40,7 +40,7 @@ export class ModernServers {
 
   constructor(
     readonly sdk: ModernSdk,
-    private readonly kit: McpToolkit,
+    readonly kit: McpToolkit,
     private readonly options: McpServerOptions,
   ) {
     this.#codec = sdk.server.createRequestStateCodec<SignedRound>({
@@ -62,23 +62,73 @@ export class ModernServers {
     const { kit, options, sdk } = this;
     const listCtx: ToolContext = { provider: "mcp", ...(scope.state !== undefined ? { state: scope.state } : {}) };
     const tasks = this.#tasks(scope, listCtx);
-    const server = new sdk.server.Server(
-      { name: options.name ?? "toolnexus", version: options.version ?? packageVersion() },
-      {
-        capabilities: {
-          tools: { listChanged: false },
-          ...(tasks !== undefined ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
-        },
-        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-        requestState: { verify: (state, ctx) => this.#codec.verify(state, ctx) },
+    const primitives = primitivesOf(kit);
+    const served = primitiveCapabilities(primitives, listCtx);
+    const server = new sdk.server.Server(serverInfo(options), {
+      capabilities: {
+        tools: { listChanged: false },
+        ...served,
+        ...(tasks !== undefined ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       },
-    );
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      requestState: { verify: (state, ctx) => this.#codec.verify(state, ctx) },
+    });
     // Task support is a 2025-era capability here: a 2026-07-28 client calls a task tool as a plain tool.
-    server.setRequestHandler("tools/list", () => ({
-      tools: declarations(kit)
-        .current(listCtx)
-        .tools.map(({ execution: _execution, ...tool }: McpTool & { execution?: unknown }) => tool) as never,
-    }));
+    // A method's WireError, as the SDK 2.x's error.
+    const wire = async <T>(answer: () => T | Promise<T>): Promise<T> => {
+      try {
+        return await answer();
+      } catch (error) {
+        if (!(error instanceof WireError)) throw error;
+        throw new sdk.server.ProtocolError(error.code, error.message, error.data);
+      }
+    };
+    const logTo = (ctx: ServerContext, logger: string) =>
+      mcpLog((level, data) => ctx.mcpReq.log(level, data, logger), logger);
+    server.setRequestHandler("tools/list", (request) =>
+      wire(() => {
+        const { items, nextCursor } = page(
+          declarations(kit).current(listCtx).tools,
+          request.params?.cursor,
+          options.pageSize,
+          "tools",
+        );
+        return {
+          tools: items.map(({ execution: _execution, ...tool }: McpTool & { execution?: unknown }) => tool) as never,
+          ...(nextCursor !== undefined ? { nextCursor } : {}),
+        };
+      }),
+    );
+    const methods = primitives && new PrimitiveMethods(primitives, options.pageSize);
+    const readCtx = (ctx: ServerContext, logger: string): ToolContext => ({
+      ...listCtx,
+      signal: ctx.mcpReq.signal,
+      log: logTo(ctx, logger),
+    });
+    if (methods !== undefined && "resources" in served) {
+      server.setRequestHandler("resources/list", (request) =>
+        wire(() => methods.listResources(request.params, listCtx) as never),
+      );
+      server.setRequestHandler("resources/templates/list", (request) =>
+        wire(() => methods.listResourceTemplates(request.params, listCtx) as never),
+      );
+      server.setRequestHandler("resources/read", (request, ctx) =>
+        wire(() => methods.readResource(request.params, readCtx(ctx, request.params.uri)) as never),
+      );
+    }
+    if (methods !== undefined && "prompts" in served) {
+      server.setRequestHandler("prompts/list", (request) =>
+        wire(() => methods.listPrompts(request.params, listCtx) as never),
+      );
+      server.setRequestHandler("prompts/get", (request, ctx) =>
+        wire(() => methods.getPrompt(request.params, readCtx(ctx, request.params.name)) as never),
+      );
+    }
+    if (methods !== undefined && "completions" in served) {
+      server.setRequestHandler("completion/complete", (request, ctx) =>
+        wire(() => methods.complete(request.params as never, { ...listCtx, signal: ctx.mcpReq.signal }) as never),
+      );
+    }
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const requested = request.params.name;
       const args = request.params.arguments ?? {};
@@ -119,6 +169,7 @@ export class ModernServers {
           progressToken: ctx.mcpReq._meta?.progressToken,
           notify: (notification) => ctx.mcpReq.notify(notification as never),
           input: () => ({ elicit: round.elicit, sample: round.sample }),
+          log: logTo(ctx, bound ?? requested),
         },
         waiting.signal,
       );
@@ -176,7 +227,13 @@ export class ModernHttpLeg {
       },
     );
     this.#serve = node.toNodeHandler(this.#handler, options.onError !== undefined ? { onerror: options.onError } : {});
+    // Clients listening for a resource (subscriptions/listen) hear it changed.
+    this.#stopUpdates = primitivesOf(servers.kit)?.onResourceUpdated?.((uri) =>
+      this.#handler.notify.resourceUpdated(uri),
+    );
   }
+
+  readonly #stopUpdates: (() => void) | undefined;
 
   /** Answers one 2026-07-28 request whose body has been read and checked. */
   handle(req: IncomingMessage, res: ServerResponse, body: unknown, scope: CallScope): Promise<void> {
@@ -185,6 +242,7 @@ export class ModernHttpLeg {
 
   /** Aborts the 2026-07-28 exchanges still running. */
   close(): Promise<void> {
+    this.#stopUpdates?.();
     return this.#handler.close();
   }
 }

@@ -14,6 +14,7 @@ import { createMcpHttpHandler, type McpHttpOptions } from "./http";
 import { DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_TIMEOUT, defaultAllowedHosts } from "./defaults";
 import { asToolkit, type McpToolkit } from "./declarations";
 import { serverFor, type McpServerOptions } from "./server";
+import { primitivesOf } from "./primitives";
 import { divertStdout } from "../core/stdout";
 import { ABORT_GRACE_MS, resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON } from "./tasks";
 import { claimsModernEra, modernSdk, unsupportedRevision } from "./modern-era";
@@ -45,7 +46,10 @@ export interface ServeHttpOptions extends McpHttpOptions {
   host?: string;
   /** Default 3000; 0 picks a free port (read it from the handle). */
   port?: number;
-  /** Where the endpoint lives. Default "/mcp"; other paths get 404. */
+  /**
+   * Where the endpoint lives. Default "/mcp"; other paths get 404, but for the protected-resource
+   * metadata with `auth` (`/.well-known/oauth-protected-resource` and `auth.resource`'s path).
+   */
   path?: string;
   /** Milliseconds `close()` waits for calls in flight before aborting them. Default 10 000. */
   shutdownTimeout?: number;
@@ -130,9 +134,14 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
     ...(options.state !== undefined ? { state: options.state } : {}),
     tasks,
     trackTask: running.track,
+    session: { subscriptions: new Set<string>() },
   };
   const server = serverFor(kit, { ...options, onError: undefined }, scope);
   const transport = new StdioServerTransport(stdin, stdout);
+  // The connection's client hears of the resources it subscribed to.
+  const stopUpdates = primitivesOf(kit)?.onResourceUpdated?.((uri) => {
+    if (scope.session.subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(onError);
+  });
 
   // A line that is not JSON, or not JSON-RPC, is answered with a JSON-RPC error (no id can be
   // known); the SDK itself would only report it. Either way the server keeps reading.
@@ -226,6 +235,7 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
         options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT,
       );
       stdin.off("end", onEnd);
+      stopUpdates?.();
       try {
         running.abortAll(SHUTDOWN_REASON);
         if (modern !== undefined && !(modern instanceof Error)) await modern.close();
@@ -279,8 +289,9 @@ async function serveHttp(kit: McpToolkit, options: ServeHttpOptions): Promise<Mc
   const handler = createMcpHttpHandler(kit, { ...options, allowedHosts });
   const server: HttpServer = createServer(limits, (req, res) => {
     // Only the path matters, and a malformed request target must not throw in this listener.
-    const pathname = (req.url ?? "/").split("?")[0];
-    if (pathname !== path) {
+    const pathname = (req.url ?? "/").split("?")[0]!;
+    // With auth, the handler answers the protected-resource metadata too (RFC 9728's well-known path).
+    if (pathname !== path && !handler.resourceMetadataPaths.includes(pathname)) {
       const body = JSON.stringify({
         jsonrpc: "2.0",
         error: { code: ErrorCode.ConnectionClosed, message: `Not found: the MCP endpoint is ${path}.` },

@@ -1,10 +1,19 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   isJSONRPCRequest,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -19,6 +28,18 @@ import { packageVersion } from "../core/version";
 import { resolvedTaskOptions, runTask, servesTasks, taskTtl, type McpTaskOptions } from "./tasks";
 import { runToolCall, taskCall } from "./tool-calls";
 import { storeFor } from "./session-task-store";
+import type { Icon } from "../core/types";
+import {
+  checkPageSize,
+  MAX_SUBSCRIPTIONS,
+  mcpLog,
+  page,
+  primitiveCapabilities,
+  PrimitiveMethods,
+  primitivesOf,
+  WireError,
+  type SessionState,
+} from "./primitives";
 
 /** Options of the MCP server itself, whatever the transport. */
 export interface McpServerOptions {
@@ -46,6 +67,13 @@ export interface McpServerOptions {
    * Default: a random key per process, so the answers must come back to the same instance.
    */
   requestStateKey?: string | Uint8Array;
+  /** Icons a client may show for this server (`serverInfo.icons`). */
+  icons?: readonly Icon[];
+  /**
+   * How many entries one page of `tools/list`, `resources/list`, `resources/templates/list` and
+   * `prompts/list` holds; the client follows `nextCursor` for the rest. Default: all in one page.
+   */
+  pageSize?: number;
 }
 
 /** What the calls of one server know beyond their arguments (internal: set by the transports). */
@@ -70,6 +98,8 @@ export interface CallScope {
    * called when it ends.
    */
   trackTask?: (controller: AbortController) => () => void;
+  /** What the client's session keeps between requests (its log level, its subscriptions), where it has one. */
+  session?: SessionState;
 }
 
 /**
@@ -95,18 +125,20 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     ? (scope.tasks ?? resolvedTaskOptions(options.tasks))
     : undefined;
   const taskStore = taskOptions && storeFor(taskOptions.store, scope.owner);
-  const server = new Server(
-    { name: options.name ?? "toolnexus", version: options.version ?? packageVersion() },
-    {
-      capabilities: {
-        tools: { listChanged: false },
-        ...(taskOptions !== undefined ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
-      },
-      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-      // The SDK answers tasks/get, tasks/result, tasks/list and tasks/cancel from the store.
-      ...(taskStore !== undefined ? { taskStore, defaultTaskPollInterval: taskOptions!.pollInterval } : {}),
+  checkPageSize(options.pageSize);
+  const primitives = primitivesOf(kit);
+  const served = primitiveCapabilities(primitives, listCtx);
+  const session = scope.session ?? { subscriptions: new Set<string>() };
+  const server = new Server(serverInfo(options), {
+    capabilities: {
+      tools: { listChanged: false },
+      ...served,
+      ...(taskOptions !== undefined ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
     },
-  );
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    // The SDK answers tasks/get, tasks/result, tasks/list and tasks/cancel from the store.
+    ...(taskStore !== undefined ? { taskStore, defaultTaskPollInterval: taskOptions!.pollInterval } : {}),
+  });
   if (options.onError) server.onerror = options.onError;
 
   // The SDK's schema turns `arguments` that are not an object into an internal error carrying
@@ -128,7 +160,63 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: declarations(kit).current(listCtx).tools }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const { items, nextCursor } = wire(() =>
+      page(declarations(kit).current(listCtx).tools, request.params?.cursor, options.pageSize, "tools"),
+    );
+    return { tools: [...items], ...(nextCursor !== undefined ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    session.logLevel = request.params.level;
+    return {};
+  });
+  const logTo = (extra: { sendNotification: (notification: never) => Promise<void> }, logger: string) =>
+    mcpLog(
+      (level, data) =>
+        extra.sendNotification({ method: "notifications/message", params: { level, logger, data } } as never),
+      logger,
+      () => session.logLevel,
+    );
+  const methods = primitives && new PrimitiveMethods(primitives, options.pageSize);
+  const readCtx = (extra: { signal: AbortSignal; sendNotification: never }, logger: string): ToolContext => ({
+    ...listCtx,
+    signal: extra.signal,
+    log: logTo(extra, logger),
+  });
+  if (methods !== undefined && "resources" in served) {
+    server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+      wire(() => methods.listResources(request.params, listCtx)),
+    );
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+      wire(() => methods.listResourceTemplates(request.params, listCtx)),
+    );
+    server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+      wireAsync(() => methods.readResource(request.params, readCtx(extra as never, request.params.uri))),
+    );
+    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+      if (session.subscriptions.size >= MAX_SUBSCRIPTIONS && !session.subscriptions.has(request.params.uri))
+        throw new McpError(ErrorCode.InvalidRequest, `A session subscribes to ${MAX_SUBSCRIPTIONS} resources at most.`);
+      session.subscriptions.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+      session.subscriptions.delete(request.params.uri);
+      return {};
+    });
+  }
+  if (methods !== undefined && "prompts" in served) {
+    server.setRequestHandler(ListPromptsRequestSchema, (request) =>
+      wire(() => methods.listPrompts(request.params, listCtx)),
+    );
+    server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+      wireAsync(() => methods.getPrompt(request.params, readCtx(extra as never, request.params.name)) as never),
+    );
+  }
+  if (methods !== undefined && "completions" in served) {
+    server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+      wireAsync(() => methods.complete(request.params as never, { ...listCtx, signal: extra.signal })),
+    );
+  }
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const raw = setAside.has(extra.requestId) ? setAside.get(extra.requestId) : request.params.arguments;
@@ -182,6 +270,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       notify: extra.sendNotification,
       input: (signal) =>
         sessionInput(server.getClientCapabilities() ?? scope.clientCapabilities, extra.sendRequest as never, signal),
+      log: logTo(extra as never, bound ?? requested),
     });
     // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the
     // closest names and the valid ones.
@@ -189,6 +278,32 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     return mcpCallResult(tool, result);
   });
   return server;
+}
+
+/** `serverInfo`: the name, version and icons clients are shown. */
+export function serverInfo(options: McpServerOptions) {
+  return {
+    name: options.name ?? "toolnexus",
+    version: options.version ?? packageVersion(),
+    ...(options.icons !== undefined ? { icons: options.icons.map((icon) => ({ ...icon })) } : {}),
+  };
+}
+
+/** A method's answer, its `WireError` thrown as the SDK 1.x's error. */
+function wire<T>(answer: () => T): T {
+  try {
+    return answer();
+  } catch (error) {
+    throw error instanceof WireError ? new McpError(error.code, error.message, error.data) : error;
+  }
+}
+
+async function wireAsync<T>(answer: () => Promise<T>): Promise<T> {
+  try {
+    return await answer();
+  } catch (error) {
+    throw error instanceof WireError ? new McpError(error.code, error.message, error.data) : error;
+  }
 }
 
 /**

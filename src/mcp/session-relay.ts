@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { SessionState } from "./primitives";
 
 /** How many sessions' capabilities an instance remembers (the oldest are forgotten first). */
 export const REMEMBERED_SESSIONS = 10_000;
@@ -16,6 +17,17 @@ type Deliver = (response: Record<string, unknown>) => void;
 export class SessionRelay {
   readonly #capabilities = new Map<string, Record<string, unknown>>();
   readonly #waiting = new Map<string, Deliver>();
+  readonly #sessions = new Map<string, SessionState>();
+
+  /** What a session keeps between its requests on this instance (its log level, its subscriptions). */
+  sessionOf(client: string): SessionState {
+    let state = this.#sessions.get(client);
+    if (state === undefined) {
+      this.#sessions.set(client, (state = { subscriptions: new Set() }));
+      if (this.#sessions.size > REMEMBERED_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
+    }
+    return state;
+  }
 
   /** Remembers what a session's client declared at `initialize`. */
   remember(client: string, capabilities: unknown): void {

@@ -18,6 +18,8 @@ export interface ToolCallRequest {
   notify: (notification: { method: "notifications/progress"; params: ProgressNotificationParams }) => Promise<void>;
   /** Who answers the tool's `ctx.elicit` / `ctx.sample`, given the call's signal. */
   input: (signal: AbortSignal) => Required<Pick<ToolContext, "elicit" | "sample">>;
+  /** Where the tool's `ctx.log` goes (the client's log notifications). */
+  log?: ToolContext["log"];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function runToolCall(
       provider: "mcp",
       ...(scope.state !== undefined ? { state: scope.state } : {}),
       reportProgress: progress.report,
+      ...(call.log !== undefined ? { log: call.log } : {}),
       ...call.input(signal),
     });
     // The client forgets a call's progress token once its result arrives: what the tool reported goes out first.

@@ -7,7 +7,14 @@ import type { ManifestSource } from "../manifest/load";
 import { Toolkit } from "../toolkit";
 import type { Tool, ToolContext } from "../core/types";
 import { TOOLNEXUS_MANIFEST, TOOLNEXUS_OPTIONS, REQUEST_STATE_KEY, type ToolnexusModuleOptions } from "./options";
-import { effectiveToolMethods, prefixFromModuleName, providerTools, prototypeChain } from "./provider-tools";
+import {
+  effectiveToolMethods,
+  prefixFromModuleName,
+  providerTools,
+  prototypeChain,
+  servesToolkit,
+} from "./provider-tools";
+import type { Primitive } from "../scanner/scan-primitives";
 import { RequestContexts } from "./request-scope";
 import { ToolPipeline } from "./tool-pipeline";
 
@@ -73,7 +80,7 @@ export class ToolnexusExplorer implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    const found = await this.#discover();
+    const { found, primitives } = await this.#discover();
     const extra = (this.options.tools ?? []).map((tool) => ({
       tool,
       name: tool.name,
@@ -84,7 +91,7 @@ export class ToolnexusExplorer implements OnModuleInit {
     }));
     const all = [...found, ...extra];
     assertUniqueNames(all);
-    this.toolkit.register(...all.map((entry) => entry.tool));
+    this.toolkit.register(...all.map((entry) => entry.tool), ...primitives);
     this.#discovered = all.map(({ tool: _tool, ...report }) => report);
     for (const { name, provider, method, module, scope } of found) {
       this.logger.log(
@@ -96,8 +103,9 @@ export class ToolnexusExplorer implements OnModuleInit {
     if (this.options.warnUnregistered !== false) this.#warnUnregistered();
   }
 
-  async #discover(): Promise<Found[]> {
+  async #discover(): Promise<{ found: Found[]; primitives: Primitive[] }> {
     const found: Found[] = [];
+    const primitives: Primitive[] = [];
     const seen = new Set<object>();
     for (const wrapper of this.discovery.getProviders()) {
       const host = wrapper.host;
@@ -105,7 +113,7 @@ export class ToolnexusExplorer implements OnModuleInit {
       const candidate = describeProvider(wrapper);
       if (candidate === undefined || seen.has(candidate.identity)) continue;
       seen.add(candidate.identity);
-      if (effectiveToolMethods(candidate.prototype).length === 0) continue;
+      if (!servesToolkit(candidate.prototype)) continue;
       const location = { module: host.metatype, provider: candidate.providerClass };
       if (!this.#selected(location)) {
         this.logger.debug(
@@ -139,6 +147,7 @@ export class ToolnexusExplorer implements OnModuleInit {
         if (error instanceof ScanError) throw new ScanError(`${where}: ${error.message}`);
         throw error;
       }
+      primitives.push(...scan.primitives);
       for (const tool of scan.tools) {
         found.push({
           tool,
@@ -150,7 +159,7 @@ export class ToolnexusExplorer implements OnModuleInit {
         });
       }
     }
-    return found;
+    return { found, primitives };
   }
 
   /**

@@ -17,7 +17,9 @@ const ADAPTERS = ["express", "fastify"];
  * `mcp.path` (see `mcpController`), with `createMcpHttpHandler` from `toolnexus/mcp`. The request
  * Nest routed, guarded and passed through middleware is handed on: the user a guard put on it
  * becomes the tools' `ctx.state.user`, and the request itself `ctx.state.request` (so that
- * request-scoped providers resolve in its sub-tree, and tool guards read it).
+ * request-scoped providers resolve in its sub-tree, and tool guards read it). With `auth`, the
+ * caller's validated access token is `ctx.state.auth`, and the protected-resource metadata is
+ * served at its well-known path, on the adapter (outside the global prefix and guards).
  */
 @Injectable()
 export class McpEndpoint implements OnModuleInit, OnModuleDestroy {
@@ -63,6 +65,12 @@ export class McpEndpoint implements OnModuleInit, OnModuleDestroy {
         };
       },
     });
+    // The protected-resource metadata (auth): public, at the well-known path of auth.resource, so outside the
+    // global prefix and the application's guards, on the adapter itself.
+    for (const metadataPath of this.#handler.resourceMetadataPaths)
+      adapter.get(metadataPath, (request: ExpressRequest | FastifyRequest, reply: ServerResponse | FastifyReply) =>
+        this.handle(request, reply),
+      );
     this.logger.log(`MCP endpoint (streamable HTTP, stateless) at ${path ?? "?"}`);
   }
 

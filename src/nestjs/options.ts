@@ -35,9 +35,13 @@ export type ToolPrefixOption =
 
 /**
  * The MCP endpoint, served by a Nest controller at `path`: every option of
- * `createMcpHttpHandler` from `toolnexus/mcp` (`allowedHosts`, `token`, `name`, ...) besides. The
- * tools' `ctx.state` gets the request as `state.request` and the user a guard authenticated
- * (`request.user`) as `state.user`, next to what your own `state(request)` returns.
+ * `createMcpHttpHandler` from `toolnexus/mcp` (`allowedHosts`, `token`, `auth`, `name`, ...)
+ * besides. The tools' `ctx.state` gets the request as `state.request` and the user a guard
+ * authenticated (`request.user`) as `state.user`, next to what your own `state(request)` returns
+ * (and, with `auth`, the caller's access token as `state.auth`). With `auth`, the
+ * protected-resource metadata is served at `/.well-known/oauth-protected-resource` followed by
+ * `auth.resource`'s path (which includes the global prefix: `https://api.example.com/api/mcp`),
+ * registered on the HTTP adapter itself, outside the global prefix, guards and interceptors.
  */
 export interface ToolnexusMcpOptions extends Omit<McpHttpOptions, "state"> {
   /** The controller's route, e.g. `"/mcp"`; the application's global prefix applies (`/api/mcp`). */

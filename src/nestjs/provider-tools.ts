@@ -2,11 +2,18 @@ import { toolMethodsOf, type ToolMethodRecord } from "../decorators/metadata";
 import type { ManifestSource } from "../manifest/load";
 import type { MethodInvoker } from "../runtime/decorated";
 import { scanPrototype } from "../scanner/scan-tools";
+import { primitiveMethodsOf } from "../decorators/primitive-metadata";
+import { scanPrimitives, type Primitive } from "../scanner/scan-primitives";
 import type { Tool } from "../core/types";
 
 /** The `@Tool` methods of a prototype chain as `scanTools` sees them: nearest declaration wins. */
 export function effectiveToolMethods(prototype: object | null | undefined): ToolMethodRecord[] {
   return toolMethodsOf(prototype).map(({ record }) => record);
+}
+
+/** Whether a provider's class has anything for the toolkit: tools, resources or prompts. */
+export function servesToolkit(prototype: object | null | undefined): boolean {
+  return effectiveToolMethods(prototype).length > 0 || primitiveMethodsOf(prototype).length > 0;
 }
 
 /** Every object of a prototype chain, Object.prototype excluded. */
@@ -19,6 +26,8 @@ export function prototypeChain(prototype: object | null | undefined): object[] {
 
 export interface ProviderTools {
   tools: Tool[];
+  /** Its `@Resource`, `@ResourceTemplate` and `@Prompt` methods, run through the same pipeline. */
+  primitives: Primitive[];
   /** Tool name → the method it runs. */
   methods: Map<string, string>;
 }
@@ -35,18 +44,19 @@ export interface ProviderToolsOptions {
 /** The tools of one provider, built by the core scanner from its class's metadata (and the manifest). */
 export function providerTools(prototype: object, options: ProviderToolsOptions): ProviderTools {
   const { invoke, namePrefix, manifest } = options;
-  const tools = scanPrototype(prototype, {
-    invoke,
-    manifest: manifest ?? false,
-    ...(namePrefix ? { namePrefix } : {}),
-  });
+  // A provider may serve only resources and prompts.
+  const tools =
+    effectiveToolMethods(prototype).length === 0
+      ? []
+      : scanPrototype(prototype, { invoke, manifest: manifest ?? false, ...(namePrefix ? { namePrefix } : {}) });
+  const primitives = scanPrimitives(prototype, { invoke });
   const byName = new Map(
     effectiveToolMethods(prototype).map((record) => [
       (namePrefix ?? "") + (record.options.name ?? record.propertyKey),
       record.propertyKey,
     ]),
   );
-  return { tools, methods: new Map(tools.map((tool) => [tool.name, byName.get(tool.name) ?? "?"])) };
+  return { tools, primitives, methods: new Map(tools.map((tool) => [tool.name, byName.get(tool.name) ?? "?"])) };
 }
 
 /** `BillingModule` → `billing`, `UserAccountsModule` → `user_accounts`, `HTTPToolsModule` → `http_tools`. */

@@ -1,6 +1,6 @@
 import { ToolDefinitionError } from "../core/errors";
 import { checkTimeout } from "../core/checks";
-import type { Tool, ToolContext } from "../core/types";
+import type { LogEntry, Tool, ToolContext } from "../core/types";
 import type { InputHooks } from "../core/input-requests";
 import type { ApprovalDecision, ApprovalRequest } from "../control/approval";
 import type { ToolExecutor } from "../control/executor";
@@ -68,13 +68,18 @@ export interface CallOptions extends InputHooks {
    * `toolnexus/bullmq`. Tracing and `onError` stay here, around the whole call.
    */
   executor?: ToolExecutor;
+  /**
+   * Where a tool's `ctx.log(level, message, data?)` goes when no MCP client listens (every call
+   * outside MCP): your logger. Left out, such logs are not kept. What it throws changes nothing for the call.
+   */
+  log?: (entry: LogEntry, ctx: ToolContext) => void;
 }
 
 /** Refuses call options of the wrong kind, naming the option and what it takes. */
 export function checkCallOptions(options: CallOptions): void {
   checkTimeout("Toolkit", options.timeout);
   checkTimeout("Toolkit", options.approvalTimeout, "approvalTimeout");
-  for (const key of ["approve", "visible", "authorize", "elicit", "sample"] as const) {
+  for (const key of ["approve", "visible", "authorize", "elicit", "sample", "log"] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== "function")
       throw new ToolDefinitionError(`Toolkit: ${key} must be a function (got ${typeof value}).`);

@@ -199,7 +199,7 @@ export class CallPipeline {
     sentName: unknown,
   ): Promise<ToolResult> {
     try {
-      return this.#dispatch(name, args, withInputHooks(ctx, this.#options), decode, mode, sentName);
+      return this.#dispatch(name, args, withInputHooks(ctx, this.#options, name), decode, mode, sentName);
     } catch (thrown) {
       return Promise.resolve(internalFailure(name, thrown));
     }

@@ -4,7 +4,7 @@ import { invalidOutput } from "../runtime/result";
 import { ChangeLog, plainObjectRoot, rootWithoutRef } from "../schema/lowering";
 import { describesObjects } from "../schema/describes-objects";
 import { mapSubschemas } from "../core/subschemas";
-import type { ContentAnnotations, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../core/types";
+import type { ContentAnnotations, Icon, JSONSchemaObject, Tool, ToolContent, ToolResult } from "../core/types";
 import { callFrom, type ExportOptions, type Provider } from "./adapter";
 
 // ---- Declarations (`tools/list`) -------------------------------------------------------
@@ -25,6 +25,8 @@ export type McpTool = {
   /** What the tool's `structuredContent` looks like (clients check results against it). */
   outputSchema?: JSONSchemaObject & { type: "object" };
   annotations?: McpToolAnnotations;
+  /** Icons a client may show beside the tool. */
+  icons?: Icon[];
 };
 
 // ---- Results out (`tools/call`) --------------------------------------------------------
@@ -220,6 +222,7 @@ export const mcp: Provider<
         inputSchema: lowering.schema as McpTool["inputSchema"],
         ...(tool.outputSchema !== undefined ? { outputSchema: mcpOutputSchema(tool.name, tool.outputSchema) } : {}),
         ...(annotations !== undefined ? { annotations } : {}),
+        ...(tool.icons !== undefined ? { icons: tool.icons.map((icon) => ({ ...icon })) } : {}),
       };
     }),
   readCalls: (params) => [callFrom(params, { name: "name", args: "arguments" })],

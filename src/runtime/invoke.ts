@@ -7,7 +7,7 @@ import {
   type SampleRequest,
   type SampleResult,
 } from "../core/input-requests";
-import type { ToolCallContext, ToolContext, ToolResult } from "../core/types";
+import type { LogLevel, ToolCallContext, ToolContext, ToolResult } from "../core/types";
 import { listenedBefore, onAbort } from "./abort";
 import { clockFor, preciseNow } from "./call-clock";
 import { errorMessage, errorResult, failedWith, toToolResult } from "./result";
@@ -256,6 +256,9 @@ class CallContext implements ToolCallContext {
     return noSampling();
   }
 
+  /** Logs go nowhere unless the caller's ctx brought a logger (an own property then). */
+  log(_level: LogLevel, _message: string, _data?: unknown): void {}
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
@@ -281,15 +284,23 @@ const PROMISE_THEN = Promise.prototype.then;
 
 function ignoreProgress(): void {}
 
+function ignoreLog(): void {}
+
 /** The caller's ctx as a tool body's: what it did not bring does nothing (progress) or says nobody answers. */
 function withCallDefaults(ctx: ToolContext | undefined): ToolCallContext {
-  if (ctx?.reportProgress !== undefined && ctx.elicit !== undefined && ctx.sample !== undefined)
+  if (
+    ctx?.reportProgress !== undefined &&
+    ctx.elicit !== undefined &&
+    ctx.sample !== undefined &&
+    ctx.log !== undefined
+  )
     return ctx as ToolCallContext;
   return {
     ...ctx,
     reportProgress: ctx?.reportProgress ?? ignoreProgress,
     elicit: ctx?.elicit ?? noElicitation,
     sample: ctx?.sample ?? noSampling,
+    log: ctx?.log ?? ignoreLog,
   };
 }
 

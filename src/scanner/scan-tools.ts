@@ -148,14 +148,14 @@ export function scanPrototype(prototype: object, options: PrototypeScanOptions):
 }
 
 /** Where a tool's method is read from and how it runs. */
-interface Receiver {
+export interface Receiver {
   instance: object | undefined;
   invoke: MethodInvoker | undefined;
   /** The object the method is read from: the instance, else the prototype. */
   lookup: object;
 }
 
-function buildTool(
+export function buildTool(
   { instance, invoke, lookup }: Receiver,
   className: string,
   prototype: object,

@@ -1,6 +1,7 @@
 import { ToolDefinitionError } from "../core/errors";
 import { PORTABLE_NAME } from "../core/names";
-import { isObject, type JSONSchemaObject, type Tool } from "../core/types";
+import { checkIcons } from "../core/checks";
+import { isObject, type Icon, type JSONSchemaObject, type Tool } from "../core/types";
 import { compileValidator } from "../runtime/validation";
 
 /** How a tool is declared beyond its schema: `@Tool` and `defineTool` take these alike. */
@@ -19,9 +20,11 @@ export interface DeclarationOptions {
   examples?: ReadonlyArray<Record<string, unknown>>;
   /** Declared in the provider's strict form (OpenAI, Anthropic, Bedrock) whether or not the export asks for it. */
   strict?: boolean;
+  /** Icons a client may show beside the tool (MCP): `https:` or `data:` URLs. */
+  icons?: readonly Icon[];
 }
 
-export type DeclarationFields = Pick<Tool, "defer" | "namespace" | "examples" | "strict">;
+export type DeclarationFields = Pick<Tool, "defer" | "namespace" | "examples" | "strict" | "icons">;
 
 /**
  * The declaration options, checked: a bad one throws a `ToolDefinitionError` naming the tool and
@@ -33,7 +36,7 @@ export function declarationFieldsOf(
   inputSchema: JSONSchemaObject,
   backtrackingPatterns = false,
 ): DeclarationFields {
-  const { defer, namespace, examples, strict } = options;
+  const { defer, namespace, examples, strict, icons } = options;
   for (const [key, value] of [
     ["defer", defer],
     ["strict", strict],
@@ -52,6 +55,7 @@ export function declarationFieldsOf(
     ...(namespace !== undefined ? { namespace } : {}),
     ...(examples !== undefined && examples.length > 0 ? { examples: Object.freeze(examples.map(copyOf)) } : {}),
     ...(strict !== undefined ? { strict } : {}),
+    ...(icons !== undefined ? { icons: checkIcons(`Tool "${name}"`, icons) } : {}),
   };
 }
 

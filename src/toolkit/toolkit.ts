@@ -21,7 +21,17 @@ import { ProviderExports } from "./provider-exports";
 import { enterQueuedCalls } from "./queued-calls";
 import { RoundTrips } from "./round-trips";
 import { ToolRegistry } from "./tool-registry";
-import { checkToolSources, toolsOf, type ToolSource } from "./tool-sources";
+import { checkToolSources, primitivesOf, toolsOf, type ToolSource } from "./tool-sources";
+import { PrimitiveRegistry, type CompletionReference, type ScopedKind } from "./primitive-registry";
+import { withInputHooks, type CallHooks } from "../pipeline/input-hooks";
+import type {
+  Completion,
+  Prompt,
+  PromptResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+} from "../core/primitives";
 
 export interface ToolkitOptions extends CallOptions {
   /**
@@ -67,6 +77,8 @@ export class Toolkit {
   readonly #exports: ProviderExports;
   readonly #roundTrips: RoundTrips;
   readonly #manifestOption: ManifestOption;
+  readonly #primitives = new PrimitiveRegistry();
+  readonly #hooks: CallHooks;
   #manifest: { source: ManifestSource | undefined } | undefined;
 
   static {
@@ -104,17 +116,22 @@ export class Toolkit {
         : undefined,
     );
     this.#manifestOption = kept.manifest;
+    this.#hooks = kept;
     enterQueuedCalls(this, this.#pipeline);
     this.register(...items);
   }
 
   /**
-   * Adds tools and decorated instances. A name already taken, or accepted by no provider, throws and adds none of them.
+   * Adds tools, resources, prompts and decorated instances. A name (or URI) already taken, or a
+   * tool name accepted by no provider, throws and adds none of them.
    */
   register(...items: ToolSource[]): this {
     const scan = (instance: object) => scanTools(instance, { manifest: this.#resolvedManifest() ?? false });
     const tools = items.flatMap((item) => toolsOf(item, scan));
+    const primitives = items.flatMap(primitivesOf);
+    this.#primitives.check(primitives);
     this.#registry.add(tools);
+    this.#primitives.add(primitives);
     if (tools.length > 0) this.#exports.forgetBindings();
     return this;
   }
@@ -148,6 +165,70 @@ export class Toolkit {
 
   get size(): number {
     return this.#registry.size;
+  }
+
+  /** The resources at fixed URIs, in registration order; given a ctx, only those visible to it. */
+  resources(ctx?: ToolContext): Resource[] {
+    return this.#primitives.resources(ctx);
+  }
+
+  /** The resource templates, in registration order; given a ctx, only those visible to it. */
+  resourceTemplates(ctx?: ToolContext): ResourceTemplate[] {
+    return this.#primitives.resourceTemplates(ctx);
+  }
+
+  /** The prompts, in registration order; given a ctx, only those visible to it. */
+  prompts(ctx?: ToolContext): Prompt[] {
+    return this.#primitives.prompts(ctx);
+  }
+
+  /**
+   * Reads the resource at `uri` (a fixed one, else the first template that makes it). Rejects
+   * with a `PrimitiveError`: `not_found` for a URI nothing visible serves, `invalid_arguments`,
+   * `forbidden`, `timeout`, `aborted` or `failed`, each saying why.
+   */
+  readResource(uri: string, ctx?: ToolContext): Promise<ResourceContents[]> {
+    return this.#primitives.read(uri, withInputHooks(ctx, this.#hooks, uri));
+  }
+
+  /** A prompt's messages for these arguments. Rejects with a `PrimitiveError` as `readResource` does. */
+  getPrompt(name: string, args: Record<string, unknown> = {}, ctx?: ToolContext): Promise<PromptResult> {
+    return this.#primitives.getPrompt(name, args, withInputHooks(ctx, this.#hooks, name));
+  }
+
+  /**
+   * Completions for what a user is typing into a prompt's argument or a template's variable:
+   * at most 100, the best first; none where it has no `complete`. `context` holds the arguments already given.
+   */
+  complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+    ctx?: ToolContext,
+  ): Promise<Completion> {
+    return this.#primitives.complete(ref, argument, context, ctx);
+  }
+
+  /**
+   * Says the resource at `uri` changed: MCP clients subscribed to it get
+   * `notifications/resources/updated` (over stdio, and on 2026-07-28 `subscriptions/listen`
+   * streams). Each instance tells its own clients: call it on every instance (your pub/sub).
+   */
+  resourceUpdated(uri: string): void {
+    if (typeof uri !== "string" || uri.length === 0)
+      throw new TypeError("resourceUpdated takes the URI of the resource that changed.");
+    this.#primitives.updated(uri);
+  }
+
+  /** Listens for `resourceUpdated`; the returned function stops listening. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.#primitives.onUpdated(listener);
+  }
+
+  /** The OAuth scopes a caller needs for a tool (by name), resource (by URI) or prompt (by name); undefined for none. */
+  scopesFor(kind: ScopedKind, key: string, ctx?: ToolContext): readonly string[] | undefined {
+    if (kind === "tool") return this.#registry.callable(key)?.tool.scopes;
+    return this.#primitives.scopesFor(kind, key, ctx);
   }
 
   /**

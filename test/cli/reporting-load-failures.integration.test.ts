@@ -147,6 +147,7 @@ export const toolkit = new Toolkit([new Weather()], { manifest: ${JSON.stringify
       "ExportError",
       "InputUnavailableError",
       "ManifestError",
+      "PrimitiveError",
       "ScanError",
       "ToolDefinitionError",
       "ToolnexusError",

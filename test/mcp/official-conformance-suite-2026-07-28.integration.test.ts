@@ -13,6 +13,7 @@ import {
   specifyPlacement,
   type ConformanceRun,
 } from "./conformance/conformance-suite";
+import { ScenarioLibrary } from "./conformance/scenario-primitives";
 import { inputRequiredScenarioTools, scenarioTools } from "./conformance/scenario-tools";
 
 const SERVED = [
@@ -28,8 +29,18 @@ const SERVED = [
   "server-sse-multiple-streams",
   "dns-rebinding-protection",
   "http-header-validation",
-  // A resources/read of a URI nobody serves is an error, not an empty result: toolnexus serves no resources yet.
   "sep-2164-resource-not-found",
+  "completion-complete",
+  "caching",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
   "input-required-result-basic-elicitation",
   "input-required-result-basic-sampling",
   "input-required-result-request-state",
@@ -46,17 +57,6 @@ const SERVED = [
 /** Scenario → what toolnexus does not serve yet. */
 const NOT_SERVED: Record<string, string> = {
   "server-stateless": "the scenario's diagnostic tools (logging, streamed elicitation, a missing capability)",
-  "completion-complete": "completions",
-  caching: "prompts and resources (their lists' cache hints)",
-  "resources-list": "resources",
-  "resources-read-text": "resources",
-  "resources-read-binary": "resources",
-  "resources-templates-read": "resource templates",
-  "prompts-list": "prompts",
-  "prompts-get-simple": "prompts",
-  "prompts-get-with-args": "prompts",
-  "prompts-get-embedded-resource": "prompts",
-  "prompts-get-with-image": "prompts",
   "http-custom-header-server-validation": "tool parameters sent as headers (x-mcp-header)",
   "input-required-result-basic-list-roots": "roots (a tool asking the client's roots)",
   "input-required-result-multiple-input-requests": "roots (a tool asking the client's roots)",
@@ -76,20 +76,14 @@ const NOT_SERVED: Record<string, string> = {
   "sep-2640-skills-manifest": "the Skills extension",
 };
 
-/**
- * The warnings of served scenarios, by scenario: any other warning fails the test. Until
- * resources are served, a `resources/read` is a method the server does not have (-32601), not
- * an unknown resource (-32602 naming the URI).
- */
-const WARNED: Record<string, string[]> = {
-  "sep-2164-resource-not-found": ["sep-2164-error-code", "sep-2164-data-uri"],
-};
+/** The warnings of served scenarios, by scenario: any other warning fails the test. */
+const WARNED: Record<string, string[]> = {};
 
 let server: McpServerHandle;
 let run: ConformanceRun;
 
 beforeAll(async () => {
-  server = await serveMcp(new Toolkit([...scenarioTools, ...inputRequiredScenarioTools]), {
+  server = await serveMcp(new Toolkit([...scenarioTools, ...inputRequiredScenarioTools, new ScenarioLibrary()]), {
     transport: "http",
     port: 0,
   });

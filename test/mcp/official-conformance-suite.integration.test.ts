@@ -14,6 +14,7 @@ import {
   specifyPlacement,
   type ConformanceRun,
 } from "./conformance/conformance-suite";
+import { ScenarioLibrary } from "./conformance/scenario-primitives";
 import { askingScenarioTools, scenarioTools } from "./conformance/scenario-tools";
 
 const SERVED = [
@@ -35,6 +36,20 @@ const SERVED = [
   "tools-call-elicitation",
   "elicitation-sep1034-defaults",
   "elicitation-sep1330-enums",
+  "logging-set-level",
+  "tools-call-with-logging",
+  "completion-complete",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
+  "resources-subscribe",
+  "resources-unsubscribe",
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
 ];
 
 /**
@@ -46,29 +61,17 @@ const WARNED: Record<string, string[]> = {
   "server-sse-polling": ["server-sse-priming-event", "server-sse-retry-field"],
 };
 
-/** Scenario → the feature toolnexus does not serve yet. */
-const NOT_SERVED: Record<string, string> = {
-  "logging-set-level": "logging (logging/setLevel)",
-  "tools-call-with-logging": "log notifications from a tool (ctx.log)",
-  "completion-complete": "completions",
-  "resources-list": "resources",
-  "resources-read-text": "resources",
-  "resources-read-binary": "resources",
-  "resources-templates-read": "resource templates",
-  "resources-subscribe": "resource subscriptions",
-  "resources-unsubscribe": "resource subscriptions",
-  "prompts-list": "prompts",
-  "prompts-get-simple": "prompts",
-  "prompts-get-with-args": "prompts",
-  "prompts-get-embedded-resource": "prompts",
-  "prompts-get-with-image": "prompts",
-};
+/** Scenario → the feature toolnexus does not serve yet: none. */
+const NOT_SERVED: Record<string, string> = {};
 
 let server: McpServerHandle;
 let run: ConformanceRun;
 
 beforeAll(async () => {
-  server = await serveMcp(new Toolkit([...scenarioTools, ...askingScenarioTools]), { transport: "http", port: 0 });
+  server = await serveMcp(new Toolkit([...scenarioTools, ...askingScenarioTools, new ScenarioLibrary()]), {
+    transport: "http",
+    port: 0,
+  });
   run = await runServerScenarios(server.url!, RELEASE_2025);
 }, 600_000);
 

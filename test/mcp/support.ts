@@ -188,24 +188,10 @@ export async function modernRequest(
     headers: {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(typeof name === "string" ? { "mcp-name": name } : {}),
+      ...modernHeaders(method, typeof name === "string" ? name : undefined),
       ...headers,
     },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "toolnexus-test", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": capabilities,
-        },
-      },
-    }),
+    body: JSON.stringify(modernBody(id, method, params, capabilities)),
   });
   const text = await response.text();
   return JSON.parse(
@@ -216,4 +202,30 @@ export async function modernRequest(
           .find((line) => line.startsWith("data:"))!
           .slice(5),
   );
+}
+
+/** The headers of a 2026-07-28 request (the era is told by them and the `_meta` envelope). */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name !== undefined ? { "mcp-name": name } : {}),
+  };
+}
+
+/** A 2026-07-28 request body, framed as an SDK 2.x client frames it. */
+export function modernBody(id: number, method: string, params: Record<string, unknown>, capabilities: object = {}) {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "toolnexus-test", version: "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+      },
+    },
+  };
 }

@@ -8,6 +8,11 @@ interface ServeOptions extends ModuleOptions {
   stdio?: boolean;
   http?: string | true;
   token?: string;
+  authIssuer?: string;
+  authResource?: string;
+  authAudience?: string[];
+  authScopes?: string[];
+  authJwksUri?: string;
   allowedHost?: string[];
   path: string;
   maxBody: number;
@@ -28,7 +33,8 @@ export const SERVE_DEFAULTS = {
   name: "toolnexus",
 } as const;
 
-const HTTP_ONLY = ["token", "allowedHost", "path", "maxBody", "jsonResponse"] as const;
+const AUTH = ["authIssuer", "authResource", "authAudience", "authScopes", "authJwksUri"] as const;
+const HTTP_ONLY = ["token", ...AUTH, "allowedHost", "path", "maxBody", "jsonResponse"] as const;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /**
@@ -46,6 +52,28 @@ export function registerServe(program: Command): Command {
       `serve over streamable HTTP at [host:]port; port 0 picks a free one (--http alone: ${SERVE_DEFAULTS.address})`,
     )
     .addOption(new Option("--token <token>", "HTTP: require Authorization: Bearer <token>").env("TOOLNEXUS_TOKEN"))
+    .option(
+      "--auth-issuer <url>",
+      "HTTP: require OAuth access tokens from this authorization server (its issuer URL); with --auth-resource",
+    )
+    .option(
+      "--auth-resource <url>",
+      "HTTP, OAuth: this server's URL as clients reach it (e.g. https://tools.example.com/mcp): the tokens' audience",
+    )
+    .option(
+      "--auth-audience <aud>",
+      "HTTP, OAuth: accept tokens for this audience instead of --auth-resource (repeatable)",
+      (value: string, all: string[] = []) => [...all, value],
+    )
+    .option(
+      "--auth-scopes <scopes>",
+      "HTTP, OAuth: scopes every request's token needs, space- or comma-separated (repeatable)",
+      (value: string, all: string[] = []) => [...all, ...value.split(/[\s,]+/).filter(Boolean)],
+    )
+    .option(
+      "--auth-jwks-uri <url>",
+      "HTTP, OAuth: the issuer's signing keys (default: found from the issuer's metadata)",
+    )
     .option(
       "--allowed-host <host>",
       "HTTP: also answer this Host header (repeatable); localhost, 127.0.0.1 and [::1] are always answered",
@@ -84,6 +112,7 @@ export function registerServe(program: Command): Command {
       divertStdout();
     }
     const address = options.http === undefined ? undefined : parseAddress(options.http);
+    const auth = authOptions(options, self);
     const toolkit = await loadToolkit(specifier, self);
     const mcp = loadMcp();
     const onError = verbose ? (error: Error) => note(`mcp: ${messageOf(error)}`) : undefined;
@@ -100,6 +129,7 @@ export function registerServe(program: Command): Command {
               port: address.port,
               path: options.path,
               ...(options.token !== undefined ? { token: options.token } : {}),
+              ...(auth !== undefined ? { auth } : {}),
               ...(allowedHosts.length > 0
                 ? { allowedHosts: [...mcp.defaultAllowedHosts(address.host), ...allowedHosts] }
                 : {}),
@@ -135,9 +165,11 @@ export function registerServe(program: Command): Command {
     const tools = `${count} tool${count === 1 ? "" : "s"}`;
     if (handle.transport === "http") {
       note(`serving ${tools} over MCP at ${handle.url} (streamable HTTP, stateless; Ctrl-C to stop)`);
-      if (!LOOPBACK.has(address!.host) && options.token === undefined)
+      if (auth !== undefined) note(`requiring OAuth access tokens issued by ${auth.issuer} for ${auth.resource}`);
+      if (!LOOPBACK.has(address!.host) && options.token === undefined && auth === undefined)
         note(
-          "warning: listening beyond this machine without --token: anyone who can reach the port can run these tools.",
+          "warning: listening beyond this machine without --token or --auth-issuer: anyone who can reach the port " +
+            "can run these tools.",
         );
       if ((address!.host === "0.0.0.0" || address!.host === "::") && allowedHosts.length === 0) {
         note(
@@ -161,6 +193,31 @@ export function registerServe(program: Command): Command {
     await handle.closed;
     return finish(0);
   });
+}
+
+/** The `auth` option from the --auth-* flags; undefined when none is given. */
+function authOptions(options: ServeOptions, self: Command): Mcp.McpAuthOptions | undefined {
+  const given = AUTH.filter((key) => self.getOptionValueSource(key) === "cli");
+  if (given.length === 0) return undefined;
+  if (options.authIssuer === undefined || options.authResource === undefined)
+    throw new CliError(
+      "OAuth needs both --auth-issuer <the authorization server's issuer URL> and --auth-resource <this server's " +
+        "URL as clients reach it, e.g. https://tools.example.com/mcp>.",
+    );
+  if (options.token !== undefined)
+    throw new CliError(
+      "--token and --auth-issuer exclude each other (TOOLNEXUS_TOKEN counts as --token): one shared secret, or " +
+        "OAuth access tokens. Keep one.",
+    );
+  return {
+    issuer: options.authIssuer,
+    resource: options.authResource,
+    ...(options.authAudience !== undefined ? { audience: options.authAudience } : {}),
+    ...(options.authScopes !== undefined && options.authScopes.length > 0
+      ? { requiredScopes: options.authScopes }
+      : {}),
+    ...(options.authJwksUri !== undefined ? { jwksUri: options.authJwksUri } : {}),
+  };
 }
 
 function parseAddress(value: string | true): { host: string; port: number } {

@@ -152,9 +152,11 @@ export function specifyPlacement(run: () => ConformanceRun, { served, warned, no
     expect(warnings).toEqual(warned);
   });
 
-  it.each(Object.entries(notServed))("%s does not pass yet: toolnexus does not serve %s", (scenario) => {
-    const checks = run().checks.get(scenario);
-    if (passed(checks))
-      throw new Error(`${scenario} passes now: move it to the served ones.\n${describeChecks(checks)}`);
-  });
+  // Once every scenario is served, nothing waits.
+  if (Object.keys(notServed).length > 0)
+    it.each(Object.entries(notServed))("%s does not pass yet: toolnexus does not serve %s", (scenario) => {
+      const checks = run().checks.get(scenario);
+      if (passed(checks))
+        throw new Error(`${scenario} passes now: move it to the served ones.\n${describeChecks(checks)}`);
+    });
 }
