@@ -20,6 +20,7 @@ const TOOLNEXUS_ERRORS = [
   "DuplicateToolError",
   "ExportError",
   "InputUnavailableError",
+  "PrimitiveError",
 ];
 
 /**

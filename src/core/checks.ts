@@ -87,7 +87,8 @@ export function checkScopes(subject: string, scopes: unknown): readonly string[]
   return Object.freeze([...new Set(scopes as string[])]);
 }
 
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+/** An OAuth scope token (RFC 6749 §3.3): printable ASCII but space, `"` and `\`. */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** Icons as MCP declares them: an `https:` or `data:` URL each, with optional media type, sizes and theme; frozen copies. */
 export function checkIcons(subject: string, icons: unknown): readonly Icon[] {

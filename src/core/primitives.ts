@@ -6,7 +6,7 @@
  */
 import type { ContentAnnotations, Icon, JSONSchemaObject, ToolContext } from "./types";
 
-/** Who may see and use a resource or prompt: the same seams as a tool's. */
+/** Who may see and use a resource or prompt: `visible`, `authorize` and `scopes`, as a tool's policy has them. */
 export interface PrimitivePolicy {
   /** Whether it exists for this ctx: a hidden resource or prompt is as absent as a missing one. */
   visible?: (ctx: ToolContext) => boolean;

@@ -18,7 +18,7 @@ export interface PrimitiveOptions extends PrimitivePolicy {
   title?: string;
   description?: string;
   icons?: readonly Icon[];
-  /** Milliseconds a read or get may take (the toolkit's timeout by default); `false` for no deadline. */
+  /** Milliseconds a read or get may take (`DEFAULT_TIMEOUT_MS`, 60 s, by default; the toolkit's `timeout` does not apply); `false` for no deadline. */
   timeout?: number | false;
 }
 

@@ -11,8 +11,8 @@ export interface McpToolkit {
   tools(ctx?: ToolContext): Tool[];
   get(name: string): Tool | undefined;
   execute(name: string, args: unknown, ctx?: ToolContext): Promise<ToolResult>;
-  /** The OAuth scopes a caller needs for a tool, resource (by URI) or prompt; a `Toolkit` has it. */
-  scopesFor?(kind: "tool" | "resource" | "prompt", key: string, ctx?: ToolContext): readonly string[] | undefined;
+  /** The OAuth scopes a caller needs for a resource (by URI) or prompt (by name); a `Toolkit` has it. */
+  scopesFor?(kind: "resource" | "prompt", key: string, ctx?: ToolContext): readonly string[] | undefined;
 }
 
 /** Accepts a Toolkit, or the tools and decorated instances to build one from. */

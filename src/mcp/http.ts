@@ -10,6 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES, LOCAL_HOSTS } from "./defaults";
 import { claimsModernEra, modernNodeSdk, modernSdk, unsupportedRevision } from "./modern-era";
 import { checkRequestStateKey, ModernHttpLeg, ModernServers } from "./modern-server";
 import { SessionRelay } from "./session-relay";
+import { checkPageSize } from "./primitives";
 import { resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON, ABORT_GRACE_MS } from "./tasks";
 import { requiredScopes, ResourceServer, type McpAuthInfo, type McpAuthOptions } from "./auth";
 
@@ -137,6 +138,7 @@ export function createMcpHttpHandler(
     );
   const tokenDigest = options.token === undefined ? undefined : digest(options.token);
   checkRequestStateKey(options.requestStateKey);
+  checkPageSize(options.pageSize);
   const calls = new CallRegistry();
   const relay = new SessionRelay();
   // One store for every request: each is served by a fresh server, and tasks outlive requests.
@@ -233,7 +235,9 @@ export function createMcpHttpHandler(
         const needed = [...resourceServer.options.requiredScopes];
         if (requests.some((message) => SCOPED_METHODS.has(message.method))) {
           const state = await stateOf();
-          for (const message of requests) needed.push(...requiredScopes(kit, message, state ? { state } : {}));
+          // The ctx the request's server will resolve names with: the check sees what the call will run.
+          const ctx = { provider: "mcp", ...(state !== undefined ? { state } : {}) };
+          for (const message of requests) needed.push(...requiredScopes(kit, message, ctx));
         }
         const refusal = resourceServer.insufficientScope(authInfo, [...new Set(needed)]);
         if (refusal !== undefined) return refuse(res, refusal.status, refusal.message, refusal.headers);
@@ -246,7 +250,8 @@ export function createMcpHttpHandler(
         id?: unknown;
         params?: { requestId?: RequestId; reason?: unknown };
       }>;
-      // Nothing is stored for a session: its id only tells this client's calls from everyone else's.
+      // A session's id tells this client's calls from everyone else's; this instance keeps only what the
+      // session declared at initialize and the log level it set (SessionRelay).
       let session = sessionOf(req);
       if (messages.some((message) => message.method === "initialize" && message.id !== undefined)) {
         session = randomUUID();
@@ -433,7 +438,13 @@ function checkHostHeader(req: IncomingMessage, allowedHosts: readonly HostEntry[
 }
 
 /** The JSON-RPC methods whose scopes depend on what they name (`requiredScopes`). */
-const SCOPED_METHODS: ReadonlySet<string> = new Set(["tools/call", "resources/read", "prompts/get"]);
+const SCOPED_METHODS: ReadonlySet<string> = new Set([
+  "tools/call",
+  "resources/read",
+  "resources/subscribe",
+  "prompts/get",
+  "completion/complete",
+]);
 
 function checkToken(req: IncomingMessage, expected: Buffer | undefined): Refusal | undefined {
   if (expected === undefined) return undefined;

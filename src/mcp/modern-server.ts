@@ -12,7 +12,15 @@ import { InputRound, type AskedInput, type InputRoundState } from "./input-round
 import type { ModernSdk } from "./modern-era";
 import { clientTakesTasks, serveTaskMethods, startTask, TASKS_EXTENSION } from "./modern-tasks";
 import { serverInfo, type CallScope, type McpServerOptions } from "./server";
-import { mcpLog, page, primitiveCapabilities, PrimitiveMethods, primitivesOf, WireError } from "./primitives";
+import {
+  checkPageSize,
+  mcpLog,
+  page,
+  primitiveCapabilities,
+  PrimitiveMethods,
+  primitivesOf,
+  WireError,
+} from "./primitives";
 import { resolvedTaskOptions, servesTasks } from "./tasks";
 import { runToolCall, taskCall } from "./tool-calls";
 
@@ -43,6 +51,7 @@ export class ModernServers {
     readonly kit: McpToolkit,
     private readonly options: McpServerOptions,
   ) {
+    checkPageSize(options.pageSize);
     this.#codec = sdk.server.createRequestStateCodec<SignedRound>({
       key: options.requestStateKey ?? randomBytes(32),
       ttlSeconds: REQUEST_STATE_TTL_SECONDS,
@@ -63,7 +72,7 @@ export class ModernServers {
     const listCtx: ToolContext = { provider: "mcp", ...(scope.state !== undefined ? { state: scope.state } : {}) };
     const tasks = this.#tasks(scope, listCtx);
     const primitives = primitivesOf(kit);
-    const served = primitiveCapabilities(primitives, listCtx);
+    const served = primitiveCapabilities(primitives);
     const server = new sdk.server.Server(serverInfo(options), {
       capabilities: {
         tools: { listChanged: false },

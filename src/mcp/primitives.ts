@@ -1,4 +1,5 @@
 import { PrimitiveError } from "../core/errors";
+import { logLevelRank } from "../core/log-levels";
 import type {
   Completion,
   Prompt,
@@ -24,6 +25,10 @@ export interface McpPrimitives {
     context?: Record<string, string>,
     ctx?: ToolContext,
   ): Promise<Completion>;
+  /** Whether a resource visible to `ctx` serves `uri`. */
+  servesResource(uri: string, ctx?: ToolContext): boolean;
+  /** The OAuth scopes of a resource or prompt (the HTTP server's `auth` checks them). */
+  scopesFor(kind: "resource" | "prompt", key: string, ctx?: ToolContext): readonly string[] | undefined;
   /** Listens for resources that changed; the returned function stops listening. */
   onResourceUpdated?(listener: (uri: string) => void): () => void;
 }
@@ -42,18 +47,6 @@ export class WireError extends Error {
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 
-/** The syslog severities, least severe first (MCP's `LoggingLevel`). */
-export const LOG_LEVELS: readonly LogLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
-
 /** The primitives a toolkit serves, or undefined when it is a toolkit-shaped object without them. */
 export function primitivesOf(kit: McpToolkit): McpPrimitives | undefined {
   const candidate = kit as Partial<McpPrimitives>;
@@ -62,16 +55,21 @@ export function primitivesOf(kit: McpToolkit): McpPrimitives | undefined {
     typeof candidate.prompts === "function" &&
     typeof candidate.readResource === "function" &&
     typeof candidate.getPrompt === "function" &&
-    typeof candidate.complete === "function"
+    typeof candidate.complete === "function" &&
+    typeof candidate.servesResource === "function" &&
+    typeof candidate.scopesFor === "function"
     ? (candidate as McpPrimitives)
     : undefined;
 }
 
-/** The capabilities a server declares for what it serves beside tools. */
-export function primitiveCapabilities(primitives: McpPrimitives | undefined, ctx: ToolContext) {
+/**
+ * The capabilities a server declares for what it serves beside tools: from what the toolkit has,
+ * whoever asks (a caller who sees none of its resources still gets "not found", not "no such method").
+ */
+export function primitiveCapabilities(primitives: McpPrimitives | undefined) {
   if (primitives === undefined) return { logging: {} };
-  const hasResources = primitives.resources(ctx).length > 0 || primitives.resourceTemplates(ctx).length > 0;
-  const hasPrompts = primitives.prompts(ctx).length > 0;
+  const hasResources = primitives.resources().length > 0 || primitives.resourceTemplates().length > 0;
+  const hasPrompts = primitives.prompts().length > 0;
   return {
     logging: {},
     ...(hasResources ? { resources: { subscribe: true, listChanged: false } } : {}),
@@ -259,18 +257,20 @@ export function mcpLog(
   threshold: () => LogLevel | undefined = () => undefined,
 ): (level: LogLevel, message: string, data?: unknown) => void {
   return (level, message, data) => {
-    const rank = LOG_LEVELS.indexOf(level);
-    if (rank < 0) throw new TypeError(`ctx.log: level must be one of ${LOG_LEVELS.join(", ")} (got ${String(level)}).`);
+    const rank = logLevelRank(level);
     const least = threshold();
-    if (least !== undefined && rank < LOG_LEVELS.indexOf(least)) return;
+    if (least !== undefined && rank < logLevelRank(least)) return;
     void emit(level, data === undefined ? message : { message, data }, logger).catch(() => {});
   };
 }
 
-/** What one client's session keeps between its requests: the log level it set, the resources it subscribed to. */
+/**
+ * What one client's session keeps between its requests: the log level it set, and, where updates
+ * can reach it (stdio), the resources it subscribed to.
+ */
 export interface SessionState {
   logLevel?: LogLevel;
-  subscriptions: Set<string>;
+  subscriptions?: Set<string>;
 }
 
 /** The most resources one session may subscribe to. */

@@ -14,7 +14,8 @@ import { createMcpHttpHandler, type McpHttpOptions } from "./http";
 import { DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_TIMEOUT, defaultAllowedHosts } from "./defaults";
 import { asToolkit, type McpToolkit } from "./declarations";
 import { serverFor, type McpServerOptions } from "./server";
-import { primitivesOf } from "./primitives";
+import { checkPageSize, primitivesOf } from "./primitives";
+import { normalizedUri } from "../toolkit/primitive-registry";
 import { divertStdout } from "../core/stdout";
 import { ABORT_GRACE_MS, resolvedTaskOptions, RunningTasks, SHUTDOWN_REASON } from "./tasks";
 import { claimsModernEra, modernSdk, unsupportedRevision } from "./modern-era";
@@ -120,6 +121,7 @@ export async function serveMcp(
 
 async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<McpServerHandle> {
   checkRequestStateKey(options.requestStateKey);
+  checkPageSize(options.pageSize);
   const tasks = resolvedTaskOptions(options.tasks);
   const stdin = options.stdin ?? process.stdin;
   const onError = options.onError ?? (() => {});
@@ -140,7 +142,7 @@ async function serveStdio(kit: McpToolkit, options: ServeStdioOptions): Promise<
   const transport = new StdioServerTransport(stdin, stdout);
   // The connection's client hears of the resources it subscribed to.
   const stopUpdates = primitivesOf(kit)?.onResourceUpdated?.((uri) => {
-    if (scope.session.subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(onError);
+    if (scope.session.subscriptions.has(normalizedUri(uri))) void server.sendResourceUpdated({ uri }).catch(onError);
   });
 
   // A line that is not JSON, or not JSON-RPC, is answered with a JSON-RPC error (no id can be

@@ -19,6 +19,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { mcpCallResult } from "../providers/mcp";
 import { describeValue } from "../runtime/arguments";
+import { normalizedUri } from "../toolkit/primitive-registry";
 import type { ToolSource } from "../toolkit";
 import type { ToolContext } from "../core/types";
 import { progressReporter } from "./call-progress";
@@ -127,8 +128,8 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
   const taskStore = taskOptions && storeFor(taskOptions.store, scope.owner);
   checkPageSize(options.pageSize);
   const primitives = primitivesOf(kit);
-  const served = primitiveCapabilities(primitives, listCtx);
-  const session = scope.session ?? { subscriptions: new Set<string>() };
+  const served = primitiveCapabilities(primitives);
+  const session: SessionState = scope.session ?? { subscriptions: new Set<string>() };
   const server = new Server(serverInfo(options), {
     capabilities: {
       tools: { listChanged: false },
@@ -160,8 +161,8 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const { items, nextCursor } = wire(() =>
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    const { items, nextCursor } = await wire(() =>
       page(declarations(kit).current(listCtx).tools, request.params?.cursor, options.pageSize, "tools"),
     );
     return { tools: [...items], ...(nextCursor !== undefined ? { nextCursor } : {}) };
@@ -191,16 +192,23 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       wire(() => methods.listResourceTemplates(request.params, listCtx)),
     );
     server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-      wireAsync(() => methods.readResource(request.params, readCtx(extra as never, request.params.uri))),
+      wire(() => methods.readResource(request.params, readCtx(extra as never, request.params.uri))),
     );
+    // Where no update can reach the client (stateless HTTP), a subscription is answered and not kept.
     server.setRequestHandler(SubscribeRequestSchema, (request) => {
-      if (session.subscriptions.size >= MAX_SUBSCRIPTIONS && !session.subscriptions.has(request.params.uri))
+      const { uri } = request.params;
+      if (!primitives!.servesResource(uri, listCtx))
+        throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}.`, { uri });
+      // Kept as the updates are told apart: one resource, one spelling.
+      const key = normalizedUri(uri);
+      const subscriptions = session.subscriptions;
+      if (subscriptions !== undefined && subscriptions.size >= MAX_SUBSCRIPTIONS && !subscriptions.has(key))
         throw new McpError(ErrorCode.InvalidRequest, `A session subscribes to ${MAX_SUBSCRIPTIONS} resources at most.`);
-      session.subscriptions.add(request.params.uri);
+      subscriptions?.add(key);
       return {};
     });
     server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-      session.subscriptions.delete(request.params.uri);
+      session.subscriptions?.delete(normalizedUri(request.params.uri));
       return {};
     });
   }
@@ -209,12 +217,12 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       wire(() => methods.listPrompts(request.params, listCtx)),
     );
     server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-      wireAsync(() => methods.getPrompt(request.params, readCtx(extra as never, request.params.name)) as never),
+      wire(() => methods.getPrompt(request.params, readCtx(extra as never, request.params.name)) as never),
     );
   }
   if (methods !== undefined && "completions" in served) {
     server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
-      wireAsync(() => methods.complete(request.params as never, { ...listCtx, signal: extra.signal })),
+      wire(() => methods.complete(request.params as never, { ...listCtx, signal: extra.signal })),
     );
   }
 
@@ -290,15 +298,7 @@ export function serverInfo(options: McpServerOptions) {
 }
 
 /** A method's answer, its `WireError` thrown as the SDK 1.x's error. */
-function wire<T>(answer: () => T): T {
-  try {
-    return answer();
-  } catch (error) {
-    throw error instanceof WireError ? new McpError(error.code, error.message, error.data) : error;
-  }
-}
-
-async function wireAsync<T>(answer: () => Promise<T>): Promise<T> {
+async function wire<T>(answer: () => T | Promise<T>): Promise<T> {
   try {
     return await answer();
   } catch (error) {

@@ -19,13 +19,13 @@ export class SessionRelay {
   readonly #waiting = new Map<string, Deliver>();
   readonly #sessions = new Map<string, SessionState>();
 
-  /** What a session keeps between its requests on this instance (its log level, its subscriptions). */
+  /** What a session keeps between its requests on this instance: its log level. */
   sessionOf(client: string): SessionState {
-    let state = this.#sessions.get(client);
-    if (state === undefined) {
-      this.#sessions.set(client, (state = { subscriptions: new Set() }));
-      if (this.#sessions.size > REMEMBERED_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
-    }
+    // The least recently used session is the one forgotten first.
+    const state = this.#sessions.get(client) ?? {};
+    this.#sessions.delete(client);
+    this.#sessions.set(client, state);
+    if (this.#sessions.size > REMEMBERED_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
     return state;
   }
 

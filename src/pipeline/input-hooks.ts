@@ -1,5 +1,6 @@
 import { assertElicitRequest, assertSampleRequest, type InputHooks } from "../core/input-requests";
 import type { LogEntry, ToolContext } from "../core/types";
+import { logLevelRank } from "../core/log-levels";
 import { isThenable } from "../runtime/invoke";
 
 /** The toolkit's hooks a call's ctx falls back on: who answers its questions, who keeps its logs. */
@@ -27,6 +28,7 @@ export function withInputHooks(
   const callCtx: ToolContext = { ...ctx };
   if (log !== undefined && callCtx.log === undefined)
     callCtx.log = (level, message, data) => {
+      logLevelRank(level);
       // A logger's failure, thrown or rejected, is not the call's.
       try {
         const logged: unknown = log({ level, message, ...(data !== undefined ? { data } : {}), source }, callCtx);

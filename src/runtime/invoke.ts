@@ -1,4 +1,5 @@
 import { MAX_TIMER_MS } from "../core/timers";
+import { logLevelRank } from "../core/log-levels";
 import {
   noElicitation,
   noSampling,
@@ -257,7 +258,9 @@ class CallContext implements ToolCallContext {
   }
 
   /** Logs go nowhere unless the caller's ctx brought a logger (an own property then). */
-  log(_level: LogLevel, _message: string, _data?: unknown): void {}
+  log(level: LogLevel, _message: string, _data?: unknown): void {
+    logLevelRank(level);
+  }
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -284,7 +287,9 @@ const PROMISE_THEN = Promise.prototype.then;
 
 function ignoreProgress(): void {}
 
-function ignoreLog(): void {}
+function ignoreLog(level: LogLevel): void {
+  logLevelRank(level);
+}
 
 /** The caller's ctx as a tool body's: what it did not bring does nothing (progress) or says nobody answers. */
 function withCallDefaults(ctx: ToolContext | undefined): ToolCallContext {

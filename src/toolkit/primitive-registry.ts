@@ -8,8 +8,8 @@ import { isPrompt, isResource, type Primitive } from "../scanner/scan-primitives
 /** What a completion is asked for: a prompt's argument, or a resource template's variable. */
 export type CompletionReference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
 
-/** The kinds of things a caller's OAuth scopes are checked for. */
-export type ScopedKind = "tool" | "resource" | "prompt";
+/** What besides tools a caller's OAuth scopes are checked for. */
+export type ScopedKind = "resource" | "prompt";
 
 /**
  * The resources, resource templates and prompts of a toolkit: unique names (and URIs), listed in
@@ -77,16 +77,17 @@ export class PrimitiveRegistry {
     return this.#resources.size + this.#templates.length + this.#prompts.size;
   }
 
-  resources(ctx: ToolContext = {}): Resource[] {
-    return [...this.#resources.values()].filter((resource) => visibleTo(resource, ctx));
+  /** Every resource; given a ctx, those visible to it. */
+  resources(ctx?: ToolContext): Resource[] {
+    return [...this.#resources.values()].filter((resource) => ctx === undefined || visibleTo(resource, ctx));
   }
 
-  resourceTemplates(ctx: ToolContext = {}): ResourceTemplate[] {
-    return this.#templates.filter((template) => visibleTo(template, ctx));
+  resourceTemplates(ctx?: ToolContext): ResourceTemplate[] {
+    return this.#templates.filter((template) => ctx === undefined || visibleTo(template, ctx));
   }
 
-  prompts(ctx: ToolContext = {}): Prompt[] {
-    return [...this.#prompts.values()].filter((prompt) => visibleTo(prompt, ctx));
+  prompts(ctx?: ToolContext): Prompt[] {
+    return [...this.#prompts.values()].filter((prompt) => ctx === undefined || visibleTo(prompt, ctx));
   }
 
   /** The resource or template that serves `uri` for this caller, with the variables a template read it with. */
@@ -94,11 +95,13 @@ export class PrimitiveRegistry {
     uri: string,
     ctx: ToolContext = {},
   ): { resource: Resource } | { template: ResourceTemplate; variables: Record<string, string> } | undefined {
-    const resource = this.#resources.get(uri);
-    if (resource !== undefined && visibleTo(resource, ctx)) return { resource };
+    // One resource, one spelling: `config://%73ecrets` is `config://secrets`, not a template's other resource.
+    const normal = normalizedUri(uri);
+    const resource = this.#resources.get(normal);
+    if (resource !== undefined) return visibleTo(resource, ctx) ? { resource } : undefined;
     for (const template of this.#templates) {
       if (!visibleTo(template, ctx)) continue;
-      const variables = template.match(uri);
+      const variables = template.match(normal);
       if (variables !== undefined) return { template, variables };
     }
     return undefined;
@@ -137,6 +140,15 @@ export class PrimitiveRegistry {
       ref.type === "ref/prompt"
         ? this.prompt(ref.name, ctx)
         : this.resourceTemplates(ctx).find((template) => template.uriTemplate === ref.uri);
+    if (target !== undefined && target.authorize !== undefined) {
+      let allowed: unknown;
+      try {
+        allowed = await target.authorize(ctx, context);
+      } catch {
+        allowed = false;
+      }
+      if (allowed !== true) throw new PrimitiveError("Completing is not allowed for this caller.", "forbidden");
+    }
     if (target === undefined)
       throw new PrimitiveError(
         ref.type === "ref/prompt" ? `Prompt not found: "${ref.name}".` : `Resource template not found: ${ref.uri}.`,
@@ -147,12 +159,28 @@ export class PrimitiveRegistry {
     return complete(completer, argument.value, { arguments: context, ctx });
   }
 
-  /** The scopes a caller needs for a resource (by URI) or a prompt (by name) it can see; undefined for none. */
-  scopesFor(kind: Exclude<ScopedKind, "tool">, key: string, ctx: ToolContext = {}): readonly string[] | undefined {
+  /**
+   * The scopes a caller needs for a resource (by URI, or a template by its URI template) or a
+   * prompt (by name) it can see; undefined for none.
+   */
+  scopesFor(kind: ScopedKind, key: string, ctx: ToolContext = {}): readonly string[] | undefined {
     if (kind === "prompt") return this.prompt(key, ctx)?.scopes;
+    const template = this.resourceTemplates(ctx).find((candidate) => candidate.uriTemplate === key);
+    if (template !== undefined) return template.scopes;
     const found = this.resolve(key, ctx);
     return found === undefined ? undefined : "resource" in found ? found.resource.scopes : found.template.scopes;
   }
+}
+
+/**
+ * A URI in its one spelling (RFC 3986 §6.2.2): percent-encoded unreserved characters decoded,
+ * the other escapes' hex digits in upper case.
+ */
+export function normalizedUri(uri: string): string {
+  return uri.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
 }
 
 /** Only `true` shows it; anything else, a throw included, hides it (as a tool's `visible`). */

@@ -225,10 +225,17 @@ export class Toolkit {
     return this.#primitives.onUpdated(listener);
   }
 
-  /** The OAuth scopes a caller needs for a tool (by name), resource (by URI) or prompt (by name); undefined for none. */
+  /**
+   * The OAuth scopes a caller needs for a resource (by URI, or a template by its URI template) or
+   * a prompt (by name), among those visible to `ctx`; undefined for none. A tool's are `tool.scopes`.
+   */
   scopesFor(kind: ScopedKind, key: string, ctx?: ToolContext): readonly string[] | undefined {
-    if (kind === "tool") return this.#registry.callable(key)?.tool.scopes;
     return this.#primitives.scopesFor(kind, key, ctx);
+  }
+
+  /** Whether a resource or template visible to `ctx` serves `uri` (what `readResource` would read). */
+  servesResource(uri: string, ctx?: ToolContext): boolean {
+    return this.#primitives.resolve(uri, ctx) !== undefined;
   }
 
   /**

@@ -20,7 +20,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Ctx, Param, Prompt, Resource, ResourceTemplate, Tool, Toolkit, type ToolCallContext } from "toolnexus";
-import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
+import { createMcpHttpHandler, serveMcp, type McpServerHandle } from "toolnexus/mcp";
 import { z } from "zod";
 import { eventually, modernRequest } from "./support";
 
@@ -267,6 +267,8 @@ describe("resource subscriptions over stdio", () => {
     });
     await client.connect(new StdioServerTransport(fromServer, toServer));
     await client.subscribeResource({ uri: "notes://index" });
+    // The same resource spelled with an unreserved character percent-encoded: one subscription, one update.
+    await client.subscribeResource({ uri: "notes://%69ndex" });
     toolkit.resourceUpdated("notes://index");
     toolkit.resourceUpdated("notes://7");
     await sleep(50);
@@ -278,4 +280,36 @@ describe("resource subscriptions over stdio", () => {
     await client.close();
     await server.close();
   });
+
+  it("refuses a subscription to a resource the caller cannot read, as it refuses reading it", async () => {
+    const toServer = new PassThrough();
+    const fromServer = new PassThrough();
+    const server = await serveMcp(new Toolkit([new Notes()]), {
+      transport: "stdio",
+      stdin: toServer,
+      stdout: fromServer,
+    });
+    const client = new LegacyClient({ name: "stdio", version: "1.0.0" });
+    await client.connect(new StdioServerTransport(fromServer, toServer));
+    for (const uri of ["notes://private", "memo://nowhere"]) {
+      await expect(client.subscribeResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
+    }
+    await client.close();
+    await server.close();
+  });
+});
+
+describe("a page size", () => {
+  it.each([0, -1, 1.5, Number.NaN])(
+    "of %p is refused when the server is set up, not at its first list",
+    async (pageSize) => {
+      const toolkit = new Toolkit([new Notes()]);
+      const error = /pageSize must be a whole number of entries, 1 or more/;
+      expect(() => createMcpHttpHandler(toolkit, { pageSize })).toThrow(error);
+      await expect(serveMcp(toolkit, { transport: "http", port: 0, pageSize })).rejects.toThrow(error);
+      await expect(
+        serveMcp(toolkit, { transport: "stdio", stdin: new PassThrough(), stdout: new PassThrough(), pageSize }),
+      ).rejects.toThrow(error);
+    },
+  );
 });

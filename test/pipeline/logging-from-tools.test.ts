@@ -190,6 +190,30 @@ describe("a log hook that throws", () => {
   });
 });
 
+describe("a level that is not one of MCP's", () => {
+  const warn = defineTool({
+    name: "warn",
+    description: "Logs at a level MCP does not have",
+    execute: (_args: Record<string, never>, ctx) => {
+      ctx.log("warn" as never, "careful");
+      return "logged";
+    },
+  });
+
+  it.each([
+    ["with a log hook", () => loggingToolkit([warn])],
+    ["without one", () => ({ toolkit: new Toolkit([warn]), entries: [] as LogEntry[] })],
+  ])("fails the call saying which levels there are, %s, as it would over MCP", async (_, make) => {
+    const { toolkit, entries } = make();
+    const result = await toolkit.execute("warn", {});
+    expect(result.isError).toBe(true);
+    expect(result.output).toContain(
+      "ctx.log: level must be one of debug, info, notice, warning, error, critical, alert, emergency (got warn).",
+    );
+    expect(entries).toEqual([]);
+  });
+});
+
 describe("the log option", () => {
   it("must be a function, and the toolkit says so", () => {
     expect(() => new Toolkit([], { log: "console" as unknown as () => void })).toThrow(

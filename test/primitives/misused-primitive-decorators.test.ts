@@ -484,7 +484,7 @@ describe("OAuth scopes", () => {
       }
     }
     const toolkit = new Toolkit([new Invoices()]);
-    expect(toolkit.scopesFor("tool", "pay")).toEqual(["invoices:write", "payments"]);
+    expect(toolkit.get("pay")?.scopes).toEqual(["invoices:write", "payments"]);
     expect(toolkit.scopesFor("resource", "invoices://latest")).toEqual(["invoices:read"]);
     expect(toolkit.scopesFor("resource", "invoices://7")).toEqual(["invoices:read", "archive"]);
     expect(toolkit.scopesFor("prompt", "summary")).toEqual(["reports"]);
@@ -503,9 +503,8 @@ describe("OAuth scopes", () => {
       }
     }
     const toolkit = new Toolkit([new Open()]);
-    expect(toolkit.scopesFor("tool", "read")).toBeUndefined();
+    expect(toolkit.get("read")?.scopes).toBeUndefined();
     expect(toolkit.scopesFor("resource", "open://data")).toBeUndefined();
-    expect(toolkit.scopesFor("tool", "missing")).toBeUndefined();
     expect(toolkit.scopesFor("prompt", "missing")).toBeUndefined();
   });
 });

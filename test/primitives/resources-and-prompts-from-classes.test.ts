@@ -155,7 +155,9 @@ describe("defined resources and prompts", () => {
     expect(completion).toMatchObject({ total: 150, hasMore: true });
     expect(completion.values).toHaveLength(100);
 
-    expect(toolkit.prompts().map((prompt) => prompt.name)).toEqual(["guarded"]);
+    // Without a ctx, every prompt (as tools() lists every tool); with one, those visible to it.
+    expect(toolkit.prompts().map((prompt) => prompt.name)).toEqual(["secret", "guarded"]);
+    expect(toolkit.prompts({}).map((prompt) => prompt.name)).toEqual(["guarded"]);
     await expect(toolkit.getPrompt("secret", { topic: "x" })).rejects.toMatchObject({ kind: "not_found" });
     await expect(toolkit.getPrompt("secret", { topic: "x" }, { state: { user: "ada" } })).resolves.toMatchObject({
       messages: [{ content: { text: "Tell me about x" } }],

@@ -4,13 +4,14 @@
  * resource indicators, RFC 6750 bearer tokens, RFC 9068 JWT access tokens). Types and the
  * checks of the option only: nothing here loads `jose`.
  */
+import { SCOPE_TOKEN } from "../../core/checks";
 
 /**
  * The claims of an access token: a JWT's payload, or what an `introspect` function returns
  * (RFC 7662: `active`, `scope`, `client_id`, `sub`, `exp`, `aud`, `iss` ...).
  */
 export interface McpTokenClaims {
-  /** Introspection's verdict: `false` refuses the token. */
+  /** Introspection's verdict: an introspected token is accepted only when it is `true`. */
   active?: boolean;
   iss?: string;
   sub?: string;
@@ -68,8 +69,8 @@ export interface McpAuthOptions {
   resourceDocumentation?: string;
   /**
    * Opaque tokens: returns the token's claims (RFC 7662 introspection, a database lookup), or
-   * `undefined` for a token it does not know. Used instead of JWT validation; the claims are
-   * checked for `active`, `exp` (and `nbf`), `iss` and `aud` where present.
+   * `undefined` for a token it does not know. Used instead of JWT validation; the claims must say
+   * `active: true`, and are checked for `exp` (and `nbf`), `iss` and `aud` where present.
    */
   introspect?: (token: string) => Promise<McpTokenClaims | undefined>;
 }
@@ -141,9 +142,6 @@ const KNOWN_KEYS = new Set([
   "resourceDocumentation",
   "introspect",
 ]);
-
-/** OAuth scope tokens (RFC 6749 §3.3): printable ASCII but space, `"` and `\`. */
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** Checks `auth` when the handler is made, so a mistake stops the server from starting, saying what to do. */
 export function resolveAuthOptions(auth: unknown): ResolvedAuthOptions {

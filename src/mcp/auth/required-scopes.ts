@@ -29,9 +29,19 @@ export function requiredScopes(
       return [...(kit.get(bound)?.scopes ?? [])];
     }
     case "resources/read":
+    case "resources/subscribe":
       return typeof params.uri === "string" ? [...(scopesFor?.("resource", params.uri, ctx) ?? [])] : [];
     case "prompts/get":
       return typeof params.name === "string" ? [...(scopesFor?.("prompt", params.name, ctx) ?? [])] : [];
+    case "completion/complete": {
+      // What is completed needs what using it needs: a prompt's scopes, a template's.
+      const ref = (params as { ref?: { type?: unknown; name?: unknown; uri?: unknown } }).ref;
+      if (ref?.type === "ref/prompt" && typeof ref.name === "string")
+        return [...(scopesFor?.("prompt", ref.name, ctx) ?? [])];
+      if (ref?.type === "ref/resource" && typeof ref.uri === "string")
+        return [...(scopesFor?.("resource", ref.uri, ctx) ?? [])];
+      return [];
+    }
     default:
       return [];
   }

@@ -131,7 +131,9 @@ export class ResourceServer {
       if (TOKEN_ERRORS.has((error as { code?: unknown }).code as string))
         return { refusal: this.#invalidToken(reasonOf(error)) };
       // The server could not check it (the issuer's keys out of reach, introspect failed): not the client's fault.
-      this.onError(new Error(`auth: could not validate an access token: ${messageOf(error)}`, { cause: error }));
+      // An introspect's own words may hold the token: they stay in the cause, out of the message logs print.
+      const why = this.options.introspect !== undefined ? "introspect threw" : messageOf(error);
+      this.onError(new Error(`auth: could not validate an access token: ${why}`, { cause: error }));
       return {
         refusal: {
           status: 503,
@@ -190,7 +192,8 @@ export class ResourceServer {
   /** The claims `introspect` gives, or why the token is refused. */
   async #introspected(token: string): Promise<McpTokenClaims | string> {
     const claims = await this.options.introspect!(token);
-    if (typeof claims !== "object" || claims === null || claims.active === false) return "the access token is invalid";
+    // RFC 7662's verdict is required: anything else (an error body passed on, an empty object) is no token.
+    if (typeof claims !== "object" || claims === null || claims.active !== true) return "the access token is invalid";
     const now = Math.floor(Date.now() / 1000);
     const tolerance = this.options.clockTolerance;
     if (claims.exp !== undefined && !(typeof claims.exp === "number" && claims.exp + tolerance > now))

@@ -123,6 +123,8 @@ describe("opaque tokens through introspect", () => {
     },
     "opaque-no-aud": { active: true, sub: "u-2", scope: "invoices:write" },
     "opaque-inactive": { active: false },
+    // What an introspection endpoint answers its own caller's mistakes with, passed on as it came.
+    "opaque-error-body": { error: "invalid_client", sub: "u-7", aud: resource },
     "opaque-expired": { active: true, sub: "u-3", exp: now() - 300, aud: resource },
     "opaque-other-aud": { active: true, sub: "u-4", aud: "https://elsewhere.example.com/api" },
     "opaque-other-iss": { active: true, sub: "u-5", iss: "https://evil.example.com" },
@@ -163,10 +165,11 @@ describe("opaque tokens through introspect", () => {
     });
   });
 
-  it("refuses unknown, inactive, expired, other-audience and other-issuer tokens: 401, nothing of them said", async () => {
+  it("refuses unknown, inactive (or not said active), expired, other-audience and other-issuer tokens: 401, nothing of them said", async () => {
     for (const token of [
       "opaque-unknown",
       "opaque-inactive",
+      "opaque-error-body",
       "opaque-expired",
       "opaque-other-aud",
       "opaque-other-iss",
@@ -195,7 +198,9 @@ describe("opaque tokens through introspect", () => {
     const response = await post(server.url!, JSON.parse(INITIALIZE), bearer("opaque-broken"));
     expect(response.status).toBe(503);
     expect(response.text).not.toContain("opaque-broken");
-    expect(errors.at(-1)?.message).toContain("the introspection endpoint is down");
+    // Its words may hold the token: they are the cause's, not the message's.
+    expect(errors.at(-1)?.message).toBe("auth: could not validate an access token: introspect threw");
+    expect((errors.at(-1)?.cause as Error).message).toBe("the introspection endpoint is down");
   });
 });
 

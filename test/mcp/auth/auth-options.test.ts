@@ -2,7 +2,14 @@
  * The `auth` option is checked when the handler is made: each mistake is a TypeError saying
  * what to do. And `requiredScopes`, which names what one JSON-RPC request needs.
  */
-import { defineTool, Toolkit, type ToolContext } from "../../../src";
+import {
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  defineTool,
+  Toolkit,
+  type ToolContext,
+} from "../../../src";
 import { createMcpHttpHandler, type McpAuthOptions, type McpToolkit } from "../../../src/mcp";
 import { requiredScopes } from "../../../src/mcp/auth";
 
@@ -137,5 +144,66 @@ describe("requiredScopes", () => {
     ]);
     // Without the hook: none.
     expect(requiredScopes(kit, { method: "resources/read", params: { uri: "file:///a.txt" } }, ctx)).toEqual([]);
+  });
+});
+
+describe("requiredScopes of resources and prompts, seen as this caller sees them", () => {
+  const adaOnly = (ctx: ToolContext) => (ctx.state?.auth as { subject?: string } | undefined)?.subject === "ada";
+  const kit = new Toolkit([
+    defineTool({ name: "ping", description: "Answers pong", execute: () => "pong" }),
+    defineResource({
+      uri: "notes://secret",
+      name: "secret",
+      scopes: ["notes:admin"],
+      visible: adaOnly,
+      read: () => "s",
+    }),
+    defineResourceTemplate({
+      uriTemplate: "notes://{id}",
+      name: "note",
+      scopes: ["notes:read"],
+      complete: { id: ["1", "2"] },
+      read: ({ id }) => `note ${id}`,
+    }),
+    definePrompt({
+      name: "summarize",
+      arguments: [{ name: "style" }],
+      scopes: ["prompts:use"],
+      complete: { style: ["brief"] },
+      get: ({ style }) => `Summarize, ${style}.`,
+    }),
+  ]);
+  const ada: ToolContext = { provider: "mcp", state: { auth: { subject: "ada" } } };
+  const bob: ToolContext = { provider: "mcp", state: { auth: { subject: "bob" } } };
+  const scopes = (method: string, params: unknown, ctx: ToolContext) => requiredScopes(kit, { method, params }, ctx);
+
+  it("asks the scopes of a resource only its viewer sees, of that viewer, and none of anyone else (it is unknown to them)", () => {
+    expect(scopes("resources/read", { uri: "notes://secret" }, ada)).toEqual(["notes:admin"]);
+    expect(scopes("resources/read", { uri: "notes://secret" }, bob)).toEqual([]);
+  });
+
+  it("asks a template's scopes for the URIs it makes, however they are spelled", () => {
+    expect(scopes("resources/read", { uri: "notes://7" }, bob)).toEqual(["notes:read"]);
+    expect(scopes("resources/read", { uri: "notes://%37" }, bob)).toEqual(["notes:read"]);
+  });
+
+  it("asks a subscription what reading the resource asks", () => {
+    expect(scopes("resources/subscribe", { uri: "notes://secret" }, ada)).toEqual(["notes:admin"]);
+    expect(scopes("resources/subscribe", { uri: "notes://7" }, bob)).toEqual(["notes:read"]);
+  });
+
+  it("asks a completion what using its prompt or template asks", () => {
+    const argument = { name: "style", value: "b" };
+    expect(scopes("completion/complete", { ref: { type: "ref/prompt", name: "summarize" }, argument }, bob)).toEqual([
+      "prompts:use",
+    ]);
+    expect(
+      scopes("completion/complete", { ref: { type: "ref/resource", uri: "notes://{id}" }, argument }, bob),
+    ).toEqual(["notes:read"]);
+    expect(scopes("completion/complete", { ref: { type: "ref/prompt", name: "nope" }, argument }, bob)).toEqual([]);
+  });
+
+  it("asks a prompt's scopes for prompts/get", () => {
+    expect(scopes("prompts/get", { name: "summarize" }, bob)).toEqual(["prompts:use"]);
   });
 });
