@@ -20,6 +20,12 @@ export default defineConfig([
     "test/fixtures/**/dist/",
     // Written by test/docs/readme-snippets.test.ts from the README's code blocks (gitignored).
     "test/docs/.readme-snippets/",
+    // The documentation site's generated files (npm run docs; gitignored).
+    "docs/api/",
+    "docs/examples/",
+    "docs/.vitepress/dist/",
+    "docs/.vitepress/cache/",
+    "test/docs/.artifacts/",
   ]),
 
   js.configs.recommended,

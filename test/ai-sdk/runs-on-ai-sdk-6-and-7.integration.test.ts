@@ -118,15 +118,15 @@ console.log(JSON.stringify({
 }));
 `;
 
-/** The README's approval round trip for the AI SDK: its ```ts block that answers an approval request. */
-function readmeApprovalSnippet(): string {
-  const readme = readFileSync(join(packageRoot, "README.md"), "utf8");
-  const snippet = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+/** The frameworks guide's approval round trip for the AI SDK: its ```ts block that answers an approval request. */
+function guideApprovalSnippet(): string {
+  const guide = readFileSync(join(packageRoot, "docs", "guides", "frameworks.md"), "utf8");
+  const snippet = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)]
     .map((match) => match[1]!)
     .find((code) => code.includes('from "toolnexus/ai-sdk"') && code.includes("tool-approval-response"));
   if (snippet === undefined)
     throw new Error(
-      'README.md has no ```ts block that imports "toolnexus/ai-sdk" and answers with a tool-approval-response: this test compiles that snippet.',
+      'docs/guides/frameworks.md has no ```ts block that imports "toolnexus/ai-sdk" and answers with a tool-approval-response: this test compiles that snippet.',
     );
   return snippet;
 }
@@ -160,7 +160,7 @@ describe.each(MAJORS)("toolnexus/ai-sdk in a project on AI SDK $major, run by No
         },
       },
       "round-trip.mjs": roundTripProgram(major),
-      "src/approval-snippet.ts": readmeApprovalSnippet(),
+      "src/approval-snippet.ts": guideApprovalSnippet(),
       "tsconfig.json": {
         compilerOptions: {
           module: "nodenext",

@@ -1,23 +1,52 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import * as ts from "typescript";
 import { patience } from "../support/time";
 
 /**
- * Every ```ts block of the README is compiled against the built package's own type
+ * Every ```ts block of the README and of the site's pages (every Markdown file under docs/: the home page and the guides; not what
+ * `npm run docs` generates under docs/api/ and docs/examples/, nor docs/.vitepress/) is compiled against the built package's own type
  * declarations (as a user's project would see it) and run with Node; it must succeed.
  * A block fenced as ```ts compile-only is compiled but not run; one fenced as
  * ```ts standard-decorators is compiled with standard (TC39) decorators, as TypeScript 5+ and
  * esbuild do without `experimentalDecorators`; the others with `experimentalDecorators` and
  * `emitDecoratorMetadata`. Every block also compiles in a CommonJS project as many NestJS
- * starters set one up, and every package a block imports is in one of the README's
- * `npm install` commands.
+ * starters set one up, and every package a block imports is in one of the `npm install` commands of the README or
+ * of the guides. Each snippet's file is named for its source: `readme-03` is the README's third block,
+ * `guides-mcp-02` the second block of docs/guides/mcp.md.
  */
 const root = join(__dirname, "..", "..");
 const work = join(__dirname, ".readme-snippets");
-const readme = readFileSync(join(root, "README.md"), "utf8");
+
+/**
+ * The Markdown files of docs/, recursively, without what `npm run docs` generates (the API reference,
+ * the examples' pages: their code is run by the examples' own tests) and the site's own machinery.
+ */
+function markdownFilesUnder(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory())
+      return ["api", "examples", ".vitepress", ".typedoc", "node_modules"].includes(entry.name) &&
+        directory === join(root, "docs")
+        ? []
+        : markdownFilesUnder(path);
+    return entry.name.endsWith(".md") ? [path] : [];
+  });
+}
+
+/** The README, then every page of the site, each with the prefix its snippets' files are named by. */
+const sources: { prefix: string; path: string; text: string }[] = [
+  join(root, "README.md"),
+  ...markdownFilesUnder(join(root, "docs")).sort(),
+].map((path) => ({ prefix: prefixOf(path), path, text: readFileSync(path, "utf8") }));
+
+/** `readme` for the README; a page's path under docs/ without `.md`, its separators as `-` (`guides-mcp`). */
+function prefixOf(path: string): string {
+  if (path === join(root, "README.md")) return "readme";
+  return relative(join(root, "docs"), path).replace(/\.md$/, "").split(sep).join("-");
+}
 
 interface Snippet {
   file: string;
@@ -28,12 +57,14 @@ interface Snippet {
 }
 
 function snippets(): Snippet[] {
-  return [...readme.matchAll(/```ts( compile-only| standard-decorators)?\n([\s\S]*?)```/g)].map((match, index) => ({
-    file: `snippet-${String(index + 1).padStart(2, "0")}`,
-    run: match[1] !== " compile-only",
-    standard: match[1] === " standard-decorators",
-    code: match[2]!,
-  }));
+  return sources.flatMap(({ prefix, text }) =>
+    [...text.matchAll(/```ts( compile-only| standard-decorators)?\n([\s\S]*?)```/g)].map((match, index) => ({
+      file: `${prefix}-${String(index + 1).padStart(2, "0")}`,
+      run: match[1] !== " compile-only",
+      standard: match[1] === " standard-decorators",
+      code: match[2]!,
+    })),
+  );
 }
 
 /** The options that compile standard decorators: TypeScript's default without `experimentalDecorators`. */
@@ -50,10 +81,13 @@ function importedModules(code: string): string[] {
   return [...code.matchAll(/^\s*import\s+(?:[^"']*?\s+from\s+)?["']([^"']+)["']/gm)].map((match) => match[1]!);
 }
 
-/** The packages of every `npm install` / `npm i` line of the README's shell blocks. */
+/** The packages of every `npm install` / `npm i` line of the shell blocks of the README and the guides. */
 function installedPackages(): Set<string> {
   const installed = new Set<string>();
-  for (const [, block] of readme.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)) {
+  const withInstalls = sources.filter(({ prefix }) => prefix === "readme" || prefix.startsWith("guides-"));
+  for (const [, block] of withInstalls.flatMap(({ text }) => [
+    ...text.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g),
+  ])) {
     for (const line of block!.split("\n")) {
       const command = /^\s*npm\s+(?:install|i|add)\b(.*)$/.exec(line.replace(/#.*$/, ""));
       if (command === null) continue;
@@ -105,7 +139,7 @@ const COMMONJS_OPTIONS: ts.CompilerOptions = {
  */
 const TOP_LEVEL_AWAIT_DIAGNOSTICS = new Set([1375, 1378, 1432]);
 
-describe("README", () => {
+describe("README and guides", () => {
   const blocks = snippets();
 
   beforeAll(() => {
@@ -149,6 +183,7 @@ describe("README", () => {
 
   it("has code blocks to check", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(2);
+    expect(blocks.some(({ file }) => file.startsWith("readme-"))).toBe(true);
   });
 
   it.each(
