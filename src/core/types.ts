@@ -211,6 +211,10 @@ export interface ToolAnnotations {
   openWorld?: boolean;
 }
 
+/**
+ * A tool as a toolkit holds it: its name, description and input schema, what runs it, and its
+ * policy. `defineTool` makes one from a function; the scanner makes one per `@Tool` method.
+ */
 export interface Tool extends ToolPolicy {
   /** Provider-safe, unique in a toolkit. */
   name: string;

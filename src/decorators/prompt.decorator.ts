@@ -15,5 +15,5 @@ export function Prompt(descriptionOrOptions: string | PromptOptions = {}): ToolD
   return primitiveDecorator("@Prompt", (propertyKey, mode) => ({ kind: "prompt", propertyKey, options, mode }));
 }
 
-/** `Prompt` is also the type of the objects toolkits hold (the decorator and the interface share the name). */
+/** The type of the prompts a toolkit holds: its fields are those of the interface `Prompt` (the decorator, this type and the interface share the name). */
 export type Prompt = PromptShape;

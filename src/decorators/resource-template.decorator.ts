@@ -23,5 +23,5 @@ export function ResourceTemplate(uriTemplate: string, options: ResourceTemplateO
   }));
 }
 
-/** `ResourceTemplate` is also the type of the objects toolkits hold (the decorator and the interface share the name). */
+/** The type of the resource templates a toolkit holds: its fields are those of the interface `ResourceTemplate` (the decorator, this type and the interface share the name). */
 export type ResourceTemplate = ResourceTemplateShape;

@@ -22,5 +22,5 @@ export function Resource(uri: string, options: ResourceOptions = {}): ToolDecora
   }));
 }
 
-/** `Resource` is also the type of the objects toolkits hold (the decorator and the interface share the name). */
+/** The type of the resources a toolkit holds: its fields are those of the interface `Resource` (the decorator, this type and the interface share the name). */
 export type Resource = ResourceShape;

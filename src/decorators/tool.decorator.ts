@@ -83,5 +83,5 @@ function decorateStandard(
   recordDefiningFile(metadata, decorator);
 }
 
-/** `Tool` is also the type of the objects toolkits hold (the decorator and the interface share the name). */
+/** The type of the tools a toolkit holds: its fields are those of the interface `Tool` (the decorator, this type and the interface share the name). */
 export type Tool = ToolShape;
