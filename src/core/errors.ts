@@ -47,7 +47,8 @@ export class PrimitiveError extends ToolnexusError {
   constructor(
     message: string,
     readonly kind: PrimitiveErrorKind = "failed",
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }

@@ -9,11 +9,20 @@ export interface AnsweringCapabilities {
   extensions?: Record<string, unknown>;
 }
 
+/** Why the client cannot answer a question, and what it would have to declare to (MCP's `ClientCapabilities` shape). */
+export interface Unanswerable {
+  why: string;
+  required: AnsweringCapabilities;
+}
+
 /**
  * Why the client cannot answer this question (it did not declare the capability), or
  * `undefined` when it can. An `elicitation` capability without modes means forms, as MCP reads it.
  */
-export function unanswerable(capabilities: AnsweringCapabilities | undefined, asked: AskedInput): string | undefined {
+export function unanswerable(
+  capabilities: AnsweringCapabilities | undefined,
+  asked: AskedInput,
+): Unanswerable | undefined {
   if (asked.kind === "elicit") {
     const elicitation = capabilities?.elicitation;
     const url = "url" in asked.request;
@@ -22,18 +31,28 @@ export function unanswerable(capabilities: AnsweringCapabilities | undefined, as
       (url ? elicitation.url !== undefined : elicitation.form !== undefined || elicitation.url === undefined);
     return can
       ? undefined
-      : `ctx.elicit: this MCP client does not take ${url ? "URL" : "form"} elicitation (it declared no ` +
-          `elicitation${url ? ".url" : ""} capability), so nobody can be asked; go on without the answer or fail the call.`;
+      : {
+          why:
+            `ctx.elicit: this MCP client does not take ${url ? "URL" : "form"} elicitation (it declared no ` +
+            `elicitation${url ? ".url" : ""} capability), so nobody can be asked; go on without the answer or fail the call.`,
+          required: { elicitation: url ? { url: {} } : { form: {} } },
+        };
   }
   if (capabilities?.sampling === undefined)
-    return "ctx.sample: this MCP client does not take sampling (it declared no sampling capability); there is no model to ask.";
+    return {
+      why: "ctx.sample: this MCP client does not take sampling (it declared no sampling capability); there is no model to ask.",
+      required: { sampling: {} },
+    };
   if (asked.params.tools !== undefined && capabilities.sampling.tools === undefined)
-    return "ctx.sample: this MCP client takes sampling without tools (no sampling.tools capability); ask without `tools`.";
+    return {
+      why: "ctx.sample: this MCP client takes sampling without tools (no sampling.tools capability); ask without `tools`.",
+      required: { sampling: { tools: {} } },
+    };
   return undefined;
 }
 
 /** Rejects with `InputUnavailableError` when the client cannot answer. */
 export function assertAnswerable(capabilities: AnsweringCapabilities | undefined, asked: AskedInput): void {
-  const why = unanswerable(capabilities, asked);
-  if (why !== undefined) throw new InputUnavailableError(why);
+  const refusal = unanswerable(capabilities, asked);
+  if (refusal !== undefined) throw new InputUnavailableError(refusal.why);
 }

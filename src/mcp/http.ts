@@ -49,8 +49,9 @@ export interface McpHttpOptions extends McpServerOptions {
    */
   maxBodyBytes?: number;
   /**
-   * Answer with a single JSON body instead of an SSE stream. Default false (SSE keeps long calls alive through
-   * proxies).
+   * Answer with a single JSON body, never an SSE stream. Default false: 2025-era calls stream (SSE keeps long calls
+   * alive through proxies); 2026-07-28 calls stream once they send progress or a log before their result, and are
+   * a JSON body otherwise, so that an error found while serving keeps its HTTP status.
    */
   jsonResponse?: boolean;
   /** Host data for the tools (`ctx.state`) from the request: the user, the tenant ... */

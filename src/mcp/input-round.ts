@@ -48,6 +48,8 @@ export class InputRound {
   readonly #answers: InputRoundState["answers"];
   /** The questions this round could not answer, by key. */
   readonly pending = new Map<string, AskedInput>();
+  /** The rejections of questions the client cannot take, with the capability each needed. */
+  readonly #refused = new Map<InputUnavailableError, AnsweringCapabilities>();
 
   /** `previous`: the verified state of the last round; `responses`: the client's answers to its questions. */
   constructor(
@@ -77,6 +79,19 @@ export class InputRound {
       answers: this.#answers,
       asked: Object.fromEntries([...this.pending].map(([key, asked]) => [key, questionDigest(asked)])),
     };
+  }
+
+  /**
+   * The capabilities the client lacks for a request that failed with `failure` (or an error
+   * caused by it): set when a question it cannot take was not caught by the tool, resource or
+   * prompt that asked it, so the request could not be served without them.
+   */
+  requiredBy(failure: unknown): AnsweringCapabilities | undefined {
+    for (let seen = failure, depth = 0; seen instanceof Error && depth < 8; seen = seen.cause, depth++) {
+      const required = this.#refused.get(seen as InputUnavailableError);
+      if (required !== undefined) return required;
+    }
+    return undefined;
   }
 
   readonly elicit = async (request: ElicitRequest): Promise<ElicitAnswer> => {
@@ -111,8 +126,12 @@ export class InputRound {
     }
     if (this.pending.has(key))
       return Promise.reject(new TypeError(`Two questions of one call have the key "${key}": give each its own.`));
-    const why = unanswerable(this.capabilities, asked);
-    if (why !== undefined) return Promise.reject(new InputUnavailableError(why));
+    const refusal = unanswerable(this.capabilities, asked);
+    if (refusal !== undefined) {
+      const error = new InputUnavailableError(refusal.why);
+      this.#refused.set(error, refusal.required);
+      return Promise.reject(error);
+    }
     this.pending.set(key, asked);
     this.onPending();
     return NEVER;

@@ -4,8 +4,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type * as NodeSdk from "@modelcontextprotocol/node";
 import type { Server as ModernServer, ServerContext } from "@modelcontextprotocol/server";
 import { canonicalJson } from "../core/canonical-json";
-import { mcpCallResult, type McpTool } from "../providers/mcp";
 import type { ToolContext } from "../core/types";
+import { mcpCallResult, type McpTool } from "../providers/mcp";
+import { thrownBy } from "../runtime/result";
+import { anySignal } from "./call-progress";
 import type { AnsweringCapabilities } from "./client-capabilities";
 import { declarations, type McpToolkit } from "./declarations";
 import { InputRound, type AskedInput, type InputRoundState } from "./input-round";
@@ -32,7 +34,7 @@ const REQUEST_STATE_TTL_SECONDS = 600;
 /** The client's capabilities as a 2026-07-28 request's envelope carries them. */
 const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
 
-/** What a round's signed state holds beside the answers: which call it belongs to. */
+/** What a round's signed state holds beside the answers: which request it belongs to (`requestDigest`). */
 interface SignedRound extends InputRoundState {
   call: string;
 }
@@ -40,8 +42,9 @@ interface SignedRound extends InputRoundState {
 /**
  * Makes MCP SDK 2.x servers for the 2026-07-28 era: per HTTP request, or once per stdio
  * connection. Each has the toolkit's tools as the 2025-era server has them (per-user lists,
- * the same results and failures, progress, cancellation), answers the tools' `ctx.elicit` and
- * `ctx.sample` by multi-round-trip, and signs what a waiting call keeps with one key.
+ * the same results and failures, progress, cancellation), answers the `ctx.elicit` and
+ * `ctx.sample` of tools, resources and prompts by multi-round-trip, and signs what a waiting
+ * request keeps with one key.
  */
 export class ModernServers {
   readonly #codec: ReturnType<ModernSdk["server"]["createRequestStateCodec"]>;
@@ -109,11 +112,25 @@ export class ModernServers {
       }),
     );
     const methods = primitives && new PrimitiveMethods(primitives, options.pageSize);
-    const readCtx = (ctx: ServerContext, logger: string): ToolContext => ({
-      ...listCtx,
-      signal: ctx.mcpReq.signal,
-      log: logTo(ctx, logger),
-    });
+    // A resource or prompt asks the client as a tool does: in rounds, its body stopped while it waits for an answer.
+    const asking = (
+      ctx: ServerContext,
+      method: string,
+      name: string,
+      args: unknown,
+      run: (askingCtx: ToolContext) => Promise<unknown>,
+    ) =>
+      wire(() =>
+        this.#inRounds(ctx, requestDigest(method, name, args, scope.owner), (round, stop) =>
+          run({
+            ...listCtx,
+            signal: anySignal([ctx.mcpReq.signal, stop]),
+            log: logTo(ctx, name),
+            elicit: round.elicit,
+            sample: round.sample,
+          }),
+        ),
+      ) as Promise<never>;
     if (methods !== undefined && "resources" in served) {
       server.setRequestHandler("resources/list", (request) =>
         wire(() => methods.listResources(request.params, listCtx) as never),
@@ -122,7 +139,9 @@ export class ModernServers {
         wire(() => methods.listResourceTemplates(request.params, listCtx) as never),
       );
       server.setRequestHandler("resources/read", (request, ctx) =>
-        wire(() => methods.readResource(request.params, readCtx(ctx, request.params.uri)) as never),
+        asking(ctx, "resources/read", request.params.uri, {}, (readCtx) =>
+          methods.readResource(request.params, readCtx),
+        ),
       );
     }
     if (methods !== undefined && "prompts" in served) {
@@ -130,7 +149,9 @@ export class ModernServers {
         wire(() => methods.listPrompts(request.params, listCtx) as never),
       );
       server.setRequestHandler("prompts/get", (request, ctx) =>
-        wire(() => methods.getPrompt(request.params, readCtx(ctx, request.params.name)) as never),
+        asking(ctx, "prompts/get", request.params.name, request.params.arguments ?? {}, (getCtx) =>
+          methods.getPrompt(request.params, getCtx),
+        ),
       );
     }
     if (methods !== undefined && "completions" in served) {
@@ -142,15 +163,10 @@ export class ModernServers {
       const requested = request.params.name;
       const args = request.params.arguments ?? {};
       const bound = declarations(kit).current(listCtx).binding.get(requested)?.tool;
-      const call = callDigest(requested, args, scope.owner);
-      const previous = ctx.mcpReq.requestState<SignedRound>();
-      if (previous !== undefined && previous.call !== call)
-        throw new sdk.server.ProtocolError(
-          sdk.server.ProtocolErrorCode.InvalidParams,
-          "Invalid requestState: it belongs to another call (tool, arguments or credentials differ).",
-        );
+      const digest = requestDigest("tools/call", requested, args, scope.owner);
       const tool = bound === undefined ? undefined : kit.get(bound);
       if (tasks !== undefined && tool?.task === true && clientTakesTasks(capabilitiesOf(ctx))) {
+        this.#checkState(ctx, digest);
         return (await startTask(
           tasks,
           scope.owner,
@@ -158,41 +174,84 @@ export class ModernServers {
           { track: scope.trackTask, call: taskCall(kit, scope, tool, args) },
         )) as never;
       }
-      const waiting = new AbortController();
-      const round = new InputRound(previous, ctx.mcpReq.inputResponses, capabilitiesOf(ctx), () =>
-        waiting.abort(new Error("The call waits for the client's answer.")),
+      const answer = await this.#inRounds<Awaited<ReturnType<typeof runToolCall>>>(
+        ctx,
+        digest,
+        (round, stop) =>
+          runToolCall(
+            kit,
+            scope,
+            {
+              requested,
+              bound,
+              args,
+              requestId: ctx.mcpReq.id,
+              signal: ctx.mcpReq.signal,
+              progressToken: ctx.mcpReq._meta?.progressToken,
+              notify: (notification) => ctx.mcpReq.notify(notification as never),
+              input: () => ({ elicit: round.elicit, sample: round.sample }),
+              log: logTo(ctx, bound ?? requested),
+            },
+            stop,
+          ),
+        ({ result }) => thrownBy(result)?.thrown,
       );
-      const {
-        result,
-        tool: called,
-        unknown,
-      } = await runToolCall(
-        kit,
-        scope,
-        {
-          requested,
-          bound,
-          args,
-          requestId: ctx.mcpReq.id,
-          signal: ctx.mcpReq.signal,
-          progressToken: ctx.mcpReq._meta?.progressToken,
-          notify: (notification) => ctx.mcpReq.notify(notification as never),
-          input: () => ({ elicit: round.elicit, sample: round.sample }),
-          log: logTo(ctx, bound ?? requested),
-        },
-        waiting.signal,
-      );
-      if (round.pending.size > 0) {
-        return sdk.server.inputRequired({
-          inputRequests: Object.fromEntries([...round.pending].map(([key, asked]) => [key, this.#inputRequest(asked)])),
-          requestState: await this.#codec.mint({ ...round.next(), call }),
-        });
-      }
+      if (sdk.server.isInputRequiredResult(answer)) return answer as never;
+      const { result, tool: called, unknown } = answer;
       if (unknown) throw new sdk.server.ProtocolError(sdk.server.ProtocolErrorCode.InvalidParams, result.output);
       return server.projectCallToolResult(mcpCallResult(called, result) as never, called?.outputSchema);
     });
     if (tasks !== undefined) serveTaskMethods(server, sdk, tasks.store, scope.owner);
     return server;
+  }
+
+  /** Refuses a `requestState` minted for another request. */
+  #checkState(ctx: ServerContext, digest: string): SignedRound | undefined {
+    const previous = ctx.mcpReq.requestState<SignedRound>();
+    if (previous !== undefined && previous.call !== digest)
+      throw new this.sdk.server.ProtocolError(
+        this.sdk.server.ProtocolErrorCode.InvalidParams,
+        "Invalid requestState: it belongs to another request (method, name, arguments or credentials differ).",
+      );
+    return previous;
+  }
+
+  /**
+   * One round of a request that may ask the client (`tools/call`, `prompts/get`,
+   * `resources/read`): `run` gets the round's `ctx.elicit` / `ctx.sample` and a signal that
+   * stops it once it waits for an answer. Questions left open answer `input_required` with this
+   * round's signed state; a question the client cannot take that made the request fail
+   * (thrown, or kept by the tool's failed result: `failureOf`) answers MCP's
+   * missing-capability error, naming what to declare.
+   */
+  async #inRounds<T>(
+    ctx: ServerContext,
+    digest: string,
+    run: (round: InputRound, stop: AbortSignal) => Promise<T>,
+    failureOf: (value: T) => unknown = () => undefined,
+  ): Promise<T | ReturnType<ModernSdk["server"]["inputRequired"]>> {
+    const previous = this.#checkState(ctx, digest);
+    const waiting = new AbortController();
+    const round = new InputRound(previous, ctx.mcpReq.inputResponses, capabilitiesOf(ctx), () =>
+      waiting.abort(new Error("The request waits for the client's answer.")),
+    );
+    const outcome = await run(round, waiting.signal).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    if (round.pending.size > 0)
+      return this.sdk.server.inputRequired({
+        inputRequests: Object.fromEntries([...round.pending].map(([key, asked]) => [key, this.#inputRequest(asked)])),
+        requestState: await this.#codec.mint({ ...round.next(), call: digest }),
+      });
+    const required = round.requiredBy("error" in outcome ? outcome.error : failureOf(outcome.value));
+    if (required !== undefined)
+      throw new this.sdk.server.MissingRequiredClientCapabilityError(
+        { requiredCapabilities: required as never },
+        `Serving this request needs the client to take ${capabilityNames(required)}: declare it in the request's clientCapabilities.`,
+      );
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   #inputRequest(asked: AskedInput) {
@@ -230,7 +289,7 @@ export class ModernHttpLeg {
       },
       {
         legacy: "reject",
-        responseMode: options.jsonResponse === true ? "json" : "sse",
+        responseMode: options.jsonResponse === true ? "json" : "auto",
         maxRequestBodySize: options.maxBodyBytes,
         ...(options.onError !== undefined ? { onerror: options.onError } : {}),
       },
@@ -273,9 +332,19 @@ function capabilitiesOf(ctx: ServerContext): AnsweringCapabilities | undefined {
     AnsweringCapabilities | undefined;
 }
 
-/** Which call a round's state belongs to: the tool, its arguments and the client's credentials. */
-function callDigest(name: string, args: unknown, owner: string | undefined): string {
+/** Which request a round's state belongs to: the method, what it names, its arguments and the client's credentials. */
+function requestDigest(method: string, name: string, args: unknown, owner: string | undefined): string {
   return createHash("sha256")
-    .update(canonicalJson([name, args, owner ?? ""]))
+    .update(canonicalJson([method, name, args, owner ?? ""]))
     .digest("base64url");
+}
+
+/** `{ sampling: { tools: {} } }` as "sampling.tools". */
+function capabilityNames(capabilities: AnsweringCapabilities): string {
+  return Object.entries(capabilities)
+    .map(([name, modes]) => {
+      const inner = Object.keys(modes as object);
+      return inner.length === 0 ? name : inner.map((mode) => `${name}.${mode}`).join(", ");
+    })
+    .join(", ");
 }

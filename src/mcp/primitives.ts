@@ -39,8 +39,9 @@ export class WireError extends Error {
     readonly code: number,
     message: string,
     readonly data?: Record<string, unknown>,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -200,7 +201,9 @@ function described(primitive: {
 function wireErrorOf(error: unknown, data: Record<string, unknown>): WireError {
   if (!(error instanceof PrimitiveError)) return new WireError(INTERNAL_ERROR, "Internal error.");
   const clients = error.kind === "not_found" || error.kind === "invalid_arguments";
-  return new WireError(clients ? INVALID_PARAMS : INTERNAL_ERROR, error.message, clients ? data : undefined);
+  return new WireError(clients ? INVALID_PARAMS : INTERNAL_ERROR, error.message, clients ? data : undefined, {
+    cause: error,
+  });
 }
 
 /**

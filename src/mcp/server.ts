@@ -179,10 +179,15 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       () => session.logLevel,
     );
   const methods = primitives && new PrimitiveMethods(primitives, options.pageSize);
-  const readCtx = (extra: { signal: AbortSignal; sendNotification: never }, logger: string): ToolContext => ({
+  // A resource or prompt may ask the client on its session, as a tool does.
+  const readCtx = (
+    extra: { signal: AbortSignal; sendNotification: never; sendRequest: never },
+    logger: string,
+  ): ToolContext => ({
     ...listCtx,
     signal: extra.signal,
     log: logTo(extra, logger),
+    ...sessionInput(server.getClientCapabilities() ?? scope.clientCapabilities, extra.sendRequest, extra.signal),
   });
   if (methods !== undefined && "resources" in served) {
     server.setRequestHandler(ListResourcesRequestSchema, (request) =>

@@ -12,6 +12,7 @@ import type { Icon, JSONSchemaObject, Tool, ToolContext } from "../core/types";
 import type { ContentAnnotations } from "../core/types";
 import { isThenable } from "./invoke";
 import { promptResultOf, resourceContentsOf } from "./primitive-results";
+import { thrownBy } from "./result";
 import { parseUriTemplate } from "./uri-template";
 
 /**
@@ -63,7 +64,12 @@ async function run(
   const result = await returned.run(kept, () => tool.execute(args, ctx));
   if (result.isError) {
     const kind = ERROR_KINDS[String(result.metadata?.error)] ?? "failed";
-    throw new PrimitiveError(result.output.replace(/^Tool "[^"]*"/, label), kind);
+    const failure = thrownBy(result);
+    throw new PrimitiveError(
+      result.output.replace(/^Tool "[^"]*"/, label),
+      kind,
+      failure !== undefined ? { cause: failure.thrown } : undefined,
+    );
   }
   return kept.value;
 }

@@ -52,15 +52,15 @@ const SERVED = [
   "input-required-result-capability-check",
   "input-required-result-ignore-extra-params",
   "input-required-result-validate-input",
+  "input-required-result-non-tool-request",
+  "server-stateless",
 ];
 
 /** Scenario → what toolnexus does not serve yet. */
 const NOT_SERVED: Record<string, string> = {
-  "server-stateless": "the scenario's diagnostic tools (logging, streamed elicitation, a missing capability)",
   "http-custom-header-server-validation": "tool parameters sent as headers (x-mcp-header)",
   "input-required-result-basic-list-roots": "roots (a tool asking the client's roots)",
   "input-required-result-multiple-input-requests": "roots (a tool asking the client's roots)",
-  "input-required-result-non-tool-request": "prompts",
   "tasks-lifecycle": "the Tasks extension's scenario fixtures (tasks that fail with a JSON-RPC error)",
   "tasks-capability-negotiation": "the Tasks extension's scenario fixtures",
   "tasks-wire-fields": "the Tasks extension's scenario fixtures",

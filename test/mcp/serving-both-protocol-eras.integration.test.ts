@@ -17,7 +17,7 @@ import { StdioServerTransport as ModernStdioTransport } from "@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defineTool, type JSONSchemaObject, type ToolContext } from "toolnexus";
 import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
-import { modernRequest, type ModernAnswer } from "./support";
+import { modernBody, modernHeaders, modernRequest, type ModernAnswer } from "./support";
 
 const CITY: JSONSchemaObject = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 const NONE: JSONSchemaObject = { type: "object", properties: {} };
@@ -253,14 +253,44 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
     });
   });
 
-  it("tells the tool when the client cannot answer (no elicitation capability)", async () => {
-    const client = new ModernClient({ name: "mute", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-    await client.connect(new ModernTransport(new URL(server.url!)));
-    closers.push(() => client.close());
-    const result = await client.callTool({ name: "deploy", arguments: { env: "prod" } });
-    expect(result).toMatchObject({
-      isError: true,
-      content: [{ text: expect.stringContaining("does not take form elicitation") }],
+  describe("a client that cannot answer (it declared no elicitation)", () => {
+    async function muteClient(): Promise<ModernClient> {
+      const client = new ModernClient({ name: "mute", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+      await client.connect(new ModernTransport(new URL(server.url!)));
+      closers.push(() => client.close());
+      return client;
+    }
+
+    it("gets MCP's missing-capability error, naming what to declare, when the tool cannot do without the answer", async () => {
+      const client = await muteClient();
+      await expect(client.callTool({ name: "deploy", arguments: { env: "prod" } })).rejects.toMatchObject({
+        code: -32021,
+        message: expect.stringContaining("elicitation.form"),
+        data: { requiredCapabilities: { elicitation: { form: {} } } },
+      });
+    });
+
+    it("gets it with HTTP status 400", async () => {
+      const response = await fetch(server.url!, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...modernHeaders("tools/call", "deploy"),
+        },
+        body: JSON.stringify(modernBody(7, "tools/call", { name: "deploy", arguments: { env: "prod" } })),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ id: 7, error: { code: -32021 } });
+    });
+
+    it("lets a tool that catches the refusal go on without the answer", async () => {
+      const client = await muteClient();
+      runs.actedWithoutAnswer = 0;
+      expect(await client.callTool({ name: "catching_question", arguments: {} })).toMatchObject({
+        content: [{ type: "text", text: "acted without an answer" }],
+      });
+      expect(runs.actedWithoutAnswer).toBe(1);
     });
   });
 
@@ -295,7 +325,7 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
         requestState,
         inputResponses: answered,
       });
-      expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("belongs to another call") });
+      expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("belongs to another request") });
     });
 
     it("is refused when altered", async () => {
@@ -363,6 +393,7 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
     });
 
     it("stops a round at its question: a tool that catches around ctx.elicit does not act before the answer", async () => {
+      runs.actedWithoutAnswer = 0;
       const { result } = await modernCall(1, { name: "catching_question", arguments: {} });
       expect(result).toMatchObject({ resultType: "input_required" });
       const { requestState } = result as { requestState: string };

@@ -86,7 +86,7 @@ export function registerServe(program: Command): Command {
       wholeNumber("--max-body", { min: 1 }),
       SERVE_DEFAULTS.maxBodyBytes,
     )
-    .option("--json-response", "HTTP: answer with JSON bodies instead of SSE streams")
+    .option("--json-response", "HTTP: answer with JSON bodies, never SSE streams")
     .option(
       "--shutdown-timeout <ms>",
       "on Ctrl-C/SIGTERM, wait this long for calls in flight before aborting them",

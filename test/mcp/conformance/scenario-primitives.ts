@@ -1,5 +1,5 @@
 /**
- * The resources, prompts, completions and logging tool the official conformance suite's server
+ * The resources, prompts, completions and logging tools the official conformance suite's server
  * scenarios read, get and call, by the names and contents they ask for: one decorated service
  * class, as a toolnexus user writes one.
  */
@@ -78,6 +78,17 @@ export class ScenarioLibrary {
     ];
   }
 
+  @Prompt({ name: "test_input_required_result_prompt", description: "A prompt that asks the user for its context" })
+  async askingForContext(@Ctx() ctx: ToolCallContext) {
+    const answer = await ctx.elicit({
+      key: "user_context",
+      message: "What context should the prompt use?",
+      schema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
+    });
+    const context = answer.action === "accept" ? String(answer.content?.context) : "none given";
+    return `Answer with this context in mind: ${context}.`;
+  }
+
   @Tool({ name: "test_tool_with_logging", description: "Logs three messages while it runs" })
   async withLogging(@Ctx() ctx: ToolCallContext) {
     ctx.log("info", "Tool execution started");
@@ -86,5 +97,38 @@ export class ScenarioLibrary {
     await sleep(50);
     ctx.log("info", "Tool execution completed");
     return "Logging complete.";
+  }
+
+  @Tool({
+    name: "test_logging_tool",
+    description: "Logs while it runs (a client that set no log level hears none of it)",
+  })
+  loggingTool(@Ctx() ctx: ToolCallContext) {
+    ctx.log("info", "Tool execution started");
+    ctx.log("error", "Tool execution completed");
+    return "Logged.";
+  }
+
+  @Tool({
+    name: "test_missing_capability",
+    description: "Asks the client's model, which only a client taking sampling has",
+  })
+  async needingSampling(@Ctx() ctx: ToolCallContext) {
+    const result = await ctx.sample({
+      messages: [{ role: "user", content: { type: "text", text: "Say hello." } }],
+      maxTokens: 20,
+    });
+    return `The model answered: ${JSON.stringify(result.content)}`;
+  }
+
+  @Tool({ name: "test_streaming_elicitation", description: "Reports progress, then asks the user to confirm" })
+  async streamingElicitation(@Ctx() ctx: ToolCallContext) {
+    ctx.reportProgress(1, 2, "Preparing the question");
+    ctx.log("info", "Asking the user");
+    const answer = await ctx.elicit({
+      message: "Please confirm",
+      schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+    });
+    return `Answered: ${answer.action}.`;
   }
 }
