@@ -211,7 +211,9 @@ beforeAll(async () => {
       projects.set(setup, project);
     }),
   );
-});
+  // Installing every project from the registry and building it takes about 2 minutes on an idle machine, and over
+  // the usual 5 under the load of a whole suite running beside it.
+}, 900_000);
 
 afterAll(async () => {
   await Promise.all([...typeChecks.values()].flatMap((checks) => [...checks.values()]));
