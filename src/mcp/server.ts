@@ -178,8 +178,10 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       logger,
       () => session.logLevel,
     );
+  // Tools, resources and prompts ask the client on its session, under the capabilities it declared there.
+  const askSession = (extra: { sendRequest: never }, signal: AbortSignal) =>
+    sessionInput(server.getClientCapabilities() ?? scope.clientCapabilities, extra.sendRequest, signal);
   const methods = primitives && new PrimitiveMethods(primitives, options.pageSize);
-  // A resource or prompt may ask the client on its session, as a tool does.
   const readCtx = (
     extra: { signal: AbortSignal; sendNotification: never; sendRequest: never },
     logger: string,
@@ -187,7 +189,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
     ...listCtx,
     signal: extra.signal,
     log: logTo(extra, logger),
-    ...sessionInput(server.getClientCapabilities() ?? scope.clientCapabilities, extra.sendRequest, extra.signal),
+    ...askSession(extra, extra.signal),
   });
   if (methods !== undefined && "resources" in served) {
     server.setRequestHandler(ListResourcesRequestSchema, (request) =>
@@ -281,8 +283,7 @@ export function serverFor(kit: McpToolkit, options: McpServerOptions, scope: Cal
       signal: extra.signal,
       progressToken: request.params._meta?.progressToken,
       notify: extra.sendNotification,
-      input: (signal) =>
-        sessionInput(server.getClientCapabilities() ?? scope.clientCapabilities, extra.sendRequest as never, signal),
+      input: (signal) => askSession(extra as never, signal),
       log: logTo(extra as never, bound ?? requested),
     });
     // A name this client was not shown that names no tool it may see is a protocol error, with the toolkit's text: the

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextp
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Ctx, Prompt, Resource, Toolkit, type ToolCallContext } from "toolnexus";
 import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
-import { modernBody, modernHeaders, modernRequest } from "./support";
+import { modernPost, modernRequest } from "./support";
 
 const TEAM_FORM = {
   type: "object" as const,
@@ -146,14 +146,10 @@ describe("a client of revision 2026-07-28", () => {
   ])(
     "answers %s from a client that cannot answer with MCP's missing-capability error (HTTP 400)",
     async (method, params, required) => {
-      const response = await fetch(server.url!, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...modernHeaders(method, (params as { name?: string }).name ?? (params as { uri: string }).uri),
-        },
-        body: JSON.stringify(modernBody(3, method, params)),
+      const uri = (params as { uri?: string }).uri;
+      const response = await modernPost(server.url!, method, params, {
+        id: 3,
+        headers: uri !== undefined ? { "mcp-name": uri } : {},
       });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({

@@ -17,7 +17,7 @@ import { StdioServerTransport as ModernStdioTransport } from "@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defineTool, type JSONSchemaObject, type ToolContext } from "toolnexus";
 import { serveMcp, type McpServerHandle } from "toolnexus/mcp";
-import { modernBody, modernHeaders, modernRequest, type ModernAnswer } from "./support";
+import { modernPost, modernRequest, type ModernAnswer } from "./support";
 
 const CITY: JSONSchemaObject = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 const NONE: JSONSchemaObject = { type: "object", properties: {} };
@@ -271,15 +271,14 @@ describe("a client of revision 2026-07-28 (MCP SDK 2.x)", () => {
     });
 
     it("gets it with HTTP status 400", async () => {
-      const response = await fetch(server.url!, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...modernHeaders("tools/call", "deploy"),
+      const response = await modernPost(
+        server.url!,
+        "tools/call",
+        { name: "deploy", arguments: { env: "prod" } },
+        {
+          id: 7,
         },
-        body: JSON.stringify(modernBody(7, "tools/call", { name: "deploy", arguments: { env: "prod" } })),
-      });
+      );
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ id: 7, error: { code: -32021 } });
     });

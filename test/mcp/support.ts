@@ -167,23 +167,26 @@ export interface ModernAnswer {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/** How a hand-made 2026-07-28 request is sent: its id, the client's capabilities, extra headers. */
+export interface ModernRequestOptions {
+  id?: number;
+  capabilities?: object;
+  headers?: Record<string, string>;
+}
+
 /**
  * A request of revision 2026-07-28 by hand, framed as an SDK 2.x client frames it (the `_meta`
- * envelope with the client's capabilities; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`),
- * and its response read, whether a JSON body (a refusal before the era is known) or an SSE stream.
+ * envelope with the client's capabilities; `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`):
+ * the HTTP response, unread.
  */
-export async function modernRequest(
+export function modernPost(
   url: string,
   method: string,
   params: Record<string, unknown>,
-  {
-    id = 1,
-    capabilities = {},
-    headers = {},
-  }: { id?: number; capabilities?: object; headers?: Record<string, string> } = {},
-): Promise<ModernAnswer> {
+  { id = 1, capabilities = {}, headers = {} }: ModernRequestOptions = {},
+): Promise<Response> {
   const name = params.taskId ?? params.name;
-  const response = await fetch(url, {
+  return fetch(url, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -193,7 +196,19 @@ export async function modernRequest(
     },
     body: JSON.stringify(modernBody(id, method, params, capabilities)),
   });
-  const text = await response.text();
+}
+
+/**
+ * `modernPost`, and its response read, whether a JSON body (a refusal before the era is known)
+ * or an SSE stream.
+ */
+export async function modernRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: ModernRequestOptions = {},
+): Promise<ModernAnswer> {
+  const text = await (await modernPost(url, method, params, options)).text();
   return JSON.parse(
     text.startsWith("{")
       ? text
